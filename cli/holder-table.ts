@@ -1,0 +1,20 @@
+// Human-readable holder tables for `scan` and the live `watch` view.
+import Table from 'cli-table3';
+import type { Holder } from '../core/api.js';
+import { POSIX_STYLE, relativeDisplay, WINDOWS_STYLE } from '../core/paths.js';
+
+export function holderPathForDisplay(holder: Holder): string {
+  const style = holder.path.includes('\\') ? WINDOWS_STYLE : POSIX_STYLE;
+  const relative = relativeDisplay(holder.path, holder.watchedDir, style);
+  return holder.deleted ? `${relative} (deleted)` : relative;
+}
+
+export function formatHolderTable(holders: readonly Holder[]): string {
+  const table = new Table({
+    head: ['PROCESS', 'PID', 'KIND', 'HANDLE', 'PATH'],
+    style: { head: [], border: [], compact: true },
+    chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' },
+  });
+  for (const h of holders) table.push([h.processName, String(h.pid), h.kind, h.handle ?? '', holderPathForDisplay(h)]);
+  return table.toString().split('\n').map((line) => line.trimEnd().replace(/^ /, '')).join('\n');
+}

@@ -1,0 +1,66 @@
+// The CLI: parse, call, print, set the exit code. Bad input is one line on stderr and exit 2.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { BadInputError } from '../core/errors.js';
+import { UnsupportedPlatformError } from '../native/index.js';
+import { scanCommand } from './scan-command.js';
+import { watchCommand } from './watch-command.js';
+
+const EXIT_BAD_INPUT = 2;
+
+function parseIntervalMs(value: string): number {
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || ms < 20 || ms > 3_600_000) throw new InvalidArgumentError('expected milliseconds between 20 and 3600000');
+  return ms;
+}
+
+function buildProgram(setExitCode: (code: number) => void): Command {
+  const program = new Command('holdwatch')
+    .description('Which processes hold handles under a directory, live, and which test put them there.')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`holdwatch: ${text.replace(/^error: /, '').split('\n')[0]}\n`) })
+    .showSuggestionAfterError(false);
+
+  program
+    .command('scan')
+    .description('one snapshot of the holders under <dir>')
+    .argument('<dir>', 'directory to inspect')
+    .option('--json', 'print one JSON object (the Snapshot contract)')
+    .option('--check', 'exit 1 when anything holds the directory')
+    .action(async (dir: string, options: { json?: boolean; check?: boolean }) => setExitCode(await scanCommand(dir, options)));
+
+  program
+    .command('watch')
+    .description('watch the holders under <dir> live')
+    .argument('<dir>', 'directory to watch')
+    .option('--json', 'print JSON lines: {type: "appeared"|"gone", at, holder}')
+    .addOption(new Option('--interval <ms>', 'poll interval in milliseconds').argParser(parseIntervalMs).default(500))
+    .action(async (dir: string, options: { json?: boolean; interval: number }) =>
+      setExitCode(await watchCommand(dir, { json: options.json, intervalMs: options.interval })),
+    );
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram((code) => (process.exitCode = code));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    process.exitCode = exitCodeFor(error);
+  }
+}
+
+function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help and version are not errors; everything else commander rejects is bad input (already printed).
+    return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
+  }
+  if (error instanceof BadInputError || error instanceof UnsupportedPlatformError) {
+    process.stderr.write(`holdwatch: ${error.message}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  // A real failure: one line, not a stack (HOLDWATCH_DEBUG=1 shows it).
+  process.stderr.write(`holdwatch: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (process.env.HOLDWATCH_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+  return 70;
+}

@@ -1,0 +1,30 @@
+// `holdwatch scan <dir> [--json] [--check]`: one snapshot.
+import { openHolderSource } from '../native/index.js';
+import { takeSnapshot } from '../core/snapshot.js';
+import { formatHolderTable } from './holder-table.js';
+import { resolveAndStepOut } from './resolve-dir.js';
+import { elapsedMs, systemClock } from './system.js';
+
+export interface ScanOptions {
+  json?: boolean;
+  check?: boolean;
+}
+
+export async function scanCommand(dirInput: string, options: ScanOptions): Promise<number> {
+  const source = await openHolderSource({ threads: 1 });
+  try {
+    const dir = await resolveAndStepOut(source, dirInput);
+    const snapshot = await takeSnapshot(source, dir, systemClock, elapsedMs);
+    if (options.json) {
+      process.stdout.write(JSON.stringify(snapshot) + '\n');
+    } else {
+      const count = snapshot.holders.length;
+      const pids = new Set(snapshot.holders.map((h) => h.pid)).size;
+      process.stdout.write(count === 0 ? `Nothing holds ${snapshot.dir}\n` : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${snapshot.dir}\n`);
+      if (snapshot.denied.length > 0) process.stdout.write(`${snapshot.denied.length} process(es) could not be inspected (run as root to see them; --json lists them)\n`);
+    }
+    return options.check && snapshot.holders.length > 0 ? 1 : 0;
+  } finally {
+    await source.dispose();
+  }
+}

@@ -1,0 +1,104 @@
+// The one contract: every type that crosses a process boundary (CLI JSON, worker stdio, IPC,
+// WebSocket) is described here and nowhere else. Keep it free of Node and DOM types: the renderer
+// type-checks it without either (tsconfig.web.json).
+
+export type PlatformName = 'linux' | 'win32' | 'darwin';
+
+/** How a process holds a path. `mmap` is Linux's mapped file; `module` a DLL/EXE image on Windows. */
+export type HolderKind = 'file' | 'dir' | 'cwd' | 'root' | 'exe' | 'mmap' | 'module';
+
+export const HOLDER_KINDS: readonly HolderKind[] = ['file', 'dir', 'cwd', 'root', 'exe', 'mmap', 'module'];
+
+/** A process as seen when first met. Identity is (pid, startedAtMs): pids are reused. */
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  /** Process creation time, milliseconds since the Unix epoch. */
+  startedAtMs: number;
+  name: string;
+  /** Image path, or null when it cannot be read (kernel threads, access denied). */
+  exe: string | null;
+  commandLine: string;
+  /** User name where it can be resolved, else the numeric id or SID as text; null when unknown. */
+  user: string | null;
+}
+
+/** One process holding one path under a watched directory. */
+export interface Holder {
+  pid: number;
+  ppid: number;
+  /** With pid, the process identity (pids are reused). */
+  processStartedAtMs: number;
+  processName: string;
+  commandLine: string;
+  user: string | null;
+  kind: HolderKind;
+  /** Absolute display path (DOS form on Windows). */
+  path: string;
+  /** The path was unlinked while open (Linux `(deleted)`, Windows delete-pending). */
+  deleted: boolean;
+  /** The handle itself: `fd 7` on Linux, `0x1a4` on Windows, null for cwd/root/exe/mmap/module rows. */
+  handle: string | null;
+  /** Which watched directory this path is under (its display form), for multi-dir watches. */
+  watchedDir: string;
+}
+
+export interface DeniedProcess {
+  pid: number;
+  name: string;
+  /** Short reason, e.g. `EACCES reading /proc/1234/fd`. */
+  reason: string;
+}
+
+/** Handles that exist but could not be named in time (a stalled query on Windows). Never dropped silently. */
+export interface UnnamedHandles {
+  pid: number;
+  name: string;
+  count: number;
+  reason: string;
+}
+
+export interface ScanStats {
+  processes: number;
+  handles: number;
+  ms: number;
+}
+
+/** `holdwatch scan --json` prints exactly this. */
+export interface Snapshot {
+  dir: string;
+  platform: PlatformName;
+  /** ISO 8601. */
+  scannedAt: string;
+  holders: Holder[];
+  denied: DeniedProcess[];
+  unnamed?: UnnamedHandles[];
+  stats: ScanStats;
+}
+
+/** `holdwatch watch --json` prints one of these per line. */
+export interface WatchEvent {
+  type: 'appeared' | 'gone';
+  /** ISO 8601. */
+  at: string;
+  holder: Holder;
+}
+
+/** The service every front end speaks (CLI in-process, Electron over IPC, `holdwatch ui` over WebSocket). */
+export interface HoldwatchService {
+  scan(request: ScanRequestDto): Promise<Snapshot>;
+  startWatch(request: WatchRequestDto): Promise<{ watchId: string }>;
+  stopWatch(watchId: string): Promise<void>;
+  /** Subscribe to watch events; returns the unsubscribe function. */
+  onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void;
+}
+
+export interface ScanRequestDto {
+  dirs: string[];
+}
+
+export interface WatchRequestDto {
+  dirs: string[];
+  /** Full-system scan period. */
+  intervalMs?: number;
+}

@@ -1,0 +1,18 @@
+// Typed failures. The CLI turns BadInputError into one line on stderr and exit code 2.
+
+/** The user asked for something that cannot be done as asked (missing dir, not a dir, unreadable). */
+export class BadInputError extends Error {
+  override readonly name = 'BadInputError';
+}
+
+/** An OS call failed. Backends subclass it (Win32Error, NtStatusError, ...). */
+export class PlatformError extends Error {
+  override readonly name: string = 'PlatformError';
+  constructor(
+    readonly api: string,
+    readonly code: number | string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

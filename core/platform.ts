@@ -1,0 +1,46 @@
+// What a platform backend (native/<os>) provides to core. Core decides; backends only report OS facts.
+import type { DeniedProcess, Holder, PlatformName, ProcessInfo, UnnamedHandles } from './api.js';
+
+/**
+ * A watched directory after the backend resolved it: symlinks followed (Linux), kernel name found
+ * (Windows). `matchPrefix` is what raw handle paths are compared against; `display` is what users see.
+ */
+export interface WatchDir {
+  /** What the user typed. */
+  input: string;
+  /** Absolute, canonical, shown to users (DOS form on Windows). */
+  display: string;
+  /** Canonical form raw OS paths are matched against (kernel form on Windows). */
+  matchPrefix: string;
+  /** Windows matches case-insensitively; Linux does not. */
+  caseInsensitive: boolean;
+}
+
+export interface ScanRequest {
+  dirs: readonly WatchDir[];
+  /**
+   * Restrict the scan to these processes (the cheap, frequent poll of the processes that matter).
+   * Absent means the whole system.
+   */
+  pids?: readonly number[];
+}
+
+export interface ScanResult {
+  holders: Holder[];
+  denied: DeniedProcess[];
+  unnamed: UnnamedHandles[];
+  /** Processes examined; with `handles`, what the scan cost. */
+  processCount: number;
+  handleCount: number;
+}
+
+export interface HolderSource {
+  readonly platform: PlatformName;
+  /** Throws BadInputError when the input names no readable directory. */
+  resolveWatchDir(input: string): Promise<WatchDir>;
+  scan(request: ScanRequest): Promise<ScanResult>;
+  /** Process facts for a pid, or null when it is gone. */
+  processInfo(pid: number): Promise<ProcessInfo | null>;
+  /** Releases workers, cached process handles and the like. Idempotent. */
+  dispose(): Promise<void>;
+}

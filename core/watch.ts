@@ -1,0 +1,133 @@
+// The live view: poll a HolderSource, diff snapshots into appeared/gone events.
+// Cheap by design: the processes that matter (a test run's tree, given by `focusPids`) are polled
+// every `focusIntervalMs`, the whole system every `fullIntervalMs`, and `scanNow()` runs a full
+// scan immediately (a failure line was just seen). Polls never overlap.
+import type { Holder, WatchEvent } from './api.js';
+import type { HolderSource, ScanResult, WatchDir } from './platform.js';
+import type { Clock } from './clock.js';
+
+/** Identity of a holder row: the process by (pid, start time), never pid alone. */
+export function holderKey(h: Holder): string {
+  return `${h.pid}/${h.processStartedAtMs}/${h.kind}/${h.handle ?? ''}/${h.path}`;
+}
+
+export interface HolderDiff {
+  appeared: Holder[];
+  gone: Holder[];
+}
+
+/**
+ * Diffs `next` against `previous`. When `scopePids` is given, the scan only looked at those pids:
+ * holders of other processes are kept as they were, not reported gone.
+ */
+export function diffHolders(
+  previous: ReadonlyMap<string, Holder>,
+  next: readonly Holder[],
+  scopePids?: ReadonlySet<number>,
+): HolderDiff & { current: Map<string, Holder> } {
+  const current = new Map<string, Holder>();
+  const appeared: Holder[] = [];
+  for (const h of next) {
+    const key = holderKey(h);
+    current.set(key, h);
+    if (!previous.has(key)) appeared.push(h);
+  }
+  const gone: Holder[] = [];
+  for (const [key, h] of previous) {
+    if (current.has(key)) continue;
+    if (scopePids && !scopePids.has(h.pid)) current.set(key, h);
+    else gone.push(h);
+  }
+  return { appeared, gone, current };
+}
+
+export interface PollOutcome {
+  events: WatchEvent[];
+  result: ScanResult;
+  full: boolean;
+}
+
+export interface WatcherOptions {
+  source: HolderSource;
+  dirs: readonly WatchDir[];
+  clock: Clock;
+  fullIntervalMs: number;
+  /** Period for the processes that matter; defaults to fullIntervalMs (no focus polling). */
+  focusIntervalMs?: number;
+  /** The processes that matter right now (e.g. the test run's tree). */
+  focusPids?: () => readonly number[];
+  onPoll: (outcome: PollOutcome) => void;
+  onError: (error: unknown) => void;
+}
+
+export class Watcher {
+  private holders = new Map<string, Holder>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: (() => void) | null = null;
+  private lastFullAtMs = -Infinity;
+  private disposed = false;
+
+  constructor(private readonly options: WatcherOptions) {}
+
+  /** The holders as of the last poll. */
+  current(): Holder[] {
+    return [...this.holders.values()];
+  }
+
+  /** Starts polling: a full scan now, then on the schedule. */
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** One full scan right away (queued behind a poll in flight). */
+  scanNow(): Promise<PollOutcome> {
+    return this.enqueue(true);
+  }
+
+  /** Idempotent; the source belongs to the caller. */
+  dispose(): void {
+    this.disposed = true;
+    this.timer?.();
+    this.timer = null;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.disposed) return;
+    this.timer = this.options.clock.setTimeout(() => {
+      this.timer = null;
+      const { fullIntervalMs } = this.options;
+      const dueFull = this.options.clock.now() - this.lastFullAtMs >= fullIntervalMs || !this.options.focusPids;
+      this.enqueue(dueFull)
+        .catch((error: unknown) => this.options.onError(error))
+        .finally(() => this.schedule(this.nextDelayMs()));
+    }, delayMs);
+  }
+
+  private nextDelayMs(): number {
+    const { fullIntervalMs, focusIntervalMs } = this.options;
+    return this.options.focusPids ? Math.min(focusIntervalMs ?? fullIntervalMs, fullIntervalMs) : fullIntervalMs;
+  }
+
+  private enqueue(full: boolean): Promise<PollOutcome> {
+    const run = this.queue.then(() => this.poll(full));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async poll(full: boolean): Promise<PollOutcome> {
+    const pids = full ? undefined : this.options.focusPids?.();
+    const startedAtMs = this.options.clock.now();
+    const result = await this.options.source.scan({ dirs: this.options.dirs, ...(pids ? { pids } : {}) });
+    if (full) this.lastFullAtMs = startedAtMs;
+    const diff = diffHolders(this.holders, result.holders, pids ? new Set(pids) : undefined);
+    this.holders = diff.current;
+    const at = new Date(this.options.clock.now()).toISOString();
+    const events: WatchEvent[] = [
+      ...diff.gone.map((holder) => ({ type: 'gone' as const, at, holder })),
+      ...diff.appeared.map((holder) => ({ type: 'appeared' as const, at, holder })),
+    ];
+    const outcome = { events, result, full };
+    if (!this.disposed) this.options.onPoll(outcome);
+    return outcome;
+  }
+}

@@ -1,0 +1,25 @@
+// Picks the platform backend once, loading only that one (koffi is never loaded off Windows).
+import type { HolderSource } from '../core/platform.js';
+
+export interface HolderSourceOptions {
+  /** Threads for the Linux walk; a long-lived watcher uses 2, a one-shot scan 1. */
+  threads?: number;
+}
+
+export async function openHolderSource(options: HolderSourceOptions = {}, platform = process.platform): Promise<HolderSource> {
+  switch (platform) {
+    case 'linux': {
+      const { LinuxHolderSource } = await import('./linux/linux-holder-source.js');
+      return new LinuxHolderSource(options);
+    }
+    default:
+      throw new UnsupportedPlatformError(platform);
+  }
+}
+
+export class UnsupportedPlatformError extends Error {
+  override readonly name = 'UnsupportedPlatformError';
+  constructor(readonly platform: string) {
+    super(`holdwatch does not support ${platform} yet (linux and win32 are supported)`);
+  }
+}

@@ -1,0 +1,157 @@
+// The hot path: walk /proc/<pid>/{fd,cwd,root,exe,maps} for a set of pids and keep what lies under
+// the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
+// promise each; parallelism comes from splitting pids across threads (scan-pool.ts).
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import type { HolderKind } from '../../core/api.js';
+import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
+import { isGoneError } from './proc-stat.js';
+
+/** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
+export interface MatchDir {
+  matchPrefix: string;
+  display: string;
+}
+
+export interface RawHolding {
+  pid: number;
+  kind: HolderKind;
+  path: string;
+  deleted: boolean;
+  handle: string | null;
+  watchedDir: string;
+}
+
+export interface WalkResult {
+  holdings: RawHolding[];
+  denied: { pid: number; reason: string }[];
+  processCount: number;
+  handleCount: number;
+}
+
+const SLASH = 47;
+
+function dirOf(path: string, dirs: readonly MatchDir[]): MatchDir | undefined {
+  for (const dir of dirs) if (isUnder(path, dir.matchPrefix, POSIX_STYLE)) return dir;
+  return undefined;
+}
+
+export function walkPids(pids: readonly number[], dirs: readonly MatchDir[]): WalkResult {
+  const result: WalkResult = { holdings: [], denied: [], processCount: 0, handleCount: 0 };
+  for (const pid of pids) {
+    try {
+      walkPid(pid, dirs, result);
+    } catch (error) {
+      if (isGoneError(error)) continue; // exited mid-scan: normal
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM') result.denied.push({ pid, reason: `${code} reading /proc/${pid}/fd` });
+      else throw error;
+    }
+  }
+  return result;
+}
+
+function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult): void {
+  const base = `/proc/${pid}/`;
+  const fds = readdirSync(base + 'fd');
+  out.processCount++;
+  out.handleCount += fds.length;
+  for (const fd of fds) {
+    let target: string;
+    try {
+      target = readlinkSync(base + 'fd/' + fd);
+    } catch (error) {
+      if (isGoneError(error)) continue; // closed between readdir and readlink
+      throw error;
+    }
+    if (target.charCodeAt(0) !== SLASH) continue; // socket:[..], pipe:[..], anon_inode:..
+    const dir = dirOf(target, dirs);
+    if (!dir) continue;
+    const { path, deleted } = resolveDeleted(target, () => statSync(base + 'fd/' + fd).nlink === 0);
+    out.holdings.push({ pid, kind: isDirectoryFd(base + 'fd/' + fd) ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display });
+  }
+  const exe = readLinkOrNull(base + 'exe');
+  for (const kind of ['cwd', 'root', 'exe'] as const) {
+    const target = kind === 'exe' ? exe : readLinkOrNull(base + kind);
+    if (target === null) continue;
+    const dir = dirOf(target, dirs);
+    if (!dir) continue;
+    const { path, deleted } = resolveDeleted(target, () => !pathExists(splitDeletedSuffix(target).path));
+    out.holdings.push({ pid, kind, path, deleted, handle: null, watchedDir: dir.display });
+  }
+  walkMaps(pid, dirs, exe === null ? null : splitDeletedSuffix(exe).path, out);
+}
+
+/** One `mmap` row per mapped path per process; the executable's own mapping is the `exe` row. */
+function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string | null, out: WalkResult): void {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/maps`, 'utf8');
+  } catch (error) {
+    if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return;
+    throw error;
+  }
+  if (!dirs.some((d) => text.includes(d.matchPrefix))) return;
+  const seen = new Set<string>();
+  for (const line of text.split('\n')) {
+    const mapping = parseMapsLine(line);
+    if (!mapping || seen.has(mapping.target)) continue;
+    seen.add(mapping.target);
+    const dir = dirOf(mapping.target, dirs);
+    if (!dir) continue;
+    const { path, deleted } = resolveDeleted(mapping.target, () => inodeOf(splitDeletedSuffix(mapping.target).path) !== mapping.inode);
+    if (path === exePath) continue;
+    out.holdings.push({ pid, kind: 'mmap', path, deleted, handle: null, watchedDir: dir.display });
+  }
+}
+
+/** `addr perms offset dev inode   path` — the path (which may contain spaces) starts at column 6. */
+export function parseMapsLine(line: string): { inode: number; target: string } | null {
+  const match = /^\S+ \S+ \S+ \S+ (\d+) +(\/.*)$/.exec(line);
+  return match ? { inode: Number(match[1]), target: match[2]! } : null;
+}
+
+/**
+ * Strips Linux's " (deleted)" mark when `isReallyDeleted` confirms it; a file may truly be named
+ * "x (deleted)", which the confirmation (link count, inode) tells apart.
+ */
+function resolveDeleted(target: string, isReallyDeleted: () => boolean): { path: string; deleted: boolean } {
+  const { path, suffixed } = splitDeletedSuffix(target);
+  if (!suffixed) return { path: target, deleted: false };
+  let deleted: boolean;
+  try {
+    deleted = isReallyDeleted();
+  } catch {
+    deleted = true;
+  }
+  return deleted ? { path, deleted } : { path: target, deleted };
+}
+
+function readLinkOrNull(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (isGoneError(error) || code === 'EACCES' || code === 'EPERM') return null;
+    throw error;
+  }
+}
+
+function isDirectoryFd(fdPath: string): boolean {
+  try {
+    return statSync(fdPath).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function pathExists(path: string): boolean {
+  return inodeOf(path) !== null;
+}
+
+function inodeOf(path: string): number | null {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return null;
+  }
+}

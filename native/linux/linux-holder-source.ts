@@ -1,0 +1,120 @@
+// HolderSource for Linux, from /proc. Root sees every process; a user sees its own and the rest
+// are listed in `denied` with the reason.
+import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { DeniedProcess, Holder, ProcessInfo } from '../../core/api.js';
+import { BadInputError } from '../../core/errors.js';
+import type { HolderSource, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import type { MatchDir, WalkResult } from './fd-walk.js';
+import { isGoneError, readProcessInfo } from './proc-stat.js';
+import { ScanPool } from './scan-pool.js';
+
+export class LinuxHolderSource implements HolderSource {
+  readonly platform = 'linux' as const;
+  private readonly pool: ScanPool;
+
+  constructor(options: { threads?: number } = {}) {
+    this.pool = new ScanPool(options.threads ?? 1);
+  }
+
+  async resolveWatchDir(input: string): Promise<WatchDir> {
+    return resolveLinuxWatchDir(input);
+  }
+
+  async scan(request: ScanRequest): Promise<ScanResult> {
+    const pids = request.pids ?? listPids();
+    const dirs: MatchDir[] = request.dirs.map((d) => ({ matchPrefix: d.matchPrefix, display: d.display }));
+    const walked = await this.pool.walk(pids, dirs);
+    return enrich(walked);
+  }
+
+  async processInfo(pid: number): Promise<ProcessInfo | null> {
+    return readProcessInfo(pid);
+  }
+
+  async dispose(): Promise<void> {
+    await this.pool.dispose();
+  }
+}
+
+export function resolveLinuxWatchDir(input: string, cwd = process.cwd()): WatchDir {
+  if (input.trim() === '') throw new BadInputError('no directory given (an empty path)');
+  if (input.includes('\0')) throw new BadInputError('the directory path contains a NUL byte');
+  const absolute = isAbsolute(input) ? input : resolve(cwd, input);
+  let real: string;
+  try {
+    // Follows symlinks: /proc shows fd targets by their real path.
+    real = realpathSync(absolute);
+  } catch (error) {
+    throw new BadInputError(describeFsError(error, input));
+  }
+  if (!statSync(real).isDirectory()) throw new BadInputError(`not a directory: ${input}`);
+  try {
+    accessSync(real, constants.R_OK | constants.X_OK);
+  } catch {
+    throw new BadInputError(`cannot read directory: ${input} (permission denied)`);
+  }
+  return { input, display: real, matchPrefix: real, caseInsensitive: false };
+}
+
+function describeFsError(error: unknown, input: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return `no such directory: ${input}`;
+  if (code === 'ENOTDIR') return `not a directory: ${input}`;
+  if (code === 'EACCES') return `cannot read directory: ${input} (permission denied)`;
+  if (code === 'ENAMETOOLONG') return `path too long: ${input.slice(0, 80)}...`;
+  if (code === 'ELOOP') return `too many symbolic links: ${input}`;
+  return `cannot open directory: ${input} (${code ?? String(error)})`;
+}
+
+function listPids(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    const c = name.charCodeAt(0);
+    if (c >= 48 && c <= 57) pids.push(Number(name));
+  }
+  return pids;
+}
+
+/** Adds process facts to the raw rows. A process that exited since the walk is simply gone. */
+function enrich(walked: WalkResult): ScanResult {
+  const infos = new Map<number, ProcessInfo | null>();
+  const infoOf = (pid: number) => {
+    if (!infos.has(pid)) infos.set(pid, readProcessInfo(pid));
+    return infos.get(pid)!;
+  };
+  const holders: Holder[] = [];
+  for (const raw of walked.holdings) {
+    const info = infoOf(raw.pid);
+    if (!info) continue;
+    holders.push({
+      pid: raw.pid,
+      ppid: info.ppid,
+      processStartedAtMs: info.startedAtMs,
+      processName: info.name,
+      commandLine: info.commandLine,
+      user: info.user,
+      kind: raw.kind,
+      path: raw.path,
+      deleted: raw.deleted,
+      handle: raw.handle,
+      watchedDir: raw.watchedDir,
+    });
+  }
+  const denied: DeniedProcess[] = [];
+  for (const d of walked.denied) {
+    const name = readCommName(d.pid);
+    if (name !== null) denied.push({ pid: d.pid, name, reason: d.reason });
+  }
+  return { holders, denied, unnamed: [], processCount: walked.processCount + walked.denied.length, handleCount: walked.handleCount };
+}
+
+/** /proc/<pid>/comm is world-readable even for processes whose fds are not. */
+function readCommName(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd();
+  } catch (error) {
+    if (isGoneError(error)) return null;
+    return '?';
+  }
+}

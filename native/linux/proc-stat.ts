@@ -1,0 +1,92 @@
+// Reads one process's facts from /proc. Every reader may throw ENOENT/ESRCH when the process
+// exits mid-scan; callers treat that as "gone", which is normal, not an error.
+import { readFileSync, readlinkSync, statSync } from 'node:fs';
+import type { ProcessInfo } from '../../core/api.js';
+import { userNameOf } from './users.js';
+
+// USER_HZ is 100 on every Linux ABI Node supports; /proc/<pid>/stat's starttime is in these ticks.
+const CLOCK_TICKS_PER_SECOND = 100;
+
+let bootTimeMs: number | undefined;
+
+/** System boot time from /proc/stat `btime` (seconds), read once. */
+function readBootTimeMs(): number {
+  if (bootTimeMs === undefined) {
+    const match = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
+    bootTimeMs = match ? Number(match[1]) * 1000 : 0;
+  }
+  return bootTimeMs;
+}
+
+export interface StatFields {
+  name: string;
+  ppid: number;
+  startedAtMs: number;
+}
+
+/**
+ * Parses /proc/<pid>/stat. The name (comm) sits in parentheses and may itself contain spaces and
+ * parentheses, so the fields after it are found from the LAST ')'.
+ */
+export function parseStat(text: string, bootMs: number): StatFields {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  const name = text.slice(open + 1, close);
+  const rest = text.slice(close + 2).split(' ');
+  // rest[0] is field 3 (state); ppid is field 4, starttime field 22.
+  const ppid = Number(rest[1]);
+  const startTicks = Number(rest[19]);
+  return { name, ppid, startedAtMs: bootMs + Math.round((startTicks * 1000) / CLOCK_TICKS_PER_SECOND) };
+}
+
+export function readStat(pid: number): StatFields {
+  return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'), readBootTimeMs());
+}
+
+/** Joins argv for display; arguments with whitespace or quotes are double-quoted. */
+export function formatCommandLine(argv: readonly string[]): string {
+  return argv.map((a) => (a === '' || /[\s"]/.test(a) ? `"${a.replace(/(["\\])/g, '\\$1')}"` : a)).join(' ');
+}
+
+export function readArgv(pid: number): string[] {
+  const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  const argv = raw.split('\0');
+  if (argv.at(-1) === '') argv.pop();
+  return argv;
+}
+
+function readExe(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`, 'utf8');
+  } catch {
+    return null; // kernel threads have none; other users' processes deny it
+  }
+}
+
+/** Everything core wants about a process, or null when it has exited. */
+export function readProcessInfo(pid: number): ProcessInfo | null {
+  try {
+    const stat = readStat(pid);
+    const argv = readArgv(pid);
+    const uid = statSync(`/proc/${pid}`).uid;
+    return {
+      pid,
+      ppid: stat.ppid,
+      startedAtMs: stat.startedAtMs,
+      name: stat.name,
+      exe: readExe(pid),
+      // Kernel threads have no argv; ps shows them as [name].
+      commandLine: argv.length > 0 ? formatCommandLine(argv) : `[${stat.name}]`,
+      user: userNameOf(uid),
+    };
+  } catch (error) {
+    if (isGoneError(error)) return null;
+    throw error;
+  }
+}
+
+/** ENOENT/ESRCH: the process exited between listing and reading. */
+export function isGoneError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ESRCH';
+}
