@@ -33,6 +33,8 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
       },
     });
     watcher.start();
+    // Piped output stays pure data; the notice goes to stderr (the TTY view has its own header).
+    if (!process.stdout.isTTY) process.stderr.write(`holdwatch: watching ${dir.display} — Ctrl-C to stop\n`);
     await stopped.promise;
     if (failure) throw failure;
     return 0;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { parseMapsLine } from './fd-walk.js';
+import { formatCommandLine, parseStat } from './proc-stat.js';
+import { parsePasswd } from './users.js';
+
+describe('parseStat', () => {
+  it('reads ppid and start time after a name with spaces and parentheses', () => {
+    const fields = ['S', '42', ...Array(17).fill('0'), '12345', '0'];
+    const text = `1234 (my (odd) name) ${fields.join(' ')}\n`;
+    expect(parseStat(text, 1_700_000_000_000)).toEqual({ name: 'my (odd) name', ppid: 42, startedAtMs: 1_700_000_000_000 + 123_450 });
+  });
+
+  it('parses this process itself', async () => {
+    const { readStat } = await import('./proc-stat.js');
+    const stat = readStat(process.pid);
+    expect(stat.ppid).toBe(process.ppid);
+    expect(Math.abs(stat.startedAtMs - (Date.now() - process.uptime() * 1000))).toBeLessThan(5_000);
+  });
+});
+
+describe('parseMapsLine', () => {
+  it('keeps paths with spaces and the deleted mark, skips anonymous mappings', () => {
+    expect(parseMapsLine('7f00-7f01 r--s 00000000 08:01 1234                       /tmp/a b/c.so (deleted)')).toEqual({ inode: 1234, target: '/tmp/a b/c.so (deleted)' });
+    expect(parseMapsLine('7f00-7f01 rw-p 00000000 00:00 0 ')).toBeNull();
+    expect(parseMapsLine('7ffc-7ffd rw-p 00000000 00:00 0                          [stack]')).toBeNull();
+  });
+});
+
+describe('formatCommandLine', () => {
+  it('quotes arguments with spaces or quotes', () => {
+    expect(formatCommandLine(['python3', '-m', 'pytest', 'a b', 'say "hi"', ''])).toBe('python3 -m pytest "a b" "say \\"hi\\"" ""');
+  });
+});
+
+describe('parsePasswd', () => {
+  it('maps uids to the first name that claims them', () => {
+    const map = parsePasswd('root:x:0:0:root:/root:/bin/bash\n#comment\nnobody:x:65534:65534::/:/usr/sbin/nologin\ntoor:x:0:0::/:/bin/sh\n');
+    expect(map.get(0)).toBe('root');
+    expect(map.get(65534)).toBe('nobody');
+    expect(map.size).toBe(2);
+  });
+});

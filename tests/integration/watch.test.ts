@@ -1,0 +1,83 @@
+// `holdwatch watch --json` against real processes: appeared when a holder opens, gone when it closes,
+// and a clean exit 0 on SIGTERM / SIGINT.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Snapshot, WatchEvent } from '../../core/api.js';
+import { runCli, startCli } from '../support/cli.js';
+import { killAllHolders, pythonHoldingFile, stopHolder } from '../support/holders.js';
+
+let dir: string;
+const watchers: ReturnType<typeof startCli>[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hw-watch-'));
+});
+
+afterEach(async () => {
+  await killAllHolders();
+  for (const w of watchers.splice(0)) w.child.kill('SIGKILL');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function exitOf(w: ReturnType<typeof startCli>): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((resolve) => w.child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+const isEvent = (type: WatchEvent['type'], pid: number) => (line: string) => {
+  const event = JSON.parse(line) as WatchEvent;
+  return event.type === type && event.holder.pid === pid;
+};
+
+describe('holdwatch watch --json', () => {
+  it('reports appeared when a holder opens and gone when it closes', async () => {
+    const watch = startCli(['watch', dir, '--json', '--interval', '50']);
+    watchers.push(watch);
+    await new Promise((r) => setTimeout(r, 300)); // let the first (empty) poll happen
+    const holder = await pythonHoldingFile(join(dir, 'a.txt'));
+    const appeared = JSON.parse(await watch.waitForLine(isEvent('appeared', holder.pid))) as WatchEvent;
+    expect(appeared.holder).toMatchObject({ kind: 'file', path: join(dir, 'a.txt'), pid: holder.pid });
+    expect(new Date(appeared.at).toString()).not.toBe('Invalid Date');
+
+    holder.send('close');
+    const gone = JSON.parse(await watch.waitForLine(isEvent('gone', holder.pid))) as WatchEvent;
+    expect(gone.holder.path).toBe(join(dir, 'a.txt'));
+    await stopHolder(holder);
+
+    const exited = exitOf(watch);
+    watch.child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('exits 0 on Ctrl-C', async () => {
+    const watch = startCli(['watch', dir, '--interval', '50']);
+    watchers.push(watch);
+    await watch.waitForStderrLine((l) => l.includes('Ctrl-C to stop'));
+    const exited = exitOf(watch);
+    watch.child.kill('SIGINT');
+    expect(await exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('prints one line per event when piped without --json', async () => {
+    const watch = startCli(['watch', dir, '--interval', '50']);
+    watchers.push(watch);
+    await new Promise((r) => setTimeout(r, 300));
+    const holder = await pythonHoldingFile(join(dir, 'b.txt'));
+    const line = await watch.waitForLine((l) => l.includes(`[${holder.pid}]`));
+    expect(line).toMatch(new RegExp(`^\\S+ \\+ python3[.\\d]*\\[${holder.pid}\\] file b\\.txt$`));
+  });
+
+  it('never holds the directory it watches, even when started inside it', async () => {
+    const inside = join(dir, 'cwd-here');
+    mkdirSync(inside);
+    const watch = startCli(['watch', inside, '--json', '--interval', '50'], { cwd: inside });
+    watchers.push(watch);
+    await new Promise((r) => setTimeout(r, 500));
+    const result = await runCli(['scan', inside, '--json']);
+    const snapshot = JSON.parse(result.stdout) as Snapshot;
+    expect(snapshot.holders.filter((h) => h.pid === watch.child.pid)).toEqual([]);
+    expect(watch.child.exitCode).toBeNull(); // still watching
+  });
+});

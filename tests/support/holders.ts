@@ -1,0 +1,95 @@
+// Real processes that really hold files: python3 and node children that open what they are told,
+// print "ready", and sleep until killed. Every child is tracked and killed by killAllHolders().
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const children = new Set<ChildProcess>();
+
+export interface HolderProcess {
+  pid: number;
+  child: ChildProcess;
+  /** Sends a line to the holder's stdin (python holders: "close" closes everything and keeps running). */
+  send(line: string): void;
+}
+
+function start(command: string, args: string[], cwd?: string): Promise<HolderProcess> {
+  const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`holder ${command} exited early (${code}): ${out}`)));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      if (out.includes('ready\n')) resolve({ pid: child.pid!, child, send: (line) => child.stdin!.write(line + '\n') });
+    });
+  });
+}
+
+// Python holders. Each opens its targets, says ready, then closes everything on "close" and exits on EOF.
+const PY_PRELUDE = `
+import os, sys, mmap
+held = []
+`;
+const PY_WAIT = `
+print("ready", flush=True)
+for line in sys.stdin:
+    if line.strip() == "close":
+        for h in held:
+            h.close() if hasattr(h, "close") else os.close(h)
+        held.clear()
+        print("closed", flush=True)
+`;
+
+export function pythonHoldingFile(path: string): Promise<HolderProcess> {
+  return start('python3', ['-c', `${PY_PRELUDE}held.append(open(sys.argv[1], "a"))${PY_WAIT}`, path]);
+}
+
+export function pythonHoldingUnlinkedFile(path: string): Promise<HolderProcess> {
+  return start('python3', ['-c', `${PY_PRELUDE}f = open(sys.argv[1], "w"); os.unlink(sys.argv[1]); held.append(f)${PY_WAIT}`, path]);
+}
+
+export function pythonHoldingDirFd(path: string): Promise<HolderProcess> {
+  return start('python3', ['-c', `${PY_PRELUDE}held.append(os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY))${PY_WAIT}`, path]);
+}
+
+export function pythonWithCwd(dir: string): Promise<HolderProcess> {
+  return start('python3', ['-c', `${PY_PRELUDE}${PY_WAIT}`], dir);
+}
+
+/**
+ * Maps the file with libc's mmap, then closes the fd: only the mapping holds it (the shape a loaded
+ * .so/DLL has). Python's own mmap module keeps a dup of the fd, so it cannot make this shape.
+ */
+export function pythonMmapOnly(path: string): Promise<HolderProcess> {
+  return start('python3', ['-c', `${PY_PRELUDE}
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+fd = os.open(sys.argv[1], os.O_RDONLY)
+addr = libc.mmap(None, 4096, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+assert addr not in (None, ctypes.c_void_p(-1).value), ctypes.get_errno()
+os.close(fd)${PY_WAIT}`, path]);
+}
+
+export function nodeHoldingFile(path: string): Promise<HolderProcess> {
+  const script = `const fs=require('fs'); const fd=fs.openSync(process.argv[1],'a'); process.stdout.write('ready\\n'); process.stdin.on('data',()=>{}); process.stdin.on('end',()=>process.exit(0)); void fd;`;
+  return start(process.execPath, ['-e', script, path]);
+}
+
+export function nodeHoldingDir(path: string): Promise<HolderProcess> {
+  const script = `const fs=require('fs'); const d=fs.opendirSync(process.argv[1]); process.stdout.write('ready\\n'); process.stdin.on('data',()=>{}); process.stdin.on('end',()=>process.exit(0)); void d;`;
+  return start(process.execPath, ['-e', script, path]);
+}
+
+export async function stopHolder(holder: HolderProcess): Promise<void> {
+  if (holder.child.exitCode !== null || holder.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => holder.child.once('exit', resolve));
+  holder.child.kill('SIGKILL');
+  await exited;
+}
+
+export async function killAllHolders(): Promise<void> {
+  await Promise.all([...children].map((child) => stopHolder({ pid: child.pid!, child, send: () => {} })));
+}
