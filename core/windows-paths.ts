@@ -34,8 +34,6 @@ interface ParsedPath {
   /** `C:` (upper-case letter) or `\\server\share`. */
   root: string;
   segments: string[];
-  /** Came from `\\?\` with a segment Win32 would rewrite (trailing dot/space): keep the prefix so it stays itself. */
-  verbatim: boolean;
 }
 
 const bad = (message: string): BadInputError => new BadInputError(message);
@@ -75,9 +73,7 @@ function driveRoot(letter: string): string {
 
 function requireCwd(env: WindowsPathEnv, input: string): ParsedPath {
   if (!env.cwd) throw bad(`relative path with no current directory to resolve it: ${input}`);
-  const base = parseWindowsPath(env.cwd, {});
-  if (base.verbatim) throw bad(`current directory cannot be a verbatim path: ${env.cwd}`);
-  return base;
+  return parseWindowsPath(env.cwd, {});
 }
 
 /** `C:x` is relative to C:'s current directory; Windows' hidden per-drive `=C:` variables are not consulted. */
@@ -125,13 +121,11 @@ function parseVerbatim(rest: string, input: string): ParsedPath {
   }
   const segments = tail.split('\\');
   if (segments[segments.length - 1] === '') segments.pop();
-  let verbatim = false;
   for (const segment of segments) {
     if (segment === '' || segment === '.' || segment === '..') throw bad(`\\\\?\\ paths are used verbatim; '${segment}' cannot appear in ${input}`);
     if (INVALID_NAME_CHARS.test(segment) || segment.includes('/')) throw bad(`invalid character in ${input}`);
-    if (/[. ]$/.test(segment)) verbatim = true;
   }
-  return { root, segments, verbatim };
+  return { root, segments };
 }
 
 /**
@@ -158,21 +152,27 @@ function parsePosixAbsolute(input: string, env: WindowsPathEnv): ParsedPath {
     else posix.push(part);
   }
   const [first = '', second = ''] = posix;
-  if (/^[A-Za-z]$/.test(first)) return resolveSegments(driveRoot(first), [], posix.slice(1).join('\\'));
-  if (first === 'cygdrive' && /^[A-Za-z]$/.test(second)) return resolveSegments(driveRoot(second), [], posix.slice(2).join('\\'));
-  if (!env.msysRoot) return resolveSegments(requireCwd(env, input).root, [], posix.join('\\'));
+  const tail = (skip: number): string => posix.slice(skip).join('\\') + (/[\\/]$/.test(input) ? '\\' : '');
+  if (/^[A-Za-z]$/.test(first)) return resolveSegments(driveRoot(first), [], tail(1));
+  if (first === 'cygdrive' && /^[A-Za-z]$/.test(second)) return resolveSegments(driveRoot(second), [], tail(2));
+  if (!env.msysRoot) return resolveSegments(requireCwd(env, input).root, [], tail(0));
   if (first.toLowerCase() === 'tmp' && env.tempDir) {
     const temp = parseWindowsPath(env.tempDir, {});
-    return resolveSegments(temp.root, temp.segments, posix.slice(1).join('\\'));
+    return resolveSegments(temp.root, temp.segments, tail(1));
   }
   const root = parseWindowsPath(env.msysRoot, {});
-  const mounted = first === 'bin' ? ['usr', ...posix] : posix;
-  return resolveSegments(root.root, root.segments, mounted.join('\\'));
+  return resolveSegments(root.root, first === 'bin' ? [...root.segments, 'usr'] : root.segments, tail(0));
 }
 
-/** Win32 normalisation of the part after the root: separators, `.`, `..` (never above the root), trailing dots/spaces. */
+/**
+ * Win32 normalisation of the part after the root (RtlGetFullPathName_U; checked against Wine's
+ * GetFullPathNameW): separators, `.`, `..` (never above the root), then trimming: the final segment
+ * loses all trailing dots and spaces (`C:\work. .` is `C:\work`) unless a separator follows it; any
+ * other segment loses one trailing dot (`C:\a.\b` is `C:\a\b`).
+ */
 function resolveSegments(root: string, base: readonly string[], rest: string): ParsedPath {
   const segments = [...base];
+  const endsWithSeparator = /[\\/]$/.test(rest);
   const parts = rest.split(/[\\/]+/).filter((part) => part !== '');
   parts.forEach((part, index) => {
     if (part === '.') return;
@@ -180,17 +180,26 @@ function resolveSegments(root: string, base: readonly string[], rest: string): P
       segments.pop();
       return;
     }
-    // Win32 drops trailing dots and spaces from the last segment (`C:\work.` is `C:\work`).
-    const name = index === parts.length - 1 ? part.replace(/[. ]+$/, '') || part : part;
+    const isFinal = index === parts.length - 1 && !endsWithSeparator;
+    const name = isFinal ? part.replace(/[. ]+$/, '') : part.replace(/\.$/, '');
+    if (name === '') return;
+    // `...\` would become a folder literally named `..`: no canonical form can say that.
+    if (name === '..') throw bad(`ambiguous path segment '${part}'`);
     if (INVALID_NAME_CHARS.test(name)) throw bad(`invalid character in path segment '${name}'`);
     segments.push(name);
   });
-  return { root, segments, verbatim: false };
+  return { root, segments };
 }
 
-function formatParsed({ root, segments, verbatim }: ParsedPath): string {
+/**
+ * A name Win32 normalisation would rewrite (any segment ending in a dot, the last one ending in a
+ * space) is only reachable verbatim, so it keeps the `\\?\` prefix: the result normalises to itself.
+ */
+function formatParsed({ root, segments }: ParsedPath): string {
   const isDrive = root.length === 2;
   const body = segments.length === 0 ? (isDrive ? `${root}\\` : root) : `${root}\\${segments.join('\\')}`;
+  const last = segments.length - 1;
+  const verbatim = segments.some((segment, index) => segment.endsWith('.') || (index === last && segment.endsWith(' ')));
   if (!verbatim) return body;
   return isDrive ? `\\\\?\\${body}` : `\\\\?\\UNC\\${body.slice(2)}`;
 }
