@@ -119,13 +119,12 @@ function parseVerbatim(rest: string, input: string): ParsedPath {
   } else {
     throw bad(`unsupported \\\\?\\ path (expected a drive or UNC): ${input}`);
   }
-  const segments = tail.split('\\');
-  if (segments[segments.length - 1] === '') segments.pop();
-  for (const segment of segments) {
-    if (segment === '' || segment === '.' || segment === '..') throw bad(`\\\\?\\ paths are used verbatim; '${segment}' cannot appear in ${input}`);
-    if (INVALID_NAME_CHARS.test(segment) || segment.includes('/')) throw bad(`invalid character in ${input}`);
-  }
-  return { root, segments };
+  // Whole-string checks rather than per segment: kernel names come through here once per new handle.
+  const body = tail.endsWith('\\') ? tail.slice(0, -1) : tail;
+  if (body === '') return { root, segments: [] };
+  if (/(?:^|\\)\.{0,2}(?:\\|$)/.test(body)) throw bad(`\\\\?\\ paths are used verbatim; empty, '.' and '..' segments cannot appear in ${input}`);
+  if (/[<>:"|?*\u0000-\u001f/]/.test(body)) throw bad(`invalid character in ${input}`);
+  return { root, segments: body.split('\\') };
 }
 
 /**
@@ -248,11 +247,19 @@ export function kernelToDos(kernelPath: string, devices: DosDeviceTable): string
   if (unc !== null) return unc;
   let best: { drive: string; target: string } | null = null;
   for (const [drive, target] of deviceEntries(devices)) {
-    if (!/^\\Device\\/i.test(target) || !isUnder(kernelPath, target, WINDOWS_STYLE)) continue;
+    if (!/^\\Device\\/i.test(target) || !hasDevicePrefix(kernelPath, target)) continue;
     if (!best || target.length > best.target.length) best = { drive, target };
   }
   if (!best) return null;
   return dosOrNull(`\\\\?\\${best.drive}${kernelPath.slice(best.target.length)}`);
+}
+
+/** `isUnder` for a device name, without lower-casing the whole (long) handle name. */
+function hasDevicePrefix(kernelPath: string, device: string): boolean {
+  if (kernelPath.length < device.length) return false;
+  if (kernelPath.length > device.length && kernelPath[device.length] !== '\\') return false;
+  const head = kernelPath.slice(0, device.length);
+  return head === device || head.toLowerCase() === device.toLowerCase();
 }
 
 function dosOrNull(path: string): string | null {
@@ -278,11 +285,27 @@ function redirectorToUnc(kernelPath: string): string | null {
 }
 
 /** Drive table entries with keys as `C:`, sorted so ties between drives resolve to the lowest letter. */
-function deviceEntries(devices: DosDeviceTable): [string, string][] {
-  return Object.entries(devices)
-    .map(([key, target]): [string, string] => [driveRoot(key[0] ?? ''), trimTrailingSeparators(target, WINDOWS_STYLE)])
-    .filter(([key]) => /^[A-Z]:$/.test(key))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+function deviceEntries(devices: DosDeviceTable): readonly [string, string][] {
+  // Handle names are keyed one by one in the scan loop: prepare each table once, not once per name.
+  let entries = preparedTables.get(devices);
+  if (!entries) {
+    entries = Object.entries(devices)
+      .map(([key, target]): [string, string] => [driveRoot(key[0] ?? ''), trimTrailingSeparators(target, WINDOWS_STYLE)])
+      .filter(([key]) => /^[A-Z]:$/.test(key))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    preparedTables.set(devices, entries);
+  }
+  return entries;
+}
+
+const preparedTables = new WeakMap<DosDeviceTable, readonly [string, string][]>();
+
+/** A drive whose target is another DOS path (SUBST) or a network redirector: keys look through it. */
+function isIndirectDrive(dos: string, devices: DosDeviceTable): boolean {
+  if (!/^[A-Za-z]:/.test(dos)) return false;
+  const drive = driveRoot(dos[0]!);
+  const target = deviceEntries(devices).find(([letter]) => letter === drive)?.[1];
+  return target !== undefined && (DOS_DEVICES_PREFIX.test(target) || REDIRECTOR_PREFIX.test(target));
 }
 
 /**
@@ -345,7 +368,7 @@ export function windowsMatchKey(path: string, env: WindowsPathEnv = {}): string 
   const devices = env.devices ?? {};
   const dos = isKernelPath(path) ? kernelToDos(path, devices) : normalizeWindowsPath(path, env);
   if (dos === null) return foldWindowsCase(trimTrailingSeparators(path, WINDOWS_STYLE));
-  if (!env.devices) return foldWindowsCase(dos);
+  if (!env.devices || !isIndirectDrive(dos, devices)) return foldWindowsCase(dos);
   const kernel = dosToKernel(dos, devices);
   return foldWindowsCase((kernel !== null ? kernelToDos(kernel, devices) : null) ?? dos);
 }
