@@ -102,3 +102,83 @@ export interface WatchRequestDto {
   /** Full-system scan period. */
   intervalMs?: number;
 }
+
+// ---- Runs (`holdwatch run`): the record a run leaves, as `--json` writes it and reports read it.
+
+export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'error';
+export type TestPhase = 'setup' | 'call' | 'teardown';
+
+export interface TestRecord {
+  name: string;
+  /** ISO 8601. */
+  startedAt: string;
+  endedAt: string | null;
+  outcome: TestOutcome | null;
+  /** The phase that decided the outcome, where the runner says (a teardown failure says 'teardown'). */
+  phase?: TestPhase;
+  /** Outcome per phase where the runner reports them (pytest, bats formatter). */
+  phases?: Partial<Record<TestPhase, TestOutcome>>;
+}
+
+export interface AncestryEntry {
+  pid: number;
+  name: string;
+  commandLine: string;
+}
+
+export type Verdict = 'blocked-cleanup' | 'leaked-past-test' | 'outside-run' | 'in-run';
+
+export interface Attribution {
+  /** Test during which the holding process was spawned; null when before any test or unknown. */
+  spawnedDuring: string | null;
+  /** Test during which this handle was first seen. */
+  firstSeenDuring: string | null;
+  verdict: Verdict;
+  /** From the holder up to the run's command (or PID 1), as recorded when first seen. */
+  ancestry: AncestryEntry[];
+  /** ISO 8601 first and last time the handle was seen. */
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+export interface AttributedHolder extends Holder {
+  attribution: Attribution;
+}
+
+export interface FailureRecord {
+  /** ISO 8601 moment the failure line was seen. */
+  at: string;
+  /** The output line that carried the failure. */
+  text: string;
+  /** The path the message names, when it names one. */
+  path: string | null;
+  /** e.g. 'sharing-violation', 'directory-not-empty'. */
+  kind: string;
+  /** OS error code where the message gives one (32, 145, 16, 39...). */
+  code: number | null;
+  test: string | null;
+  /** What held the watched dirs in the scan taken at that moment. */
+  holders: AttributedHolder[];
+}
+
+export interface LeftoverRecord {
+  path: string;
+  createdDuring: string | null;
+}
+
+export interface RunRecord {
+  runId: string;
+  command: string[];
+  cwd: string;
+  watched: string[];
+  platform: PlatformName;
+  exitCode: number | null;
+  /** ISO 8601. */
+  startedAt: string;
+  endedAt: string | null;
+  tests: TestRecord[];
+  holders: AttributedHolder[];
+  failures: FailureRecord[];
+  leftovers: LeftoverRecord[];
+  versions: { holdwatch: string; node: string; os: string };
+}

@@ -26,8 +26,9 @@ function isRootOnly(path: string, style: PathStyle): boolean {
  * by prefix alone: the character after the prefix must be a separator.
  */
 export function isUnder(path: string, dir: string, style: PathStyle): boolean {
-  const p = style.caseInsensitive ? path.toLowerCase() : path;
-  const d = style.caseInsensitive ? dir.toLowerCase() : dir;
+  // Upper-case folding, as NTFS compares names (lower-casing would fold the Kelvin sign into k).
+  const p = style.caseInsensitive ? path.toUpperCase() : path;
+  const d = style.caseInsensitive ? dir.toUpperCase() : dir;
   if (!p.startsWith(d)) return false;
   if (p.length === d.length) return true;
   return d.endsWith(style.sep) || p[d.length] === style.sep;
