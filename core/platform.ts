@@ -44,3 +44,20 @@ export interface HolderSource {
   /** Releases workers, cached process handles and the like. Idempotent. */
   dispose(): Promise<void>;
 }
+
+/** The cheap facts needed to follow a process tree: listed for every process on each refresh. */
+export interface ProcessBrief {
+  pid: number;
+  ppid: number;
+  startedAtMs: number;
+  name: string;
+}
+
+/** Following a run's processes: the tree, and the run tag in each process's environment. */
+export interface ProcessSource {
+  listProcesses(): Promise<ProcessBrief[]>;
+  /** Full facts for one process, or null when it is gone. */
+  processInfo(pid: number): Promise<ProcessInfo | null>;
+  /** The value of `name` in the process's environment; null when absent, unreadable or gone. */
+  readEnvironmentVariable(pid: number, name: string): Promise<string | null>;
+}

@@ -42,6 +42,8 @@ export function diffHolders(
 }
 
 export interface PollOutcome {
+  /** When the scan began: what it saw was present at least from then until it ended. */
+  startedAtMs: number;
   events: WatchEvent[];
   result: ScanResult;
   full: boolean;
@@ -126,7 +128,7 @@ export class Watcher {
       ...diff.gone.map((holder) => ({ type: 'gone' as const, at, holder })),
       ...diff.appeared.map((holder) => ({ type: 'appeared' as const, at, holder })),
     ];
-    const outcome = { events, result, full };
+    const outcome = { startedAtMs, events, result, full };
     if (!this.disposed) this.options.onPoll(outcome);
     return outcome;
   }

@@ -1,5 +1,5 @@
 // Picks the platform backend once, loading only that one (koffi is never loaded off Windows).
-import type { HolderSource } from '../core/platform.js';
+import type { HolderSource, ProcessSource } from '../core/platform.js';
 
 export interface HolderSourceOptions {
   /** Threads for the Linux walk; a long-lived watcher uses 2, a one-shot scan 1. */
@@ -11,6 +11,17 @@ export async function openHolderSource(options: HolderSourceOptions = {}, platfo
     case 'linux': {
       const { LinuxHolderSource } = await import('./linux/linux-holder-source.js');
       return new LinuxHolderSource(options);
+    }
+    default:
+      throw new UnsupportedPlatformError(platform);
+  }
+}
+
+export async function openProcessSource(platform = process.platform): Promise<ProcessSource> {
+  switch (platform) {
+    case 'linux': {
+      const { LinuxProcessSource } = await import('./linux/linux-process-source.js');
+      return new LinuxProcessSource();
     }
     default:
       throw new UnsupportedPlatformError(platform);

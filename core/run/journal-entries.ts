@@ -1,0 +1,30 @@
+// The run journal: append-only JSON lines, one entry per fact, flushed as it goes so a crash loses
+// nothing. The RunRecord is always rebuilt from these entries (run-recorder.ts), live and later.
+import type { AncestryEntry, Holder, LeftoverRecord, PlatformName } from '../api.js';
+import type { TestEvent } from './timeline.js';
+
+export interface MemberFacts {
+  ancestry: AncestryEntry[];
+  byTagOnly: boolean;
+}
+
+export type JournalEntry =
+  | {
+      t: 'run-start';
+      runId: string;
+      command: string[];
+      cwd: string;
+      watched: string[];
+      platform: PlatformName;
+      atMs: number;
+      versions: { holdwatch: string; node: string; os: string };
+    }
+  | { t: 'test'; event: TestEvent }
+  /** A holder first seen; `member` is null for processes outside the run. */
+  | { t: 'appeared'; atMs: number; key: string; holder: Holder; member: MemberFacts | null }
+  /** A holder no longer seen at `atMs`; it was last seen at `lastSeenAtMs`. */
+  | { t: 'gone'; atMs: number; key: string; lastSeenAtMs: number }
+  | { t: 'failure'; atMs: number; text: string; path: string | null; kind: string; code: number | null; holderKeys: string[] }
+  | { t: 'leftovers'; leftovers: LeftoverRecord[] }
+  /** Closes the run; `lastSeen` gives the final sighting of the holders still alive. */
+  | { t: 'run-end'; atMs: number; exitCode: number | null; lastSeen: Record<string, number> };

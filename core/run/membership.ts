@@ -1,0 +1,108 @@
+// Which processes belong to a run. A process belongs if it descends from the run's command or carries
+// the run tag (HOLDWATCH_RUN=<id>) in its environment — the tag keeps a detached child attributable
+// after it was reparented to PID 1 (or a subreaper). Ancestry is recorded when a process is first
+// seen, because once the parent exits the chain can no longer be read from the OS.
+import type { AncestryEntry } from '../api.js';
+import type { ProcessBrief, ProcessSource } from '../platform.js';
+
+export const RUN_TAG_VARIABLE = 'HOLDWATCH_RUN';
+
+export interface Member {
+  pid: number;
+  startedAtMs: number;
+  name: string;
+  /** From this process up to the run's command (inclusive), as seen when first met. */
+  ancestry: AncestryEntry[];
+  /** True when it belongs by the environment tag only (its chain to the command was already broken). */
+  byTagOnly: boolean;
+}
+
+const identity = (p: { pid: number; startedAtMs: number }) => `${p.pid}@${p.startedAtMs}`;
+
+export class RunMembership {
+  private readonly members = new Map<string, Member>();
+  /** Processes already judged not to belong, so their environment is read once, not every refresh. */
+  private readonly strangers = new Set<string>();
+  private readonly commandLines = new Map<string, string>();
+  private alive = new Set<number>();
+
+  constructor(
+    private readonly source: ProcessSource,
+    private readonly runId: string,
+    private readonly rootPid: number,
+  ) {}
+
+  /** Members alive at the last refresh. */
+  pids(): number[] {
+    return [...this.alive];
+  }
+
+  memberOf(pid: number, startedAtMs: number): Member | undefined {
+    return this.members.get(identity({ pid, startedAtMs }));
+  }
+
+  /** Re-reads the process table; returns the members first seen in this refresh. */
+  async refresh(): Promise<Member[]> {
+    const processes = await this.source.listProcesses();
+    const byPid = new Map(processes.map((p) => [p.pid, p]));
+    const fresh: Member[] = [];
+    const alive = new Set<number>();
+    // Parents first, so a child's chain can reuse its parent's recorded ancestry.
+    for (const process of [...processes].sort((a, b) => a.startedAtMs - b.startedAtMs || a.pid - b.pid)) {
+      const key = identity(process);
+      let member = this.members.get(key);
+      if (!member && !this.strangers.has(key)) {
+        member = await this.classify(process, byPid);
+        if (member) {
+          this.members.set(key, member);
+          fresh.push(member);
+        } else this.strangers.add(key);
+      }
+      if (member) alive.add(process.pid);
+    }
+    this.alive = alive;
+    return fresh;
+  }
+
+  private async classify(process: ProcessBrief, byPid: Map<number, ProcessBrief>): Promise<Member | undefined> {
+    const chain = this.chainToRoot(process, byPid);
+    if (chain) return { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name, ancestry: await this.describe(chain), byTagOnly: false };
+    const tag = await this.source.readEnvironmentVariable(process.pid, RUN_TAG_VARIABLE);
+    if (tag !== this.runId) return undefined;
+    // Tagged but detached: keep what chain there still is (up to PID 1), and the parent's recorded one.
+    const partial = this.chainUpward(process, byPid);
+    const parent = byPid.get(process.ppid);
+    const known = parent ? this.members.get(identity(parent)) : undefined;
+    const ancestry = await this.describe(partial);
+    return { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name, ancestry: known ? [...ancestry.slice(0, 1), ...known.ancestry] : ancestry, byTagOnly: true };
+  }
+
+  /** The chain from `process` up to the run's command, or null when it does not descend from it. */
+  private chainToRoot(process: ProcessBrief, byPid: Map<number, ProcessBrief>): ProcessBrief[] | null {
+    const chain = this.chainUpward(process, byPid);
+    return chain.some((p) => p.pid === this.rootPid) ? chain.slice(0, chain.findIndex((p) => p.pid === this.rootPid) + 1) : null;
+  }
+
+  private chainUpward(process: ProcessBrief, byPid: Map<number, ProcessBrief>): ProcessBrief[] {
+    const chain: ProcessBrief[] = [process];
+    let current = process;
+    while (current.pid !== this.rootPid && current.ppid > 0 && chain.length < 64) {
+      const parent = byPid.get(current.ppid);
+      // A parent that started after its child is a reused pid, not the real parent.
+      if (!parent || parent.startedAtMs > current.startedAtMs) break;
+      chain.push(parent);
+      current = parent;
+    }
+    return chain;
+  }
+
+  private async describe(chain: ProcessBrief[]): Promise<AncestryEntry[]> {
+    const entries: AncestryEntry[] = [];
+    for (const p of chain) {
+      const key = identity(p);
+      if (!this.commandLines.has(key)) this.commandLines.set(key, (await this.source.processInfo(p.pid))?.commandLine ?? p.name);
+      entries.push({ pid: p.pid, name: p.name, commandLine: this.commandLines.get(key)! });
+    }
+    return entries;
+  }
+}

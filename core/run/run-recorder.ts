@@ -1,0 +1,140 @@
+// Folds journal entries into a RunRecord, attributing every holder. Used live by the supervisor and
+// later by `holdwatch report`, so both always agree.
+import type { AttributedHolder, FailureRecord, Holder, RunRecord, Verdict } from '../api.js';
+import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
+import type { JournalEntry, MemberFacts } from './journal-entries.js';
+import { TestTimeline } from './timeline.js';
+
+interface LedgerRow {
+  holder: Holder;
+  member: MemberFacts | null;
+  firstSeenAtMs: number;
+  lastSeenAtMs: number;
+  goneAtMs: number | null;
+  blocked: boolean;
+}
+
+type Start = Extract<JournalEntry, { t: 'run-start' }>;
+type Failure = Extract<JournalEntry, { t: 'failure' }>;
+
+export class RunRecorder {
+  private start: Start | undefined;
+  private readonly timeline = new TestTimeline();
+  private readonly ledger = new Map<string, LedgerRow>();
+  private readonly failures: Failure[] = [];
+  private leftovers: RunRecord['leftovers'] = [];
+  private end: { atMs: number; exitCode: number | null } | undefined;
+
+  apply(entry: JournalEntry): void {
+    switch (entry.t) {
+      case 'run-start':
+        this.start = entry;
+        break;
+      case 'test':
+        this.timeline.apply(entry.event);
+        break;
+      case 'appeared':
+        this.ledger.set(entry.key, {
+          holder: entry.holder,
+          member: entry.member,
+          firstSeenAtMs: entry.atMs,
+          lastSeenAtMs: entry.atMs,
+          goneAtMs: null,
+          blocked: false,
+        });
+        break;
+      case 'gone': {
+        const row = this.ledger.get(entry.key);
+        if (row) Object.assign(row, { goneAtMs: entry.atMs, lastSeenAtMs: entry.lastSeenAtMs });
+        break;
+      }
+      case 'failure':
+        this.failures.push(entry);
+        for (const key of entry.holderKeys) {
+          const row = this.ledger.get(key);
+          if (row) row.blocked = true;
+        }
+        break;
+      case 'leftovers':
+        this.leftovers = entry.leftovers;
+        break;
+      case 'run-end':
+        this.end = entry;
+        for (const [key, atMs] of Object.entries(entry.lastSeen)) {
+          const row = this.ledger.get(key);
+          if (row) row.lastSeenAtMs = Math.max(row.lastSeenAtMs, atMs);
+        }
+        break;
+    }
+  }
+
+  record(): RunRecord {
+    const start = this.start;
+    if (!start) throw new Error('journal has no run-start entry');
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return {
+      runId: start.runId,
+      command: start.command,
+      cwd: start.cwd,
+      watched: start.watched,
+      platform: start.platform,
+      exitCode: this.end?.exitCode ?? null,
+      startedAt: iso(start.atMs),
+      endedAt: this.end ? iso(this.end.atMs) : null,
+      tests: this.timeline.records(),
+      holders: [...this.ledger.values()].map((row) => this.attribute(row)),
+      failures: this.failures.map((f): FailureRecord => ({
+        at: iso(f.atMs),
+        text: f.text,
+        path: f.path,
+        kind: f.kind,
+        code: f.code,
+        test: this.timeline.testAt(f.atMs),
+        holders: f.holderKeys.flatMap((key) => {
+          const row = this.ledger.get(key);
+          return row ? [this.attribute(row)] : [];
+        }),
+      })),
+      leftovers: this.leftovers,
+      versions: start.versions,
+    };
+  }
+
+  private attribute(row: LedgerRow): AttributedHolder {
+    // Looked up now, not when the entry arrived: runner events may reach us after the poll that saw it.
+    const firstSeenDuring = this.timeline.testAt(row.firstSeenAtMs);
+    const spawnedDuring = row.member ? this.timeline.testAt(row.holder.processStartedAtMs) : null;
+    return {
+      ...row.holder,
+      attribution: {
+        spawnedDuring,
+        firstSeenDuring,
+        verdict: this.verdictOf(row, firstSeenDuring),
+        ancestry: row.member?.ancestry ?? [],
+        firstSeenAt: new Date(row.firstSeenAtMs).toISOString(),
+        lastSeenAt: new Date(row.lastSeenAtMs).toISOString(),
+      },
+    };
+  }
+
+  private verdictOf(row: LedgerRow, firstSeenDuring: string | null): Verdict {
+    if (!row.member) return 'outside-run';
+    if (row.blocked) return 'blocked-cleanup';
+    // Seen at a poll that started after its test had ended: the handle outlived the test. On Linux
+    // this is the prediction of a Windows teardown failure.
+    const testEnd = this.timeline.endOf(firstSeenDuring);
+    if (testEnd !== null && row.lastSeenAtMs > testEnd) return 'leaked-past-test';
+    return 'in-run';
+  }
+}
+
+/**
+ * Which of the holders present at a failure blocked it: those under the path the message names when
+ * any are, else all of them (the message may name the path in another form).
+ */
+export function blockersOf(holders: readonly Holder[], failurePath: string | null): Holder[] {
+  if (failurePath === null) return [...holders];
+  const style = /^[A-Za-z]:[\\/]|^\\\\/.test(failurePath) ? WINDOWS_STYLE : POSIX_STYLE;
+  const under = holders.filter((h) => isUnder(h.path, failurePath, style));
+  return under.length > 0 ? under : [...holders];
+}

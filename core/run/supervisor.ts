@@ -1,0 +1,167 @@
+// Supervises one test run: follows its process tree, polls the holders under the watched dirs (the
+// run's processes often, the whole system less often), scans at once when an output line carries a
+// teardown-failure signature, and journals every fact. The front end owns the child process and the
+// byte-for-byte pass-through of its output; this class only reads a copy of it.
+import type { Holder, PlatformName, RunRecord } from '../api.js';
+import type { Clock } from '../clock.js';
+import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
+import { holderKey, Watcher, type PollOutcome } from '../watch.js';
+import type { JournalEntry, MemberFacts } from './journal-entries.js';
+import { RunMembership } from './membership.js';
+import { blockersOf, RunRecorder } from './run-recorder.js';
+import type { TestEvent } from './timeline.js';
+
+export interface FailureMatch {
+  kind: string;
+  code: number | null;
+  path: string | null;
+}
+
+export interface SupervisorOptions {
+  runId: string;
+  command: string[];
+  cwd: string;
+  dirs: readonly WatchDir[];
+  platform: PlatformName;
+  versions: { holdwatch: string; node: string; os: string };
+  holders: HolderSource;
+  processes: ProcessSource;
+  clock: Clock;
+  /** Every journal entry, in order, as it happens (the front end appends it to the journal file). */
+  journal: (entry: JournalEntry) => void;
+  detectFailure: (line: string) => FailureMatch | null;
+  /** The run's processes are polled this often... */
+  focusIntervalMs?: number;
+  /** ...and the whole system this often. */
+  fullIntervalMs?: number;
+  onError: (error: unknown) => void;
+}
+
+export class RunSupervisor {
+  private readonly recorder = new RunRecorder();
+  private membership: RunMembership | undefined;
+  private watcher: Watcher | undefined;
+  private readonly lastSeen = new Map<string, number>();
+  private readonly partialLines = new Map<string, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly decoder = new TextDecoder();
+
+  constructor(private readonly options: SupervisorOptions) {}
+
+  /** Records the start; call before spawning so the first poll can see the command's children. */
+  begin(): void {
+    const o = this.options;
+    this.write({ t: 'run-start', runId: o.runId, command: o.command, cwd: o.cwd, watched: o.dirs.map((d) => d.display), platform: o.platform, atMs: o.clock.now(), versions: o.versions });
+  }
+
+  /** The command is running as `pid`: follow it. */
+  attach(pid: number): void {
+    const o = this.options;
+    this.membership = new RunMembership(o.processes, o.runId, pid);
+    this.watcher = new Watcher({
+      source: o.holders,
+      dirs: o.dirs,
+      clock: o.clock,
+      fullIntervalMs: o.fullIntervalMs ?? 1000,
+      focusIntervalMs: o.focusIntervalMs ?? 100,
+      focusPids: () => this.membership?.pids() ?? [],
+      onPoll: (outcome) => void this.serially(() => this.recordPoll(outcome)),
+      onError: o.onError,
+    });
+    this.watcher.start();
+  }
+
+  /** A copy of the command's output: scanned line by line for failure signatures. */
+  output(stream: 'stdout' | 'stderr', chunk: Uint8Array): void {
+    const text = (this.partialLines.get(stream) ?? '') + this.decoder.decode(chunk, { stream: true });
+    const lines = text.split(/\r?\n/);
+    this.partialLines.set(stream, lines.pop() ?? '');
+    for (const line of lines) this.inspectLine(line);
+  }
+
+  /** A test event from the runner adapter (pytest plugin, go test -json, TAP...). */
+  testEvent(event: TestEvent): void {
+    this.write({ t: 'test', event });
+  }
+
+  /** The command exited: a last full scan, leftovers, the end entry. Returns the record. */
+  async finish(exitCode: number | null, leftovers: () => Promise<RunRecord['leftovers']>): Promise<RunRecord> {
+    for (const [stream, rest] of this.partialLines) {
+      if (rest) this.inspectLine(rest);
+      this.partialLines.set(stream, '');
+    }
+    if (this.watcher) await this.watcher.scanNow().catch(this.options.onError);
+    await this.drain();
+    this.watcher?.dispose();
+    this.write({ t: 'leftovers', leftovers: await leftovers() });
+    this.write({ t: 'run-end', atMs: this.options.clock.now(), exitCode, lastSeen: Object.fromEntries(this.lastSeen) });
+    return this.recorder.record();
+  }
+
+  record(): RunRecord {
+    return this.recorder.record();
+  }
+
+  dispose(): void {
+    this.watcher?.dispose();
+  }
+
+  private inspectLine(line: string): void {
+    const match = this.options.detectFailure(line);
+    if (!match || !this.watcher) return;
+    const atMs = this.options.clock.now();
+    // Scan now, from this line, not at the next tick: the holder may be gone by then. The poll's own
+    // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
+    const scan = this.watcher.scanNow();
+    void scan.then(() => this.serially(async () => {
+      const blockers = blockersOf(this.watcher!.current(), match.path);
+      this.write({ t: 'failure', atMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: blockers.map(holderKey) });
+    }), this.options.onError);
+  }
+
+  private async recordPoll(outcome: PollOutcome): Promise<void> {
+    const atMs = outcome.startedAtMs;
+    if (outcome.events.some((e) => e.type === 'appeared' && !this.isKnown(e.holder))) await this.membership?.refresh();
+    for (const event of outcome.events) {
+      const key = holderKey(event.holder);
+      if (event.type === 'appeared') {
+        this.lastSeen.set(key, atMs);
+        this.write({ t: 'appeared', atMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
+      } else {
+        this.write({ t: 'gone', atMs, key, lastSeenAtMs: this.lastSeen.get(key) ?? atMs });
+        this.lastSeen.delete(key);
+      }
+    }
+    const covered = outcome.full ? null : new Set(this.membership?.pids());
+    for (const h of outcome.result.holders) if (!covered || covered.has(h.pid)) this.lastSeen.set(holderKey(h), atMs);
+  }
+
+  private isKnown(holder: Holder): boolean {
+    return this.membership?.memberOf(holder.pid, holder.processStartedAtMs) !== undefined;
+  }
+
+  private memberFacts(holder: Holder): MemberFacts | null {
+    const member = this.membership?.memberOf(holder.pid, holder.processStartedAtMs);
+    return member ? { ancestry: member.ancestry, byTagOnly: member.byTagOnly } : null;
+  }
+
+  private write(entry: JournalEntry): void {
+    this.recorder.apply(entry);
+    this.options.journal(entry);
+  }
+
+  /** Waits until every queued task, including ones queued meanwhile, has run. */
+  private async drain(): Promise<void> {
+    let seen: Promise<unknown>;
+    do {
+      seen = this.queue;
+      await seen;
+    } while (seen !== this.queue);
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch((error: unknown) => this.options.onError(error));
+    return run;
+  }
+}

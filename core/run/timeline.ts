@@ -1,0 +1,76 @@
+// The run's test timeline, fed by runner events (pytest plugin, go test -json, TAP, ...). Answers
+// "which test was running at time t" for attribution.
+import type { TestOutcome, TestPhase, TestRecord } from '../api.js';
+
+/** What runner adapters report. Times are milliseconds since the Unix epoch. */
+export type TestEvent =
+  | { type: 'test-start'; name: string; atMs: number }
+  | { type: 'phase'; name: string; phase: TestPhase; outcome: TestOutcome; atMs: number }
+  | { type: 'test-end'; name: string; outcome: TestOutcome; phase?: TestPhase; atMs: number };
+
+interface OpenTest {
+  record: TestRecord;
+  startedAtMs: number;
+  endedAtMs: number | null;
+}
+
+export class TestTimeline {
+  private readonly tests: OpenTest[] = [];
+
+  apply(event: TestEvent): void {
+    const iso = new Date(event.atMs).toISOString();
+    if (event.type === 'test-start') {
+      this.tests.push({ record: { name: event.name, startedAt: iso, endedAt: null, outcome: null }, startedAtMs: event.atMs, endedAtMs: null });
+      return;
+    }
+    const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, event.atMs);
+    if (event.type === 'phase') {
+      test.record.phases = { ...test.record.phases, [event.phase]: event.outcome };
+      return;
+    }
+    test.endedAtMs = event.atMs;
+    test.record.endedAt = iso;
+    test.record.outcome = event.outcome;
+    const decidingPhase = event.phase ?? failingPhase(test.record.phases);
+    if (decidingPhase) test.record.phase = decidingPhase;
+  }
+
+  /** The test running at `ms`: the most recently started one not yet ended then. */
+  testAt(ms: number): string | null {
+    for (let i = this.tests.length - 1; i >= 0; i--) {
+      const t = this.tests[i]!;
+      if (t.startedAtMs <= ms && (t.endedAtMs === null || ms <= t.endedAtMs)) return t.record.name;
+    }
+    return null;
+  }
+
+  /** When the named test (its latest run) ended, or null while it runs or when unknown. */
+  endOf(name: string | null): number | null {
+    if (name === null) return null;
+    for (let i = this.tests.length - 1; i >= 0; i--) if (this.tests[i]!.record.name === name) return this.tests[i]!.endedAtMs;
+    return null;
+  }
+
+  records(): TestRecord[] {
+    return this.tests.map((t) => ({ ...t.record }));
+  }
+
+  private latestOpen(name: string): OpenTest | undefined {
+    for (let i = this.tests.length - 1; i >= 0; i--) {
+      const t = this.tests[i]!;
+      if (t.record.name === name && t.endedAtMs === null) return t;
+    }
+    return undefined;
+  }
+
+  /** Runners like TAP only say "ok"/"not ok" at the end: the test is known from then on. */
+  private startImplicitly(name: string, atMs: number): OpenTest {
+    this.apply({ type: 'test-start', name, atMs });
+    return this.tests.at(-1)!;
+  }
+}
+
+function failingPhase(phases: TestRecord['phases']): TestPhase | undefined {
+  if (!phases) return undefined;
+  return (['setup', 'call', 'teardown'] as const).find((p) => phases[p] === 'failed' || phases[p] === 'error');
+}
