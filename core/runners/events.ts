@@ -1,0 +1,61 @@
+// The test timeline every runner stream is turned into. Defined here for now; the main session
+// moves it into core/api.ts once `holdwatch run` speaks it across process boundaries.
+
+export type TestPhase = 'setup' | 'call' | 'teardown';
+export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'error';
+export type TestEventType = 'run-start' | 'test-start' | 'phase' | 'test-end' | 'run-end';
+
+/**
+ * One moment of a run. A `phase` event without `outcome` marks the phase starting; with `outcome`,
+ * the phase ending (pytest's setup/call/teardown). `error` is a failure outside the test body
+ * (a fixture, a hook, a cleanup), the case holdwatch exists for.
+ */
+export interface TestEvent {
+  type: TestEventType;
+  /** The test's full name (`file::Class::test`, `pkg.TestX/sub`, `group > test`); the runner's for run-*. */
+  name: string;
+  phase?: TestPhase;
+  outcome?: TestOutcome;
+  /** Milliseconds since the Unix epoch: the runner's own timestamp where it gives one, else the injected clock. */
+  atMs: number;
+  /** First line of the failure message, when the runner gives one. */
+  detail?: string;
+}
+
+/** A line of the command's human output, decoded (go -json wraps it in JSON), with its test when known. */
+export interface OutputLine {
+  text: string;
+  test?: string;
+}
+
+export interface ParsedOutput {
+  events: TestEvent[];
+  lines: OutputLine[];
+}
+
+/** Incremental: chunks may split lines anywhere; everything complete so far is returned at once. */
+export interface RunnerStreamParser {
+  push(chunk: string): ParsedOutput;
+  /** The stream closed; `exitCode` (when known) decides the run's outcome if the stream did not. */
+  end(exitCode?: number | null): ParsedOutput;
+}
+
+const TYPES: ReadonlySet<string> = new Set<TestEventType>(['run-start', 'test-start', 'phase', 'test-end', 'run-end']);
+const PHASES: ReadonlySet<string> = new Set<TestPhase>(['setup', 'call', 'teardown']);
+const OUTCOMES: ReadonlySet<string> = new Set<TestOutcome>(['passed', 'failed', 'skipped', 'error']);
+
+/** Validates an event from outside (a probe's JSON line): the receiving side never trusts the sender. */
+export function toTestEvent(value: unknown): TestEvent | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (typeof v.type !== 'string' || !TYPES.has(v.type)) return undefined;
+  if (typeof v.name !== 'string' || typeof v.atMs !== 'number' || !Number.isFinite(v.atMs)) return undefined;
+  if (v.phase !== undefined && (typeof v.phase !== 'string' || !PHASES.has(v.phase))) return undefined;
+  if (v.outcome !== undefined && (typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome))) return undefined;
+  if (v.detail !== undefined && typeof v.detail !== 'string') return undefined;
+  const event: TestEvent = { type: v.type as TestEventType, name: v.name, atMs: v.atMs };
+  if (v.phase !== undefined) event.phase = v.phase as TestPhase;
+  if (v.outcome !== undefined) event.outcome = v.outcome as TestOutcome;
+  if (v.detail !== undefined) event.detail = v.detail;
+  return event;
+}

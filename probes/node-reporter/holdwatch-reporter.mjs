@@ -1,0 +1,104 @@
+// holdwatch's reporter for Node's test runner: writes the run's test timeline as JSON lines to the
+// file named by HOLDWATCH_EVENTS, in the shape of core/runners/events.ts. It prints nothing, so it
+// is meant as a second reporter next to the one you read:
+//   node --test --test-reporter=spec --test-reporter-destination=stdout \
+//               --test-reporter=<this file> --test-reporter-destination=stdout
+// Live times come from `test:dequeue` (a test starts executing) and `test:complete` (it finished,
+// hooks included), which Node emits in execution order; `test:start`/`test:pass`/`test:fail` come
+// in declaration order after the fact and are used only by Node versions without the former.
+// A failing before/after hook is reported as outcome `error` (Node's failureType `hookFailed`).
+// The reporter never throws into the run: after the first write error it stops writing.
+import { closeSync, openSync, writeSync } from 'node:fs';
+
+function openEvents(path) {
+  let fd = null;
+  try {
+    fd = path ? openSync(path, 'a') : null;
+  } catch {
+    fd = null;
+  }
+  return {
+    emit(event) {
+      if (fd === null) return;
+      try {
+        writeSync(fd, `${JSON.stringify({ ...event, atMs: Date.now() })}\n`);
+      } catch {
+        fd = null; // stop writing; the run goes on
+      }
+    },
+    close() {
+      const open = fd;
+      fd = null;
+      if (open !== null) {
+        try {
+          closeSync(open);
+        } catch {
+          // nothing to do: the events are already written through
+        }
+      }
+    },
+  };
+}
+
+function outcomeOf(data) {
+  if (data.skip !== undefined && data.skip !== false) return 'skipped';
+  if (data.todo !== undefined && data.todo !== false) return 'skipped';
+  const error = data.details?.error;
+  if (!error && data.details?.passed !== false) return 'passed';
+  return error?.failureType === 'hookFailed' ? 'error' : 'failed';
+}
+
+function detailOf(data) {
+  const error = data.details?.error;
+  const message = error?.cause?.message ?? error?.message;
+  if (typeof message !== 'string') return undefined;
+  return message.split('\n').find((l) => l.trim().length > 0)?.trim().slice(0, 500);
+}
+
+export default async function* holdwatchReporter(source) {
+  const events = openEvents(process.env.HOLDWATCH_EVENTS);
+  const stacks = new Map(); // file -> names by nesting level
+  let live = false;
+  let failed = false;
+  const fullName = (data) => {
+    const stack = stacks.get(data.file ?? '') ?? [];
+    return [...stack.slice(0, data.nesting ?? 0), data.name].join(' > ');
+  };
+  const began = (data) => {
+    const stack = stacks.get(data.file ?? '') ?? [];
+    stack.length = data.nesting ?? 0;
+    stack.push(data.name);
+    stacks.set(data.file ?? '', stack);
+    events.emit({ type: 'test-start', name: stack.join(' > ') });
+  };
+  const ended = (data) => {
+    const outcome = outcomeOf(data);
+    if (outcome === 'failed' || outcome === 'error') failed = true;
+    const detail = outcome === 'failed' || outcome === 'error' ? detailOf(data) : undefined;
+    events.emit({ type: 'test-end', name: fullName(data), outcome, ...(detail ? { detail } : {}) });
+  };
+  try {
+    events.emit({ type: 'run-start', name: 'node --test' });
+    for await (const { type, data } of source) {
+      try {
+        // In --test mode each file is itself reported as a test named by its path: not a test of ours.
+        if (!data || typeof data.name !== 'string' || (data.file && data.name === data.file)) continue;
+        if (type === 'test:dequeue') {
+          live = true;
+          began(data);
+        } else if (type === 'test:complete') {
+          ended(data);
+        } else if (!live && type === 'test:start') {
+          began(data);
+        } else if (!live && (type === 'test:pass' || type === 'test:fail')) {
+          ended(data);
+        }
+      } catch {
+        // a malformed event must not stop the run's reporting
+      }
+    }
+    events.emit({ type: 'run-end', name: 'node --test', outcome: failed ? 'failed' : 'passed' });
+  } finally {
+    events.close();
+  }
+}

@@ -1,0 +1,151 @@
+"""holdwatch's pytest plugin: writes the run's test timeline as JSON lines for holdwatch.
+
+Load it with ``-p holdwatch_pytest`` (holdwatch puts this folder on PYTHONPATH). It does nothing
+unless the environment names an events file in ``HOLDWATCH_EVENTS``. Each event is one line,
+appended and written through at once (a crash loses nothing), in the shape of
+core/runners/events.ts: ``{"type", "name", "phase"?, "outcome"?, "atMs", "detail"?}``.
+
+Teardown is first-class: a test whose body passed and whose fixture teardown raised is reported
+as ``phase teardown error``, not folded into one "failed". Phase starts are reported too (a
+``phase`` event without an outcome), so a failure line printed during teardown can be placed there.
+
+The plugin must never break the test run: every hook swallows its own errors, and after the first
+write error it stops writing.
+"""
+
+import json
+import os
+import time
+
+import pytest
+
+_ENV = "HOLDWATCH_EVENTS"
+
+
+class _EventsFile:
+    """The one owner of the events file descriptor; closed at pytest_unconfigure."""
+
+    def __init__(self, path):
+        self._fd = None
+        self._broken = False
+        try:
+            # O_APPEND: xdist workers share the file; each event is a single write() of one line.
+            self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError:
+            self._broken = True
+
+    def emit(self, event):
+        if self._broken or self._fd is None:
+            return
+        try:
+            event["atMs"] = time.time() * 1000.0
+            line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
+            os.write(self._fd, line.encode("utf-8"))
+        except Exception:  # noqa: BLE001 - a probe must never raise into the test process
+            self._broken = True
+
+    def close(self):
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+_OUTCOME_RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
+
+
+def _phase_outcome(report):
+    if report.passed:
+        return "passed"
+    if report.skipped:
+        return "skipped"
+    # pytest itself calls a failing setup or teardown an ERROR, a failing body a FAILURE.
+    return "failed" if report.when == "call" else "error"
+
+
+def _detail(report):
+    try:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        text = crash.message if crash is not None else str(report.longrepr or "")
+        for line in text.splitlines():
+            if line.strip():
+                return line.strip()[:500]
+    except Exception:  # noqa: BLE001
+        pass
+    return None
+
+
+class HoldwatchPlugin:
+    def __init__(self, events):
+        self._events = events
+        self._outcomes = {}
+
+    def _safe_emit(self, **event):
+        try:
+            self._events.emit({k: v for k, v in event.items() if v is not None})
+        except Exception:  # noqa: BLE001
+            pass
+
+    def pytest_sessionstart(self, session):
+        self._safe_emit(type="run-start", name="pytest")
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self._outcomes[nodeid] = "passed"
+        self._safe_emit(type="test-start", name=nodeid)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item):
+        self._safe_emit(type="phase", name=item.nodeid, phase="setup")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_call(self, item):
+        self._safe_emit(type="phase", name=item.nodeid, phase="call")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        self._safe_emit(type="phase", name=item.nodeid, phase="teardown")
+
+    def pytest_runtest_logreport(self, report):
+        try:
+            outcome = _phase_outcome(report)
+            worst = self._outcomes.get(report.nodeid, "passed")
+            if _OUTCOME_RANK[outcome] > _OUTCOME_RANK[worst]:
+                self._outcomes[report.nodeid] = outcome
+            detail = _detail(report) if outcome in ("failed", "error") else None
+            self._safe_emit(type="phase", name=report.nodeid, phase=report.when, outcome=outcome, detail=detail)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"))
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        self._safe_emit(type="run-end", name="pytest", outcome="passed" if int(exitstatus) == 0 else "failed")
+
+
+_plugin = None
+
+
+def pytest_configure(config):
+    global _plugin
+    path = os.environ.get(_ENV)
+    if not path or _plugin is not None:
+        return
+    try:
+        _plugin = HoldwatchPlugin(_EventsFile(path))
+        config.pluginmanager.register(_plugin, "holdwatch-events")
+    except Exception:  # noqa: BLE001
+        _plugin = None
+
+
+def pytest_unconfigure(config):
+    global _plugin
+    plugin, _plugin = _plugin, None
+    if plugin is not None:
+        try:
+            config.pluginmanager.unregister(plugin)
+        except Exception:  # noqa: BLE001
+            pass
+        plugin._events.close()
