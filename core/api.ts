@@ -108,6 +108,25 @@ export interface WatchRequestDto {
 export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'error';
 export type TestPhase = 'setup' | 'call' | 'teardown';
 
+export type TestEventType = 'run-start' | 'test-start' | 'phase' | 'test-end' | 'run-end';
+
+/**
+ * One moment of a run, as runner adapters and the bundled probes report it. A `phase` event without
+ * `outcome` marks the phase starting; with `outcome`, the phase ending (pytest's setup/call/teardown).
+ * `error` is a failure outside the test body (a fixture, a hook, a cleanup), the case holdwatch exists for.
+ */
+export interface TestEvent {
+  type: TestEventType;
+  /** The test's full name (`file::Class::test`, `pkg.TestX/sub`, `group > test`); the runner's for run-*. */
+  name: string;
+  phase?: TestPhase;
+  outcome?: TestOutcome;
+  /** Milliseconds since the Unix epoch: the runner's own timestamp where it gives one. */
+  atMs: number;
+  /** First line of the failure message, when the runner gives one. */
+  detail?: string;
+}
+
 export interface TestRecord {
   name: string;
   /** ISO 8601. */

@@ -1,7 +1,6 @@
 // The run journal: append-only JSON lines, one entry per fact, flushed as it goes so a crash loses
 // nothing. The RunRecord is always rebuilt from these entries (run-recorder.ts), live and later.
-import type { AncestryEntry, Holder, LeftoverRecord, PlatformName } from '../api.js';
-import type { TestEvent } from './timeline.js';
+import type { AncestryEntry, Holder, LeftoverRecord, PlatformName, TestEvent } from '../api.js';
 
 export interface MemberFacts {
   ancestry: AncestryEntry[];

@@ -2,14 +2,13 @@
 // run's processes often, the whole system less often), scans at once when an output line carries a
 // teardown-failure signature, and journals every fact. The front end owns the child process and the
 // byte-for-byte pass-through of its output; this class only reads a copy of it.
-import type { Holder, PlatformName, RunRecord } from '../api.js';
+import type { Holder, PlatformName, RunRecord, TestEvent } from '../api.js';
 import type { Clock } from '../clock.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
 import type { JournalEntry, MemberFacts } from './journal-entries.js';
 import { RunMembership } from './membership.js';
 import { blockersOf, RunRecorder } from './run-recorder.js';
-import type { TestEvent } from './timeline.js';
 
 export interface FailureMatch {
   kind: string;

@@ -1,12 +1,6 @@
 // The run's test timeline, fed by runner events (pytest plugin, go test -json, TAP, ...). Answers
 // "which test was running at time t" for attribution.
-import type { TestOutcome, TestPhase, TestRecord } from '../api.js';
-
-/** What runner adapters report. Times are milliseconds since the Unix epoch. */
-export type TestEvent =
-  | { type: 'test-start'; name: string; atMs: number }
-  | { type: 'phase'; name: string; phase: TestPhase; outcome: TestOutcome; atMs: number }
-  | { type: 'test-end'; name: string; outcome: TestOutcome; phase?: TestPhase; atMs: number };
+import type { TestEvent, TestPhase, TestRecord } from '../api.js';
 
 interface OpenTest {
   record: TestRecord;
@@ -18,6 +12,7 @@ export class TestTimeline {
   private readonly tests: OpenTest[] = [];
 
   apply(event: TestEvent): void {
+    if (event.type === 'run-start' || event.type === 'run-end') return;
     const iso = new Date(event.atMs).toISOString();
     if (event.type === 'test-start') {
       this.tests.push({ record: { name: event.name, startedAt: iso, endedAt: null, outcome: null }, startedAtMs: event.atMs, endedAtMs: null });
@@ -25,12 +20,13 @@ export class TestTimeline {
     }
     const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, event.atMs);
     if (event.type === 'phase') {
-      test.record.phases = { ...test.record.phases, [event.phase]: event.outcome };
+      // A phase start says nothing yet; its end carries the outcome.
+      if (event.phase && event.outcome) test.record.phases = { ...test.record.phases, [event.phase]: event.outcome };
       return;
     }
     test.endedAtMs = event.atMs;
     test.record.endedAt = iso;
-    test.record.outcome = event.outcome;
+    test.record.outcome = event.outcome ?? null;
     const decidingPhase = event.phase ?? failingPhase(test.record.phases);
     if (decidingPhase) test.record.phase = decidingPhase;
   }

@@ -1,26 +1,8 @@
-// The test timeline every runner stream is turned into. Defined here for now; the main session
-// moves it into core/api.ts once `holdwatch run` speaks it across process boundaries.
+// Runner stream parsing: every runner's output becomes the contract's TestEvent (core/api.ts).
 
-export type TestPhase = 'setup' | 'call' | 'teardown';
-export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'error';
-export type TestEventType = 'run-start' | 'test-start' | 'phase' | 'test-end' | 'run-end';
+import type { TestEvent, TestEventType, TestOutcome, TestPhase } from '../api.js';
 
-/**
- * One moment of a run. A `phase` event without `outcome` marks the phase starting; with `outcome`,
- * the phase ending (pytest's setup/call/teardown). `error` is a failure outside the test body
- * (a fixture, a hook, a cleanup), the case holdwatch exists for.
- */
-export interface TestEvent {
-  type: TestEventType;
-  /** The test's full name (`file::Class::test`, `pkg.TestX/sub`, `group > test`); the runner's for run-*. */
-  name: string;
-  phase?: TestPhase;
-  outcome?: TestOutcome;
-  /** Milliseconds since the Unix epoch: the runner's own timestamp where it gives one, else the injected clock. */
-  atMs: number;
-  /** First line of the failure message, when the runner gives one. */
-  detail?: string;
-}
+export type { TestEvent, TestEventType, TestOutcome, TestPhase };
 
 /** A line of the command's human output, decoded (go -json wraps it in JSON), with its test when known. */
 export interface OutputLine {
