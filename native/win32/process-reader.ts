@@ -25,6 +25,8 @@ interface Entry {
   commandLine?: string;
   /** Module base -> file name; a base is named once per process lifetime. */
   modules: Map<bigint, string>;
+  /** Last module list and when it was read (performance.now() ms). */
+  moduleList?: { names: string[]; atMs: number };
 }
 
 export class ProcessReader {
@@ -82,9 +84,15 @@ export class ProcessReader {
     return entry.user;
   }
 
-  /** File names of the loaded modules, main image first. Only new module bases are named. */
-  modules(pid: number, createTime: bigint): string[] {
+  /**
+   * File names of the loaded modules, main image first. Only new module bases are named, and the
+   * list is re-read at most every `refreshMs`: walking every process's loader list is most of a
+   * poll's cost, and DLLs load rarely (a new one can show up to `refreshMs` late).
+   */
+  modules(pid: number, createTime: bigint, refreshMs = 0): string[] {
     const entry = this.entry(pid, createTime);
+    const now = performance.now();
+    if (entry.moduleList && now - entry.moduleList.atMs < refreshMs) return entry.moduleList.names;
     const bases = listModules(entry.handle);
     const names: string[] = [];
     for (const base of bases) {
@@ -99,6 +107,7 @@ export class ProcessReader {
       }
       names.push(name);
     }
+    entry.moduleList = { names, atMs: now };
     return names;
   }
 

@@ -5,6 +5,7 @@ import { parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSyste
 import { closeHandle, openForQuery } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
+import { NtStatusError, STATUS_INVALID_INFO_CLASS } from './win-errors.js';
 import type { ProcessHandle } from './win-types.js';
 
 const allocate = (size: number) => new NativeMemory(size);
@@ -13,6 +14,7 @@ export class SystemTables {
   private readonly handles = new GrowingQuery('NtQuerySystemInformation(SystemExtendedHandleInformation)', allocate, 1024 * 1024);
   private readonly processes = new GrowingQuery('NtQuerySystemInformation(SystemProcessInformation)', allocate, 256 * 1024);
   private fileTypeIndex: number | undefined;
+  private perProcessUnsupported = false;
 
   /**
    * The "File" object type's index in handle tables; resolved once (it is fixed per boot).
@@ -63,13 +65,24 @@ export class SystemTables {
     return parseProcessList(bytes, base);
   }
 
-  /** One process's File handles: far cheaper than the system table when only a few processes matter. */
-  processFileHandles(process: ProcessHandle, pid: number): HandleEntry[] {
+  /**
+   * One process's File handles: far cheaper than the system table when only a few processes matter.
+   * Null when the OS lacks the class (before Windows 8, and Wine 8: STATUS_INVALID_INFO_CLASS);
+   * the caller then filters the system table instead.
+   */
+  processFileHandles(process: ProcessHandle, pid: number): HandleEntry[] | null {
+    if (this.perProcessUnsupported) return null;
     const type = this.fileType();
     const query = new GrowingQuery('NtQueryInformationProcess(ProcessHandleInformation)', allocate, 16 * 1024);
     try {
       const { bytes } = query.run((memory) => nt.ntQueryInformationProcess(process, nt.ProcessHandleInformation, memory as NativeMemory));
       return parseProcessHandleTable(bytes, pid, bytes.length, type);
+    } catch (error) {
+      if (error instanceof NtStatusError && error.status === STATUS_INVALID_INFO_CLASS) {
+        this.perProcessUnsupported = true;
+        return null;
+      }
+      throw error;
     } finally {
       query.dispose();
     }

@@ -21,6 +21,8 @@ export interface Win32Options {
   deadlines?: Deadlines;
   /** Environment for the name worker (tests pass the stall hook here). */
   workerEnv?: NodeJS.ProcessEnv;
+  /** How often a process's module list is re-read (default 2000 ms; 0 = every scan). */
+  moduleRefreshMs?: number;
 }
 
 interface RawHolding {
@@ -38,10 +40,15 @@ export class Win32HolderSource implements HolderSource {
   private readonly cache = new NameCache();
   private readonly reader = new ProcessReader();
   private readonly worker: NameWorkerClient;
+  private readonly moduleRefreshMs: number;
 
   constructor(options: Win32Options = {}) {
+    this.moduleRefreshMs = options.moduleRefreshMs ?? 2000;
     this.worker = new NameWorkerClient(options.deadlines ?? DEFAULT_DEADLINES, options.workerEnv ?? process.env);
   }
+
+  /** Handles sent to the worker by the last scan: 0 in a steady state (the bench prints it). */
+  lastScanNamed = 0;
 
   /** Worker starts so far: a stall restarts it (tests and the bench read this). */
   get workerStarts(): number {
@@ -118,7 +125,9 @@ export class Win32HolderSource implements HolderSource {
         continue;
       }
       try {
-        entries.push(...this.tables.processFileHandles(handle, pid));
+        const own = this.tables.processFileHandles(handle, pid);
+        if (own === null) return this.tables.fileHandles().filter((e) => wanted.has(e.pid));
+        entries.push(...own);
       } catch (error) {
         deny(pid, (error as Error).message);
       } finally {
@@ -133,6 +142,7 @@ export class Win32HolderSource implements HolderSource {
     const keys = entries.map((e) => handleKey(e, processes.get(e.pid)?.createTime ?? 0n));
     const outcomes: (NameOutcome | undefined)[] = keys.map((k) => this.cache.get(k));
     const missing = outcomes.flatMap((o, i) => (o === undefined ? [i] : []));
+    this.lastScanNamed = missing.length;
     if (missing.length > 0) {
       const live = [...processes.values()].map((p) => ({ pid: p.pid, createTime: String(p.createTime) }));
       const answers = await this.worker.nameAll(missing.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })), live);
@@ -154,7 +164,7 @@ export class Win32HolderSource implements HolderSource {
       if (row.pid === 0 || (wanted && !wanted.has(row.pid))) continue;
       let modules: string[];
       try {
-        modules = this.reader.modules(row.pid, row.createTime);
+        modules = this.reader.modules(row.pid, row.createTime, this.moduleRefreshMs);
       } catch (error) {
         if (error instanceof Win32Error && error.errorCode === 5) deny(row.pid, `${error.api}: access denied`);
         continue;
