@@ -12,6 +12,11 @@ export async function openHolderSource(options: HolderSourceOptions = {}, platfo
       const { LinuxHolderSource } = await import('./linux/linux-holder-source.js');
       return new LinuxHolderSource(options);
     }
+    case 'win32': {
+      // Only this import loads koffi (lazily, on the first Windows call).
+      const { Win32HolderSource } = await import('./win32/win32-holder-source.js');
+      return new Win32HolderSource();
+    }
     default:
       throw new UnsupportedPlatformError(platform);
   }

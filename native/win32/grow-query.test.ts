@@ -1,0 +1,48 @@
+// The growth loop against an in-memory table that grows between the sizing call and the real one,
+// as the system handle table does on a busy machine.
+import { describe, expect, it } from 'vitest';
+import { GrowingQuery, type QueryMemory } from './grow-query.js';
+import { NtStatusError, STATUS_INFO_LENGTH_MISMATCH } from './win-errors.js';
+
+function memory(size: number, log: string[]): QueryMemory & { bytes: Buffer } {
+  const bytes = Buffer.alloc(size);
+  log.push(`alloc ${size}`);
+  return { size, address: 0x1000n, bytes, read: (n = size) => Buffer.from(bytes.subarray(0, n)), free: () => log.push(`free ${size}`) };
+}
+
+describe('GrowingQuery', () => {
+  it('grows with headroom while the table keeps growing, then returns only the written bytes', () => {
+    const log: string[] = [];
+    let tableBytes = 100;
+    const query = new GrowingQuery('Q', (n) => memory(n, log), 64);
+    const result = query.run((m) => {
+      const needed = tableBytes;
+      tableBytes += 500; // the table grows after every call
+      if (m.size < needed) return { status: STATUS_INFO_LENGTH_MISMATCH, returnLength: needed };
+      (m as ReturnType<typeof memory>).bytes.fill(7, 0, needed);
+      return { status: 0, returnLength: needed };
+    });
+    expect(result.bytes.length).toBeGreaterThan(100);
+    expect([...result.bytes].every((b) => b === 7)).toBe(true);
+    expect(log.filter((l) => l.startsWith('alloc')).length).toBeGreaterThan(1);
+    // Every buffer but the live one was freed; the live one is kept for the next poll.
+    expect(log.filter((l) => l.startsWith('free')).length).toBe(log.filter((l) => l.startsWith('alloc')).length - 1);
+    query.dispose();
+    expect(log.filter((l) => l.startsWith('free')).length).toBe(log.filter((l) => l.startsWith('alloc')).length);
+  });
+
+  it('reuses its buffer on the next call (steady state allocates nothing)', () => {
+    const log: string[] = [];
+    const query = new GrowingQuery('Q', (n) => memory(n, log), 256);
+    query.run(() => ({ status: 0, returnLength: 16 }));
+    query.run(() => ({ status: 0, returnLength: 16 }));
+    expect(log).toEqual(['alloc 256']);
+  });
+
+  it('throws NtStatusError for any other failure, and gives up on a table that never fits', () => {
+    const log: string[] = [];
+    const query = new GrowingQuery('NtQueryX', (n) => memory(n, log), 16);
+    expect(() => query.run(() => ({ status: 0xc0000022, returnLength: 0 }))).toThrow(new NtStatusError('NtQueryX', 0xc0000022));
+    expect(() => query.run(() => ({ status: STATUS_INFO_LENGTH_MISMATCH, returnLength: 0 }))).toThrow(NtStatusError);
+  });
+});

@@ -1,0 +1,162 @@
+// App side of the name worker: sends batches, gives every answer a deadline, and when one passes
+// (the synchronous-pipe hang of NtQueryObject) kills the worker, marks that handle unnamed, and
+// goes on with a fresh worker. The app itself never blocks on a name query.
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { WorkerMessageSchema, type NameItem, type Named, type WorkerMessage } from './worker-protocol.js';
+
+export interface Deadlines {
+  /** One handle's name query. */
+  perQueryMs: number;
+  /** The whole batch, worker restarts included: what one scan may spend naming. */
+  totalMs: number;
+  /** Starting a worker (node startup; slow under Wine). */
+  startupMs: number;
+}
+
+export const DEFAULT_DEADLINES: Deadlines = { perQueryMs: 1000, totalMs: 8000, startupMs: 15000 };
+
+export type NameOutcome = { kind: 'named'; answer: Named } | { kind: 'unnamed'; reason: string };
+
+type Child = ChildProcessByStdio<Writable, Readable, Readable>;
+
+class WorkerProcess {
+  private readonly queue: WorkerMessage[] = [];
+  private wake: (() => void) | undefined;
+  exited = false;
+
+  constructor(readonly child: Child) {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      const message = parseMessage(line);
+      this.queue.push(message);
+      this.wake?.();
+    });
+    child.on('exit', () => {
+      this.exited = true;
+      this.wake?.();
+    });
+    child.stderr.resume();
+    child.stdin.on('error', () => {});
+  }
+
+  /** Next message, or null when `ms` passed or the worker died first. */
+  async next(ms: number): Promise<WorkerMessage | null> {
+    if (this.queue.length > 0) return this.queue.shift()!;
+    if (this.exited) return null;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = undefined;
+    return this.queue.shift() ?? null;
+  }
+
+  kill(): void {
+    if (!this.exited) this.child.kill();
+    this.child.stdin.destroy();
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+  }
+}
+
+function parseMessage(line: string): WorkerMessage {
+  try {
+    const parsed = WorkerMessageSchema.safeParse(JSON.parse(line));
+    if (parsed.success) return parsed.data;
+    return { type: 'fatal', message: `invalid worker message: ${parsed.error.issues[0]?.message ?? '?'}` };
+  } catch {
+    return { type: 'fatal', message: `worker printed a non-JSON line: ${line.slice(0, 80)}` };
+  }
+}
+
+export class NameWorkerClient {
+  private worker: WorkerProcess | undefined;
+  private nextId = 1;
+  /** How many workers were started (the stall test and the bench read it). */
+  starts = 0;
+
+  constructor(
+    private readonly deadlines: Deadlines = DEFAULT_DEADLINES,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get workerPid(): number | undefined {
+    return this.worker?.child.pid;
+  }
+
+  async nameAll(items: readonly NameItem[], live: readonly { pid: number; createTime: string }[]): Promise<NameOutcome[]> {
+    const outcomes: (NameOutcome | undefined)[] = new Array(items.length).fill(undefined);
+    const endAt = this.now() + this.deadlines.totalMs;
+    let start = 0;
+    while (start < items.length) {
+      if (this.now() >= endAt) break;
+      const worker = await this.ensureWorker();
+      if (!worker) {
+        for (let i = start; i < items.length; i++) outcomes[i] = { kind: 'unnamed', reason: 'name worker did not start' };
+        break;
+      }
+      const id = this.nextId++;
+      worker.child.stdin.write(`${JSON.stringify({ type: 'names', id, items: items.slice(start), live })}\n`);
+      const stoppedAt = await this.collect(worker, id, start, items.length, outcomes, endAt);
+      if (stoppedAt === null) return finish(outcomes);
+      // The query at `stoppedAt` never answered: that handle is the hang. Drop the worker and go on.
+      outcomes[stoppedAt] = { kind: 'unnamed', reason: `name query passed its ${this.deadlines.perQueryMs} ms deadline; worker restarted` };
+      this.killWorker();
+      start = stoppedAt + 1;
+    }
+    return finish(outcomes, 'scan passed its naming deadline');
+  }
+
+  /** Reads answers for batch `id`; returns null when done, else the index that stalled. */
+  private async collect(worker: WorkerProcess, id: number, offset: number, total: number, outcomes: (NameOutcome | undefined)[], endAt: number): Promise<number | null> {
+    let pending = offset;
+    for (;;) {
+      const budget = Math.min(this.deadlines.perQueryMs, Math.max(0, endAt - this.now()));
+      const message = await worker.next(budget);
+      if (message === null) return pending < total ? pending : null;
+      if (message.type === 'done' && message.id === id) return null;
+      if (message.type === 'fatal') return pending < total ? pending : null;
+      if (message.type !== 'named' || message.id !== id) continue;
+      const index = offset + message.index;
+      if (index >= total) continue;
+      outcomes[index] = { kind: 'named', answer: message };
+      pending = index + 1;
+    }
+  }
+
+  private async ensureWorker(): Promise<WorkerProcess | null> {
+    if (this.worker && !this.worker.exited) return this.worker;
+    this.killWorker();
+    const entry = fileURLToPath(new URL('./name-worker.js', import.meta.url));
+    const child = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'pipe'], env: this.env, windowsHide: true });
+    this.starts++;
+    const worker = new WorkerProcess(child);
+    this.worker = worker;
+    const ready = await worker.next(this.deadlines.startupMs);
+    if (ready?.type !== 'ready') {
+      this.killWorker();
+      return null;
+    }
+    return worker;
+  }
+
+  private killWorker(): void {
+    this.worker?.kill();
+    this.worker = undefined;
+  }
+
+  dispose(): void {
+    this.killWorker();
+  }
+}
+
+function finish(outcomes: (NameOutcome | undefined)[], reason = 'name worker stopped answering'): NameOutcome[] {
+  return outcomes.map((o) => o ?? { kind: 'unnamed', reason });
+}

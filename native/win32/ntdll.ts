@@ -1,0 +1,51 @@
+// ntdll.dll: the native API (NTSTATUS-returning). Callers throw NtStatusError on failure.
+import { lazyLibrary, type NativeMemory } from './koffi-loader.js';
+import type { FileHandle, ProcessHandle } from './win-types.js';
+
+const fn = lazyLibrary('ntdll.dll');
+
+const querySystemInformation = fn('int32_t NtQuerySystemInformation(int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
+const queryObject = fn('int32_t NtQueryObject(void *handle, int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
+const queryInformationProcess = fn('int32_t NtQueryInformationProcess(void *process, int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
+const queryInformationFile = fn('int32_t NtQueryInformationFile(void *file, void *ioStatus, void *info, uint32_t length, int32_t cls)');
+
+export const SystemProcessInformation = 5;
+export const SystemExtendedHandleInformation = 64;
+export const ObjectNameInformation = 1;
+export const ObjectTypesInformation = 3;
+export const ProcessBasicInformation = 0;
+export const ProcessHandleInformation = 51;
+export const FileStandardInformation = 5;
+
+export interface NtResult {
+  /** Unsigned NTSTATUS. */
+  status: number;
+  returnLength: number;
+}
+
+export function ntQuerySystemInformation(cls: number, memory: NativeMemory): NtResult {
+  const out = [0];
+  const status = querySystemInformation()(cls, memory.address, memory.size, out) as number;
+  return { status: status >>> 0, returnLength: out[0] ?? 0 };
+}
+
+/** `handle` 0n queries system-wide classes such as ObjectTypesInformation. */
+export function ntQueryObject(handle: FileHandle | 0n, cls: number, memory: NativeMemory): NtResult {
+  const out = [0];
+  const status = queryObject()(handle, cls, memory.address, memory.size, out) as number;
+  return { status: status >>> 0, returnLength: out[0] ?? 0 };
+}
+
+export function ntQueryInformationProcess(process: ProcessHandle, cls: number, memory: NativeMemory): NtResult {
+  const out = [0];
+  const status = queryInformationProcess()(process, cls, memory.address, memory.size, out) as number;
+  return { status: status >>> 0, returnLength: out[0] ?? 0 };
+}
+
+/** FILE_STANDARD_INFORMATION x64: AllocationSize, EndOfFile, NumberOfLinks, DeletePending @20, Directory @21. */
+export function ntQueryStandardInformation(file: FileHandle): { status: number; deletePending: boolean; directory: boolean } {
+  const ioStatus = Buffer.alloc(16);
+  const info = Buffer.alloc(24);
+  const status = (queryInformationFile()(file, ioStatus, info, info.length, FileStandardInformation) as number) >>> 0;
+  return { status, deletePending: info[20] !== 0, directory: info[21] !== 0 };
+}

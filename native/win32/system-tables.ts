@@ -1,0 +1,95 @@
+// System-wide facts from ntdll: the process list (class 5), the handle table (class 64), the
+// "File" type index (ObjectTypesInformation, once), and one process's handles (class 51).
+import { GrowingQuery } from './grow-query.js';
+import { parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSystemHandleTable, type HandleEntry, type ProcessRow } from './handle-table.js';
+import { closeHandle, openForQuery } from './kernel32.js';
+import { NativeMemory } from './koffi-loader.js';
+import * as nt from './ntdll.js';
+import { NtStatusError, STATUS_INVALID_INFO_CLASS } from './win-errors.js';
+import type { ProcessHandle } from './win-types.js';
+
+const allocate = (size: number) => new NativeMemory(size);
+
+export class SystemTables {
+  private readonly handles = new GrowingQuery('NtQuerySystemInformation(SystemExtendedHandleInformation)', allocate, 1024 * 1024);
+  private readonly processes = new GrowingQuery('NtQuerySystemInformation(SystemProcessInformation)', allocate, 256 * 1024);
+  private fileTypeIndex: number | undefined;
+  private perProcessUnsupported = false;
+
+  /**
+   * The "File" object type's index in handle tables; resolved once (it is fixed per boot).
+   * ObjectTypesInformation names it, and a handle we open ourselves confirms it: Wine 8 numbers
+   * handle-table types two lower than its own ObjectTypesInformation, so the probe wins.
+   */
+  fileType(): number {
+    if (this.fileTypeIndex !== undefined) return this.fileTypeIndex;
+    const listed = this.listedFileType();
+    const probed = this.probeFileType();
+    this.fileTypeIndex = probed ?? listed;
+    if (this.fileTypeIndex === undefined) throw new Error('cannot tell the "File" object type index');
+    return this.fileTypeIndex;
+  }
+
+  private listedFileType(): number | undefined {
+    const query = new GrowingQuery('NtQueryObject(ObjectTypesInformation)', allocate, 64 * 1024);
+    try {
+      const { bytes, base } = query.run((memory) => nt.ntQueryObject(0n, nt.ObjectTypesInformation, memory as NativeMemory));
+      return parseObjectTypes(bytes, base).find((row) => row.name === 'File')?.typeIndex;
+    } catch {
+      return undefined;
+    } finally {
+      query.dispose();
+    }
+  }
+
+  /** Opens our own executable, finds that handle in the system table, reads its type. */
+  private probeFileType(): number | undefined {
+    const file = openForQuery(process.execPath);
+    try {
+      const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
+      return parseSystemHandleTable(bytes).find((e) => e.pid === process.pid && e.handle === BigInt(file))?.typeIndex;
+    } finally {
+      closeHandle(file);
+    }
+  }
+
+  /** Every File handle of every process (the bare system-wide call the bench compares against). */
+  fileHandles(): HandleEntry[] {
+    const type = this.fileType();
+    const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
+    return parseSystemHandleTable(bytes, bytes.length, type);
+  }
+
+  processList(): ProcessRow[] {
+    const { bytes, base } = this.processes.run((memory) => nt.ntQuerySystemInformation(nt.SystemProcessInformation, memory as NativeMemory));
+    return parseProcessList(bytes, base);
+  }
+
+  /**
+   * One process's File handles: far cheaper than the system table when only a few processes matter.
+   * Null when the OS lacks the class (before Windows 8, and Wine 8: STATUS_INVALID_INFO_CLASS);
+   * the caller then filters the system table instead.
+   */
+  processFileHandles(process: ProcessHandle, pid: number): HandleEntry[] | null {
+    if (this.perProcessUnsupported) return null;
+    const type = this.fileType();
+    const query = new GrowingQuery('NtQueryInformationProcess(ProcessHandleInformation)', allocate, 16 * 1024);
+    try {
+      const { bytes } = query.run((memory) => nt.ntQueryInformationProcess(process, nt.ProcessHandleInformation, memory as NativeMemory));
+      return parseProcessHandleTable(bytes, pid, bytes.length, type);
+    } catch (error) {
+      if (error instanceof NtStatusError && error.status === STATUS_INVALID_INFO_CLASS) {
+        this.perProcessUnsupported = true;
+        return null;
+      }
+      throw error;
+    } finally {
+      query.dispose();
+    }
+  }
+
+  dispose(): void {
+    this.handles.dispose();
+    this.processes.dispose();
+  }
+}

@@ -1,0 +1,41 @@
+// Messages between the app and the name worker (JSON lines over stdio). The app validates what the
+// worker sends with zod: the worker is another process that may be killed mid-line, restarted, or
+// (elevated later) run with other rights, so its output is input, not trusted data.
+import { z } from 'zod';
+
+/** One handle to name: `handle` is the remote handle value in decimal (BigInt does not survive JSON). */
+export const NameItemSchema = z.object({ pid: z.number().int().nonnegative(), handle: z.string().regex(/^\d+$/) });
+export type NameItem = z.infer<typeof NameItemSchema>;
+
+export const NameRequestSchema = z.object({
+  type: z.literal('names'),
+  id: z.number().int(),
+  items: z.array(NameItemSchema),
+  /** Processes still alive, with create times: the worker closes cached handles of the others. */
+  live: z.array(z.object({ pid: z.number().int(), createTime: z.string() })),
+});
+export type NameRequest = z.infer<typeof NameRequestSchema>;
+
+export const NamedSchema = z.object({
+  type: z.literal('named'),
+  id: z.number().int(),
+  index: z.number().int().nonnegative(),
+  /** Kernel object name (`\Device\HarddiskVolume3\x`, `\??\Z:\x` on Wine); null when it has none. */
+  name: z.string().nullable(),
+  directory: z.boolean(),
+  deletePending: z.boolean(),
+  /** Set when the handle could not be named (process gone, access denied). */
+  error: z.object({ api: z.string(), code: z.union([z.number(), z.string()]), denied: z.boolean() }).optional(),
+});
+export type Named = z.infer<typeof NamedSchema>;
+
+export const WorkerMessageSchema = z.discriminatedUnion('type', [
+  NamedSchema,
+  z.object({ type: z.literal('ready'), pid: z.number().int() }),
+  z.object({ type: z.literal('done'), id: z.number().int() }),
+  z.object({ type: z.literal('fatal'), message: z.string() }),
+]);
+export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
+
+/** Test-only: the worker stalls forever on a handle whose name contains this text (the pipe hang). */
+export const STALL_ENV = 'HOLDWATCH_TEST_STALL_NAME_CONTAINING';

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs the Windows node.exe under Wine with koffi's win32 binary reachable (NODE_PATH), for manual
+# runs: scripts/wine-node.sh bin/holdwatch.js scan 'Z:\tmp\x' --json
+# Wine's node.exe fails with EBADF on Linux pipes, so stdio goes through files unless on a terminal.
+set -euo pipefail
+CACHE="${HOLDWATCH_WINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/holdwatch-wine}"
+export WINEPREFIX="$CACHE/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+export NODE_PATH="Z:${CACHE//\//\\}\\koffi\\node_modules"
+NODE_EXE="$CACHE/node-20.20.2/node.exe"
+if [ -t 1 ]; then exec wine "$NODE_EXE" "$@"; fi
+out="$(mktemp)"; err="$(mktemp)"
+trap 'rm -f "$out" "$err"' EXIT
+set +e
+wine "$NODE_EXE" "$@" </dev/null >"$out" 2>"$err"
+rc=$?
+set -e
+cat "$out"; cat "$err" >&2
+exit $rc

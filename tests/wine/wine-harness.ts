@@ -1,0 +1,131 @@
+// Drives Windows node.exe under Wine from a Linux test. Wine's node.exe fails with EBADF on Linux
+// pipes, so every child gets files for stdio and reports through files. Every process started here
+// carries a run marker in its environment, so teardown ends exactly ours (grandchildren included),
+// then `wineserver -k` as a second line of defence.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+const RUN_MARKER = 'HOLDWATCH_WINE_TEST_RUN';
+
+export interface WineEnv {
+  cache: string;
+  nodeExe: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** `/tmp/x` -> `Z:\tmp\x` (Wine maps the Linux root to drive Z:). */
+export function toWine(linuxPath: string): string {
+  return `Z:${linuxPath.replace(/\//g, '\\')}`;
+}
+
+export function wineAvailable(): boolean {
+  try {
+    execFileSync('sh', ['-c', 'command -v wine && command -v wineserver'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs scripts/wine-setup.sh (idempotent; ~15-40 s from nothing, instant when cached). */
+export function prepareWine(runId: string): WineEnv {
+  const out = execFileSync('bash', [join(REPO, 'scripts', 'wine-setup.sh')], { encoding: 'utf8', timeout: 240_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  const cache = out.trim().split('\n').pop()!;
+  return {
+    cache,
+    nodeExe: join(cache, 'node-20.20.2', 'node.exe'),
+    env: {
+      ...process.env,
+      WINEPREFIX: join(cache, 'prefix'),
+      WINEDEBUG: '-all',
+      WINEDLLOVERRIDES: 'mscoree,mshtml=',
+      // koffi's loader requires @koromix/koffi-win32-x64; the repo only has the linux package.
+      NODE_PATH: `${toWine(join(cache, 'koffi', 'node_modules'))}`,
+      [RUN_MARKER]: runId,
+    },
+  };
+}
+
+export interface WineRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export class WineProcesses {
+  private readonly children = new Set<ChildProcess>();
+
+  constructor(
+    private readonly wine: WineEnv,
+    private readonly scratch: string,
+  ) {}
+
+  /** Starts node.exe with `args`, stdio in files under the scratch dir. */
+  start(name: string, args: string[]): { child: ChildProcess; logs: { out: string; err: string } } {
+    const logs = { out: join(this.scratch, `${name}.out`), err: join(this.scratch, `${name}.err`) };
+    const out = openSync(logs.out, 'w');
+    const err = openSync(logs.err, 'w');
+    const input = openSync('/dev/null', 'r');
+    try {
+      const child = spawn('wine', [this.wine.nodeExe, ...args], { env: this.wine.env, stdio: [input, out, err], cwd: REPO });
+      this.children.add(child);
+      child.on('exit', () => this.children.delete(child));
+      return { child, logs };
+    } finally {
+      closeSync(out);
+      closeSync(err);
+      closeSync(input);
+    }
+  }
+
+  /** Runs node.exe to completion. */
+  async run(name: string, args: string[], timeoutMs = 120_000): Promise<WineRun> {
+    const { child, logs } = this.start(name, args);
+    const code = await new Promise<number | null>((done) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        done(c);
+      });
+    });
+    return { code, stdout: readFileSync(logs.out, 'utf8'), stderr: readFileSync(logs.err, 'utf8') };
+  }
+
+  /** Ends every process of this run: the ones we spawned and any they spawned (marker in environ). */
+  killAll(): void {
+    for (const child of this.children) child.kill('SIGKILL');
+    const marker = `${RUN_MARKER}=${this.wine.env[RUN_MARKER]}`;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(marker)) process.kill(Number(entry), 'SIGKILL');
+      } catch {
+        // gone or not ours to read
+      }
+    }
+  }
+
+  stopWineserver(): void {
+    try {
+      execFileSync('wineserver', ['-k'], { env: this.wine.env, stdio: 'ignore', timeout: 20_000 });
+    } catch {
+      // already stopped: `wineserver -k` answers 1 when there is nothing to end
+    }
+  }
+}
+
+/** Waits for a file a Wine child writes when ready; fails with the child's stderr if it died. */
+export async function waitForFile(path: string, child: ChildProcess, errLog: string, timeoutMs = 60_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (existsSync(path)) {
+      const text = readFileSync(path, 'utf8');
+      if (text.length > 0) return text;
+    }
+    if (child.exitCode !== null) throw new Error(`wine child exited ${child.exitCode} before ${path}: ${readFileSync(errLog, 'utf8').slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${path}`);
+}
