@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { BadInputError } from '../core/errors.js';
 import { UnsupportedPlatformError } from '../native/index.js';
+import { runCommand } from './run-command.js';
 import { scanCommand } from './scan-command.js';
 import { watchCommand } from './watch-command.js';
 
@@ -18,7 +19,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .description('Which processes hold handles under a directory, live, and which test put them there.')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`holdwatch: ${text.replace(/^error: /, '').split('\n')[0]}\n`) })
-    .showSuggestionAfterError(false);
+    .showSuggestionAfterError(false)
+    .enablePositionalOptions();
 
   program
     .command('scan')
@@ -37,6 +39,16 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .action(async (dir: string, options: { json?: boolean; interval: number }) =>
       setExitCode(await watchCommand(dir, { json: options.json, intervalMs: options.interval })),
     );
+
+  program
+    .command('run')
+    .description('run a test command, follow its processes and tests, and attribute every holder')
+    .argument('<command...>', 'the test command, after --')
+    .option('--watch <dir>', 'directory to watch (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
+    .option('--json <file>', 'write the run record as JSON')
+    .option('--kill-leftovers', "end the run's processes still alive when the command exits")
+    .passThroughOptions()
+    .action(async (command: string[], options: { watch: string[]; json?: string; killLeftovers?: boolean }) => setExitCode(await runCommand(command, options)));
 
   return program;
 }

@@ -68,6 +68,11 @@ export class RunRecorder {
     }
   }
 
+  /** The test running at `ms` (for leftovers and live views). */
+  testAt(ms: number): string | null {
+    return this.timeline.testAt(ms);
+  }
+
   record(): RunRecord {
     const start = this.start;
     if (!start) throw new Error('journal has no run-start entry');

@@ -41,9 +41,8 @@ export class RunSupervisor {
   private membership: RunMembership | undefined;
   private watcher: Watcher | undefined;
   private readonly lastSeen = new Map<string, number>();
-  private readonly partialLines = new Map<string, string>();
+  private readonly failureTexts = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly decoder = new TextDecoder();
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -70,29 +69,28 @@ export class RunSupervisor {
     this.watcher.start();
   }
 
-  /** A copy of the command's output: scanned line by line for failure signatures. */
-  output(stream: 'stdout' | 'stderr', chunk: Uint8Array): void {
-    const text = (this.partialLines.get(stream) ?? '') + this.decoder.decode(chunk, { stream: true });
-    const lines = text.split(/\r?\n/);
-    this.partialLines.set(stream, lines.pop() ?? '');
-    for (const line of lines) this.inspectLine(line);
+  /** A line of the command's output (decoded by the runner parser): checked for failure signatures. */
+  outputLine(line: string): void {
+    const match = this.options.detectFailure(line);
+    if (match) this.recordFailure(line, match);
   }
 
   /** A test event from the runner adapter (pytest plugin, go test -json, TAP...). */
   testEvent(event: TestEvent): void {
     this.write({ t: 'test', event });
+    // A teardown that errored (pytest plugin, bats formatter) is a failure moment even when the runner
+    // prints its message only later, in the summary.
+    if (event.type === 'phase' && event.phase === 'teardown' && (event.outcome === 'error' || event.outcome === 'failed')) {
+      this.recordFailure(event.detail ?? `teardown of ${event.name} failed`, this.options.detectFailure(event.detail ?? '') ?? { kind: 'teardown-error', code: null, path: null });
+    }
   }
 
   /** The command exited: a last full scan, leftovers, the end entry. Returns the record. */
-  async finish(exitCode: number | null, leftovers: () => Promise<RunRecord['leftovers']>): Promise<RunRecord> {
-    for (const [stream, rest] of this.partialLines) {
-      if (rest) this.inspectLine(rest);
-      this.partialLines.set(stream, '');
-    }
+  async finish(exitCode: number | null, leftovers: (testAt: (ms: number) => string | null) => Promise<RunRecord['leftovers']>): Promise<RunRecord> {
     if (this.watcher) await this.watcher.scanNow().catch(this.options.onError);
     await this.drain();
     this.watcher?.dispose();
-    this.write({ t: 'leftovers', leftovers: await leftovers() });
+    this.write({ t: 'leftovers', leftovers: await leftovers((ms) => this.recorder.testAt(ms)) });
     this.write({ t: 'run-end', atMs: this.options.clock.now(), exitCode, lastSeen: Object.fromEntries(this.lastSeen) });
     return this.recorder.record();
   }
@@ -105,9 +103,10 @@ export class RunSupervisor {
     this.watcher?.dispose();
   }
 
-  private inspectLine(line: string): void {
-    const match = this.options.detectFailure(line);
-    if (!match || !this.watcher) return;
+  private recordFailure(line: string, match: FailureMatch): void {
+    // pytest reports a teardown error live (plugin) and prints the same text again in its summary.
+    if (!this.watcher || this.failureTexts.has(line)) return;
+    this.failureTexts.add(line);
     const atMs = this.options.clock.now();
     // Scan now, from this line, not at the next tick: the holder may be gone by then. The poll's own
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.

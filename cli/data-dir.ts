@@ -1,0 +1,26 @@
+// holdwatch's data directory: XDG on Linux, %LOCALAPPDATA% on Windows, HOLDWATCH_DATA_DIR to override.
+// Run journals live here, never inside a watched directory.
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { BadInputError } from '../core/errors.js';
+import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
+import type { WatchDir } from '../core/platform.js';
+
+export function dataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.HOLDWATCH_DATA_DIR) return env.HOLDWATCH_DATA_DIR;
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'holdwatch');
+  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'holdwatch');
+}
+
+/** The runs folder, created; refuses a data dir inside a watched dir (holdwatch never writes there). */
+export function runsDir(watched: readonly WatchDir[]): string {
+  const dir = join(dataDir(), 'runs');
+  for (const w of watched) {
+    if (isUnder(dir, w.display, w.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE)) {
+      throw new BadInputError(`the data directory ${dir} is inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere`);
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

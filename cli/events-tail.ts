@@ -1,0 +1,44 @@
+// Follows the probes' events file (HOLDWATCH_EVENTS) as they append to it: inotify through fs.watch
+// for promptness, plus a slow poll because fs.watch may miss events on some filesystems.
+import { closeSync, openSync, readSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+
+export class EventsTail {
+  private fd: number | null;
+  private offset = 0;
+  private watcher: FSWatcher | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly buffer = Buffer.alloc(64 * 1024);
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    readonly path: string,
+    private readonly onText: (text: string) => void,
+  ) {
+    writeFileSync(path, '', { flag: 'a' });
+    this.fd = openSync(path, 'r');
+    this.watcher = watch(path, () => this.drain());
+    this.timer = setInterval(() => this.drain(), 100);
+    this.timer.unref();
+  }
+
+  /** Reads everything appended since the last call. */
+  drain(): void {
+    if (this.fd === null) return;
+    for (;;) {
+      const n = readSync(this.fd, this.buffer, 0, this.buffer.length, this.offset);
+      if (n <= 0) break;
+      this.offset += n;
+      this.onText(this.decoder.decode(this.buffer.subarray(0, n), { stream: true }));
+    }
+  }
+
+  close(): void {
+    this.drain();
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}

@@ -1,0 +1,23 @@
+// The test command's environment: the run tag that keeps every descendant attributable, the probes'
+// events file, and the bundled pytest plugin — always added to what the user has, never replacing it.
+import { delimiter } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RUN_TAG_VARIABLE } from '../core/run/membership.js';
+
+export const PROBES_DIR = fileURLToPath(new URL('../../probes/', import.meta.url));
+
+export function runEnvironment(base: NodeJS.ProcessEnv, runId: string, eventsPath: string, stdoutIsTty: boolean): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, [RUN_TAG_VARIABLE]: runId, HOLDWATCH_EVENTS: eventsPath };
+  // The pytest plugin: on PYTHONPATH (prepended, the user's entries kept) and loaded with -p.
+  env.PYTHONPATH = [PROBES_DIR + 'pytest', ...(base.PYTHONPATH ? [base.PYTHONPATH] : [])].join(delimiter);
+  if (!/(^|\s)-p\s*holdwatch_pytest\b/.test(base.PYTEST_ADDOPTS ?? '')) env.PYTEST_ADDOPTS = [base.PYTEST_ADDOPTS, '-p holdwatch_pytest'].filter(Boolean).join(' ');
+  // Output now goes through a pipe: keep Python writing line by line, so a failure line reaches us
+  // (and the user) when it happens, not when a 8 KiB buffer fills.
+  env.PYTHONUNBUFFERED ??= '1';
+  if (stdoutIsTty) {
+    // The runner sees a pipe, not the user's terminal; keep its colours as they would have been.
+    env.FORCE_COLOR ??= '1';
+    env.PY_COLORS ??= '1';
+  }
+  return env;
+}
