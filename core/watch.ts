@@ -58,6 +58,8 @@ export interface WatcherOptions {
   focusIntervalMs?: number;
   /** The processes that matter right now (e.g. the test run's tree). */
   focusPids?: () => readonly number[];
+  /** Runs before each poll, awaited (e.g. refresh the run's process tree so focusPids is current). */
+  beforePoll?: (full: boolean) => Promise<void>;
   onPoll: (outcome: PollOutcome) => void;
   onError: (error: unknown) => void;
 }
@@ -117,6 +119,7 @@ export class Watcher {
   }
 
   private async poll(full: boolean): Promise<PollOutcome> {
+    await this.options.beforePoll?.(full);
     const pids = full ? undefined : this.options.focusPids?.();
     const startedAtMs = this.options.clock.now();
     const result = await this.options.source.scan({ dirs: this.options.dirs, ...(pids ? { pids } : {}) });

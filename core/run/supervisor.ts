@@ -63,6 +63,8 @@ export class RunSupervisor {
       fullIntervalMs: o.fullIntervalMs ?? 1000,
       focusIntervalMs: o.focusIntervalMs ?? 100,
       focusPids: () => this.membership?.pids() ?? [],
+      // New children must be known before the focus poll that should see them.
+      beforePoll: async () => void (await this.membership?.refresh()),
       onPoll: (outcome) => void this.serially(() => this.recordPoll(outcome)),
       onError: o.onError,
     });

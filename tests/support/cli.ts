@@ -7,22 +7,29 @@ export const CLI = REPO_ROOT + 'bin/holdwatch.js';
 
 export interface CliResult {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  stdoutBytes: Buffer;
+  stderrBytes: Buffer;
 }
 
-export function runCli(args: string[], options: { cwd?: string; asUser?: string } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { cwd?: string; asUser?: string; env?: Record<string, string>; input?: Buffer } = {}): Promise<CliResult> {
   const [command, argv] = options.asUser
     ? ['setpriv', [`--reuid=${options.asUser}`, `--regid=${options.asUser === 'nobody' ? 'nogroup' : options.asUser}`, '--clear-groups', process.execPath, CLI, ...args]]
     : [process.execPath, [CLI, ...args]];
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const child = spawn(command, argv, { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      const stdoutBytes = Buffer.concat(out);
+      const stderrBytes = Buffer.concat(err);
+      resolve({ code, signal, stdout: stdoutBytes.toString(), stderr: stderrBytes.toString(), stdoutBytes, stderrBytes });
+    });
   });
 }
 

@@ -1,0 +1,107 @@
+// `holdwatch run` end to end with real commands: output bytes and exit codes pass through unchanged,
+// holders are attributed to tests, failure lines trigger a snapshot at that moment.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../support/cli.js';
+import { runUnderHoldwatch, SYSTEM_PYTHON } from '../support/run-cli.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hw-run-'));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Every byte value, invalid UTF-8 included, with no trailing newline.
+const ALL_BYTES = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+const writeBytes = (fd: 1 | 2, code: number) =>
+  `{ const b=Buffer.from(Array.from({length:256},(_,i)=>i)); require("fs").writeSync(${fd}, b); require("fs").writeSync(${fd}, b); process.exitCode=${code}; }`;
+
+describe('pass-through', () => {
+  it.each([0, 1, 3])('stdout and stderr bytes and exit code %i are unchanged', async (code) => {
+    const out = await runUnderHoldwatch([dir], [process.execPath, '-e', `${writeBytes(1, code)} ${writeBytes(2, code)}`]);
+    expect(out.code, `stderr: ${out.stderr}`).toBe(code);
+    expect(out.stdoutBytes.equals(Buffer.concat([ALL_BYTES, ALL_BYTES]))).toBe(true);
+    // holdwatch's own summary goes to stderr after the command's bytes; the command's bytes are intact.
+    expect(out.stderrBytes.subarray(0, 512).equals(Buffer.concat([ALL_BYTES, ALL_BYTES]))).toBe(true);
+    expect(out.record.exitCode).toBe(code);
+  });
+
+  it('exits 128+n when the command dies of a signal', async () => {
+    const out = await runUnderHoldwatch([dir], ['sh', '-c', 'kill -TERM $$']);
+    expect(out.code).toBe(143);
+    const killed = await runUnderHoldwatch([dir], ['sh', '-c', 'kill -KILL $$']);
+    expect(killed.code).toBe(137);
+  });
+
+  it('passes stdin through', async () => {
+    const out = await runUnderHoldwatch([dir], ['sh', '-c', 'test -t 0 || cat; echo done']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe('done\n');
+  });
+
+  it('refuses a missing command, no command and no --watch with exit 2 and one line', async () => {
+    const env = { HOLDWATCH_DATA_DIR: join(dir, '..', 'hw-run-data-bad') };
+    for (const [args, message] of [
+      [['run', '--watch', dir, '--', 'definitely-not-a-command-xyz'], /command not found: definitely-not-a-command-xyz/],
+      [['run', '--watch', dir], /missing required argument/],
+      [['run', '--', 'true'], /no directory to watch/],
+      [['run', '--watch', join(dir, 'nope'), '--', 'true'], /no such directory/],
+    ] as const) {
+      const result = await runCli([...args], { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('refuses a data directory inside the watched directory', async () => {
+    const result = await runCli(['run', '--watch', dir, '--', 'true'], { env: { HOLDWATCH_DATA_DIR: join(dir, 'data') } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/inside the watched directory/);
+  });
+});
+
+describe('attribution', () => {
+  it('a Python test that leaves a file open: leaked-past-test, naming that test', async () => {
+    const work = join(dir, 'pytest-leak');
+    const out = await runUnderHoldwatch([dir], [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(REPO_ROOT, 'examples/pytest-leak')], { EXAMPLE_DIR: work });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/2 passed/);
+    const names = out.record.tests.map((t) => t.name);
+    expect(names).toEqual([expect.stringMatching(/test_leak\.py::test_writes_log$/), expect.stringMatching(/test_leak\.py::test_later_work$/)]);
+    const log = out.record.holders.find((h) => h.path === join(work, 'session.log'));
+    expect(log).toBeDefined();
+    expect(log!.attribution.verdict).toBe('leaked-past-test');
+    expect(log!.attribution.firstSeenDuring).toMatch(/::test_writes_log$/);
+    expect(log!.attribution.ancestry[0]!.pid).toBe(log!.pid);
+    expect(out.record.leftovers.map((l) => l.path)).toContain(work);
+  });
+
+  it('a failure line triggers a snapshot naming a detached holder, attributed through the run tag', async () => {
+    const script = `
+import os, subprocess, sys, time
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+# a detached writer: new session, its parent exits at once, so it is reparented
+subprocess.Popen(["sh", "-c", "exec python3 -c 'import time,sys; f=open(sys.argv[1],\\"a\\"); time.sleep(4)' " + d + "/out.log & exit 0"], start_new_session=True)
+time.sleep(0.8)
+print("OSError: [Errno 39] Directory not empty: '" + d + "'", flush=True)
+time.sleep(0.3)
+`;
+    const target = join(dir, 'detached');
+    const out = await runUnderHoldwatch([dir], ['python3', '-c', script, target]);
+    expect(out.record.failures).toHaveLength(1);
+    const [failure] = out.record.failures;
+    expect(failure!.kind).toBe('directory-not-empty');
+    expect(failure!.path).toBe(target);
+    const holder = failure!.holders.find((h) => h.path === join(target, 'out.log'));
+    expect(holder).toBeDefined();
+    expect(holder!.attribution.verdict).toBe('blocked-cleanup');
+    // Detached and reparented: only the run tag in its environment ties it to the run.
+    expect(holder!.attribution.ancestry.map((a) => a.name)).not.toContain('sh');
+  });
+});
