@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { Holder } from '../api.js';
+import { POSIX_STYLE } from '../paths.js';
+import type { JournalEntry } from './journal-entries.js';
+import { findLeftovers } from './leftovers.js';
+import { blockersOf, RunRecorder } from './run-recorder.js';
+
+const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
+
+function holder(pid: number, path: string, startedAtMs = T0): Holder {
+  return { pid, ppid: 1, processStartedAtMs: startedAtMs, processName: 'python3', commandLine: 'python3 -m pytest', user: 'u', kind: 'file', path, deleted: false, handle: 'fd 5', watchedDir: '/w' };
+}
+
+const member = { ancestry: [{ pid: 10, name: 'python3', commandLine: 'python3 -m pytest' }], byTagOnly: false };
+
+function recorderWith(entries: JournalEntry[]): RunRecorder {
+  const r = new RunRecorder();
+  r.apply({ t: 'run-start', runId: 'r1', command: ['pytest'], cwd: '/src', watched: ['/w'], platform: 'linux', atMs: T0, versions: { holdwatch: '0', node: 'v20', os: 'linux' } });
+  for (const e of entries) r.apply(e);
+  return r;
+}
+
+const test = (type: 'test-start' | 'test-end', name: string, atMs: number): JournalEntry => ({ t: 'test', event: { type, name, atMs, ...(type === 'test-end' ? { outcome: 'passed' as const } : {}) } });
+
+describe('RunRecorder verdicts', () => {
+  it('leaked-past-test: a member handle seen after its test ended', () => {
+    const h = holder(10, '/w/a.log');
+    const r = recorderWith([test('test-start', 't1', T0 + 10), { t: 'appeared', atMs: T0 + 20, key: 'k', holder: h, member }, test('test-end', 't1', T0 + 30), test('test-start', 't2', T0 + 31), { t: 'run-end', atMs: T0 + 100, exitCode: 0, lastSeen: { k: T0 + 90 } }]);
+    const [attributed] = r.record().holders;
+    expect(attributed!.attribution).toMatchObject({ verdict: 'leaked-past-test', firstSeenDuring: 't1', spawnedDuring: null });
+  });
+
+  it('in-run: a handle last seen before its test ended', () => {
+    const r = recorderWith([test('test-start', 't1', T0 + 10), { t: 'appeared', atMs: T0 + 20, key: 'k', holder: holder(10, '/w/a'), member }, { t: 'gone', atMs: T0 + 28, key: 'k', lastSeenAtMs: T0 + 25 }, test('test-end', 't1', T0 + 30)]);
+    expect(r.record().holders[0]!.attribution.verdict).toBe('in-run');
+  });
+
+  it('outside-run: not a member, whatever else happened', () => {
+    const r = recorderWith([{ t: 'appeared', atMs: T0 + 20, key: 'k', holder: holder(99, '/w/a'), member: null }, { t: 'failure', atMs: T0 + 30, text: 'x', path: null, kind: 'busy', code: 16, holderKeys: ['k'] }]);
+    expect(r.record().holders[0]!.attribution.verdict).toBe('outside-run');
+  });
+
+  it('blocked-cleanup: present in a failure snapshot; spawnedDuring from the process start time', () => {
+    const h = holder(11, '/w/tmp/x', T0 + 15);
+    const r = recorderWith([test('test-start', 't1', T0 + 10), { t: 'appeared', atMs: T0 + 40, key: 'k', holder: h, member }, { t: 'failure', atMs: T0 + 45, text: 'OSError: [Errno 39]', path: '/w/tmp', kind: 'directory-not-empty', code: 39, holderKeys: ['k'] }]);
+    const record = r.record();
+    expect(record.holders[0]!.attribution).toMatchObject({ verdict: 'blocked-cleanup', spawnedDuring: 't1' });
+    expect(record.failures[0]).toMatchObject({ test: 't1', path: '/w/tmp', holders: [expect.objectContaining({ pid: 11 })] });
+  });
+
+  it('places a holder in its test even when the runner event arrives after the poll entry', () => {
+    const r = recorderWith([{ t: 'appeared', atMs: T0 + 20, key: 'k', holder: holder(10, '/w/a'), member }, test('test-start', 't1', T0 + 10)]);
+    expect(r.record().holders[0]!.attribution.firstSeenDuring).toBe('t1');
+  });
+});
+
+describe('blockersOf', () => {
+  it('prefers holders under the failing path, else all', () => {
+    const a = holder(1, '/w/x/a');
+    const b = holder(2, '/w/y/b');
+    expect(blockersOf([a, b], '/w/x')).toEqual([a]);
+    expect(blockersOf([a, b], '/elsewhere')).toEqual([a, b]);
+    expect(blockersOf([a, b], null)).toEqual([a, b]);
+  });
+});
+
+describe('findLeftovers', () => {
+  it('reports the top-most new paths, grouped by the test they appeared in', () => {
+    const before = new Set(['/w/old']);
+    const after = [
+      { path: '/w/old', createdAtMs: 1 },
+      { path: '/w/store', createdAtMs: 15 },
+      { path: '/w/store/a', createdAtMs: 16 },
+      { path: '/w/late.txt', createdAtMs: 25 },
+    ];
+    const testAt = (ms: number) => (ms < 20 ? 't1' : 't2');
+    expect(findLeftovers(before, after, testAt, POSIX_STYLE)).toEqual([
+      { path: '/w/store', createdDuring: 't1' },
+      { path: '/w/late.txt', createdDuring: 't2' },
+    ]);
+  });
+});
