@@ -20,6 +20,7 @@ import { EventsTail } from './events-tail.js';
 import { JournalFile } from './journal-file.js';
 import { writeRunReports, type ReportTargets } from './run-reports.js';
 import { runEnvironment } from './run-env.js';
+import { prepareCommand, type PreparedCommand } from './runner-probes.js';
 import { systemClock } from './system.js';
 import { holdwatchVersion } from './version.js';
 
@@ -65,7 +66,8 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     const tail = new EventsTail(join(runs, `${runId}.events.jsonl`), (text) => probeEvents.push(text).events.forEach((e) => supervisor.testEvent(e)));
     cleanups.push(() => tail.close());
 
-    const exitCode = await runChild(command, runEnvironment(process.env, runId, tail.path, Boolean(process.stdout.isTTY)), supervisor);
+    const prepared = prepareCommand(command);
+    const exitCode = await runChild(prepared, runEnvironment(process.env, runId, tail.path, Boolean(process.stdout.isTTY)), supervisor);
     tail.close();
     const record = await supervisor.finish(exitCode, async (testAt) => leftoversOf(dirs, before, testAt));
     writeRunReports(record, options, journal.path);
@@ -78,14 +80,14 @@ export async function runCommand(command: string[], options: RunOptions): Promis
 }
 
 /** Spawns the command, passes its output through unchanged, forwards signals; resolves to its exit code. */
-function runChild(command: string[], env: NodeJS.ProcessEnv, supervisor: RunSupervisor): Promise<number> {
+function runChild({ command, probeReportsTests }: PreparedCommand, env: NodeJS.ProcessEnv, supervisor: RunSupervisor): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'], env });
     supervisor.attach(child.pid ?? -1);
     const stdoutParser = new SniffingParser(command.join(' '), systemClock);
     const feed = (parsed: ReturnType<SniffingParser['push']>) => {
-      for (const event of parsed.events) supervisor.testEvent(event);
-      for (const line of parsed.lines) supervisor.outputLine(line.text);
+      if (!probeReportsTests) for (const event of parsed.events) supervisor.testEvent(event);
+      for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
     };
     const stderrLines = new SniffingParser('stderr', systemClock);
     const decoders = { out: new TextDecoder(), err: new TextDecoder() };

@@ -23,7 +23,8 @@ export type JournalEntry =
   | { t: 'appeared'; atMs: number; key: string; holder: Holder; member: MemberFacts | null }
   /** A holder no longer seen at `atMs`; it was last seen at `lastSeenAtMs`. */
   | { t: 'gone'; atMs: number; key: string; lastSeenAtMs: number }
-  | { t: 'failure'; atMs: number; text: string; path: string | null; kind: string; code: number | null; holderKeys: string[] }
+  /** `test` when the runner said which test printed the line (go test -json); else found by time. */
+  | { t: 'failure'; atMs: number; text: string; path: string | null; kind: string; code: number | null; holderKeys: string[]; test?: string | null }
   | { t: 'leftovers'; leftovers: LeftoverRecord[] }
   /** Closes the run; `lastSeen` gives the final sighting of the holders still alive. */
   | { t: 'run-end'; atMs: number; exitCode: number | null; lastSeen: Record<string, number> };

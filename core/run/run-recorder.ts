@@ -94,7 +94,8 @@ export class RunRecorder {
         path: f.path,
         kind: f.kind,
         code: f.code,
-        test: this.timeline.testAt(f.atMs),
+        // Runners like bats and go print a test's output after it ended: then it is the last one ended.
+        test: f.test ?? this.timeline.testAt(f.atMs) ?? this.timeline.lastEndedBefore(f.atMs),
         holders: f.holderKeys.flatMap((key) => {
           const row = this.ledger.get(key);
           return row ? [this.attribute(row)] : [];

@@ -10,6 +10,9 @@ import type { JournalEntry, MemberFacts } from './journal-entries.js';
 import { RunMembership } from './membership.js';
 import { blockersOf, RunRecorder } from './run-recorder.js';
 
+/** A runner's "teardown errored" event this close to a failure line is the same failure. */
+const FAILURE_MERGE_MS = 2000;
+
 export interface FailureMatch {
   kind: string;
   code: number | null;
@@ -42,6 +45,7 @@ export class RunSupervisor {
   private watcher: Watcher | undefined;
   private readonly lastSeen = new Map<string, number>();
   private readonly failureTexts = new Set<string>();
+  private lastFailureAtMs = -Infinity;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SupervisorOptions) {}
@@ -72,9 +76,9 @@ export class RunSupervisor {
   }
 
   /** A line of the command's output (decoded by the runner parser): checked for failure signatures. */
-  outputLine(line: string): void {
+  outputLine(line: string, test?: string): void {
     const match = this.options.detectFailure(line);
-    if (match) this.recordFailure(line, match);
+    if (match) this.recordFailure(line, match, test);
   }
 
   /** A test event from the runner adapter (pytest plugin, go test -json, TAP...). */
@@ -82,8 +86,11 @@ export class RunSupervisor {
     this.write({ t: 'test', event });
     // A teardown that errored (pytest plugin, bats formatter) is a failure moment even when the runner
     // prints its message only later, in the summary.
-    if (event.type === 'phase' && event.phase === 'teardown' && (event.outcome === 'error' || event.outcome === 'failed')) {
-      this.recordFailure(event.detail ?? `teardown of ${event.name} failed`, this.options.detectFailure(event.detail ?? '') ?? { kind: 'teardown-error', code: null, path: null });
+    // One teardown, one failure: skip it when an output line already reported a failure just now.
+    const teardownFailed = event.type === 'phase' && event.phase === 'teardown' && (event.outcome === 'error' || event.outcome === 'failed');
+    if (teardownFailed && this.options.clock.now() - this.lastFailureAtMs > FAILURE_MERGE_MS) {
+      const text = event.detail ?? `teardown of ${event.name} failed`;
+      this.recordFailure(text, this.options.detectFailure(text) ?? { kind: 'teardown-error', code: null, path: null }, event.name);
     }
   }
 
@@ -105,17 +112,18 @@ export class RunSupervisor {
     this.watcher?.dispose();
   }
 
-  private recordFailure(line: string, match: FailureMatch): void {
+  private recordFailure(line: string, match: FailureMatch, test?: string): void {
     // pytest reports a teardown error live (plugin) and prints the same text again in its summary.
     if (!this.watcher || this.failureTexts.has(line)) return;
     this.failureTexts.add(line);
     const atMs = this.options.clock.now();
+    this.lastFailureAtMs = atMs;
     // Scan now, from this line, not at the next tick: the holder may be gone by then. The poll's own
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
     const scan = this.watcher.scanNow();
     void scan.then(() => this.serially(async () => {
       const blockers = blockersOf(this.watcher!.current(), match.path);
-      this.write({ t: 'failure', atMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: blockers.map(holderKey) });
+      this.write({ t: 'failure', atMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: blockers.map(holderKey), test: test ?? null });
     }), this.options.onError);
   }
 

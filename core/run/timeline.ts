@@ -40,6 +40,13 @@ export class TestTimeline {
     return null;
   }
 
+  /** The test that ended most recently at or before `ms`. */
+  lastEndedBefore(ms: number): string | null {
+    let best: OpenTest | undefined;
+    for (const t of this.tests) if (t.endedAtMs !== null && t.endedAtMs <= ms && (!best || t.endedAtMs >= best.endedAtMs!)) best = t;
+    return best?.record.name ?? null;
+  }
+
   /** When the named test (its latest run) ended, or null while it runs or when unknown. */
   endOf(name: string | null): number | null {
     if (name === null) return null;

@@ -1,0 +1,28 @@
+#!/usr/bin/env bats
+# A test whose body passes and whose teardown fails: the body starts a detached background writer
+# (an "indexer") that outlives the test and keeps writing into the test's work dir while teardown
+# removes it. bats prints only "not ok" for the test, which sends readers to debug the body;
+# holdwatch names the detached writer, reparented yet attributed to the test that spawned it.
+# Run: holdwatch run --watch "$EXAMPLE_DIR" -- bats examples/bats-detached
+
+setup() {
+  WORK="$EXAMPLE_DIR/work-$BATS_TEST_NUMBER"
+  mkdir -p "$WORK"
+}
+
+@test "starts the indexer" {
+  # The bug: a detached writer holding indexer.log and creating files, never stopped (bounded here to 6 s).
+  # Builtins only, so it writes fast enough to race teardown's rm on every run.
+  setsid bash -c 'exec 3>"$1/indexer.log"; i=0
+    while [ "$SECONDS" -lt 6 ]; do i=$((i+1)); echo "$i" > "$1/doc$i.idx"; echo "$i" >&3; done' _ "$WORK" </dev/null >/dev/null 2>&1 &
+  sleep 0.5
+  [ -f "$WORK/indexer.log" ]
+}
+
+@test "a later test" {
+  true
+}
+
+teardown() {
+  rm -r "$WORK"
+}
