@@ -4,3 +4,5 @@ export { renderMarkdown } from './markdown.js';
 export { renderJson } from './json.js';
 export { redactRecord, makeRedactor, type RedactOptions } from './redact.js';
 export type { ReportOptions } from './options.js';
+export { renderStepSummary } from './step-summary.js';
+export { renderHtml } from './html.js';
