@@ -9,7 +9,7 @@ const WIDTH = 1100;
 const GUTTER = 230;
 const PLOT_LEFT = GUTTER + 10;
 const PLOT_RIGHT = WIDTH - 40;
-const AXIS_HEIGHT = 28;
+const AXIS_HEIGHT = 38;
 const BAR = 16;
 const LANE = 22;
 const MAX_HOLDER_LANES = 30;
@@ -190,7 +190,7 @@ function axis(record: RunRecord, scale: Scale, height: number): string {
     const x = PLOT_LEFT + ((runStart + t - scale.t0) / (scale.t1 - scale.t0)) * (PLOT_RIGHT - PLOT_LEFT);
     out.push(`<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${AXIS_HEIGHT - 6}" y2="${height - 4}" class="tick"/>`);
     const anchor = x > PLOT_RIGHT - 30 ? 'end' : 'middle';
-    out.push(`<text x="${x.toFixed(1)}" y="${AXIS_HEIGHT - 10}" text-anchor="${anchor}" class="tick-label">${html(t === 0 ? '0' : `+${formatDuration(t)}`)}</text>`);
+    out.push(`<text x="${x.toFixed(1)}" y="14" text-anchor="${anchor}" class="tick-label">${html(t === 0 ? '0' : `+${formatDuration(t)}`)}</text>`);
   }
   return out.join('');
 }

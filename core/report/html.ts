@@ -90,7 +90,7 @@ function timelineSection(record: RunRecord, holders: readonly AttributedHolder[]
     phased ? swatch(PHASE_COLOR.setup, 'setup') : '',
     swatch(PHASE_COLOR.call, phased ? 'call' : 'test'),
     phased ? swatch(PHASE_COLOR.teardown, 'teardown') : '',
-    failed ? swatch(FAILED_COLOR, phased ? 'failed phase' : 'failed (a red end alone: teardown failed)') : '',
+    failed ? swatch(FAILED_COLOR, phased ? 'failed phase' : 'failed (a red end only: the teardown failed)') : '',
     ...used.map((v) => swatch(VERDICT_COLOR[v], `holder: ${v}`)),
     record.failures.length > 0 ? `<span><b style="color:${FAILED_COLOR}">▼ ┆</b> teardown failure</span>` : '',
   ].join('');
