@@ -137,6 +137,8 @@ export interface TestRecord {
   phase?: TestPhase;
   /** Outcome per phase where the runner reports them (pytest, bats formatter). */
   phases?: Partial<Record<TestPhase, TestOutcome>>;
+  /** When each phase ran, where the runner reports it (pytest's report start/stop); the HTML timeline draws them. */
+  phaseTimes?: Partial<Record<TestPhase, { startedAt: string; endedAt: string }>>;
 }
 
 export interface AncestryEntry {

@@ -1,0 +1,84 @@
+// The first line of every report: what failed, what held it, and which test started the holder.
+// Built as text and code pieces so Markdown and HTML each escape the values their own way.
+import type { AttributedHolder, FailureRecord, RunRecord } from '../api.js';
+import { isUnder } from '../paths.js';
+import { compareHolders, displayPath, errorLabel, holderPath, pathStyle, sortedHolders, teardownFailed, testsByName } from './model.js';
+
+/** A piece of prose: our own words as text, machine values as code. */
+export type Inline = string | { code: string };
+
+export function headline(record: RunRecord): Inline[] {
+  const failure = record.failures[0];
+  if (failure) return failureHeadline(record, failure);
+  const leaked = sortedHolders(record).filter((h) => h.attribution.verdict === 'leaked-past-test');
+  if (leaked[0]) return leakHeadline(record, leaked[0], leaked.length);
+  return cleanHeadline(record);
+}
+
+/** Plain text of a headline (HTML <title>, logs). */
+export function headlineText(parts: readonly Inline[]): string {
+  return parts.map((p) => (typeof p === 'string' ? p : p.code)).join('');
+}
+
+function failureHeadline(record: RunRecord, failure: FailureRecord): Inline[] {
+  const test = failure.test === null ? undefined : testsByName(record).get(failure.test);
+  const label = errorLabel(record.platform, failure.code, failure.kind);
+  const out: Inline[] = [];
+  if (failure.test === null) out.push(`Cleanup failed (${label})`);
+  else if (!test || teardownFailed(test)) out.push('Teardown of ', { code: failure.test }, ` failed (${label})`);
+  else out.push('Cleanup in ', { code: failure.test }, ` failed (${label})`);
+  const holder = culprit(record, failure);
+  if (holder) {
+    out.push(': ', ...who(holder));
+    out.push(', still held ', { code: holderPath(record, holder) });
+    const others = failure.holders.length - 1;
+    if (others > 0) out.push(` (and ${others} more holder${others === 1 ? '' : 's'})`);
+  } else {
+    if (failure.path !== null) out.push(' on ', { code: displayPath(record, failure.path) });
+    out.push('; the scan taken at that moment found no holder under the watched dirs');
+  }
+  const more = record.failures.length - 1;
+  if (more > 0) out.push(`; ${more} more failure${more === 1 ? '' : 's'} below`);
+  return out;
+}
+
+/** The holder to name: one in this run holding the failed path, else any in this run, else any. */
+function culprit(record: RunRecord, failure: FailureRecord): AttributedHolder | undefined {
+  const style = pathStyle(record.platform);
+  return failure.holders.slice().sort((a, b) => score(b) - score(a) || compareHolders(a, b))[0];
+  function score(h: AttributedHolder): number {
+    // The failed path itself, then something inside it (a file in the dir rmtree failed on), then a
+    // dir around it (a cwd); a process of this run before an outsider at the same rank.
+    const p = failure.path;
+    const onPath = p === null ? 0 : h.path === p ? 3 : isUnder(h.path, p, style) ? 2 : isUnder(p, h.path, style) ? 1 : 0;
+    return onPath * 2 + (h.attribution.verdict === 'outside-run' ? 0 : 1);
+  }
+}
+
+function who(holder: AttributedHolder): Inline[] {
+  const out: Inline[] = [{ code: holder.processName }, ` PID ${holder.pid}`];
+  const spawned = holder.attribution.spawnedDuring;
+  if (holder.attribution.verdict === 'outside-run') out.push(' (not from this run)');
+  else if (spawned !== null) out.push(', spawned by ', { code: spawned });
+  else out.push(', spawned before the first test');
+  return out;
+}
+
+function leakHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {
+  const during = holder.attribution.firstSeenDuring ?? holder.attribution.spawnedDuring;
+  const out: Inline[] = ['No teardown failed, but ', { code: holder.processName }, ` PID ${holder.pid} still held `, { code: holderPath(record, holder) }];
+  out.push(...(during === null ? [' after its test ended'] : [' after ', { code: during }, ' ended']));
+  if (holder.attribution.spawnedDuring !== null && holder.attribution.spawnedDuring !== during) out.push(' (spawned by ', { code: holder.attribution.spawnedDuring }, ')');
+  if (count > 1) out.push(` (and ${count - 1} more handle${count === 2 ? '' : 's'} outlived ${count === 2 ? 'its' : 'their'} test)`);
+  out.push(record.platform === 'win32' ? ': deleting it while held fails with WinError 32' : ': on Windows, that cleanup would fail with WinError 32');
+  return out;
+}
+
+function cleanHeadline(record: RunRecord): Inline[] {
+  const tests = `${record.tests.length} test${record.tests.length === 1 ? '' : 's'}`;
+  const exit = record.exitCode === null ? 'no exit code' : `exit code ${record.exitCode}`;
+  const out: Inline[] = [`No teardown failed and no handle outlived its test (${tests}, ${exit})`];
+  const n = record.leftovers.length;
+  if (n > 0) out.push(`, but ${n} file${n === 1 ? ' was' : 's were'} left behind under the watched dirs`);
+  return out;
+}

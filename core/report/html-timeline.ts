@@ -1,0 +1,196 @@
+// The run drawn as inline SVG: tests as bars (setup/call/teardown segments where the runner gave
+// phase times), one lane per holder from first to last sighting, failures as red markers. Hover
+// text comes from SVG <title>, so the picture needs no script.
+import type { AttributedHolder, RunRecord, TestPhase, TestRecord, Verdict } from '../api.js';
+import { formatDuration, holderPath, offset, outcomeLabel, PHASES, phaseSummary, sortedHolders, teardownFailed, timeMs, errorLabel } from './model.js';
+import { html } from './text.js';
+
+const WIDTH = 1100;
+const GUTTER = 230;
+const PLOT_LEFT = GUTTER + 10;
+const PLOT_RIGHT = WIDTH - 40;
+const AXIS_HEIGHT = 38;
+const BAR = 16;
+const LANE = 22;
+const MAX_HOLDER_LANES = 30;
+
+export const VERDICT_COLOR: Record<Verdict, string> = {
+  'blocked-cleanup': '#c62828',
+  'leaked-past-test': '#e07b00',
+  'in-run': '#5b7fa6',
+  'outside-run': '#8a8a8a',
+};
+
+export const PHASE_COLOR: Record<TestPhase, string> = { setup: '#b9d3f0', call: '#5f97d6', teardown: '#2f5f9e' };
+export const FAILED_COLOR = '#c62828';
+const SKIPPED_COLOR = '#c4c4c4';
+
+interface Scale {
+  x(iso: string): number;
+  t0: number;
+  t1: number;
+}
+
+function makeScale(record: RunRecord): Scale {
+  const times = [record.startedAt, record.endedAt, ...record.tests.flatMap((t) => [t.startedAt, t.endedAt])]
+    .concat(sortedHolders(record).flatMap((h) => [h.attribution.firstSeenAt, h.attribution.lastSeenAt]))
+    .concat(record.failures.map((f) => f.at))
+    .filter((t): t is string => t !== null)
+    .map(timeMs)
+    .filter((t) => t > 0);
+  const t0 = times.length > 0 ? Math.min(...times) : 0;
+  const t1 = Math.max(t0 + 1, ...times);
+  const span = PLOT_RIGHT - PLOT_LEFT;
+  return { t0, t1, x: (iso) => PLOT_LEFT + ((Math.min(Math.max(timeMs(iso), t0), t1) - t0) / (t1 - t0)) * span };
+}
+
+/** Tests that overlap (parallel runners) go to separate lanes; a sequential run needs one. */
+function packLanes(tests: readonly TestRecord[], endOf: (t: TestRecord) => number): TestRecord[][] {
+  const lanes: { end: number; tests: TestRecord[] }[] = [];
+  for (const t of [...tests].sort((a, b) => timeMs(a.startedAt) - timeMs(b.startedAt))) {
+    const start = timeMs(t.startedAt);
+    const lane = lanes.find((l) => l.end <= start);
+    if (lane) {
+      lane.tests.push(t);
+      lane.end = endOf(t);
+    } else lanes.push({ end: endOf(t), tests: [t] });
+  }
+  return lanes.map((l) => l.tests);
+}
+
+function niceStepMs(spanMs: number): number {
+  const target = spanMs / 8;
+  for (const step of [100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000]) {
+    if (step >= target) return step;
+  }
+  return 3_600_000 * Math.ceil(target / 3_600_000);
+}
+
+/** Cuts a label to what fits in `px` at ~6.6 px per character (11 px sans). */
+function fit(text: string, px: number): string | null {
+  const chars = Math.floor(px / 6.6);
+  if (chars < 4) return null;
+  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
+}
+
+function rect(x: number, y: number, w: number, h: number, fill: string, extra = ''): string {
+  return `<rect x="${x.toFixed(1)}" y="${y}" width="${Math.max(1.5, w).toFixed(1)}" height="${h}" fill="${fill}"${extra}/>`;
+}
+
+function testBar(record: RunRecord, scale: Scale, t: TestRecord, y: number): string {
+  const endIso = t.endedAt ?? record.endedAt ?? t.startedAt;
+  const x0 = scale.x(t.startedAt);
+  const x1 = scale.x(endIso);
+  const tip = [t.name, `${outcomeLabel(t)}${phaseSummary(t) ? ` (${phaseSummary(t)})` : ''}`, `${offset(record, t.startedAt)}, ${formatDuration(timeMs(endIso) - timeMs(t.startedAt))}`].join('\n');
+  const parts: string[] = [`<g class="test"><title>${html(tip)}</title>`];
+  const times = t.phaseTimes;
+  const drawn = times ? PHASES.filter((p) => times[p] !== undefined) : [];
+  if (times && drawn.length > 0) {
+    for (const p of drawn) {
+      const span = times[p]!;
+      const outcome = t.phases?.[p];
+      const fill = outcome === 'failed' || outcome === 'error' ? FAILED_COLOR : outcome === 'skipped' ? SKIPPED_COLOR : PHASE_COLOR[p];
+      parts.push(rect(scale.x(span.startedAt), y, scale.x(span.endedAt) - scale.x(span.startedAt), BAR, fill));
+    }
+  } else {
+    // Phase times unknown: a body that passed stays blue and a red cap at the end says the
+    // teardown is what failed (its width is a mark, not a duration).
+    const onlyTeardown = teardownFailed(t) && t.phases?.call === 'passed';
+    const failed = t.outcome === 'failed' || t.outcome === 'error';
+    const fill = failed && !onlyTeardown ? FAILED_COLOR : t.outcome === 'skipped' ? SKIPPED_COLOR : PHASE_COLOR.call;
+    parts.push(rect(x0, y, x1 - x0, BAR, fill));
+    if (onlyTeardown) parts.push(rect(Math.max(x0, x1 - 6), y, Math.min(6, x1 - x0), BAR, FAILED_COLOR));
+  }
+  parts.push(`<rect class="outline" x="${x0.toFixed(1)}" y="${y}" width="${Math.max(1.5, x1 - x0).toFixed(1)}" height="${BAR}" fill="none"/>`);
+  const label = fit(t.name, x1 - x0 - 6);
+  if (label) parts.push(`<text x="${(x0 + 3).toFixed(1)}" y="${y + 12}" class="on-bar">${html(label)}</text>`);
+  parts.push('</g>');
+  return parts.join('');
+}
+
+function holderLane(record: RunRecord, scale: Scale, h: AttributedHolder, y: number): string {
+  const a = h.attribution;
+  const x0 = scale.x(a.firstSeenAt);
+  const x1 = scale.x(a.lastSeenAt);
+  const path = holderPath(record, h);
+  const tip = [
+    `${h.processName} PID ${h.pid}: ${h.kind} ${path}`,
+    `${a.verdict}; spawned during ${a.spawnedDuring ?? '—'}; first seen during ${a.firstSeenDuring ?? '—'}`,
+    `seen ${offset(record, a.firstSeenAt)} to ${offset(record, a.lastSeenAt)}`,
+  ].join('\n');
+  const gutter = fit(`${h.processName} ${h.pid}`, GUTTER - 10) ?? '';
+  // The label goes on the bar when it fits whole, else beside it when there is more room there.
+  const text = `${h.kind} ${path}`;
+  const onBarRoom = x1 - x0 - 6;
+  const besideRoom = PLOT_RIGHT + 30 - x1;
+  const label =
+    fit(text, onBarRoom) === text || onBarRoom >= besideRoom
+      ? { x: x0 + 3, cls: 'on-bar', text: fit(text, onBarRoom) }
+      : { x: x1 + 4, cls: 'beside', text: fit(text, besideRoom) };
+  return [
+    `<g class="lane"><title>${html(tip)}</title>`,
+    `<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">${html(gutter)}</text>`,
+    rect(x0, y + 2, x1 - x0, BAR - 4, VERDICT_COLOR[a.verdict], ' rx="2"'),
+    label.text ? `<text x="${label.x.toFixed(1)}" y="${y + 12}" class="${label.cls}">${html(label.text)}</text>` : '',
+    '</g>',
+  ].join('');
+}
+
+export function renderTimelineSvg(record: RunRecord): string {
+  const scale = makeScale(record);
+  const lanes = packLanes(record.tests, (t) => timeMs(t.endedAt ?? record.endedAt ?? t.startedAt));
+  const holders = sortedHolders(record);
+  const shownHolders = holders.slice(0, MAX_HOLDER_LANES);
+  const body: string[] = [];
+  let y = AXIS_HEIGHT;
+
+  body.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="row-title">Tests</text>`);
+  if (lanes.length === 0) body.push(`<text x="${PLOT_LEFT}" y="${y + 12}" class="beside">no test events</text>`);
+  for (const lane of lanes) {
+    for (const t of lane) body.push(testBar(record, scale, t, y));
+    y += LANE;
+  }
+  if (lanes.length === 0) y += LANE;
+  y += 8;
+  if (holders.length > 0) {
+    body.push(`<line x1="10" x2="${PLOT_RIGHT}" y1="${y - 4}" y2="${y - 4}" class="sep"/>`);
+    body.push(`<text x="10" y="${y + 12}" class="row-title">Holders</text>`);
+    y += LANE;
+    for (const h of shownHolders) {
+      body.push(holderLane(record, scale, h, y));
+      y += LANE;
+    }
+    if (holders.length > shownHolders.length) {
+      body.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">… and ${holders.length - shownHolders.length} more</text>`);
+      y += LANE;
+    }
+  }
+  const height = y + 6;
+  const markers = record.failures.map((f) => {
+    const x = scale.x(f.at).toFixed(1);
+    const tip = `${errorLabel(record.platform, f.code, f.kind)} at ${offset(record, f.at)}${f.test ? ` during ${f.test}` : ''}\n${f.text}`;
+    return `<g class="failure"><title>${html(tip)}</title><line x1="${x}" x2="${x}" y1="${AXIS_HEIGHT - 10}" y2="${height - 4}"/><path d="M${x} ${AXIS_HEIGHT - 2} l-6 -10 h12 z"/></g>`;
+  });
+  const label = `Timeline of run ${record.runId}: ${record.tests.length} tests, ${holders.length} holders, ${record.failures.length} failures`;
+  return [
+    `<svg class="timeline" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="${html(label)}" xmlns="http://www.w3.org/2000/svg">`,
+    axis(record, scale, height),
+    ...body,
+    ...markers,
+    '</svg>',
+  ].join('\n');
+}
+
+function axis(record: RunRecord, scale: Scale, height: number): string {
+  const step = niceStepMs(scale.t1 - scale.t0);
+  const runStart = timeMs(record.startedAt) || scale.t0;
+  const out: string[] = [];
+  // Ticks are offsets from the run's start, the same clock the tables use.
+  for (let t = Math.ceil((scale.t0 - runStart) / step) * step; runStart + t <= scale.t1; t += step) {
+    const x = PLOT_LEFT + ((runStart + t - scale.t0) / (scale.t1 - scale.t0)) * (PLOT_RIGHT - PLOT_LEFT);
+    out.push(`<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${AXIS_HEIGHT - 6}" y2="${height - 4}" class="tick"/>`);
+    const anchor = x > PLOT_RIGHT - 30 ? 'end' : 'middle';
+    out.push(`<text x="${x.toFixed(1)}" y="14" text-anchor="${anchor}" class="tick-label">${html(t === 0 ? '0' : `+${formatDuration(t)}`)}</text>`);
+  }
+  return out.join('');
+}

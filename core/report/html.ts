@@ -1,0 +1,186 @@
+// One self-contained HTML file: inline CSS and SVG, no script, no network (a CSP says so to the
+// browser too), every machine-given string escaped so a path holding `<script>` stays text.
+import type { AttributedHolder, RunRecord } from '../api.js';
+import { headline, headlineText, type Inline } from './headline.js';
+import { FAILED_COLOR, PHASE_COLOR, renderTimelineSvg, VERDICT_COLOR } from './html-timeline.js';
+import { REPORT_CSS } from './html-style.js';
+import { summaryLine, testNote } from './markdown.js';
+import {
+  bodyPassedTeardownFailed,
+  chainRootFirst,
+  displayPath,
+  errorLabel,
+  formatDuration,
+  holderPath,
+  holderProcesses,
+  leftoverGroups,
+  offset,
+  outcomeCounts,
+  outcomeLabel,
+  phaseSummary,
+  reparentedNote,
+  shorten,
+  sortedHolders,
+  timelineExcerpt,
+  timeMs,
+  VERDICT_MEANING,
+  VERDICT_ORDER,
+} from './model.js';
+import { prepare, type ReportOptions } from './options.js';
+import { reproduceCommand } from './shell-quote.js';
+import { html } from './text.js';
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+/** Code with break chances after separators, so a long path wraps at `/` or `::`, not mid-name. */
+function code(text: string): string {
+  return `<code>${html(text).replace(/(::|[/\\])(?!$)/g, '$1<wbr>')}</code>`;
+}
+
+function inline(parts: readonly Inline[]): string {
+  return parts.map((p) => (typeof p === 'string' ? html(p) : code(p.code))).join('');
+}
+
+function verdictBadge(verdict: AttributedHolder['attribution']['verdict']): string {
+  return `<span class="verdict verdict-${verdict}">${html(verdict)}</span>`;
+}
+
+export function renderHtml(input: RunRecord, options: ReportOptions = {}): string {
+  const { record, maxRows } = prepare(input, options);
+  const holders = sortedHolders(record);
+  const title = headline(record);
+  const sections = [
+    timelineSection(record, holders),
+    failuresSection(record),
+    holdersSection(record, holders, maxRows),
+    ancestrySection(holders, maxRows),
+    testsSection(record, maxRows),
+    leftoversSection(record, maxRows),
+    reproduceSection(record),
+    platformSection(record),
+  ];
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${html(`holdwatch: ${headlineText(title)}`)}</title>`,
+    `<style>${REPORT_CSS}</style>`,
+    '</head>',
+    `<body class="${record.failures.length > 0 ? 'kind-failure' : 'kind-other'}">`,
+    '<main>',
+    `<header><h1>${inline(title)}</h1><p class="meta">${html(summaryLine(record, holders))}</p></header>`,
+    ...sections.filter((s) => s !== ''),
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function timelineSection(record: RunRecord, holders: readonly AttributedHolder[]): string {
+  const used = VERDICT_ORDER.filter((v) => holders.some((h) => h.attribution.verdict === v));
+  const swatch = (color: string, text: string) => `<span><i class="swatch" style="background:${color}"></i>${html(text)}</span>`;
+  // Only what the picture shows: phase colours when the runner gave phase times, red when something failed.
+  const phased = record.tests.some((t) => t.phaseTimes !== undefined);
+  const failed = record.tests.some((t) => t.outcome === 'failed' || t.outcome === 'error');
+  const legend = [
+    phased ? swatch(PHASE_COLOR.setup, 'setup') : '',
+    swatch(PHASE_COLOR.call, phased ? 'call' : 'test'),
+    phased ? swatch(PHASE_COLOR.teardown, 'teardown') : '',
+    failed ? swatch(FAILED_COLOR, phased ? 'failed phase' : 'failed (a red end only: the teardown failed)') : '',
+    ...used.map((v) => swatch(VERDICT_COLOR[v], `holder: ${v}`)),
+    record.failures.length > 0 ? `<span><b style="color:${FAILED_COLOR}">▼ ┆</b> teardown failure</span>` : '',
+  ].join('');
+  return `<section><h2>Timeline</h2><div class="scroll">${renderTimelineSvg(record)}</div><p class="legend">${legend}</p><p class="legend">Hover a bar for its details. Times are offsets from the run's start.</p></section>`;
+}
+
+function failuresSection(record: RunRecord): string {
+  if (record.failures.length === 0) return '';
+  const items = record.failures.map((f) => {
+    const where = f.test === null ? 'outside any test' : `during ${code(f.test)}`;
+    const path = f.path === null ? '' : ` on ${code(displayPath(record, f.path))}`;
+    const held = f.holders.length === 0 ? 'no holder found at that moment' : `${f.holders.length} holder${f.holders.length === 1 ? '' : 's'} at that moment`;
+    return `<p>At ${html(offset(record, f.at))} ${where}: <b>${html(errorLabel(record.platform, f.code, f.kind))}</b>${path}, ${held}.</p><pre>${html(f.text)}</pre>`;
+  });
+  return `<section><h2>Teardown failures (${record.failures.length})</h2>${items.join('')}</section>`;
+}
+
+function holderRows(record: RunRecord, holders: readonly AttributedHolder[]): string {
+  return holders
+    .map((h) => {
+      const a = h.attribution;
+      return `<tr><td>${code(h.processName)}</td><td class="num">${h.pid}</td><td>${html(h.kind)}</td><td>${code(holderPath(record, h))}</td><td>${verdictBadge(a.verdict)}</td><td>${a.spawnedDuring === null ? '—' : code(a.spawnedDuring)}</td><td>${a.firstSeenDuring === null ? '—' : code(a.firstSeenDuring)}</td></tr>`;
+    })
+    .join('\n');
+}
+
+function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {
+  if (holders.length === 0) return '';
+  const head = '<tr><th>Process</th><th>PID</th><th>Kind</th><th>Path</th><th>Verdict</th><th>Spawned during</th><th>First seen during</th></tr>';
+  const rest = holders.slice(maxRows);
+  // The file is for reading locally, so the rest is one click away rather than only in the JSON.
+  const more = rest.length === 0 ? '' : `<details><summary>… and ${rest.length} more holders</summary><table>${head}${holderRows(record, rest)}</table></details>`;
+  const used = VERDICT_ORDER.filter((v) => holders.some((h) => h.attribution.verdict === v));
+  const legend = used.map((v) => `${verdictBadge(v)} ${html(VERDICT_MEANING[v])}`).join('<br>');
+  const dirs = record.watched.length === 1 ? `Paths are relative to ${code(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
+  return `<section><h2>Holders (${holders.length})</h2><table>${head}${holderRows(record, holders.slice(0, maxRows))}</table>${more}<p class="legend">${dirs}<br>${legend}</p></section>`;
+}
+
+function ancestrySection(holders: readonly AttributedHolder[], maxRows: number): string {
+  const processes = holderProcesses(holders);
+  if (processes.length === 0) return '';
+  const cap = Math.min(maxRows, 20);
+  const blocks = processes.slice(0, cap).map(({ holder, paths }) => {
+    const note = reparentedNote(holder);
+    const chain = chainRootFirst(holder);
+    let nested = '';
+    for (const entry of [...chain].reverse()) nested = `<ul><li>${code(entry.name)} ${entry.pid}: <span class="mono">${html(shorten(entry.commandLine))}</span>${nested}</li></ul>`;
+    const title = `<span class="holder-title">${code(holder.processName)} PID ${holder.pid}</span> (${paths} path${paths === 1 ? '' : 's'}, ${verdictBadge(holder.attribution.verdict)})${note ? `: ${html(note)}` : ''}`;
+    return `<ul class="chain"><li>${title}${nested}</li></ul>`;
+  });
+  const more = processes.length > cap ? `<p class="legend">… and ${processes.length - cap} more processes (the JSON report has every chain)</p>` : '';
+  return `<section><h2>Ancestry <small class="meta">(runner first, holder last)</small></h2>${blocks.join('')}${more}</section>`;
+}
+
+function testsSection(record: RunRecord, maxRows: number): string {
+  if (record.tests.length === 0) return '';
+  const rows = timelineExcerpt(record, Math.min(maxRows, 30)).map((row) => {
+    if (row.kind === 'gap') return `<tr class="gap"><td></td><td colspan="5">… ${row.skipped} test${row.skipped === 1 ? '' : 's'}</td></tr>`;
+    const t = row.test;
+    const duration = t.endedAt === null ? '—' : formatDuration(timeMs(t.endedAt) - timeMs(t.startedAt));
+    const bodyPassed = bodyPassedTeardownFailed(t);
+    return `<tr${bodyPassed ? ' class="teardown-only"' : ''}><td class="num">${row.index + 1}</td><td>${code(t.name)}</td><td>${html(outcomeLabel(t))}</td><td>${html(phaseSummary(t) ?? '')}</td><td class="num">${html(`${offset(record, t.startedAt)}, ${duration}`)}</td><td class="note">${html(testNote(record, t.name, bodyPassed))}</td></tr>`;
+  });
+  return `<section><h2>Tests: ${html(outcomeCounts(record))}</h2><table><tr><th>#</th><th>Test</th><th>Outcome</th><th>Phases</th><th>Start, duration</th><th>Note</th></tr>${rows.join('\n')}</table></section>`;
+}
+
+function leftoversSection(record: RunRecord, maxRows: number): string {
+  if (record.leftovers.length === 0) return '';
+  const groups = leftoverGroups(record).map((g) => {
+    const during = g.test === null ? 'before the first test, or not attributed' : `during ${code(g.test)}`;
+    const shown = g.paths.slice(0, maxRows).map((p) => `<li>${code(p)}</li>`);
+    const more = g.paths.length > maxRows ? `<li>… and ${g.paths.length - maxRows} more</li>` : '';
+    return `<li>${during} (${g.paths.length})<ul>${shown.join('')}${more}</ul></li>`;
+  });
+  return `<section><h2>Leftovers (${record.leftovers.length})</h2><p class="meta">Files created during the run that still exist at its end, by the test during which they appeared.</p><ul>${groups.join('')}</ul></section>`;
+}
+
+function reproduceSection(record: RunRecord): string {
+  const { line } = reproduceCommand(record.platform, record.cwd, record.command, record.watched);
+  return `<section><h2>Reproduce</h2><pre>${html(line)}</pre></section>`;
+}
+
+function platformSection(record: RunRecord): string {
+  const v = record.versions;
+  const rows: [string, string][] = [
+    ['Platform', `${html(record.platform)}, ${code(v.os)}`],
+    ['holdwatch', code(v.holdwatch)],
+    ['Node.js', code(v.node)],
+    ['Run', `${code(record.runId)}, started ${code(record.startedAt)}`],
+    ['Watched', record.watched.map(code).join(', ')],
+  ];
+  return `<section><h2>Platform</h2><dl>${rows.map(([k, val]) => `<dt>${html(k)}</dt><dd>${val}</dd>`).join('')}</dl></section>`;
+}

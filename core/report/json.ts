@@ -1,0 +1,39 @@
+// `--json`: the whole record, always in the same key order whatever order the supervisor built the
+// objects in, so two runs diff cleanly and scripts can rely on the layout.
+import type { RunRecord } from '../api.js';
+import { redactRecord, type RedactOptions } from './redact.js';
+
+// Known keys in reading order (record, test, holder, attribution, failure, leftover, versions).
+// A key not listed (a field added later) follows the known ones, alphabetically.
+const KEY_ORDER = [
+  'runId', 'command', 'cwd', 'watched', 'platform', 'exitCode', 'startedAt', 'endedAt', 'versions',
+  'tests', 'holders', 'failures', 'leftovers',
+  'name', 'outcome', 'phase', 'phases', 'phaseTimes', 'setup', 'call', 'teardown',
+  'at', 'text', 'kind', 'code', 'test', 'path', 'createdDuring',
+  'pid', 'ppid', 'processStartedAtMs', 'processName', 'commandLine', 'user', 'deleted', 'handle', 'watchedDir',
+  'attribution', 'verdict', 'spawnedDuring', 'firstSeenDuring', 'firstSeenAt', 'lastSeenAt', 'ancestry',
+  'holdwatch', 'node', 'os',
+];
+const RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
+
+function compareKeys(a: string, b: string): number {
+  const ra = RANK.get(a) ?? KEY_ORDER.length;
+  const rb = RANK.get(b) ?? KEY_ORDER.length;
+  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function ordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ordered);
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+    entries.sort(([a], [b]) => compareKeys(a, b));
+    return Object.fromEntries(entries.map(([key, item]) => [key, ordered(item)]));
+  }
+  return value;
+}
+
+/** The record as the `--json` file: stable key order, 2-space indent, one trailing newline. */
+export function renderJson(record: RunRecord, options: { redact?: RedactOptions } = {}): string {
+  const shown = options.redact ? redactRecord(record, options.redact) : record;
+  return `${JSON.stringify(ordered(shown), null, 2)}\n`;
+}

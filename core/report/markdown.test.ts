@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import type { AttributedHolder, RunRecord } from '../api.js';
+import { loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
+import { renderMarkdown } from './markdown.js';
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}
+
+function section(markdown: string, title: string): string {
+  const start = markdown.indexOf(`#### ${title}`);
+  if (start < 0) return '';
+  const next = markdown.indexOf('\n#### ', start + 1);
+  return markdown.slice(start, next < 0 ? undefined : next);
+}
+
+describe('renderMarkdown headline', () => {
+  it('names the failed teardown, the holder of the failed path and the test that spawned it', () => {
+    expect(firstLine(renderMarkdown(loadRunRecord('pytest-winerror32')))).toBe(
+      '**Teardown of `tests/test_bridge.py::test_shutdown` failed (WinError 32): `python.exe` PID 4312, spawned by `tests/test_bridge.py::test_start`, still held `bridge0\\demo.nd` (and 2 more holders)**',
+    );
+  });
+
+  it('uses the errno name on Linux', () => {
+    expect(firstLine(renderMarkdown(loadRunRecord('bats-teardown-failed')))).toBe(
+      '**Teardown of `daemon writes a heartbeat every 100 ms` failed (ENOTEMPTY): `bash` PID 5123, spawned by `daemon writes a heartbeat every 100 ms`, still held `test/2/work` (and 1 more holder)**',
+    );
+  });
+
+  it('predicts the Windows failure when holders only leaked past their test', () => {
+    expect(firstLine(renderMarkdown(loadRunRecord('linux-leaked-past-test')))).toBe(
+      '**No teardown failed, but `python3` PID 7044 still held `index.sqlite` after `tests/test_store.py::test_writes_index` ended (and 3 more handles outlived their test): on Windows, that cleanup would fail with WinError 32**',
+    );
+  });
+
+  it('says a clean run is clean', () => {
+    expect(firstLine(renderMarkdown(loadRunRecord('clean')))).toBe('**No teardown failed and no handle outlived its test (3 tests, exit code 0)**');
+  });
+
+  it('says so when the scan at the failure found no holder', () => {
+    const record = loadRunRecord('bats-teardown-failed');
+    record.failures[0]!.holders = [];
+    record.holders = [];
+    expect(firstLine(renderMarkdown(record))).toBe(
+      '**Teardown of `daemon writes a heartbeat every 100 ms` failed (ENOTEMPTY) on `test/2/work`; the scan taken at that moment found no holder under the watched dirs**',
+    );
+  });
+});
+
+describe('renderMarkdown sections', () => {
+  it('lists holders with relative paths, verdicts and the tests they came from', () => {
+    const holders = section(renderMarkdown(loadRunRecord('pytest-winerror32')), 'Holders');
+    expect(holders).toContain('| Process | PID | Kind | Path | Verdict | Spawned during | First seen during |');
+    expect(holders).toContain('| `python.exe` | 4312 | file | `bridge0\\demo.nd` | **blocked-cleanup** | `tests/test_bridge.py::test_start` | `tests/test_bridge.py::test_start` |');
+    expect(holders).toContain('| `MsMpEng.exe` | 3120 | file | `bridge0\\demo.nd` | **outside-run** | — | `tests/test_bridge.py::test_shutdown` |');
+    // Worst verdict first: the outsider comes last.
+    expect(holders.indexOf('MsMpEng.exe')).toBeGreaterThan(holders.lastIndexOf('python.exe'));
+  });
+
+  it('marks a deleted-while-open path', () => {
+    expect(section(renderMarkdown(loadRunRecord('linux-leaked-past-test')), 'Holders')).toContain('`compact.lock (deleted)`');
+  });
+
+  it('shows the ancestry runner first, indented, and says when the holder was reparented', () => {
+    const ancestry = section(renderMarkdown(loadRunRecord('bats-teardown-failed')), 'Ancestry');
+    expect(ancestry).toContain('- `bash` PID 5123 (2 paths, blocked-cleanup): its parent PID 5101 exited (now PID 1); chain as recorded when first seen');
+    const chain = ancestry.split('\n').filter((l) => /^ +- /.test(l));
+    expect(chain.map((l) => /^( +)- `([^`]+)` (\d+)/.exec(l)?.slice(1))).toEqual([
+      ['  ', 'bats', '5050'],
+      ['    ', 'bash', '5101'],
+      ['      ', 'bash', '5123'],
+    ]);
+  });
+
+  it('says plainly that the body passed and the teardown failed', () => {
+    const timeline = section(renderMarkdown(loadRunRecord('bats-teardown-failed')), 'Timeline');
+    const row = timeline.split('\n').find((l) => l.includes('daemon writes a heartbeat'));
+    expect(row).toContain('| failed | setup passed · call passed · teardown failed |');
+    expect(row).toContain('body passed, teardown failed');
+    expect(row).toContain('ENOTEMPTY at +2.46 s');
+    const passing = timeline.split('\n').find((l) => l.includes('daemon stops on SIGTERM'));
+    expect(passing).not.toContain('body passed');
+  });
+
+  it('groups leftovers by the test during which they appeared, in test order', () => {
+    const leftovers = section(renderMarkdown(loadRunRecord('linux-leaked-past-test')), 'Leftovers');
+    const groups = leftovers.split('\n').filter((l) => l.startsWith('- during'));
+    expect(groups).toEqual([
+      '- during `tests/test_store.py::test_open_creates_index` (1):',
+      '- during `tests/test_store.py::test_writes_index` (2):',
+      '- during `tests/test_search.py::test_query` (2):',
+      '- during `tests/test_search.py::test_ranking` (1):',
+    ]);
+    expect(leftovers).toContain('  - `tmp/q-0002.json`');
+  });
+
+  it('gives a reproduce command quoted for the shell, and the platform and versions', () => {
+    const record = loadRunRecord('linux-leaked-past-test');
+    record.command = ['python3', '-m', 'pytest', '-k', "store and not 'slow'"];
+    const markdown = renderMarkdown(record);
+    expect(section(markdown, 'Reproduce')).toContain(`cd /home/bob/src/notes && holdwatch run --watch /home/bob/src/notes/.store -- python3 -m pytest -k 'store and not '\\''slow'\\'''`);
+    const platform = section(markdown, 'Platform');
+    expect(platform).toContain('| Platform | linux, `Debian GNU/Linux 12 (bookworm), Linux 6.1.0-18-amd64` |');
+    expect(platform).toContain('| Node.js | `v20.19.2` |');
+  });
+
+  it('leaves out what the run does not have', () => {
+    const markdown = renderMarkdown(loadRunRecord('clean'));
+    for (const title of ['Teardown failures', 'Holders', 'Ancestry', 'Leftovers']) expect(section(markdown, title)).toBe('');
+    expect(section(markdown, 'Timeline')).toContain('| 2 | `delete removes the file` | passed |');
+  });
+});
+
+describe('renderMarkdown with hostile and large input', () => {
+  it('keeps pipes, backticks and newlines in a path inside their table cell', () => {
+    const record = loadRunRecord('bats-teardown-failed');
+    const evil = `/tmp/bats-run-Vq3k/a|b\`c\nd`;
+    record.holders[1]!.path = evil;
+    const rows = section(renderMarkdown(record), 'Holders').split('\n').filter((l) => l.startsWith('| `bash`'));
+    const row = rows.find((l) => l.includes('a\\|b')) ?? '';
+    expect(row).toContain('``a\\|b`c ⏎ d``');
+    // Seven cells: unescaped pipes are exactly the eight borders.
+    expect(row.replace(/\\\|/g, '').split('|').length - 1).toBe(8);
+  });
+
+  it('caps 500 holders at the row limit with a line saying how many more', () => {
+    const record = loadRunRecord('linux-leaked-past-test');
+    const template = record.holders[0]!;
+    record.holders = Array.from({ length: 500 }, (_, i): AttributedHolder => ({ ...template, pid: 10_000 + i, path: `${template.watchedDir}/f${i}` }));
+    const markdown = renderMarkdown(record, { maxRows: 40 });
+    const holders = section(markdown, 'Holders');
+    expect(holders.split('\n').filter((l) => l.startsWith('| `python3`'))).toHaveLength(40);
+    expect(holders).toContain('… and 460 more holders (the JSON report has all of them)');
+    const ancestry = section(markdown, 'Ancestry');
+    expect(ancestry.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(20);
+    expect(ancestry).toContain('… and 480 more processes');
+    expect(markdown.length).toBeLessThan(40_000);
+  });
+
+  it('caps leftovers per test and in total', () => {
+    const record = loadRunRecord('linux-leaked-past-test');
+    record.leftovers = Array.from({ length: 300 }, (_, i) => ({ path: `${record.watched[0]}/blob-${String(i).padStart(3, '0')}`, createdDuring: record.tests[i % 6]!.name }));
+    const leftovers = section(renderMarkdown(record, { maxRows: 30 }), 'Leftovers');
+    expect(leftovers).toContain('#### Leftovers (300)');
+    expect(leftovers).toContain('  - … and 40 more');
+    expect(leftovers).toMatch(/… and \d+ more tests with leftovers/);
+    expect(leftovers.split('\n').filter((l) => l.startsWith('  - `')).length).toBeLessThanOrEqual(30);
+  });
+
+  it('shows a window of tests around the failure in a long run', () => {
+    const base = loadRunRecord('bats-teardown-failed');
+    const filler = (i: number) => ({ ...base.tests[0]!, name: `filler ${i}` });
+    const record: RunRecord = { ...base, tests: [...Array.from({ length: 200 }, (_, i) => filler(i)), base.tests[1]!, ...Array.from({ length: 200 }, (_, i) => filler(200 + i))] };
+    const timeline = section(renderMarkdown(record), 'Timeline (excerpt)');
+    const names = timeline.split('\n').map((l) => /^\| \d+ \| `([^`]+)`/.exec(l)?.[1]).filter((n) => n !== undefined);
+    expect(names).toEqual(['filler 198', 'filler 199', 'daemon writes a heartbeat every 100 ms', 'filler 200', 'filler 201']);
+    expect(timeline).toContain('… 198 tests');
+  });
+
+  it('renders from the redacted record when asked', () => {
+    const markdown = renderMarkdown(loadRunRecord('pytest-winerror32'), { redact: { home: 'C:\\Users\\alice', user: 'alice' } });
+    expect(markdown.replace(/malice/g, '')).not.toMatch(/alice/i);
+    expect(markdown).toContain('Set-Location ~\\src\\bridge;');
+    expect(markdown).toContain('`~\\AppData\\Local\\Temp\\pytest-of-<user>\\pytest-12`');
+  });
+});

@@ -1,0 +1,235 @@
+// The facts every report format shows, decided once: holder order, display paths, test lookup,
+// which tests the timeline excerpt keeps, leftovers by test. Renderers only format these.
+import type { AttributedHolder, PlatformName, RunRecord, TestOutcome, TestPhase, TestRecord, Verdict } from '../api.js';
+import { isUnder, POSIX_STYLE, relativeDisplay, WINDOWS_STYLE, type PathStyle } from '../paths.js';
+
+export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'in-run', 'outside-run'];
+
+export const VERDICT_MEANING: Record<Verdict, string> = {
+  'blocked-cleanup': 'held a path when a teardown failed',
+  'leaked-past-test': 'outlived the test during which it appeared (on Windows, that cleanup fails)',
+  'in-run': 'a process of this run, still inside its test',
+  'outside-run': 'not from this run (an indexer, antivirus, an editor)',
+};
+
+export const PHASES: readonly TestPhase[] = ['setup', 'call', 'teardown'];
+
+export function pathStyle(platform: PlatformName): PathStyle {
+  return platform === 'win32' ? WINDOWS_STYLE : POSIX_STYLE;
+}
+
+/** `path` relative to the watched dir it lies under (`dir` when known), else whole. */
+export function displayPath(record: RunRecord, path: string, dir?: string): string {
+  const style = pathStyle(record.platform);
+  const base = dir !== undefined && isUnder(path, dir, style) ? dir : record.watched.find((d) => isUnder(path, d, style));
+  return base === undefined ? path : relativeDisplay(path, base, style);
+}
+
+export function holderPath(record: RunRecord, holder: AttributedHolder): string {
+  const path = displayPath(record, holder.path, holder.watchedDir);
+  return holder.deleted ? `${path} (deleted)` : path;
+}
+
+function holderKey(h: AttributedHolder): string {
+  return `${h.pid}:${h.processStartedAtMs}:${h.kind}:${h.handle ?? ''}:${h.path}`;
+}
+
+export function processKey(h: { pid: number; processStartedAtMs: number }): string {
+  return `${h.pid}:${h.processStartedAtMs}`;
+}
+
+/**
+ * Every holder of the run, including ones only seen in a failure's snapshot, worst verdict first,
+ * then in the order they appeared.
+ */
+export function sortedHolders(record: RunRecord): AttributedHolder[] {
+  const byKey = new Map<string, AttributedHolder>();
+  for (const h of record.holders) byKey.set(holderKey(h), h);
+  for (const failure of record.failures) for (const h of failure.holders) if (!byKey.has(holderKey(h))) byKey.set(holderKey(h), h);
+  return [...byKey.values()].sort(compareHolders);
+}
+
+export function compareHolders(a: AttributedHolder, b: AttributedHolder): number {
+  return (
+    VERDICT_ORDER.indexOf(a.attribution.verdict) - VERDICT_ORDER.indexOf(b.attribution.verdict) ||
+    timeMs(a.attribution.firstSeenAt) - timeMs(b.attribution.firstSeenAt) ||
+    a.pid - b.pid ||
+    (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+  );
+}
+
+/** One entry per process (a process often holds several paths), in holder order. */
+export function holderProcesses(holders: readonly AttributedHolder[]): { holder: AttributedHolder; paths: number }[] {
+  const seen = new Map<string, { holder: AttributedHolder; paths: number }>();
+  for (const h of holders) {
+    const entry = seen.get(processKey(h));
+    if (entry) entry.paths++;
+    else seen.set(processKey(h), { holder: h, paths: 1 });
+  }
+  return [...seen.values()];
+}
+
+/** The ancestry root first, the holder last; the holder is added when the record starts at its parent. */
+export function chainRootFirst(holder: AttributedHolder): { pid: number; name: string; commandLine: string }[] {
+  const chain = holder.attribution.ancestry.slice();
+  if (chain[0]?.pid !== holder.pid) chain.unshift({ pid: holder.pid, name: holder.processName, commandLine: holder.commandLine });
+  return chain.reverse();
+}
+
+/** Why the live parent differs from the recorded chain: the parent exited and the OS reparented the holder. */
+export function reparentedNote(holder: AttributedHolder): string | null {
+  const recorded = holder.attribution.ancestry.find((a) => a.pid !== holder.pid);
+  if (!recorded || recorded.pid === holder.ppid) return null;
+  return `its parent PID ${recorded.pid} exited (now PID ${holder.ppid}); chain as recorded when first seen`;
+}
+
+export function timeMs(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+/** `850 ms`, `12.34 s`, `3 min 05.2 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 0) return `-${formatDuration(-ms)}`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(2)} s`;
+  const min = Math.floor(ms / 60_000);
+  return `${min} min ${((ms - min * 60_000) / 1000).toFixed(1).padStart(4, '0')} s`;
+}
+
+/** A moment as an offset from the run's start: `+12.34 s`. */
+export function offset(record: RunRecord, iso: string): string {
+  const ms = timeMs(iso) - timeMs(record.startedAt);
+  return ms < 0 ? formatDuration(ms) : `+${formatDuration(ms)}`;
+}
+
+export function runDurationMs(record: RunRecord): number | null {
+  return record.endedAt === null ? null : timeMs(record.endedAt) - timeMs(record.startedAt);
+}
+
+const ERRNO_NAMES: Partial<Record<PlatformName, Record<number, string>>> = {
+  linux: { 1: 'EPERM', 13: 'EACCES', 16: 'EBUSY', 26: 'ETXTBSY', 39: 'ENOTEMPTY' },
+  darwin: { 1: 'EPERM', 13: 'EACCES', 16: 'EBUSY', 26: 'ETXTBSY', 66: 'ENOTEMPTY' },
+};
+
+/** `WinError 32`, `EBUSY`, or the failure kind in words when the message carried no code. */
+export function errorLabel(platform: PlatformName, code: number | null, kind: string): string {
+  if (code === null) return kind.replace(/-/g, ' ');
+  if (platform === 'win32') return `WinError ${code}`;
+  return ERRNO_NAMES[platform]?.[code] ?? `errno ${code}`;
+}
+
+export function testsByName(record: RunRecord): Map<string, TestRecord> {
+  return new Map(record.tests.map((t) => [t.name, t]));
+}
+
+function failedOutcome(outcome: TestOutcome | undefined | null): boolean {
+  return outcome === 'failed' || outcome === 'error';
+}
+
+/** The test failed in its teardown/cleanup, whatever the body did. */
+export function teardownFailed(test: TestRecord): boolean {
+  return failedOutcome(test.phases?.teardown) || (failedOutcome(test.outcome) && test.phase === 'teardown');
+}
+
+/**
+ * Body passed, teardown failed. Runners print one verdict per test (bats: `not ok`), which sends
+ * readers to debug a body that worked; the report says it plainly.
+ */
+export function bodyPassedTeardownFailed(test: TestRecord): boolean {
+  return teardownFailed(test) && test.phases?.call === 'passed';
+}
+
+/** One line on what each phase did, or null when the runner gave no phases. */
+export function phaseSummary(test: TestRecord): string | null {
+  const phases = test.phases;
+  if (!phases) return test.phase ? `decided in ${test.phase}` : null;
+  const parts = PHASES.filter((p) => phases[p] !== undefined).map((p) => `${p} ${phases[p]}`);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+export function outcomeLabel(test: TestRecord): string {
+  if (test.outcome !== null) return test.outcome;
+  return test.endedAt === null ? 'did not finish' : 'unknown';
+}
+
+export function outcomeCounts(record: RunRecord): string {
+  const counts = new Map<string, number>();
+  for (const t of record.tests) counts.set(outcomeLabel(t), (counts.get(outcomeLabel(t)) ?? 0) + 1);
+  const parts = [...counts].map(([label, n]) => `${n} ${label}`);
+  const total = `${record.tests.length} test${record.tests.length === 1 ? '' : 's'}`;
+  return parts.length > 0 ? `${total} (${parts.join(', ')})` : total;
+}
+
+export type ExcerptRow = { kind: 'test'; index: number; test: TestRecord } | { kind: 'gap'; skipped: number };
+
+/**
+ * The tests around what matters (failures, then tests whose holders leaked), `context` either side,
+ * with gaps marked; all tests when there are few and nothing to focus on.
+ */
+export function timelineExcerpt(record: RunRecord, maxRows: number, context = 2): ExcerptRow[] {
+  const tests = record.tests;
+  const focus = focusTests(record);
+  const keep = new Set<number>();
+  if (focus.size === 0 && tests.length <= maxRows) tests.forEach((_, i) => keep.add(i));
+  tests.forEach((t, i) => {
+    if (!focus.has(t.name)) return;
+    for (let j = Math.max(0, i - context); j <= Math.min(tests.length - 1, i + context); j++) keep.add(j);
+  });
+  const rows: ExcerptRow[] = [];
+  let skipped = 0;
+  let shown = 0;
+  tests.forEach((test, index) => {
+    if (!keep.has(index) || shown >= maxRows) {
+      skipped++;
+      return;
+    }
+    if (skipped > 0) rows.push({ kind: 'gap', skipped });
+    skipped = 0;
+    rows.push({ kind: 'test', index, test });
+    shown++;
+  });
+  if (skipped > 0 && rows.length > 0) rows.push({ kind: 'gap', skipped });
+  return rows;
+}
+
+function focusTests(record: RunRecord): Set<string> {
+  const names = new Set<string>();
+  for (const f of record.failures) if (f.test !== null) names.add(f.test);
+  for (const t of record.tests) if (teardownFailed(t)) names.add(t.name);
+  if (names.size > 0) return names;
+  for (const h of record.holders) {
+    if (h.attribution.verdict !== 'leaked-past-test') continue;
+    if (h.attribution.firstSeenDuring !== null) names.add(h.attribution.firstSeenDuring);
+    if (h.attribution.spawnedDuring !== null) names.add(h.attribution.spawnedDuring);
+  }
+  if (names.size > 0) return names;
+  for (const t of record.tests) if (failedOutcome(t.outcome)) names.add(t.name);
+  return names;
+}
+
+export interface LeftoverGroup {
+  /** null: appeared before the first test, or the supervisor could not tell. */
+  test: string | null;
+  paths: string[];
+}
+
+/** Leftovers by the test during which they appeared, in test order (unattributed first). */
+export function leftoverGroups(record: RunRecord): LeftoverGroup[] {
+  const order = new Map(record.tests.map((t, i) => [t.name, i]));
+  const groups = new Map<string | null, string[]>();
+  for (const l of record.leftovers) {
+    const paths = groups.get(l.createdDuring) ?? [];
+    paths.push(displayPath(record, l.path));
+    groups.set(l.createdDuring, paths);
+  }
+  const rank = (test: string | null): number => (test === null ? -1 : order.get(test) ?? record.tests.length);
+  return [...groups]
+    .map(([test, paths]) => ({ test, paths: paths.sort() }))
+    .sort((a, b) => rank(a.test) - rank(b.test) || String(a.test).localeCompare(String(b.test)));
+}
+
+/** Long command lines are cut for reading; the JSON keeps them whole. */
+export function shorten(text: string, max = 160): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
