@@ -2,7 +2,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { BadInputError } from '../core/errors.js';
 import { UnsupportedPlatformError } from '../native/index.js';
-import { runCommand } from './run-command.js';
+import { reportCommand } from './report-command.js';
+import { runCommand, type RunOptions } from './run-command.js';
+import type { ReportFormat } from './run-reports.js';
 import { scanCommand } from './scan-command.js';
 import { watchCommand } from './watch-command.js';
 
@@ -45,10 +47,21 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .description('run a test command, follow its processes and tests, and attribute every holder')
     .argument('<command...>', 'the test command, after --')
     .option('--watch <dir>', 'directory to watch (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
-    .option('--json <file>', 'write the run record as JSON')
+    .option('--report <file.md>', 'write a Markdown report, made to paste into an issue')
+    .option('--json <file.json>', 'write the run record as JSON')
+    .option('--html <file.html>', 'write a self-contained HTML report')
+    .option('--redact', 'replace your home directory and user name in the reports')
     .option('--kill-leftovers', "end the run's processes still alive when the command exits")
     .passThroughOptions()
-    .action(async (command: string[], options: { watch: string[]; json?: string; killLeftovers?: boolean }) => setExitCode(await runCommand(command, options)));
+    .action(async (command: string[], options: RunOptions) => setExitCode(await runCommand(command, options)));
+
+  program
+    .command('report')
+    .description('render a recorded run again')
+    .argument('<run>', 'a run id (see the data directory), or the path of a run journal (.jsonl)')
+    .addOption(new Option('--format <format>', 'output format').choices(['md', 'json', 'html']).default('md'))
+    .option('--redact', 'replace your home directory and user name')
+    .action(async (run: string, options: { format: ReportFormat; redact?: boolean }) => setExitCode(await reportCommand(run, options)));
 
   return program;
 }

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants as osConstants, release } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { RunRecord } from '../core/api.js';
 import { BadInputError } from '../core/errors.js';
 import { POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
@@ -18,7 +18,7 @@ import { listTree } from '../native/tree-listing.js';
 import { runsDir } from './data-dir.js';
 import { EventsTail } from './events-tail.js';
 import { JournalFile } from './journal-file.js';
-import { writeRunReports, type ReportTargets } from './run-reports.js';
+import { checkReportTargets, writeRunReports, type ReportTargets } from './run-reports.js';
 import { runEnvironment } from './run-env.js';
 import { prepareCommand, type PreparedCommand } from './runner-probes.js';
 import { systemClock } from './system.js';
@@ -39,6 +39,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     for (const input of options.watch) dirs.push(await holders.resolveWatchDir(input));
     const runId = `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
     const runs = runsDir(dirs);
+    checkReportTargets(options, dirs, (p) => resolve(p));
     const journal = new JournalFile(join(runs, `${runId}.jsonl`));
     cleanups.push(() => journal.close());
     const before = snapshotTrees(dirs);
@@ -70,7 +71,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     const exitCode = await runChild(prepared, runEnvironment(process.env, runId, tail.path, Boolean(process.stdout.isTTY)), supervisor);
     tail.close();
     const record = await supervisor.finish(exitCode, async (testAt) => leftoversOf(dirs, before, testAt));
-    writeRunReports(record, options, journal.path);
+    writeRunReports(record, options);
     if (options.killLeftovers) killStragglers(record);
     summarize(record, journal.path);
     return exitCode;

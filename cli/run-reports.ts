@@ -1,12 +1,47 @@
-// Writes the run's reports where the user asked (never inside a watched dir), and a GitHub Actions
-// step summary when GITHUB_STEP_SUMMARY is set.
-import { writeFileSync } from 'node:fs';
+// Writes a run's reports where the user asked (never inside a watched dir), and a GitHub Actions step
+// summary when GITHUB_STEP_SUMMARY is set.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
 import type { RunRecord } from '../core/api.js';
+import { BadInputError } from '../core/errors.js';
+import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
+import type { WatchDir } from '../core/platform.js';
+import { renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../core/report/index.js';
+
+export type ReportFormat = 'md' | 'json' | 'html';
 
 export interface ReportTargets {
+  report?: string;
   json?: string;
+  html?: string;
+  redact?: boolean;
 }
 
-export function writeRunReports(record: RunRecord, targets: ReportTargets, _journalPath: string): void {
-  if (targets.json) writeFileSync(targets.json, JSON.stringify(record, null, 2) + '\n');
+export function reportOptions(redact: boolean | undefined): ReportOptions {
+  return redact ? { redact: { home: homedir(), user: userInfo().username } } : {};
+}
+
+export function renderReport(record: RunRecord, format: ReportFormat, options: ReportOptions): string {
+  if (format === 'json') return renderJson(record, options);
+  if (format === 'html') return renderHtml(record, options);
+  return renderMarkdown(record, options);
+}
+
+/** Refuses, before the run starts, a report path inside a watched dir: holdwatch never writes there. */
+export function checkReportTargets(targets: ReportTargets, dirs: readonly WatchDir[], resolvePath: (p: string) => string): void {
+  for (const target of [targets.report, targets.json, targets.html]) {
+    if (!target) continue;
+    const path = resolvePath(target);
+    for (const d of dirs) {
+      if (isUnder(path, d.display, d.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE)) throw new BadInputError(`report ${target} would be written inside the watched directory ${d.display}`);
+    }
+  }
+}
+
+export function writeRunReports(record: RunRecord, targets: ReportTargets, env: NodeJS.ProcessEnv = process.env): void {
+  const options = reportOptions(targets.redact);
+  if (targets.report) writeFileSync(targets.report, renderReport(record, 'md', options));
+  if (targets.json) writeFileSync(targets.json, renderReport(record, 'json', options));
+  if (targets.html) writeFileSync(targets.html, renderReport(record, 'html', options));
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, renderStepSummary(record, options) + '\n');
 }

@@ -7,7 +7,7 @@ import { blockersOf, RunRecorder } from './run-recorder.js';
 
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
 
-function holder(pid: number, path: string, startedAtMs = T0): Holder {
+function holder(pid: number, path: string, startedAtMs = T0 - 1000): Holder {
   return { pid, ppid: 1, processStartedAtMs: startedAtMs, processName: 'python3', commandLine: 'python3 -m pytest', user: 'u', kind: 'file', path, deleted: false, handle: 'fd 5', watchedDir: '/w' };
 }
 

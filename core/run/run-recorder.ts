@@ -14,6 +14,9 @@ interface LedgerRow {
   blocked: boolean;
 }
 
+/** How late runner events are assumed to arrive after the moment they describe. */
+export const RUNNER_LAG_MS = 25;
+
 type Start = Extract<JournalEntry, { t: 'run-start' }>;
 type Failure = Extract<JournalEntry, { t: 'failure' }>;
 
@@ -68,9 +71,13 @@ export class RunRecorder {
     }
   }
 
-  /** The test running at `ms` (for leftovers and live views). */
+  /**
+   * The test running at a real moment `ms` (a process start, a file's birth, a poll). Runner events are
+   * stamped late (test2json when it reads the line, probes when they write, we when we read the file),
+   * so the moment is compared as if RUNNER_LAG_MS later; measured here: go test -json ~8 ms late.
+   */
   testAt(ms: number): string | null {
-    return this.timeline.testAt(ms);
+    return this.timeline.testAt(ms + RUNNER_LAG_MS);
   }
 
   record(): RunRecord {
@@ -108,8 +115,8 @@ export class RunRecorder {
 
   private attribute(row: LedgerRow): AttributedHolder {
     // Looked up now, not when the entry arrived: runner events may reach us after the poll that saw it.
-    const firstSeenDuring = this.timeline.testAt(row.firstSeenAtMs);
-    const spawnedDuring = row.member ? this.timeline.testAt(row.holder.processStartedAtMs) : null;
+    const firstSeenDuring = this.testAt(row.firstSeenAtMs);
+    const spawnedDuring = row.member ? this.testAt(row.holder.processStartedAtMs) : null;
     return {
       ...row.holder,
       attribution: {

@@ -20,8 +20,11 @@ export class TestTimeline {
     }
     const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, event.atMs);
     if (event.type === 'phase') {
-      // A phase start says nothing yet; its end carries the outcome.
-      if (event.phase && event.outcome) test.record.phases = { ...test.record.phases, [event.phase]: event.outcome };
+      if (!event.phase) return;
+      // A phase start opens its time span; its end closes it and carries the outcome.
+      const span = test.record.phaseTimes?.[event.phase];
+      test.record.phaseTimes = { ...test.record.phaseTimes, [event.phase]: { startedAt: span?.startedAt ?? iso, endedAt: iso } };
+      if (event.outcome) test.record.phases = { ...test.record.phases, [event.phase]: event.outcome };
       return;
     }
     test.endedAtMs = event.atMs;

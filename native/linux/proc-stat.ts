@@ -9,11 +9,15 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 let bootTimeMs: number | undefined;
 
-/** System boot time from /proc/stat `btime` (seconds), read once. */
+/**
+ * Boot time, to turn a process's start (clock ticks since boot) into wall-clock time. /proc/stat's
+ * `btime` is whole seconds, up to a second off, which would misplace process starts between tests;
+ * now minus /proc/uptime (10 ms resolution) is not. Read once, so identities stay stable.
+ */
 function readBootTimeMs(): number {
   if (bootTimeMs === undefined) {
-    const match = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
-    bootTimeMs = match ? Number(match[1]) * 1000 : 0;
+    const uptimeSeconds = Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]);
+    bootTimeMs = Math.round(Date.now() - uptimeSeconds * 1000);
   }
   return bootTimeMs;
 }

@@ -1,0 +1,3 @@
+module example.com/gohandles
+
+go 1.19
