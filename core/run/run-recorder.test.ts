@@ -25,13 +25,13 @@ const test = (type: 'test-start' | 'test-end', name: string, atMs: number): Jour
 describe('RunRecorder verdicts', () => {
   it('leaked-past-test: a member handle seen after its test ended', () => {
     const h = holder(10, '/w/a.log');
-    const r = recorderWith([test('test-start', 't1', T0 + 10), { t: 'appeared', atMs: T0 + 20, key: 'k', holder: h, member }, test('test-end', 't1', T0 + 30), test('test-start', 't2', T0 + 31), { t: 'run-end', atMs: T0 + 100, exitCode: 0, lastSeen: { k: T0 + 90 } }]);
+    const r = recorderWith([test('test-start', 't1', T0 + 100), { t: 'appeared', atMs: T0 + 200, key: 'k', holder: h, member }, test('test-end', 't1', T0 + 1000), test('test-start', 't2', T0 + 1001), { t: 'run-end', atMs: T0 + 2000, exitCode: 0, lastSeen: { k: T0 + 1500 } }]);
     const [attributed] = r.record().holders;
     expect(attributed!.attribution).toMatchObject({ verdict: 'leaked-past-test', firstSeenDuring: 't1', spawnedDuring: null });
   });
 
   it('in-run: a handle last seen before its test ended', () => {
-    const r = recorderWith([test('test-start', 't1', T0 + 10), { t: 'appeared', atMs: T0 + 20, key: 'k', holder: holder(10, '/w/a'), member }, { t: 'gone', atMs: T0 + 28, key: 'k', lastSeenAtMs: T0 + 25 }, test('test-end', 't1', T0 + 30)]);
+    const r = recorderWith([test('test-start', 't1', T0 + 100), { t: 'appeared', atMs: T0 + 200, key: 'k', holder: holder(10, '/w/a'), member }, { t: 'gone', atMs: T0 + 800, key: 'k', lastSeenAtMs: T0 + 700 }, test('test-end', 't1', T0 + 1000)]);
     expect(r.record().holders[0]!.attribution.verdict).toBe('in-run');
   });
 
@@ -48,8 +48,14 @@ describe('RunRecorder verdicts', () => {
     expect(record.failures[0]).toMatchObject({ test: 't1', path: '/w/tmp', holders: [expect.objectContaining({ pid: 11 })] });
   });
 
+  it('compensates for runner events that arrive late: a process started just before the recorded test start belongs to it', () => {
+    const h = holder(12, '/w/db', T0 + 990);
+    const r = recorderWith([test('test-start', 't1', T0), test('test-end', 't1', T0 + 1000), test('test-start', 't2', T0 + 1001), { t: 'appeared', atMs: T0 + 1200, key: 'k', holder: h, member }]);
+    expect(r.record().holders[0]!.attribution.spawnedDuring).toBe('t2');
+  });
+
   it('places a holder in its test even when the runner event arrives after the poll entry', () => {
-    const r = recorderWith([{ t: 'appeared', atMs: T0 + 20, key: 'k', holder: holder(10, '/w/a'), member }, test('test-start', 't1', T0 + 10)]);
+    const r = recorderWith([{ t: 'appeared', atMs: T0 + 200, key: 'k', holder: holder(10, '/w/a'), member }, test('test-start', 't1', T0 + 100)]);
     expect(r.record().holders[0]!.attribution.firstSeenDuring).toBe('t1');
   });
 });
