@@ -67,7 +67,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     const tail = new EventsTail(join(runs, `${runId}.events.jsonl`), (text) => probeEvents.push(text).events.forEach((e) => supervisor.testEvent(e)));
     cleanups.push(() => tail.close());
 
-    const prepared = prepareCommand(command);
+    const prepared = prepareCommand(command, Boolean(process.stdout.isTTY));
     const exitCode = await runChild(prepared, runEnvironment(process.env, runId, tail.path, Boolean(process.stdout.isTTY)), supervisor);
     tail.close();
     const record = await supervisor.finish(exitCode, async (testAt) => leftoversOf(dirs, before, testAt));

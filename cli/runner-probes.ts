@@ -1,9 +1,11 @@
-// Runner-specific wiring that cannot ride on the environment: bats takes its formatter only on the
-// command line, so `bats ...` gets holdwatch's formatter unless the user chose one.
+// Runner-specific wiring that cannot ride on the environment: bats takes its formatter, and Node's
+// test runner its reporters, only on the command line. `bats ...` gets holdwatch's formatter and
+// `node --test ...` holdwatch's reporter beside the one Node would have used, unless the user chose.
 import { basename } from 'node:path';
 import { PROBES_DIR } from './run-env.js';
 
 export const BATS_FORMATTER = PROBES_DIR + 'bats/holdwatch-bats-formatter.mjs';
+export const NODE_REPORTER = PROBES_DIR + 'node-reporter/holdwatch-reporter.mjs';
 
 export interface PreparedCommand {
   command: string[];
@@ -11,11 +13,19 @@ export interface PreparedCommand {
   probeReportsTests: boolean;
 }
 
-export function prepareCommand(command: readonly string[]): PreparedCommand {
+/** `userSeesTerminal`: Node picks `spec` for a terminal and `tap` otherwise; the command now sees a pipe. */
+export function prepareCommand(command: readonly string[], userSeesTerminal: boolean): PreparedCommand {
   const [program, ...args] = command;
+  const name = program ? basename(program).replace(/\.exe$/i, '') : '';
   const choseFormatter = args.some((a) => a === '-F' || a === '--formatter' || a.startsWith('--formatter='));
-  if (program && basename(program) === 'bats' && !choseFormatter) {
-    return { command: [program, '--formatter', BATS_FORMATTER, ...args], probeReportsTests: true };
+  if (name === 'bats' && !choseFormatter) {
+    return { command: [program!, '--formatter', BATS_FORMATTER, ...args], probeReportsTests: true };
+  }
+  const choseReporter = args.some((a) => a.startsWith('--test-reporter'));
+  if (name === 'node' && args.includes('--test') && !choseReporter) {
+    const usual = userSeesTerminal ? 'spec' : 'tap';
+    const reporters = [`--test-reporter=${usual}`, '--test-reporter-destination=stdout', `--test-reporter=${NODE_REPORTER}`, '--test-reporter-destination=stdout'];
+    return { command: [program!, ...reporters, ...args], probeReportsTests: true };
   }
   return { command: [...command], probeReportsTests: false };
 }

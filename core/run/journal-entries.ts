@@ -1,10 +1,13 @@
 // The run journal: append-only JSON lines, one entry per fact, flushed as it goes so a crash loses
 // nothing. The RunRecord is always rebuilt from these entries (run-recorder.ts), live and later.
 import type { AncestryEntry, Holder, LeftoverRecord, PlatformName, TestEvent } from '../api.js';
+import type { TestHint } from './membership.js';
 
 export interface MemberFacts {
   ancestry: AncestryEntry[];
   byTagOnly: boolean;
+  /** The test the process was spawned in, from its inherited environment. */
+  testHint?: TestHint;
 }
 
 export type JournalEntry =

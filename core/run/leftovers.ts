@@ -1,5 +1,6 @@
 // Leftovers: what the run created under a watched dir and did not remove, grouped by the test during
-// which it appeared. Only the top-most new path is reported (a new folder, not each file inside it).
+// which it appeared. Only the top-most new path per test is reported: a new folder, not each file in
+// it — unless a file appeared in it during a later test, which then has a leftover of its own.
 import type { LeftoverRecord } from '../api.js';
 import type { PathStyle } from '../paths.js';
 
@@ -16,17 +17,24 @@ export function findLeftovers(
 ): LeftoverRecord[] {
   const fresh = after.filter((e) => !before.has(e.path)).sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
   const fold = (p: string) => (style.caseInsensitive ? p.toUpperCase() : p);
-  const topKeys = new Set<string>();
-  const tops: CreatedEntry[] = [];
+  const testOfNew = new Map<string, string | null>();
+  const tops: LeftoverRecord[] = [];
   for (const entry of fresh) {
-    if (hasAncestorIn(fold(entry.path), topKeys, style)) continue;
-    topKeys.add(fold(entry.path));
-    tops.push(entry);
+    const test = testAt(entry.createdAtMs);
+    testOfNew.set(fold(entry.path), test);
+    const parentTest = newAncestorTest(fold(entry.path), testOfNew, style);
+    if (parentTest !== undefined && parentTest === test) continue;
+    tops.push({ path: entry.path, createdDuring: test });
   }
-  return tops.sort((a, b) => a.createdAtMs - b.createdAtMs).map((e) => ({ path: e.path, createdDuring: testAt(e.createdAtMs) }));
+  const createdAt = new Map(fresh.map((e) => [e.path, e.createdAtMs]));
+  return tops.sort((a, b) => createdAt.get(a.path)! - createdAt.get(b.path)!);
 }
 
-function hasAncestorIn(path: string, keys: ReadonlySet<string>, style: PathStyle): boolean {
-  for (let i = path.indexOf(style.sep, 1); i > 0; i = path.indexOf(style.sep, i + 1)) if (keys.has(path.slice(0, i))) return true;
-  return false;
+/** The test of the nearest new ancestor; undefined when no ancestor is new. */
+function newAncestorTest(path: string, testOfNew: ReadonlyMap<string, string | null>, style: PathStyle): string | null | undefined {
+  for (let i = path.lastIndexOf(style.sep); i > 0; i = path.lastIndexOf(style.sep, i - 1)) {
+    const key = path.slice(0, i);
+    if (testOfNew.has(key)) return testOfNew.get(key);
+  }
+  return undefined;
 }

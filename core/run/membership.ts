@@ -7,6 +7,20 @@ import type { ProcessBrief, ProcessSource } from '../platform.js';
 
 export const RUN_TAG_VARIABLE = 'HOLDWATCH_RUN';
 
+/**
+ * The test a process was spawned in, as the runner wrote it into the environment the process
+ * inherited: exact whatever the timing and whatever reparenting followed. pytest sets
+ * PYTEST_CURRENT_TEST (`path::name (phase)`), bats BATS_SUITE_TEST_NUMBER (1-based, suite-wide).
+ */
+export type TestHint = { runner: 'pytest'; nodeId: string; phase: string } | { runner: 'bats'; number: number };
+
+export function parseTestHint(pytestCurrent: string | null, batsNumber: string | null): TestHint | undefined {
+  const pytest = pytestCurrent ? /^(.*) \((setup|call|teardown)\)$/.exec(pytestCurrent) : null;
+  if (pytest) return { runner: 'pytest', nodeId: pytest[1]!, phase: pytest[2]! };
+  if (batsNumber && /^\d+$/.test(batsNumber)) return { runner: 'bats', number: Number(batsNumber) };
+  return undefined;
+}
+
 export interface Member {
   pid: number;
   startedAtMs: number;
@@ -15,6 +29,7 @@ export interface Member {
   ancestry: AncestryEntry[];
   /** True when it belongs by the environment tag only (its chain to the command was already broken). */
   byTagOnly: boolean;
+  testHint?: TestHint;
 }
 
 const identity = (p: { pid: number; startedAtMs: number }) => `${p.pid}@${p.startedAtMs}`;
@@ -66,7 +81,7 @@ export class RunMembership {
 
   private async classify(process: ProcessBrief, byPid: Map<number, ProcessBrief>): Promise<Member | undefined> {
     const chain = this.chainToRoot(process, byPid);
-    if (chain) return { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name, ancestry: await this.describe(chain), byTagOnly: false };
+    if (chain) return { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name, ancestry: await this.describe(chain), byTagOnly: false, ...(await this.hintOf(process.pid)) };
     const tag = await this.source.readEnvironmentVariable(process.pid, RUN_TAG_VARIABLE);
     if (tag !== this.runId) return undefined;
     // Tagged but detached: keep what chain there still is (up to PID 1), and the parent's recorded one.
@@ -74,7 +89,13 @@ export class RunMembership {
     const parent = byPid.get(process.ppid);
     const known = parent ? this.members.get(identity(parent)) : undefined;
     const ancestry = await this.describe(partial);
-    return { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name, ancestry: known ? [...ancestry.slice(0, 1), ...known.ancestry] : ancestry, byTagOnly: true };
+    return { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name, ancestry: known ? [...ancestry.slice(0, 1), ...known.ancestry] : ancestry, byTagOnly: true, ...(await this.hintOf(process.pid)) };
+  }
+
+  private async hintOf(pid: number): Promise<{ testHint?: TestHint }> {
+    const [pytest, bats] = await Promise.all([this.source.readEnvironmentVariable(pid, 'PYTEST_CURRENT_TEST'), this.source.readEnvironmentVariable(pid, 'BATS_SUITE_TEST_NUMBER')]);
+    const testHint = parseTestHint(pytest, bats);
+    return testHint ? { testHint } : {};
   }
 
   /** The chain from `process` up to the run's command, or null when it does not descend from it. */

@@ -3,6 +3,7 @@
 import type { AttributedHolder, FailureRecord, Holder, RunRecord, Verdict } from '../api.js';
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
 import type { JournalEntry, MemberFacts } from './journal-entries.js';
+import type { TestHint } from './membership.js';
 import { TestTimeline } from './timeline.js';
 
 interface LedgerRow {
@@ -80,6 +81,14 @@ export class RunRecorder {
     return this.timeline.testAt(ms + RUNNER_LAG_MS);
   }
 
+  /** The test a runner's environment variable names, matched against the timeline's names. */
+  private testOfHint(hint: TestHint | undefined): string | null {
+    if (!hint) return null;
+    const tests = this.timeline.records();
+    if (hint.runner === 'bats') return tests[hint.number - 1]?.name ?? null;
+    return tests.find((t) => t.name === hint.nodeId || t.name.endsWith(`/${hint.nodeId}`))?.name ?? hint.nodeId;
+  }
+
   record(): RunRecord {
     const start = this.start;
     if (!start) throw new Error('journal has no run-start entry');
@@ -116,7 +125,7 @@ export class RunRecorder {
   private attribute(row: LedgerRow): AttributedHolder {
     // Looked up now, not when the entry arrived: runner events may reach us after the poll that saw it.
     const firstSeenDuring = this.testAt(row.firstSeenAtMs);
-    const spawnedDuring = row.member ? this.testAt(row.holder.processStartedAtMs) : null;
+    const spawnedDuring = row.member ? (this.testOfHint(row.member.testHint) ?? this.testAt(row.holder.processStartedAtMs)) : null;
     return {
       ...row.holder,
       attribution: {

@@ -150,7 +150,7 @@ export class RunSupervisor {
 
   private memberFacts(holder: Holder): MemberFacts | null {
     const member = this.membership?.memberOf(holder.pid, holder.processStartedAtMs);
-    return member ? { ancestry: member.ancestry, byTagOnly: member.byTagOnly } : null;
+    return member ? { ancestry: member.ancestry, byTagOnly: member.byTagOnly, ...(member.testHint ? { testHint: member.testHint } : {}) } : null;
   }
 
   private write(entry: JournalEntry): void {

@@ -1,0 +1,80 @@
+// The examples under examples/, run under `holdwatch run` with the real runners (.ci/run installs
+// Debian's python3-pytest, bats and golang-go): each leak is found and attributed to its test.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/cli.js';
+import { runUnderHoldwatch } from '../support/run-cli.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hw-e2e-'));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('bats: a detached writer races teardown', () => {
+  it('catches the teardown failure, names the detached writer, and says the body passed', async () => {
+    const work = join(dir, 'bats');
+    mkdirSync(work);
+    const reportPath = join(dir, 'bats-report.md');
+    const out = await runUnderHoldwatch([work], ['bats', join(REPO_ROOT, 'examples/bats-detached')], { EXAMPLE_DIR: work }, { extraArgs: ['--report', reportPath, '--kill-leftovers'], cwd: dir });
+    expect(out.code).toBe(1); // bats' own exit code
+    expect(out.stdout).toMatch(/^not ok 1 starts the indexer$/m);
+    const test = out.record.tests.find((t) => t.name === 'starts the indexer');
+    expect(test).toMatchObject({ outcome: 'error', phase: 'teardown', phases: { call: 'passed', teardown: 'error' } });
+    const failure = out.record.failures.find((f) => f.kind === 'directory-not-empty');
+    expect(failure).toBeDefined();
+    expect(failure!.test).toBe('starts the indexer');
+    const writer = failure!.holders.find((h) => h.path === join(work, 'work-1', 'indexer.log'));
+    expect(writer).toBeDefined();
+    expect(writer!.attribution.verdict).toBe('blocked-cleanup');
+    expect(writer!.attribution.spawnedDuring).toBe('starts the indexer');
+    // Recorded at first sight: the chain back to bats survives the writer's reparenting.
+    expect(writer!.attribution.ancestry.map((a) => a.commandLine).join('\n')).toMatch(/bats-exec-test/);
+    const report = readFileSync(reportPath, 'utf8');
+    expect(report).toMatch(/body passed, teardown failed/);
+    expect(report).toContain('work-1/indexer.log');
+  });
+});
+
+describe('go test -json: a directory handle and a SQLite child outlive their tests', () => {
+  it('reports both as leaked-past-test, each naming its own test', async () => {
+    const work = join(dir, 'go');
+    mkdirSync(work);
+    const out = await runUnderHoldwatch([work], ['go', 'test', '-count=1', '-json', '.'], { EXAMPLE_DIR: work, GOFLAGS: '-mod=mod', GOPROXY: 'off' }, { cwd: join(REPO_ROOT, 'examples/go-handles') });
+    expect(out.code).toBe(0);
+    expect(out.record.tests.map((t) => t.name.replace(/^.*\./, ''))).toEqual(['TestScanCache', 'TestStartsIndexer', 'TestLaterWork']);
+    const byPath = (suffix: string) => out.record.holders.filter((h) => h.path === join(work, suffix));
+    const [dirHandle] = byPath('cache');
+    expect(dirHandle).toMatchObject({ kind: 'dir', processName: 'gohandles.test' });
+    expect(dirHandle!.attribution).toMatchObject({ verdict: 'leaked-past-test', firstSeenDuring: expect.stringMatching(/TestScanCache$/) });
+    for (const file of ['index/index.db', 'index/index.db-wal', 'index/index.db-shm']) {
+      const [held] = byPath(file).filter((h) => h.kind === 'file');
+      expect(held, file).toBeDefined();
+      expect(held!.attribution).toMatchObject({ verdict: 'leaked-past-test', spawnedDuring: expect.stringMatching(/TestStartsIndexer$/) });
+    }
+    expect(byPath('index/index.db-shm').map((h) => h.kind).sort()).toEqual(['file', 'mmap']);
+  });
+});
+
+describe("node --test: a suite that fills its store", () => {
+  it('groups leftovers by the test during which they appeared', async () => {
+    const work = join(dir, 'node');
+    mkdirSync(work);
+    const out = await runUnderHoldwatch([work], [process.execPath, '--test', join(REPO_ROOT, 'examples/node-store')], { EXAMPLE_DIR: work });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^# pass 3$/m); // Node's own TAP, as without holdwatch
+    expect(out.record.tests.map((t) => [t.name, t.outcome])).toEqual([
+      ['caches thumbnails', 'passed'],
+      ['writes a session db', 'passed'],
+      ['cleans up after itself', 'passed'],
+    ]);
+    expect(out.record.leftovers).toEqual([
+      { path: join(work, 'store'), createdDuring: 'caches thumbnails' },
+      { path: join(work, 'store', 'session.db'), createdDuring: 'writes a session db' },
+    ]);
+  });
+});
