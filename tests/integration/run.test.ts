@@ -1,8 +1,8 @@
 // `holdwatch run` end to end with real commands: output bytes and exit codes pass through unchanged,
 // holders are attributed to tests, failure lines trigger a snapshot at that moment.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../support/cli.js';
 import { runUnderHoldwatch, SYSTEM_PYTHON } from '../support/run-cli.js';
@@ -68,7 +68,8 @@ describe('pass-through', () => {
 describe('attribution', () => {
   it('a Python test that leaves a file open: leaked-past-test, naming that test', async () => {
     const work = join(dir, 'pytest-leak');
-    const out = await runUnderHoldwatch([dir], [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(REPO_ROOT, 'examples/pytest-leak')], { EXAMPLE_DIR: work });
+    const reportPath = join(dir, '..', `${basename(dir)}-pytest-report.md`);
+    const out = await runUnderHoldwatch([dir], [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(REPO_ROOT, 'examples/pytest-leak')], { EXAMPLE_DIR: work }, { extraArgs: ['--report', reportPath] });
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/2 passed/);
     const names = out.record.tests.map((t) => t.name);
@@ -79,6 +80,11 @@ describe('attribution', () => {
     expect(log!.attribution.firstSeenDuring).toMatch(/::test_writes_log$/);
     expect(log!.attribution.ancestry[0]!.pid).toBe(log!.pid);
     expect(out.record.leftovers.map((l) => l.path)).toContain(work);
+    const report = readFileSync(reportPath, 'utf8');
+    rmSync(reportPath);
+    expect(report).toMatch(/leaked-past-test/);
+    expect(report).toContain('pytest-leak/session.log');
+    expect(report).toMatch(/test_writes_log/);
   });
 
   it('a failure line triggers a snapshot naming a detached holder, attributed through the run tag', async () => {
