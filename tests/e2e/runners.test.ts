@@ -85,3 +85,15 @@ describe("node --test: a suite that fills its store", () => {
     ]);
   });
 });
+
+describe('node --test: a share-mode-0 lock file kept open (EBUSY on Windows)', () => {
+  it('predicts the Windows teardown failure on Linux: leaked-past-test', async () => {
+    const work = join(dir, 'node-ebusy');
+    mkdirSync(work);
+    const out = await runUnderHoldwatch([work], [process.execPath, '--test', join(REPO_ROOT, 'examples/node-ebusy')], { EXAMPLE_DIR: work });
+    expect(out.code).toBe(0); // Linux removes the directory anyway: the bug hides here
+    const lock = out.record.holders.find((h) => h.path === join(work, 'cache', 'cache.lock'));
+    expect(lock).toBeDefined();
+    expect(lock!.attribution).toMatchObject({ verdict: 'leaked-past-test', firstSeenDuring: 'writes the lock file' });
+  });
+});
