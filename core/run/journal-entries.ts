@@ -27,7 +27,8 @@ export type JournalEntry =
   /** A holder no longer seen at `atMs`; it was last seen at `lastSeenAtMs`. */
   | { t: 'gone'; atMs: number; key: string; lastSeenAtMs: number }
   /** `test` when the runner said which test printed the line (go test -json); else found by time. */
-  | { t: 'failure'; atMs: number; text: string; path: string | null; kind: string; code: number | null; holderKeys: string[]; test?: string | null }
+  /** `scannedAtMs`: when the scan it triggered began (the snapshot's moment). */
+  | { t: 'failure'; atMs: number; scannedAtMs?: number; text: string; path: string | null; kind: string; code: number | null; holderKeys: string[]; test?: string | null }
   | { t: 'leftovers'; leftovers: LeftoverRecord[] }
   /** Closes the run; `lastSeen` gives the final sighting of the holders still alive. */
   | { t: 'run-end'; atMs: number; exitCode: number | null; lastSeen: Record<string, number> };

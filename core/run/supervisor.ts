@@ -121,9 +121,9 @@ export class RunSupervisor {
     // Scan now, from this line, not at the next tick: the holder may be gone by then. The poll's own
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
     const scan = this.watcher.scanNow();
-    void scan.then(() => this.serially(async () => {
+    void scan.then((outcome) => this.serially(async () => {
       const blockers = blockersOf(this.watcher!.current(), match.path);
-      this.write({ t: 'failure', atMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: blockers.map(holderKey), test: test ?? null });
+      this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: blockers.map(holderKey), test: test ?? null });
     }), this.options.onError);
   }
 
