@@ -35,12 +35,22 @@ function dirOf(path: string, dirs: readonly MatchDir[]): MatchDir | undefined {
   return undefined;
 }
 
-export function walkPids(pids: readonly number[], dirs: readonly MatchDir[]): WalkResult {
+export interface WalkOptions {
+  /** Kinds remembered from the previous walk (a long-lived watcher's). */
+  kinds?: FdKindCache;
+  /** Every process this walker's cache is for, when known (a full scan): it forgets the others. */
+  cover?: readonly number[];
+}
+
+export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], options: WalkOptions = {}): WalkResult {
   const result: WalkResult = { holdings: [], denied: [], processCount: 0, handleCount: 0 };
+  const { kinds } = options;
+  if (kinds && options.cover) kinds.retainOnly(options.cover);
   for (const pid of pids) {
     try {
-      walkPid(pid, dirs, result);
+      walkPid(pid, dirs, result, kinds);
     } catch (error) {
+      kinds?.forget(pid);
       if (isGoneError(error)) continue; // exited mid-scan: normal
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM') result.denied.push({ pid, reason: `${code} reading /proc/${pid}/fd` });
@@ -50,15 +60,18 @@ export function walkPids(pids: readonly number[], dirs: readonly MatchDir[]): Wa
   return result;
 }
 
-function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult): void {
+function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds: FdKindCache | undefined): void {
   const base = `/proc/${pid}/`;
   const fds = readdirSync(base + 'fd');
   out.processCount++;
   out.handleCount += fds.length;
+  const known = kinds?.of(pid);
+  let seen: PidKinds | undefined;
   for (const fd of fds) {
+    const fdPath = base + 'fd/' + fd;
     let target: string;
     try {
-      target = readlinkSync(base + 'fd/' + fd);
+      target = readlinkSync(fdPath);
     } catch (error) {
       if (isGoneError(error)) continue; // closed between readdir and readlink
       throw error;
@@ -66,9 +79,16 @@ function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult): void 
     if (target.charCodeAt(0) !== SLASH) continue; // socket:[..], pipe:[..], anon_inode:..
     const dir = dirOf(target, dirs);
     if (!dir) continue;
-    const { path, deleted } = resolveDeleted(target, () => statSync(base + 'fd/' + fd).nlink === 0);
-    out.holdings.push({ pid, kind: isDirectoryFd(base + 'fd/' + fd) ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display });
+    const { path, deleted } = resolveDeleted(target, () => statSync(fdPath).nlink === 0);
+    let isDir = known?.get(fd);
+    if (isDir === undefined || isDir.target !== target) {
+      const statted = isDirectoryFd(fdPath);
+      isDir = statted === null ? undefined : { target, dir: statted };
+    }
+    if (isDir && kinds) (seen ??= new Map()).set(fd, isDir);
+    out.holdings.push({ pid, kind: isDir?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display });
   }
+  kinds?.remember(pid, seen);
   const exe = readLinkOrNull(base + 'exe');
   for (const kind of ['cwd', 'root', 'exe'] as const) {
     const target = kind === 'exe' ? exe : readLinkOrNull(base + kind);
@@ -136,11 +156,46 @@ function readLinkOrNull(path: string): string | null {
   }
 }
 
-function isDirectoryFd(fdPath: string): boolean {
+/** null when the fd closed before it could be statted (then it is reported as a file, and not remembered). */
+function isDirectoryFd(fdPath: string): boolean | null {
   try {
     return statSync(fdPath).isDirectory();
   } catch {
-    return false;
+    return null;
+  }
+}
+
+type PidKinds = Map<string, { target: string; dir: boolean }>;
+
+/**
+ * Whether each matching fd is a directory, remembered between a watcher's polls: the stat that tells
+ * costs as much as the readlink, and an fd keeps its kind while it keeps its target. Keyed by
+ * (pid, fd, target), so a reopened fd pointing elsewhere is statted again.
+ */
+export class FdKindCache {
+  private byPid = new Map<number, PidKinds>();
+
+  of(pid: number): PidKinds | undefined {
+    return this.byPid.get(pid);
+  }
+
+  /** Keeps only what this walk saw for `pid`: closed fds drop out. */
+  remember(pid: number, kinds: PidKinds | undefined): void {
+    if (kinds) this.byPid.set(pid, kinds);
+    else this.byPid.delete(pid);
+  }
+
+  forget(pid: number): void {
+    this.byPid.delete(pid);
+  }
+
+  retainOnly(pids: readonly number[]): void {
+    const alive = new Set(pids);
+    for (const pid of this.byPid.keys()) if (!alive.has(pid)) this.byPid.delete(pid);
+  }
+
+  get size(): number {
+    return this.byPid.size;
   }
 }
 
