@@ -3,7 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Measurement } from './measurement.js';
 
 export function compileFloor(repoRoot: string): string {
   const outDir = join(repoRoot, 'bench', '.build');
@@ -13,24 +12,30 @@ export function compileFloor(repoRoot: string): string {
   return binary;
 }
 
-export function measureFloor(binary: string, dir: string, runs: number): Measurement & { links: number } {
-  const output = execFileSync(binary, [dir, String(runs)], { encoding: 'utf8' });
-  return { tool: 'C floor', ...parseFloorOutput(output) };
+export interface FloorRuns {
+  samplesMs: number[];
+  cpuSamplesMs: number[];
+  links: number;
+  /** Processes with an fd under the dir, from the first run. */
+  pids: Set<number>;
 }
 
-/** `run <ms> <links>` per run, then `pids <pid>...` (processes with an fd under the dir). */
-export function parseFloorOutput(output: string): { samplesMs: number[]; links: number; pids: Set<number> } {
-  const samplesMs: number[] = [];
-  let links = 0;
-  let pids = new Set<number>();
+export function runFloor(binary: string, dir: string, runs: number): FloorRuns {
+  return parseFloorOutput(execFileSync(binary, [dir, String(runs)], { encoding: 'utf8' }));
+}
+
+/** `run <wall ms> <links> <cpu ms>` per run, then `pids <pid>...`. */
+export function parseFloorOutput(output: string): FloorRuns {
+  const runs: FloorRuns = { samplesMs: [], cpuSamplesMs: [], links: 0, pids: new Set() };
   for (const line of output.split('\n')) {
     const [word, ...rest] = line.trim().split(/\s+/);
     if (word === 'run') {
-      samplesMs.push(Number(rest[0]));
-      links = Number(rest[1]);
+      runs.samplesMs.push(Number(rest[0]));
+      runs.links = Number(rest[1]);
+      runs.cpuSamplesMs.push(Number(rest[2]));
     } else if (word === 'pids') {
-      pids = new Set(rest.map(Number));
+      runs.pids = new Set(rest.map(Number));
     }
   }
-  return { samplesMs, links, pids };
+  return runs;
 }

@@ -19,7 +19,7 @@ describe('output parsers', () => {
     expect([...parseSnapshotPids(JSON.stringify({ holders: [{ pid: 7 }, { pid: 7 }, { pid: 9 }] }))]).toEqual([7, 9]);
   });
   it('reads the C floor run lines and its pid list', () => {
-    const parsed = parseFloorOutput('run 12.5 900\nrun 10.5 901\npids 5 6\n');
-    expect(parsed).toEqual({ samplesMs: [12.5, 10.5], links: 901, pids: new Set([5, 6]) });
+    const parsed = parseFloorOutput('run 12.5 900 11.0\nrun 10.5 901 10.25\npids 5 6\n');
+    expect(parsed).toEqual({ samplesMs: [12.5, 10.5], cpuSamplesMs: [11, 10.25], links: 901, pids: new Set([5, 6]) });
   });
 });

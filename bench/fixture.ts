@@ -29,7 +29,7 @@ export interface Fixture {
   /** The sibling "<dir>-other" that only noise holders use. */
   otherDir: string;
   holders: FixtureHolder[];
-  /** fds open under `dir` (the unlinked file counts; the mapping does not, its fd is closed). */
+  /** fds open under `dir`: files, one directory fd per file holder, the unlinked file (not the mapping: its fd is closed). */
   heldFds: number;
   /** Every path that exists under `dir`: what a name-based tool such as fuser can be given. */
   treePaths: string[];
@@ -67,7 +67,7 @@ export async function createFixture(options: FixtureOptions): Promise<Fixture> {
       dir: layout.dir,
       otherDir: layout.otherDir,
       holders,
-      heldFds: options.fileHolders * options.filesPerHolder + 1,
+      heldFds: options.fileHolders * (options.filesPerHolder + 1) + 1,
       treePaths: layout.treePaths.filter((p) => p !== layout.unlinkedFile),
       dispose,
     };

@@ -9,6 +9,7 @@ held = []
 if mode == 'files' or mode == 'files-cwd':
     for name in sorted(os.listdir(target)):
         held.append(open(os.path.join(target, name), 'rb'))
+    held.append(os.open(target, os.O_RDONLY))  # the directory itself, as a scandir in progress holds it
     if mode == 'files-cwd':
         os.chdir(target)
 elif mode == 'mmap':

@@ -48,7 +48,7 @@ describe('formatBenchTable', () => {
   it('shows the ratios against the floor and the one-shot CLI, and what each tool missed', () => {
     const text = formatBenchTable(rows(), holders);
     const lsofLine = text.split('\n').find((line) => line.startsWith('lsof +D'))!;
-    expect(lsofLine).toMatch(/400 \(n=1\)\s+8\.00x\s+2\.00x\s+1\s+unlinked 13\s+none/);
+    expect(lsofLine).toMatch(/400 \(n=1\)\s+-\s+8\.00x\s+2\.00x\s+1\s+unlinked 13\s+none/);
     const grepLine = text.split('\n').find((line) => line.startsWith('lsof | grep'))!;
     expect(grepLine).toMatch(/noise 20$/);
   });

@@ -29,6 +29,7 @@ export function formatBenchTable(rows: BenchRows, holders: readonly FixtureHolde
     return [
       m.tool,
       m.note ? m.note : `${formatMs(ms)} (n=${m.samplesMs.length})`,
+      m.cpuSamplesMs ? formatMs(median(m.cpuSamplesMs)) : '-',
       formatRatio(ratio(ms, floorMs)),
       formatRatio(ratio(ms, oneShotMs)),
       pids ? String(pids.found) : '-',
@@ -40,6 +41,7 @@ export function formatBenchTable(rows: BenchRows, holders: readonly FixtureHolde
     [
       { header: 'tool' },
       { header: 'median ms', align: 'right' },
+      { header: 'cpu ms', align: 'right' },
       { header: 'vs C floor', align: 'right' },
       { header: 'vs one-shot', align: 'right' },
       { header: 'PIDs', align: 'right' },

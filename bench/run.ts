@@ -4,37 +4,59 @@
 import { cpus, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileFloor, measureFloor } from './c-floor.js';
+import { compileFloor, runFloor } from './c-floor.js';
 import { parseFuserPids, parseLsofPids, parseSnapshotPids, timeCommand } from './external-tools.js';
 import { createFixture, type Fixture, type FixtureOptions } from './fixture.js';
 import { evaluateClaims, formatBenchTable, formatClaims, type BenchRows } from './report.js';
-import { measureWarmPoll } from './warm-poll.js';
+import type { Measurement } from './measurement.js';
+import { WarmPoller } from './warm-poll.js';
 
 // dist/bench/run.js -> the repository root, where bin/ and bench/*.c live.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const SIZES: FixtureOptions[] = [
-  { fileHolders: 50, filesPerHolder: 40, cwdEvery: 10, noiseHolders: 3 },
-  { fileHolders: 50, filesPerHolder: 160, cwdEvery: 10, noiseHolders: 3 },
+  { fileHolders: 50, filesPerHolder: 39, cwdEvery: 10, noiseHolders: 3 },
+  { fileHolders: 50, filesPerHolder: 159, cwdEvery: 10, noiseHolders: 3 },
 ];
 
 // Run counts keep the whole bench near a minute on 2 cores; in-process timings are cheap, so more.
-const RUNS = { floor: 21, warmPoll: 21, oneShot: 9, lsof: 5, fuser: 5 };
+const RUNS = { inProcess: 21, oneShot: 9, lsof: 5, fuser: 5 };
 
 async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows: BenchRows; links: number }> {
   const dir = fixture.dir;
-  const floor = measureFloor(floorBinary, dir, RUNS.floor);
+  const inProcess = await measureInProcess(dir, floorBinary, RUNS.inProcess);
   const oneShot = timeCommand('holdwatch scan --json (one-shot CLI)', process.execPath, [join(repoRoot, 'bin', 'holdwatch.js'), 'scan', dir, '--json'], RUNS.oneShot, parseSnapshotPids, [0]);
-  const warmPoll = await measureWarmPoll('holdwatch warm poll (2 threads)', dir, 2, RUNS.warmPoll);
-  const warmPollSingle = await measureWarmPoll('holdwatch warm poll (1 thread)', dir, 1, RUNS.warmPoll);
   const lsofDir = timeCommand(`lsof -w +D <dir>`, 'lsof', ['-w', '+D', dir], RUNS.lsof, parseLsofPids);
   const lsofGrep = timeCommand(`lsof -w -n -P | grep -F <dir>`, 'sh', ['-c', 'lsof -w -n -P | grep -F -- "$1"', 'sh', dir], RUNS.lsof, (out) => parseLsofPids('header\n' + out));
   // fuser only takes names: it is given every path in the tree, which is the best a user can do.
   const fuser = timeCommand(`fuser <every path under dir>`, 'fuser', fixture.treePaths, RUNS.fuser, parseFuserPids);
-  return {
-    rows: { floor: { ...floor, tool: 'C floor: /proc/*/fd readdir+readlink, 1 thread' }, oneShot, warmPoll, lsofDir, lsofGrep, fuser, others: [warmPollSingle] },
-    links: floor.links,
-  };
+  const { floor, warmPoll, warmPollSingle } = inProcess;
+  return { rows: { floor, oneShot, warmPoll, lsofDir, lsofGrep, fuser, others: [warmPollSingle] }, links: inProcess.links };
+}
+
+/**
+ * The C floor and the warm polls, run in turn (floor, 2 threads, 1 thread, floor, ...) so a change
+ * in machine load hits all three alike and their ratio stays fair.
+ */
+async function measureInProcess(dir: string, floorBinary: string, runs: number) {
+  const pollers: WarmPoller[] = [];
+  try {
+    pollers.push(await WarmPoller.open('holdwatch warm poll (2 threads)', dir, 2));
+    pollers.push(await WarmPoller.open('holdwatch warm poll (1 thread)', dir, 1));
+    const floor: Measurement = { tool: 'C floor: /proc/*/fd readdir+readlink, 1 thread', samplesMs: [], cpuSamplesMs: [], pids: null };
+    let links = 0;
+    for (let i = 0; i < runs; i++) {
+      const run = runFloor(floorBinary, dir, 1);
+      floor.samplesMs.push(...run.samplesMs);
+      floor.cpuSamplesMs!.push(...run.cpuSamplesMs);
+      floor.pids ??= run.pids;
+      links = run.links;
+      for (const poller of pollers) await poller.poll();
+    }
+    return { floor, warmPoll: pollers[0]!.measurement(), warmPollSingle: pollers[1]!.measurement(), links };
+  } finally {
+    for (const poller of pollers) await poller.dispose();
+  }
 }
 
 async function main(): Promise<void> {
