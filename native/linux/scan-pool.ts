@@ -72,10 +72,14 @@ function shareByPid(pids: readonly number[], n: number): number[][] {
 }
 
 function merge(parts: WalkResult[]): WalkResult {
-  return {
-    holdings: parts.flatMap((p) => p.holdings),
-    denied: parts.flatMap((p) => p.denied),
-    processCount: parts.reduce((n, p) => n + p.processCount, 0),
-    handleCount: parts.reduce((n, p) => n + p.handleCount, 0),
-  };
+  const [first, ...rest] = parts;
+  const merged = first!;
+  for (const part of rest) {
+    for (const holding of part.holdings) merged.holdings.push(holding);
+    merged.infos.push(...part.infos);
+    merged.denied.push(...part.denied);
+    merged.processCount += part.processCount;
+    merged.handleCount += part.handleCount;
+  }
+  return merged;
 }

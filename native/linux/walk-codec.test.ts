@@ -15,6 +15,10 @@ describe('packWalk / unpackWalk', () => {
         { pid: 11, kind: 'mmap', path: '/w/b/lib.so', deleted: true, handle: null, watchedDir: '/w/b' },
         { pid: 11, kind: 'cwd', path: '/w/a/with space (deleted)', deleted: false, handle: null, watchedDir: '/w/a' },
       ],
+      infos: [
+        [10, { pid: 10, ppid: 1, startedAtMs: 1_700_000_000_000, name: 'python3', exe: '/usr/bin/python3.11', commandLine: 'python3 x.py', user: 'root' }],
+        [11, null],
+      ],
       denied: [{ pid: 12, reason: 'EACCES reading /proc/12/fd' }],
       processCount: 3,
       handleCount: 40,

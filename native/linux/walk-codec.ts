@@ -14,6 +14,7 @@ export interface PackedWalk {
   /** Index into the request's dirs. */
   dirs: Uint16Array;
   paths: string[];
+  infos: WalkResult['infos'];
   denied: WalkResult['denied'];
   processCount: number;
   handleCount: number;
@@ -30,6 +31,7 @@ export function packWalk(result: WalkResult, dirs: readonly MatchDir[]): PackedW
     fds: new Int32Array(n),
     dirs: new Uint16Array(n),
     paths: new Array<string>(n),
+    infos: result.infos,
     denied: result.denied,
     processCount: result.processCount,
     handleCount: result.handleCount,
@@ -59,5 +61,5 @@ export function unpackWalk(packed: PackedWalk, dirs: readonly MatchDir[]): WalkR
       watchedDir: dirs[packed.dirs[i]!]!.display,
     };
   }
-  return { holdings, denied: packed.denied, processCount: packed.processCount, handleCount: packed.handleCount };
+  return { holdings, infos: packed.infos, denied: packed.denied, processCount: packed.processCount, handleCount: packed.handleCount };
 }
