@@ -1,7 +1,7 @@
 // `npm run bench`: builds a fixture at ~2,000 and ~8,000 held fds and times, side by side, the C
 // floor, holdwatch's one-shot CLI and warm watcher poll, lsof and fuser. Prints medians, ratios,
 // PID-set agreement and a PASS/MISS line per claim. Claims, not assertions: exits 0 either way.
-import { cpus, release } from 'node:os';
+import { cpus, loadavg, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileFloor, runFloor } from './c-floor.js';
@@ -20,7 +20,7 @@ const SIZES: FixtureOptions[] = [
 ];
 
 // Run counts keep the whole bench near a minute on 2 cores; in-process timings are cheap, so more.
-const RUNS = { inProcess: 21, oneShot: 9, lsof: 5, fuser: 5 };
+const RUNS = { inProcess: 31, oneShot: 9, lsof: 5, fuser: 5 };
 
 async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows: BenchRows; links: number }> {
   const dir = fixture.dir;
@@ -60,7 +60,7 @@ async function measureInProcess(dir: string, floorBinary: string, runs: number) 
 }
 
 async function main(): Promise<void> {
-  console.log(`holdwatch bench — node ${process.version}, linux ${release()}, ${cpus().length} cores`);
+  console.log(`holdwatch bench — node ${process.version}, linux ${release()}, ${cpus().length} cores, load average ${formatLoad()}`);
   const floorBinary = compileFloor(repoRoot);
   let current: Fixture | undefined;
   const onSignal = () => {
@@ -76,7 +76,8 @@ async function main(): Promise<void> {
         const fixtureHolders = current.holders.filter((h) => h.role !== 'noise').length;
         console.log(
           `\n== ~${current.heldFds} fds held under ${current.dir} by ${fixtureHolders} processes ` +
-            `(+${current.holders.length - fixtureHolders} noise processes in <dir>-other); ${links} fd links system-wide ==`,
+            `(+${current.holders.length - fixtureHolders} noise processes in <dir>-other); ${links} fd links system-wide; ` +
+            `load average ${formatLoad()} ==`,
         );
         console.log(formatBenchTable(rows, current.holders));
         console.log('');
@@ -90,6 +91,13 @@ async function main(): Promise<void> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** Other work on the machine skews every wall-clock number here; the reader should know how much there was. */
+function formatLoad(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 }
 
 main().catch((error: unknown) => {

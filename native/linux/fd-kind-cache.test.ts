@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FdKindCache, walkPids, type MatchDir } from './fd-walk.js';
+import { FdKindCache } from './fd-kind-cache.js';
+import { walkPids, type MatchDir } from './fd-walk.js';
 
 // Opens a directory and a file, prints both fd numbers, then on "swap" points the file's fd at the
 // directory (dup2) and on "close" closes it, answering "ok" each time.

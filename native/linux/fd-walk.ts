@@ -4,6 +4,7 @@
 import { closeSync, openSync, readdirSync, readlinkSync, readSync, statSync } from 'node:fs';
 import type { HolderKind, ProcessInfo } from '../../core/api.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
+import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
 import { isGoneError, readProcessInfo } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
@@ -204,40 +205,6 @@ function isDirectoryFd(fdPath: string): boolean | null {
     return statSync(fdPath).isDirectory();
   } catch {
     return null;
-  }
-}
-
-type PidKinds = Map<string, { target: string; dir: boolean }>;
-
-/**
- * Whether each matching fd is a directory, remembered between a watcher's polls: the stat that tells
- * costs as much as the readlink, and an fd keeps its kind while it keeps its target. Keyed by
- * (pid, fd, target), so a reopened fd pointing elsewhere is statted again.
- */
-export class FdKindCache {
-  private byPid = new Map<number, PidKinds>();
-
-  of(pid: number): PidKinds | undefined {
-    return this.byPid.get(pid);
-  }
-
-  /** Keeps only what this walk saw for `pid`: closed fds drop out. */
-  remember(pid: number, kinds: PidKinds | undefined): void {
-    if (kinds) this.byPid.set(pid, kinds);
-    else this.byPid.delete(pid);
-  }
-
-  forget(pid: number): void {
-    this.byPid.delete(pid);
-  }
-
-  retainOnly(pids: readonly number[]): void {
-    const alive = new Set(pids);
-    for (const pid of this.byPid.keys()) if (!alive.has(pid)) this.byPid.delete(pid);
-  }
-
-  get size(): number {
-    return this.byPid.size;
   }
 }
 

@@ -2,7 +2,8 @@
 // others. Two cores are there to use; a one-shot scan uses one thread, since starting a worker
 // costs more than it saves there.
 import { Worker } from 'node:worker_threads';
-import { FdKindCache, walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
+import { FdKindCache } from './fd-kind-cache.js';
+import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
 import { PidShares, sharePids } from './pid-shares.js';
 import { unpackWalk, type PackedWalk } from './walk-codec.js';
 

@@ -1,7 +1,8 @@
 // Worker-thread side of ScanPool: walks its share of the pids (then helps with the others'), and
 // posts the result back.
 import { parentPort } from 'node:worker_threads';
-import { FdKindCache, walkPids } from './fd-walk.js';
+import { FdKindCache } from './fd-kind-cache.js';
+import { walkPids } from './fd-walk.js';
 import { PidShares } from './pid-shares.js';
 import type { WorkerRequest } from './scan-pool.js';
 import { packWalk } from './walk-codec.js';
