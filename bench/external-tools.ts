@@ -2,6 +2,7 @@
 // per run, wall time from spawn to exit. Their PIDs come from parsing what they print.
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Measurement } from './measurement.js';
 
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
@@ -20,20 +21,22 @@ function runOnce(command: string, args: readonly string[]): Run {
 }
 
 /**
- * Runs `command` `runs` times; PIDs are parsed from the first run. `okStatuses` are the exit codes that
+ * Runs `command` `runs` times, one after the other (never overlapping, so they do not compete); PIDs are parsed from the first run. `okStatuses` are the exit codes that
  * mean "ran fine" (lsof and fuser answer 1 when they find nothing or hit a vanished process).
  */
-export function timeCommand(
+export async function timeCommand(
   tool: string,
   command: string,
   args: readonly string[],
   runs: number,
   parsePids: (stdout: string) => Set<number>,
   okStatuses: readonly number[] = [0, 1],
-): Measurement {
+): Promise<Measurement> {
   const samplesMs: number[] = [];
   let pids: Set<number> | null = null;
   for (let i = 0; i < runs; i++) {
+    // spawnSync blocks the event loop: give a pending Ctrl-C its turn between runs.
+    await nextTurn();
     const run = runOnce(command, args);
     if (run.error || run.status === null || !okStatuses.includes(run.status)) {
       return { tool, samplesMs: [], pids: null, note: `failed: ${run.error?.message ?? `exit ${run.status}`}` };

@@ -36,15 +36,33 @@ export interface Fixture {
   dispose(): Promise<void>;
 }
 
+// Every fixture not yet disposed, so a signal can end them even while one is still being built.
+const liveFixtures = new Set<() => void>();
+
+/**
+ * For a signal handler: SIGKILLs every fixture process and removes every fixture tree, synchronously
+ * (a handler that awaits can be overtaken by the bench's own synchronous spawns).
+ */
+export function destroyAllFixturesNow(): void {
+  for (const destroy of [...liveFixtures]) destroy();
+}
+
 const READY_TIMEOUT_MS = 30_000;
 
 export async function createFixture(options: FixtureOptions): Promise<Fixture> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'holdwatch-bench-')));
   const children: ChildProcess[] = [];
+  const destroyNow = () => {
+    liveFixtures.delete(destroyNow);
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  };
+  liveFixtures.add(destroyNow);
   let disposed = false;
   const dispose = async (): Promise<void> => {
     if (disposed) return;
     disposed = true;
+    liveFixtures.delete(destroyNow);
     await Promise.all(children.map(killAndWait));
     rmSync(root, { recursive: true, force: true });
   };

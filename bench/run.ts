@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileFloor, runFloor } from './c-floor.js';
 import { parseFuserPids, parseLsofPids, parseSnapshotPids, timeCommand } from './external-tools.js';
-import { createFixture, type Fixture, type FixtureOptions } from './fixture.js';
+import { createFixture, destroyAllFixturesNow, type Fixture, type FixtureOptions } from './fixture.js';
 import { evaluateClaims, formatBenchTable, formatClaims, type BenchRows } from './report.js';
 import type { Measurement } from './measurement.js';
 import { WarmPoller } from './warm-poll.js';
@@ -25,11 +25,11 @@ const RUNS = { inProcess: 31, oneShot: 9, lsof: 5, fuser: 5 };
 async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows: BenchRows; links: number }> {
   const dir = fixture.dir;
   const inProcess = await measureInProcess(dir, floorBinary, RUNS.inProcess);
-  const oneShot = timeCommand('holdwatch scan --json (one-shot CLI)', process.execPath, [join(repoRoot, 'bin', 'holdwatch.js'), 'scan', dir, '--json'], RUNS.oneShot, parseSnapshotPids, [0]);
-  const lsofDir = timeCommand(`lsof -w +D <dir>`, 'lsof', ['-w', '+D', dir], RUNS.lsof, parseLsofPids);
-  const lsofGrep = timeCommand(`lsof -w -n -P | grep -F <dir>`, 'sh', ['-c', 'lsof -w -n -P | grep -F -- "$1"', 'sh', dir], RUNS.lsof, (out) => parseLsofPids('header\n' + out));
+  const oneShot = await timeCommand('holdwatch scan --json (one-shot CLI)', process.execPath, [join(repoRoot, 'bin', 'holdwatch.js'), 'scan', dir, '--json'], RUNS.oneShot, parseSnapshotPids, [0]);
+  const lsofDir = await timeCommand(`lsof -w +D <dir>`, 'lsof', ['-w', '+D', dir], RUNS.lsof, parseLsofPids);
+  const lsofGrep = await timeCommand(`lsof -w -n -P | grep -F <dir>`, 'sh', ['-c', 'lsof -w -n -P | grep -F -- "$1"', 'sh', dir], RUNS.lsof, (out) => parseLsofPids('header\n' + out));
   // fuser only takes names: it is given every path in the tree, which is the best a user can do.
-  const fuser = timeCommand(`fuser <every path under dir>`, 'fuser', fixture.treePaths, RUNS.fuser, parseFuserPids);
+  const fuser = await timeCommand(`fuser <every path under dir>`, 'fuser', fixture.treePaths, RUNS.fuser, parseFuserPids);
   const { floor, warmPoll, warmPollSingle } = inProcess;
   return { rows: { floor, oneShot, warmPoll, lsofDir, lsofGrep, fuser, others: [warmPollSingle] }, links: inProcess.links };
 }
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   const floorBinary = compileFloor(repoRoot);
   let current: Fixture | undefined;
   const onSignal = () => {
-    void (current?.dispose() ?? Promise.resolve()).finally(() => process.exit(130));
+    destroyAllFixturesNow();
+    process.exit(130);
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
