@@ -1,10 +1,11 @@
 // The hot path: walk /proc/<pid>/{fd,cwd,root,exe,maps} for a set of pids and keep what lies under
 // the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
 // promise each; parallelism comes from splitting pids across threads (scan-pool.ts).
-import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import type { HolderKind } from '../../core/api.js';
+import { closeSync, openSync, readdirSync, readlinkSync, readSync, statSync } from 'node:fs';
+import type { HolderKind, ProcessInfo } from '../../core/api.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
-import { isGoneError } from './proc-stat.js';
+import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
+import { isGoneError, readProcessInfo } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
 export interface MatchDir {
@@ -23,6 +24,11 @@ export interface RawHolding {
 
 export interface WalkResult {
   holdings: RawHolding[];
+  /**
+   * Facts of each process with holdings, read by the thread that walked it, right after the walk;
+   * null when it exited in between (its holdings are then dropped).
+   */
+  infos: [pid: number, info: ProcessInfo | null][];
   denied: { pid: number; reason: string }[];
   processCount: number;
   handleCount: number;
@@ -35,30 +41,46 @@ function dirOf(path: string, dirs: readonly MatchDir[]): MatchDir | undefined {
   return undefined;
 }
 
-export function walkPids(pids: readonly number[], dirs: readonly MatchDir[]): WalkResult {
-  const result: WalkResult = { holdings: [], denied: [], processCount: 0, handleCount: 0 };
+export interface WalkOptions {
+  /** Kinds remembered from the previous walk (a long-lived watcher's). */
+  kinds?: FdKindCache;
+  /** Every process this walker's cache is for, when known (a full scan): it forgets the others. */
+  cover?: readonly number[];
+}
+
+export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], options: WalkOptions = {}): WalkResult {
+  const result: WalkResult = { holdings: [], infos: [], denied: [], processCount: 0, handleCount: 0 };
+  const { kinds } = options;
+  if (kinds && options.cover) kinds.retainOnly(options.cover);
   for (const pid of pids) {
+    const before = result.holdings.length;
     try {
-      walkPid(pid, dirs, result);
+      walkPid(pid, dirs, result, kinds);
     } catch (error) {
+      kinds?.forget(pid);
       if (isGoneError(error)) continue; // exited mid-scan: normal
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM') result.denied.push({ pid, reason: `${code} reading /proc/${pid}/fd` });
       else throw error;
+      continue;
     }
+    if (result.holdings.length > before) result.infos.push([pid, readProcessInfo(pid)]);
   }
   return result;
 }
 
-function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult): void {
+function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds: FdKindCache | undefined): void {
   const base = `/proc/${pid}/`;
   const fds = readdirSync(base + 'fd');
   out.processCount++;
   out.handleCount += fds.length;
+  const known = kinds?.of(pid);
+  let seen: PidKinds | undefined;
   for (const fd of fds) {
+    const fdPath = base + 'fd/' + fd;
     let target: string;
     try {
-      target = readlinkSync(base + 'fd/' + fd);
+      target = readlinkSync(fdPath);
     } catch (error) {
       if (isGoneError(error)) continue; // closed between readdir and readlink
       throw error;
@@ -66,9 +88,16 @@ function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult): void 
     if (target.charCodeAt(0) !== SLASH) continue; // socket:[..], pipe:[..], anon_inode:..
     const dir = dirOf(target, dirs);
     if (!dir) continue;
-    const { path, deleted } = resolveDeleted(target, () => statSync(base + 'fd/' + fd).nlink === 0);
-    out.holdings.push({ pid, kind: isDirectoryFd(base + 'fd/' + fd) ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display });
+    const { path, deleted } = resolveDeleted(target, () => statSync(fdPath).nlink === 0);
+    let isDir = known?.get(fd);
+    if (isDir === undefined || isDir.target !== target) {
+      const statted = isDirectoryFd(fdPath);
+      isDir = statted === null ? undefined : { target, dir: statted };
+    }
+    if (isDir && kinds) (seen ??= new Map()).set(fd, isDir);
+    out.holdings.push({ pid, kind: isDir?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display });
   }
+  kinds?.remember(pid, seen);
   const exe = readLinkOrNull(base + 'exe');
   for (const kind of ['cwd', 'root', 'exe'] as const) {
     const target = kind === 'exe' ? exe : readLinkOrNull(base + kind);
@@ -83,13 +112,13 @@ function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult): void 
 
 /** One `mmap` row per mapped path per process; the executable's own mapping is the `exe` row. */
 function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string | null, out: WalkResult): void {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/maps`, 'utf8');
-  } catch (error) {
-    if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return;
-    throw error;
-  }
+  const length = readMaps(pid);
+  if (length === null) return;
+  // Most processes map nothing under the dirs: look for the bytes before making a string of them.
+  const bytes = mapsBuffer.subarray(0, length);
+  // (A prefix with U+FFFD came from undecodable bytes: only the decoded text can be searched for it.)
+  if (!dirs.some((d) => d.matchPrefix.includes('\uFFFD') || bytes.includes(d.matchPrefix))) return;
+  const text = bytes.toString('utf8');
   if (!dirs.some((d) => text.includes(d.matchPrefix))) return;
   const seen = new Set<string>();
   for (const line of text.split('\n')) {
@@ -101,6 +130,40 @@ function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string | null
     const { path, deleted } = resolveDeleted(mapping.target, () => inodeOf(splitDeletedSuffix(mapping.target).path) !== mapping.inode);
     if (path === exePath) continue;
     out.holdings.push({ pid, kind: 'mmap', path, deleted, handle: null, watchedDir: dir.display });
+  }
+}
+
+// One buffer per thread, reused for every process's maps (a string per process cost more than the
+// read itself); it grows to the largest maps met.
+let mapsBuffer = Buffer.allocUnsafe(256 * 1024);
+
+/** Reads /proc/<pid>/maps into mapsBuffer; its length, or null when the process is gone or denies it. */
+function readMaps(pid: number): number | null {
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/maps`, 'r');
+  } catch (error) {
+    if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
+    throw error;
+  }
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === mapsBuffer.length) {
+        const bigger = Buffer.allocUnsafe(mapsBuffer.length * 2);
+        mapsBuffer.copy(bigger);
+        mapsBuffer = bigger;
+      }
+      const read = readSync(fd, mapsBuffer, length, mapsBuffer.length - length, null);
+      if (read === 0) return length;
+      length += read;
+    }
+  } catch (error) {
+    // The process exited while its maps were read (ESRCH), or denies them: like the original, nothing.
+    if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
+    throw error;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -136,11 +199,12 @@ function readLinkOrNull(path: string): string | null {
   }
 }
 
-function isDirectoryFd(fdPath: string): boolean {
+/** null when the fd closed before it could be statted (then it is reported as a file, and not remembered). */
+function isDirectoryFd(fdPath: string): boolean | null {
   try {
     return statSync(fdPath).isDirectory();
   } catch {
-    return false;
+    return null;
   }
 }
 

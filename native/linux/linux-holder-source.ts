@@ -24,7 +24,7 @@ export class LinuxHolderSource implements HolderSource {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const pids = request.pids ?? listPids();
     const dirs: MatchDir[] = request.dirs.map((d) => ({ matchPrefix: d.matchPrefix, display: d.display }));
-    const walked = await this.pool.walk(pids, dirs);
+    const walked = await this.pool.walk(pids, dirs, request.pids === undefined);
     return enrich(walked);
   }
 
@@ -78,7 +78,7 @@ function listPids(): number[] {
 
 /** Adds process facts to the raw rows. A process that exited since the walk is simply gone. */
 function enrich(walked: WalkResult): ScanResult {
-  const infos = new Map<number, ProcessInfo | null>();
+  const infos = new Map<number, ProcessInfo | null>(walked.infos);
   const infoOf = (pid: number) => {
     if (!infos.has(pid)) infos.set(pid, readProcessInfo(pid));
     return infos.get(pid)!;

@@ -1,19 +1,38 @@
 // Splits a walk across threads: the calling thread takes one share, persistent worker threads the
-// others. Two cores are there to use; a one-shot scan uses one thread, since starting a worker
-// costs more than it saves there.
+// others, and whoever finishes first takes over what is left (pid-shares.ts). Two cores are there
+// to use; a one-shot scan uses one thread, since starting a worker costs more than it saves there
+// (measured: a cold 2-thread scan waits for the worker to boot, ~2x slower on a busy machine).
 import { Worker } from 'node:worker_threads';
+import { FdKindCache } from './fd-kind-cache.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
+import { PidShares, sharePids } from './pid-shares.js';
+import { unpackWalk, type PackedWalk } from './walk-codec.js';
+
+export interface WorkerRequest {
+  /** sharePids() of the walk; the worker's own share is `share`. */
+  shares: SharedArrayBuffer;
+  share: number;
+  dirs: MatchDir[];
+  full: boolean;
+}
 
 export class ScanPool {
   private workers: Worker[] = [];
+  /** The calling thread's share of the kind cache; each worker keeps its own. */
+  private readonly kinds = new FdKindCache();
 
   constructor(private readonly threads: number) {}
 
-  async walk(pids: readonly number[], dirs: readonly MatchDir[]): Promise<WalkResult> {
-    if (this.threads <= 1 || pids.length < 2 * this.threads) return walkPids(pids, dirs);
-    const shares = interleave(pids, this.threads);
-    const remote = shares.slice(1).map((share, i) => this.walkOnWorker(i, share, dirs));
-    const local = walkPids(shares[0]!, dirs);
+  /** `full`: `pids` is the whole system (not a focus poll of a few processes). */
+  async walk(pids: readonly number[], dirs: readonly MatchDir[], full = false): Promise<WalkResult> {
+    if (this.threads <= 1 || pids.length < 2 * this.threads) {
+      // Too few to split: the workers' caches are then not pruned either; the next split walk does it.
+      return walkPids(pids, dirs, { kinds: this.kinds, ...(full && this.threads <= 1 ? { cover: pids } : {}) });
+    }
+    const buffer = sharePids(shareByPid(pids, this.threads));
+    const remote = Array.from({ length: this.threads - 1 }, (_, i) => this.walkOnWorker(i, { shares: buffer, share: i + 1, dirs: [...dirs], full }));
+    const shares = new PidShares(buffer);
+    const local = walkPids(shares.claimAll(0), dirs, { kinds: this.kinds, ...(full ? { cover: shares.share(0) } : {}) });
     return merge([local, ...(await Promise.all(remote))]);
   }
 
@@ -23,13 +42,13 @@ export class ScanPool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private walkOnWorker(index: number, pids: number[], dirs: readonly MatchDir[]): Promise<WalkResult> {
+  private walkOnWorker(index: number, request: WorkerRequest): Promise<WalkResult> {
     const worker = (this.workers[index] ??= new Worker(new URL('./scan-worker.js', import.meta.url)));
     return new Promise<WalkResult>((resolve, reject) => {
-      const onMessage = (message: { ok: true; result: WalkResult } | { ok: false; error: string }) => {
+      const onMessage = (message: { ok: true; packed: PackedWalk } | { ok: false; error: string }) => {
         worker.off('error', onError);
         worker.unref(); // an idle worker never keeps the process alive
-        if (message.ok) resolve(message.result);
+        if (message.ok) resolve(unpackWalk(message.packed, request.dirs));
         else reject(new Error(`scan worker: ${message.error}`));
       };
       const onError = (error: Error) => {
@@ -39,23 +58,30 @@ export class ScanPool {
       worker.ref();
       worker.once('message', onMessage);
       worker.once('error', onError);
-      worker.postMessage({ pids, dirs });
+      worker.postMessage(request);
     });
   }
 }
 
-/** Deals pids round-robin so each share gets a mix of big and small processes. */
-function interleave(pids: readonly number[], n: number): number[][] {
+/**
+ * Deals pids by `pid % n`: a mix of big and small processes per share, and a process stays on the
+ * same thread from poll to poll, where that thread's kind cache knows its fds.
+ */
+function shareByPid(pids: readonly number[], n: number): number[][] {
   const shares: number[][] = Array.from({ length: n }, () => []);
-  pids.forEach((pid, i) => shares[i % n]!.push(pid));
+  for (const pid of pids) shares[pid % n]!.push(pid);
   return shares;
 }
 
 function merge(parts: WalkResult[]): WalkResult {
-  return {
-    holdings: parts.flatMap((p) => p.holdings),
-    denied: parts.flatMap((p) => p.denied),
-    processCount: parts.reduce((n, p) => n + p.processCount, 0),
-    handleCount: parts.reduce((n, p) => n + p.handleCount, 0),
-  };
+  const [first, ...rest] = parts;
+  const merged = first!;
+  for (const part of rest) {
+    for (const holding of part.holdings) merged.holdings.push(holding);
+    merged.infos.push(...part.infos);
+    merged.denied.push(...part.denied);
+    merged.processCount += part.processCount;
+    merged.handleCount += part.handleCount;
+  }
+  return merged;
 }

@@ -1,10 +1,21 @@
-// Worker-thread side of ScanPool: walks the pids it is given and posts the result back.
+// Worker-thread side of ScanPool: walks its share of the pids (then helps with the others'), and
+// posts the result back.
 import { parentPort } from 'node:worker_threads';
-import { walkPids, type MatchDir } from './fd-walk.js';
+import { FdKindCache } from './fd-kind-cache.js';
+import { walkPids } from './fd-walk.js';
+import { PidShares } from './pid-shares.js';
+import type { WorkerRequest } from './scan-pool.js';
+import { packWalk } from './walk-codec.js';
 
-parentPort?.on('message', (request: { pids: number[]; dirs: MatchDir[] }) => {
+// This thread's share of the kind cache: ScanPool sends the same pids here poll after poll.
+const kinds = new FdKindCache();
+
+parentPort?.on('message', (request: WorkerRequest) => {
   try {
-    parentPort?.postMessage({ ok: true, result: walkPids(request.pids, request.dirs) });
+    const shares = new PidShares(request.shares);
+    const cover = request.full ? { cover: shares.share(request.share) } : {};
+    const result = walkPids(shares.claimAll(request.share), request.dirs, { kinds, ...cover });
+    parentPort?.postMessage({ ok: true, packed: packWalk(result, request.dirs) });
   } catch (error) {
     parentPort?.postMessage({ ok: false, error: String(error) });
   }

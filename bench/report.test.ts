@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { FixtureHolder } from './fixture.js';
+import type { Measurement } from './measurement.js';
+import { evaluateClaims, formatBenchTable, type BenchRows } from './report.js';
+
+const holders: FixtureHolder[] = [
+  { pid: 10, role: 'files' },
+  { pid: 13, role: 'unlinked' },
+  { pid: 20, role: 'noise' },
+];
+
+const m = (tool: string, samplesMs: number[], pids: number[]): Measurement => ({ tool, samplesMs, pids: new Set(pids) });
+
+function rows(overrides: Partial<BenchRows> = {}): BenchRows {
+  return {
+    floor: m('floor', [50, 50, 50], [10, 13]),
+    oneShot: m('one-shot', [200], [10, 13]),
+    warmPoll: m('poll', [60], [10, 13]),
+    lsofDir: m('lsof +D', [400], [10]),
+    lsofGrep: m('lsof | grep', [300], [10, 13, 20]),
+    fuser: m('fuser', [100], [10]),
+    others: [],
+    ...overrides,
+  };
+}
+
+describe('evaluateClaims', () => {
+  it('passes every claim when holdwatch is faster, within 1.3x of the floor and sees what lsof sees', () => {
+    const claims = evaluateClaims(rows(), holders);
+    expect(claims.map((c) => c.pass)).toEqual([true, true, true, true, true, true]);
+    expect(claims[4]!.text).toContain('lsof +D MISSES it; fuser MISSES it; lsof | grep finds it');
+  });
+  it('misses the speed claims when lsof | grep is faster or the poll costs more than 1.3x the floor', () => {
+    const claims = evaluateClaims(rows({ lsofGrep: m('lsof | grep', [150], [10, 13, 20]), warmPoll: m('poll', [66], [10, 13]) }), holders);
+    expect(claims[0]!.pass).toBe(false);
+    expect(claims[1]!.pass).toBe(false);
+    expect(claims[1]!.text).toContain('1.32x');
+  });
+  it('misses the superset claim when lsof found a real holder holdwatch did not', () => {
+    const claims = evaluateClaims(rows({ oneShot: m('one-shot', [200], [13]) }), holders);
+    expect(claims[2]!.pass).toBe(false);
+    expect(claims[2]!.text).toContain('misses 10');
+    expect(claims[5]!.pass).toBe(false);
+  });
+});
+
+describe('formatBenchTable', () => {
+  it('shows the ratios against the floor and the one-shot CLI, and what each tool missed', () => {
+    const text = formatBenchTable(rows(), holders);
+    const lsofLine = text.split('\n').find((line) => line.startsWith('lsof +D'))!;
+    expect(lsofLine).toMatch(/400 \(n=1\)\s+-\s+8\.00x\s+2\.00x\s+1\s+unlinked 13\s+none/);
+    const grepLine = text.split('\n').find((line) => line.startsWith('lsof | grep'))!;
+    expect(grepLine).toMatch(/noise 20$/);
+  });
+});

@@ -1,0 +1,112 @@
+// Turns the measurements of one fixture size into the printed table and the PASS/MISS lines.
+// Pure: everything it needs is passed in, so it is tested without processes.
+import type { FixtureHolder } from './fixture.js';
+import type { Measurement } from './measurement.js';
+import { comparePids, describeHolders, isSuperset } from './pid-sets.js';
+import { formatMs, formatRatio, median, ratio } from './stats.js';
+import { formatTextTable } from './text-table.js';
+
+/** The rows the claims are about, by role; any of them may be absent (a tool failed). */
+export interface BenchRows {
+  floor: Measurement;
+  oneShot: Measurement;
+  warmPoll: Measurement;
+  lsofDir: Measurement;
+  lsofGrep: Measurement;
+  fuser: Measurement;
+  others: Measurement[];
+}
+
+export const WARM_POLL_MAX_FLOOR_RATIO = 1.3;
+
+export function formatBenchTable(rows: BenchRows, holders: readonly FixtureHolder[]): string {
+  const floorMs = median(rows.floor.samplesMs);
+  const oneShotMs = median(rows.oneShot.samplesMs);
+  const ordered = [rows.floor, rows.oneShot, rows.warmPoll, ...rows.others, rows.lsofDir, rows.lsofGrep, rows.fuser];
+  const body = ordered.map((m) => {
+    const ms = median(m.samplesMs);
+    const pids = m.pids ? comparePids(m.pids, holders) : null;
+    return [
+      m.tool,
+      m.note ? m.note : `${formatMs(ms)} (n=${m.samplesMs.length})`,
+      m.cpuSamplesMs ? formatMs(median(m.cpuSamplesMs)) : '-',
+      formatRatio(ratio(ms, floorMs)),
+      formatRatio(ratio(ms, oneShotMs)),
+      pids ? String(pids.found) : '-',
+      pids ? describeHolders(pids.missing) : '-',
+      pids ? describeHolders(pids.extra) : '-',
+    ];
+  });
+  return formatTextTable(
+    [
+      { header: 'tool' },
+      { header: 'median ms', align: 'right' },
+      { header: 'cpu ms', align: 'right' },
+      { header: 'vs C floor', align: 'right' },
+      { header: 'vs one-shot', align: 'right' },
+      { header: 'PIDs', align: 'right' },
+      { header: 'missing (expected holders)' },
+      { header: 'extra (hold nothing under dir)' },
+    ],
+    body,
+  );
+}
+
+export interface Claim {
+  pass: boolean;
+  text: string;
+}
+
+export function evaluateClaims(rows: BenchRows, holders: readonly FixtureHolder[]): Claim[] {
+  const ms = (m: Measurement) => median(m.samplesMs);
+  const oneShot = ms(rows.oneShot);
+  const claims: Claim[] = [];
+
+  const lsofDir = ms(rows.lsofDir);
+  const lsofGrep = ms(rows.lsofGrep);
+  claims.push({
+    pass: oneShot < lsofDir && oneShot < lsofGrep,
+    text: `one-shot CLI faster than lsof +D and lsof | grep: ${formatMs(oneShot)} ms vs ${formatMs(lsofDir)} ms and ${formatMs(lsofGrep)} ms`,
+  });
+
+  const pollRatio = ratio(ms(rows.warmPoll), ms(rows.floor));
+  claims.push({
+    pass: pollRatio <= WARM_POLL_MAX_FLOOR_RATIO,
+    text: `warm poll <= ${WARM_POLL_MAX_FLOOR_RATIO}x C floor: ${formatMs(ms(rows.warmPoll))} ms vs ${formatMs(ms(rows.floor))} ms = ${formatRatio(pollRatio)}`,
+  });
+
+  // lsof | grep -F also matches "<dir>-other": those pids are its false positives, not holders missed.
+  const noise = new Set(holders.filter((h) => h.role === 'noise').map((h) => h.pid));
+  for (const holdwatch of [rows.oneShot, rows.warmPoll]) {
+    const mine = holdwatch.pids ?? new Set<number>();
+    const lsofSets = [rows.lsofDir, rows.lsofGrep].filter((m) => m.pids);
+    const superset = lsofSets.length === 2 && lsofSets.every((m) => isSuperset(mine, m.pids!, noise));
+    const missedByMe = lsofSets.flatMap((m) => [...m.pids!].filter((pid) => !noise.has(pid) && !mine.has(pid)));
+    claims.push({
+      pass: superset,
+      text: `${holdwatch.tool} PIDs ⊇ lsof's (+D, and | grep minus ${noise.size} "-other" noise pids): ${
+        lsofSets.length < 2 ? 'lsof did not run' : missedByMe.length === 0 ? 'yes' : `misses ${[...new Set(missedByMe)].join(' ')}`
+      }`,
+    });
+  }
+
+  const unlinked = holders.filter((h) => h.role === 'unlinked').map((h) => h.pid);
+  const sees = (m: Measurement) => (m.pids ? (unlinked.every((pid) => m.pids!.has(pid)) ? 'finds it' : 'MISSES it') : 'did not run');
+  claims.push({
+    pass: rows.oneShot.pids !== null && unlinked.every((pid) => rows.oneShot.pids!.has(pid)),
+    text: `unlinked-while-open holder (pid ${unlinked.join(' ')}): holdwatch ${sees(rows.oneShot)}; lsof +D ${sees(rows.lsofDir)}; fuser ${sees(rows.fuser)}; lsof | grep ${sees(rows.lsofGrep)}`,
+  });
+
+  const found = rows.oneShot.pids ? comparePids(rows.oneShot.pids, holders) : null;
+  claims.push({
+    pass: found !== null && found.missing.length === 0 && found.extra.length === 0,
+    text: `holdwatch finds every fixture holder and nothing else: ${
+      found ? `missing ${describeHolders(found.missing)}; extra ${describeHolders(found.extra)}` : 'did not run'
+    }`,
+  });
+  return claims;
+}
+
+export function formatClaims(claims: readonly Claim[]): string {
+  return claims.map((c) => `${c.pass ? 'PASS' : 'MISS'}  ${c.text}`).join('\n');
+}

@@ -1,0 +1,107 @@
+// `npm run bench`: builds a fixture at ~2,000 and ~8,000 held fds and times, side by side, the C
+// floor, holdwatch's one-shot CLI and warm watcher poll, lsof and fuser. Prints medians, ratios,
+// PID-set agreement and a PASS/MISS line per claim. Claims, not assertions: exits 0 either way.
+import { cpus, loadavg, release } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileFloor, runFloor } from './c-floor.js';
+import { parseFuserPids, parseLsofPids, parseSnapshotPids, timeCommand } from './external-tools.js';
+import { createFixture, destroyAllFixturesNow, type Fixture, type FixtureOptions } from './fixture.js';
+import { evaluateClaims, formatBenchTable, formatClaims, type BenchRows } from './report.js';
+import type { Measurement } from './measurement.js';
+import { WarmPoller } from './warm-poll.js';
+
+// dist/bench/run.js -> the repository root, where bin/ and bench/*.c live.
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const SIZES: FixtureOptions[] = [
+  { fileHolders: 50, filesPerHolder: 39, cwdEvery: 10, noiseHolders: 3 },
+  { fileHolders: 50, filesPerHolder: 159, cwdEvery: 10, noiseHolders: 3 },
+];
+
+// Run counts keep the whole bench near a minute on 2 cores; in-process timings are cheap, so more.
+const RUNS = { inProcess: 31, oneShot: 9, lsof: 5, fuser: 5 };
+
+async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows: BenchRows; links: number }> {
+  const dir = fixture.dir;
+  const inProcess = await measureInProcess(dir, floorBinary, RUNS.inProcess);
+  const oneShot = await timeCommand('holdwatch scan --json (one-shot CLI)', process.execPath, [join(repoRoot, 'bin', 'holdwatch.js'), 'scan', dir, '--json'], RUNS.oneShot, parseSnapshotPids, [0]);
+  const lsofDir = await timeCommand(`lsof -w +D <dir>`, 'lsof', ['-w', '+D', dir], RUNS.lsof, parseLsofPids);
+  const lsofGrep = await timeCommand(`lsof -w -n -P | grep -F <dir>`, 'sh', ['-c', 'lsof -w -n -P | grep -F -- "$1"', 'sh', dir], RUNS.lsof, (out) => parseLsofPids('header\n' + out));
+  // fuser only takes names: it is given every path in the tree, which is the best a user can do.
+  const fuser = await timeCommand(`fuser <every path under dir>`, 'fuser', fixture.treePaths, RUNS.fuser, parseFuserPids);
+  const { floor, warmPoll, warmPollSingle } = inProcess;
+  return { rows: { floor, oneShot, warmPoll, lsofDir, lsofGrep, fuser, others: [warmPollSingle] }, links: inProcess.links };
+}
+
+/**
+ * The C floor and the warm polls, run in turn (floor, 2 threads, 1 thread, floor, ...) so a change
+ * in machine load hits all three alike and their ratio stays fair.
+ */
+async function measureInProcess(dir: string, floorBinary: string, runs: number) {
+  const pollers: WarmPoller[] = [];
+  try {
+    pollers.push(await WarmPoller.open('holdwatch warm poll (2 threads)', dir, 2));
+    pollers.push(await WarmPoller.open('holdwatch warm poll (1 thread)', dir, 1));
+    const floor: Measurement = { tool: 'C floor: /proc/*/fd readdir+readlink, 1 thread', samplesMs: [], cpuSamplesMs: [], pids: null };
+    let links = 0;
+    for (let i = 0; i < runs; i++) {
+      const run = runFloor(floorBinary, dir, 1);
+      floor.samplesMs.push(...run.samplesMs);
+      floor.cpuSamplesMs!.push(...run.cpuSamplesMs);
+      floor.pids ??= run.pids;
+      links = run.links;
+      for (const poller of pollers) await poller.poll();
+    }
+    return { floor, warmPoll: pollers[0]!.measurement(), warmPollSingle: pollers[1]!.measurement(), links };
+  } finally {
+    for (const poller of pollers) await poller.dispose();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`holdwatch bench — node ${process.version}, linux ${release()}, ${cpus().length} cores, load average ${formatLoad()}`);
+  const floorBinary = compileFloor(repoRoot);
+  let current: Fixture | undefined;
+  const onSignal = () => {
+    destroyAllFixturesNow();
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for (const size of SIZES) {
+      current = await createFixture(size);
+      try {
+        const { rows, links } = await measureAll(current, floorBinary);
+        const fixtureHolders = current.holders.filter((h) => h.role !== 'noise').length;
+        console.log(
+          `\n== ~${current.heldFds} fds held under ${current.dir} by ${fixtureHolders} processes ` +
+            `(+${current.holders.length - fixtureHolders} noise processes in <dir>-other); ${links} fd links system-wide; ` +
+            `load average ${formatLoad()} ==`,
+        );
+        console.log(formatBenchTable(rows, current.holders));
+        console.log('');
+        console.log(formatClaims(evaluateClaims(rows, current.holders)));
+      } finally {
+        await current.dispose();
+        current = undefined;
+      }
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** Other work on the machine skews every wall-clock number here; the reader should know how much there was. */
+function formatLoad(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,35 @@
+// Whether each matching fd is a directory, remembered between a watcher's polls: the stat that tells
+// costs as much as the readlink, and an fd keeps its kind while it keeps its target. Keyed by
+// (pid, fd, target), so a reopened fd pointing elsewhere is statted again. A path that turns from
+// file to directory (or back) under the same pid and fd number between two polls is the one case
+// it cannot see; that needs the fd closed, the path replaced and reopened at the same number.
+
+/** fd name -> what it pointed at and whether that was a directory. */
+export type PidKinds = Map<string, { target: string; dir: boolean }>;
+
+export class FdKindCache {
+  private byPid = new Map<number, PidKinds>();
+
+  of(pid: number): PidKinds | undefined {
+    return this.byPid.get(pid);
+  }
+
+  /** Keeps only what this walk saw for `pid`: closed fds drop out. */
+  remember(pid: number, kinds: PidKinds | undefined): void {
+    if (kinds) this.byPid.set(pid, kinds);
+    else this.byPid.delete(pid);
+  }
+
+  forget(pid: number): void {
+    this.byPid.delete(pid);
+  }
+
+  retainOnly(pids: readonly number[]): void {
+    const alive = new Set(pids);
+    for (const pid of this.byPid.keys()) if (!alive.has(pid)) this.byPid.delete(pid);
+  }
+
+  get size(): number {
+    return this.byPid.size;
+  }
+}
