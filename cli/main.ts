@@ -67,6 +67,11 @@ function buildProgram(setExitCode: (code: number) => void): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `holdwatch scan | head`: a reader that went away is not an error. Commands that must react
+  // themselves (watch stops, run keeps supervising) add their own listener.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
+  });
   const program = buildProgram((code) => (process.exitCode = code));
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -92,6 +92,12 @@ function runChild({ command, probeReportsTests }: PreparedCommand, env: NodeJS.P
     };
     const stderrLines = new SniffingParser('stderr', systemClock);
     const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+    // If our reader goes away (`holdwatch run ... | head`), the command's reader goes away too, as it
+    // would without holdwatch; supervising goes on.
+    const onStdoutError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') child.stdout!.destroy();
+    };
+    process.stdout.on('error', onStdoutError);
     child.stdout!.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk); // first, unchanged: the user sees it before we look at it
       feed(stdoutParser.push(decoders.out.decode(chunk, { stream: true })));
@@ -113,6 +119,7 @@ function runChild({ command, probeReportsTests }: PreparedCommand, env: NodeJS.P
       reject(error.code === 'ENOENT' ? new BadInputError(`command not found: ${command[0]}`) : error);
     });
     child.on('exit', (code, signal) => {
+      process.stdout.off('error', onStdoutError);
       for (const [s, h] of handlers) process.off(s, h);
       process.off('SIGINT', ignoreInt);
       // A detached grandchild may keep the pipes open forever: read what is there, then stop waiting.
