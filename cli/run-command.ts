@@ -74,6 +74,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     writeRunReports(record, options);
     if (options.killLeftovers) killStragglers(record);
     summarize(record, journal.path);
+    process.exitCode = exitCode; // already now: nothing in the cleanup below may lose it
     return exitCode;
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -33,6 +33,7 @@ func TestScanCache(t *testing.T) {
 }
 
 func TestStartsIndexer(t *testing.T) {
+	time.Sleep(100 * time.Millisecond) // the test's own work before it starts the indexer
 	db := filepath.Join(workDir(t, "index"), "index.db")
 	script := `
 import sqlite3, sys, time

@@ -22,7 +22,7 @@ def test_writes_log():
     log.write("started\n")
     log.flush()
     _KEEP.append(log)
-    time.sleep(0.3)  # long enough for holdwatch to see the handle during this test
+    time.sleep(1.0)  # the test's other work; holdwatch sees the handle during this test
 
 
 def test_later_work():

@@ -14,12 +14,20 @@ let bootTimeMs: number | undefined;
  * `btime` is whole seconds, up to a second off, which would misplace process starts between tests;
  * now minus /proc/uptime (10 ms resolution) is not. Read once, so identities stay stable.
  */
-function readBootTimeMs(): number {
+export function readBootTimeMs(): number {
   if (bootTimeMs === undefined) {
     const uptimeSeconds = Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]);
     bootTimeMs = Math.round(Date.now() - uptimeSeconds * 1000);
   }
   return bootTimeMs;
+}
+
+/**
+ * Worker threads take the main thread's boot time: computed per thread, it would differ by a few
+ * ms, and so would every process's start time, which is half of its identity.
+ */
+export function adoptBootTimeMs(ms: number): void {
+  bootTimeMs = ms;
 }
 
 export interface StatFields {

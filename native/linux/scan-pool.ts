@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { FdKindCache } from './fd-kind-cache.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
 import { PidShares, sharePids } from './pid-shares.js';
+import { readBootTimeMs } from './proc-stat.js';
 import { unpackWalk, type PackedWalk } from './walk-codec.js';
 
 export interface WorkerRequest {
@@ -14,6 +15,8 @@ export interface WorkerRequest {
   share: number;
   dirs: MatchDir[];
   full: boolean;
+  /** The main thread's boot time, so start times (identities) agree across threads. */
+  bootTimeMs: number;
 }
 
 export class ScanPool {
@@ -30,7 +33,7 @@ export class ScanPool {
       return walkPids(pids, dirs, { kinds: this.kinds, ...(full && this.threads <= 1 ? { cover: pids } : {}) });
     }
     const buffer = sharePids(shareByPid(pids, this.threads));
-    const remote = Array.from({ length: this.threads - 1 }, (_, i) => this.walkOnWorker(i, { shares: buffer, share: i + 1, dirs: [...dirs], full }));
+    const remote = Array.from({ length: this.threads - 1 }, (_, i) => this.walkOnWorker(i, { shares: buffer, share: i + 1, dirs: [...dirs], full, bootTimeMs: readBootTimeMs() }));
     const shares = new PidShares(buffer);
     const local = walkPids(shares.claimAll(0), dirs, { kinds: this.kinds, ...(full ? { cover: shares.share(0) } : {}) });
     return merge([local, ...(await Promise.all(remote))]);
@@ -39,7 +42,14 @@ export class ScanPool {
   async dispose(): Promise<void> {
     const workers = this.workers;
     this.workers = [];
-    await Promise.all(workers.map((w) => w.terminate()));
+    // Ref'd while terminating: an unref'd worker's exit does not keep the loop alive, and a caller
+    // awaiting this dispose (then setting process.exitCode) would see Node exit underneath it.
+    await Promise.all(
+      workers.map((w) => {
+        w.ref();
+        return w.terminate();
+      }),
+    );
   }
 
   private walkOnWorker(index: number, request: WorkerRequest): Promise<WalkResult> {

@@ -4,6 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { FdKindCache } from './fd-kind-cache.js';
 import { walkPids } from './fd-walk.js';
 import { PidShares } from './pid-shares.js';
+import { adoptBootTimeMs } from './proc-stat.js';
 import type { WorkerRequest } from './scan-pool.js';
 import { packWalk } from './walk-codec.js';
 
@@ -12,6 +13,7 @@ const kinds = new FdKindCache();
 
 parentPort?.on('message', (request: WorkerRequest) => {
   try {
+    adoptBootTimeMs(request.bootTimeMs);
     const shares = new PidShares(request.shares);
     const cover = request.full ? { cover: shares.share(request.share) } : {};
     const result = walkPids(shares.claimAll(request.share), request.dirs, { kinds, ...cover });
