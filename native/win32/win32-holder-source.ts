@@ -3,7 +3,8 @@
 import { statSync } from 'node:fs';
 import type { DeniedProcess, Holder, HolderKind, ProcessInfo, UnnamedHandles } from '../../core/api.js';
 import { BadInputError } from '../../core/errors.js';
-import { isUnder, WINDOWS_STYLE } from '../../core/paths.js';
+import { isUnder, type PathStyle } from '../../core/paths.js';
+import { normalizeWindowsPath } from '../../core/windows-paths.js';
 import type { HolderSource, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { parseObjectName, type HandleEntry, type ProcessRow } from './handle-table.js';
 import { closeHandle, finalPathName, openForQuery, openProcess, PROCESS_QUERY_LIMITED_INFORMATION, VOLUME_NAME_DOS } from './kernel32.js';
@@ -15,7 +16,8 @@ import { ProcessReader } from './process-reader.js';
 import { SystemTables } from './system-tables.js';
 import { NtStatusError, ntSuccess, Win32Error } from './win-errors.js';
 import { fileTimeToUnixMs } from './win-types.js';
-import { toWin32Path } from './win32-path-input.js';
+import { resolveInputPath } from './win32-path-input.js';
+import { DosDevices, PathKeys } from './path-keys.js';
 
 export interface Win32Options {
   deadlines?: Deadlines;
@@ -39,6 +41,7 @@ export class Win32HolderSource implements HolderSource {
   private readonly tables = new SystemTables();
   private readonly cache = new NameCache();
   private readonly reader = new ProcessReader();
+  private readonly keys = new PathKeys(new DosDevices());
   private readonly worker: NameWorkerClient;
   private readonly moduleRefreshMs: number;
 
@@ -69,6 +72,8 @@ export class Win32HolderSource implements HolderSource {
     const entries = wanted ? this.restrictedHandles(wanted, processes, deny) : this.tables.fileHandles();
 
     const outcomes = await this.nameEntries(entries, processes);
+    this.keys.begin();
+    const dirs = request.dirs.map((dir) => ({ dir, key: this.keys.keyOf(dir.matchPrefix).key }));
     const holdings: RawHolding[] = [];
     const unnamed = new Map<number, UnnamedHandles>();
     entries.forEach((entry, i) => {
@@ -82,12 +87,14 @@ export class Win32HolderSource implements HolderSource {
       const { name, directory, deletePending, error } = outcome.answer;
       if (error?.denied) deny(entry.pid, `${error.api}: access denied`);
       if (name === null) return;
-      for (const dir of request.dirs) {
-        if (!isUnder(name, dir.matchPrefix, WINDOWS_STYLE)) continue;
-        holdings.push({ pid: entry.pid, kind: directory ? 'dir' : 'file', path: displayPath(name, dir), deleted: deletePending, handle: entry.handle, watchedDir: dir.display });
+      const named = this.keys.keyOf(name);
+      for (const { dir, key } of dirs) {
+        if (!isUnder(named.key, key, FOLDED_KEYS)) continue;
+        holdings.push({ pid: entry.pid, kind: directory ? 'dir' : 'file', path: named.display, deleted: deletePending, handle: entry.handle, watchedDir: dir.display });
       }
     });
-    this.collectModules(wanted, processes, request.dirs, holdings, deny);
+    this.collectModules(wanted, processes, dirs, holdings, deny);
+    this.keys.sweep();
     const holders = this.enrich(holdings, processes, deny);
     return { holders, denied: [...denied.values()], unnamed: [...unnamed.values()], processCount: wanted ? wanted.size : processes.size, handleCount: entries.length };
   }
@@ -159,7 +166,7 @@ export class Win32HolderSource implements HolderSource {
   }
 
   /** `exe` (the main image) and `module` (DLLs) mapped from under a watched dir. */
-  private collectModules(wanted: Set<number> | null, processes: Map<number, ProcessRow>, dirs: readonly WatchDir[], holdings: RawHolding[], deny: (pid: number, reason: string) => void): void {
+  private collectModules(wanted: Set<number> | null, processes: Map<number, ProcessRow>, dirs: readonly { dir: WatchDir; key: string }[], holdings: RawHolding[], deny: (pid: number, reason: string) => void): void {
     for (const row of processes.values()) {
       if (row.pid === 0 || (wanted && !wanted.has(row.pid))) continue;
       let modules: string[];
@@ -170,10 +177,10 @@ export class Win32HolderSource implements HolderSource {
         continue;
       }
       modules.forEach((file, index) => {
-        const path = stripVerbatim(file);
-        for (const dir of dirs) {
-          if (!isUnder(path, dir.display, WINDOWS_STYLE)) continue;
-          holdings.push({ pid: row.pid, kind: index === 0 ? 'exe' : 'module', path, deleted: false, handle: null, watchedDir: dir.display });
+        const named = this.keys.keyOf(file);
+        for (const { dir, key } of dirs) {
+          if (!isUnder(named.key, key, FOLDED_KEYS)) continue;
+          holdings.push({ pid: row.pid, kind: index === 0 ? 'exe' : 'module', path: named.display, deleted: false, handle: null, watchedDir: dir.display });
         }
       });
     }
@@ -221,27 +228,18 @@ export class Win32HolderSource implements HolderSource {
   }
 }
 
-/** Display path of a kernel name under `dir`: the dir's DOS form plus the rest of the name. */
-function displayPath(kernelName: string, dir: WatchDir): string {
-  const rest = kernelName.slice(dir.matchPrefix.length);
-  return rest === '' ? dir.display : `${dir.display.replace(/\\$/, '')}\\${rest.replace(/^\\/, '')}`;
-}
-
-function stripVerbatim(path: string): string {
-  if (/^\\\\\?\\UNC\\/i.test(path)) return `\\\\${path.slice(8)}`;
-  if (/^\\\\\?\\/.test(path) || /^\\\?\?\\/.test(path)) return path.slice(4);
-  return path;
-}
+/** Match keys are already case-folded (core/windows-paths foldWindowsCase): compare them exactly. */
+const FOLDED_KEYS: PathStyle = { sep: '\\', caseInsensitive: false };
 
 /**
  * The watched directory's kernel name, the form handle names come in (`\Device\HarddiskVolume3\x`
  * on Windows, `\??\Z:\x` under Wine): opened with FILE_FLAG_BACKUP_SEMANTICS and full sharing,
- * named, closed. 8.3 short names and `\\?\` forms all land on the same kernel name.
+ * named, closed. Every input form (`C:/x`, `\\?\C:\x`, 8.3 aliases, MSYS `/c/x`) lands on one name.
  */
 export function resolveWin32WatchDir(input: string, cwd = process.cwd()): WatchDir {
   if (input.trim() === '') throw new BadInputError('no directory given (an empty path)');
-  if (input.includes('\0')) throw new BadInputError('the directory path contains a NUL byte');
-  const path = toWin32Path(input, cwd);
+  // core/windows-paths throws BadInputError for what Win32 cannot spell (quotes, `<>|`, a NUL).
+  const path = resolveInputPath(input, cwd);
   let isDir: boolean;
   try {
     isDir = statSync(path).isDirectory();
@@ -263,7 +261,8 @@ export function resolveWin32WatchDir(input: string, cwd = process.cwd()): WatchD
     if (!ntSuccess(result.status)) throw new NtStatusError('NtQueryObject(ObjectNameInformation)', result.status);
     const kernel = parseObjectName(memory.read(), memory.address);
     if (!kernel) throw new BadInputError(`cannot name directory: ${input}`);
-    const display = stripVerbatim(finalPathName(handle, VOLUME_NAME_DOS));
+    // GetFinalPathNameByHandleW gives the on-disk case and long names: the best form to show.
+    const display = normalizeWindowsPath(finalPathName(handle, VOLUME_NAME_DOS));
     return { input, display, matchPrefix: kernel.replace(/\\$/, ''), caseInsensitive: true };
   } finally {
     memory.free();

@@ -93,6 +93,20 @@ export class WineProcesses {
     return { code, stdout: readFileSync(logs.out, 'utf8'), stderr: readFileSync(logs.err, 'utf8') };
   }
 
+  /** The 8.3 form of a path, as cmd's `%~sI` gives it (Wine makes aliases like `HOLD~DZX`). No spaces in `path`. */
+  async shortPathName(path: string): Promise<string> {
+    const out = join(this.scratch, `short-${this.children.size}-${Date.now()}.txt`);
+    const fd = openSync(out, 'w');
+    const input = openSync('/dev/null', 'r');
+    try {
+      execFileSync('wine', ['cmd', '/c', `for %I in (${path}) do @echo %~sI`], { env: this.wine.env, stdio: [input, fd, 'ignore'], timeout: 60_000 });
+    } finally {
+      closeSync(fd);
+      closeSync(input);
+    }
+    return readFileSync(out, 'utf8').trim();
+  }
+
   /** Ends every process of this run: the ones we spawned and any they spawned (marker in environ). */
   killAll(): void {
     for (const child of this.children) child.kill('SIGKILL');

@@ -38,8 +38,9 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     holderPids[name] = JSON.parse(await waitForFile(ready, child, logs.err)).pid;
   }
 
-  async function scan(): Promise<Snapshot> {
-    const run = await procs.run(`scan-${Date.now()}`, [bin, 'scan', toWine(dir), '--json']);
+  let scans = 0;
+  async function scan(input = toWine(dir)): Promise<Snapshot> {
+    const run = await procs.run(`scan-${scans++}`, [bin, 'scan', input, '--json']);
     expect(run.code, run.stderr).toBe(0);
     return JSON.parse(run.stdout) as Snapshot;
   }
@@ -97,6 +98,25 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     // The scanning holdwatch (and its name worker) holds nothing under the dir.
     const holderSet = new Set(Object.values(holderPids));
     expect(snapshot.holders.filter((h) => !holderSet.has(h.pid))).toEqual([]);
+  }, 120_000);
+
+  it('every spelling of the dir (Z:\\, Z:/, \\\\?\\, /z/, /tmp/, 8.3 alias) names the same dir and holders', async () => {
+    const short = await procs.shortPathName(toWine(dir));
+    expect(short).toContain('~'); // the scratch dir's long name has an alias: this really is the 8.3 form
+    const forms = [toWine(dir), toWine(dir).replace(/\\/g, '/'), `\\\\?\\${toWine(dir)}`, `/z${dir}`, dir, short];
+    const out = join(scratch, 'forms.json');
+    const run = await procs.run('forms-scan', [fixture('forms-scan.mjs'), dist, toWine(out), ...forms]);
+    expect(run.code, run.stderr).toBe(0);
+    const results = JSON.parse(readFileSync(out, 'utf8')) as { form: string; dir: { display: string; matchPrefix: string }; holders: Snapshot['holders'] }[];
+    const view = (r: (typeof results)[number]) => ({ dir: r.dir.display, prefix: r.dir.matchPrefix, holders: r.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort() });
+    const expected = view(results[0]!);
+    expect(expected.dir).toBe(toWine(dir));
+    expect(expected.holders.length, JSON.stringify(results[0])).toBeGreaterThanOrEqual(5);
+    expect(results.map((r) => r.form)).toEqual(forms);
+    results.forEach((result) => expect(view(result), result.form).toEqual(expected));
+    // And end to end through the CLI, with the form CI machines hand over most (the 8.3 alias).
+    const cli = await scan(short);
+    expect({ dir: cli.dir, holders: cli.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort() }).toEqual({ dir: expected.dir, holders: expected.holders });
   }, 120_000);
 
   it('a stalled name query is reported as unnamed, the rest is named, the next scan works', async () => {
