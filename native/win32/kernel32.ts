@@ -21,11 +21,13 @@ const queryDosDeviceW = fn('uint32_t QueryDosDeviceW(str16 device, void *target,
 const getLogicalDriveStringsW = fn('uint32_t GetLogicalDriveStringsW(uint32_t chars, void *buffer)');
 const getLongPathNameW = fn('uint32_t GetLongPathNameW(str16 path, void *buffer, uint32_t chars)');
 const getTempPathW = fn('uint32_t GetTempPathW(uint32_t chars, void *buffer)');
+const queryFullProcessImageNameW = fn('bool QueryFullProcessImageNameW(void *process, uint32_t flags, void *name, _Inout_ uint32_t *chars)');
 
 export const PROCESS_DUP_HANDLE = 0x0040;
 export const PROCESS_VM_READ = 0x0010;
 export const PROCESS_QUERY_INFORMATION = 0x0400;
 export const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
+export const SYNCHRONIZE = 0x00100000;
 export const DUPLICATE_SAME_ACCESS = 0x2;
 export const FILE_SHARE_ALL = 0x1 | 0x2 | 0x4;
 export const FILE_READ_ATTRIBUTES = 0x80;
@@ -132,4 +134,12 @@ export function tempPath(): string | null {
   const buf = Buffer.alloc(1024 * 2);
   const written = getTempPathW()(1024, buf) as number;
   return written === 0 || written > 1024 ? null : buf.toString('utf16le', 0, written * 2);
+}
+
+/** The process's image as a Win32 path (`C:\x\node.exe`); needs only PROCESS_QUERY_LIMITED_INFORMATION. */
+export function processImageName(process: ProcessHandle): string {
+  const buf = Buffer.alloc(1024 * 2);
+  const chars = [1024];
+  if (!queryFullProcessImageNameW()(process, 0, buf, chars)) throw new Win32Error('QueryFullProcessImageNameW', lastError());
+  return buf.toString('utf16le', 0, (chars[0] ?? 0) * 2);
 }

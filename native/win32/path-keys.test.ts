@@ -32,7 +32,6 @@ describe('DosDevices and PathKeys', () => {
     const keys = new PathKeys(devices);
     keys.begin();
     expect(keys.keyOf('\\Device\\HarddiskVolume3\\a').key).toBe('C:\\A');
-    keys.sweep();
     now = 500;
     keys.begin();
     expect(reads).toBe(1);

@@ -52,36 +52,47 @@ function readDeviceTable(): Record<string, string> {
   return table;
 }
 
-/** Keys of the names seen in recent scans; names no scan used since the last `sweep` are dropped. */
+/**
+ * Keys of every name seen, remembered across scans (module paths repeat across processes, so the
+ * memo stays small); cleared when the drive table changes or the memo grows past `limit`.
+ */
 export class PathKeys {
   private known = new Map<string, PathKey>();
-  private used = new Map<string, PathKey>();
   private version = -1;
+  private table: DosDeviceTable = {};
 
-  constructor(private readonly devices: DosDevices) {}
+  constructor(
+    private readonly devices: DosDevices,
+    private readonly limit = 50_000,
+  ) {}
 
   /** Call once per scan, before `keyOf`: picks up a changed drive table. */
   begin(): void {
-    this.devices.current();
-    if (this.devices.version !== this.version) {
+    // One table for the whole scan, so every key of a scan is computed against the same drives.
+    this.table = this.devices.current();
+    if (this.devices.version !== this.version || this.known.size > this.limit) {
       this.version = this.devices.version;
       this.known.clear();
-      this.used.clear();
     }
   }
 
-  keyOf(name: string): PathKey {
-    let entry = this.used.get(name);
-    if (entry) return entry;
-    entry = this.known.get(name) ?? computeKey(name, this.devices.current());
-    this.used.set(name, entry);
-    return entry;
+  /** The drive table version the keys are computed against (cached keys elsewhere compare it). */
+  get tableVersion(): number {
+    return this.version;
   }
 
-  /** Call once per scan, after it: keeps only what this scan used. */
-  sweep(): void {
-    this.known = this.used;
-    this.used = new Map();
+  /** The drive table of the current scan. */
+  get devicesTable(): DosDeviceTable {
+    return this.table;
+  }
+
+  keyOf(name: string): PathKey {
+    let entry = this.known.get(name);
+    if (!entry) {
+      entry = computeKey(name, this.table);
+      this.known.set(name, entry);
+    }
+    return entry;
   }
 }
 

@@ -89,9 +89,8 @@ export class ProcessReader {
    * list is re-read at most every `refreshMs`: walking every process's loader list is most of a
    * poll's cost, and DLLs load rarely (a new one can show up to `refreshMs` late).
    */
-  modules(pid: number, createTime: bigint, refreshMs = 0): string[] {
+  modules(pid: number, createTime: bigint, refreshMs = 0, now = performance.now()): readonly string[] {
     const entry = this.entry(pid, createTime);
-    const now = performance.now();
     if (entry.moduleList && now - entry.moduleList.atMs < refreshMs) return entry.moduleList.names;
     const bases = listModules(entry.handle);
     const names: string[] = [];
