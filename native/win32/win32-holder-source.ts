@@ -17,6 +17,7 @@ import { ProcessReader } from './process-reader.js';
 import { SystemTables } from './system-tables.js';
 import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
 import { fileTimeToUnixMs } from './win-types.js';
+import { describeProcess } from './win32-process-source.js';
 import { FOLDED_KEYS, resolveWin32WatchDir } from './watch-dir.js';
 
 export interface Win32Options {
@@ -232,17 +233,7 @@ export class Win32HolderSource implements HolderSource {
 
   async processInfo(pid: number): Promise<ProcessInfo | null> {
     const row = this.tables.processList().find((p) => p.pid === pid);
-    if (!row) return null;
-    let commandLine = '';
-    let exe: string | null = null;
-    try {
-      const params = this.reader.parameters(pid, row.createTime);
-      commandLine = params.commandLine;
-      exe = params.imagePath || null;
-    } catch {
-      // Denied: the row's name and times are still facts worth returning.
-    }
-    return { pid, ppid: row.ppid, startedAtMs: fileTimeToUnixMs(row.createTime), name: row.imageName, exe, commandLine, user: this.safeUser(pid, row.createTime) };
+    return row ? describeProcess(row, this.reader) : null;
   }
 
   async dispose(): Promise<void> {

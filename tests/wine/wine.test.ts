@@ -119,6 +119,22 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect({ dir: cli.dir, holders: cli.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort() }).toEqual({ dir: expected.dir, holders: expected.holders });
   }, 120_000);
 
+  it('ProcessSource: a child started with HOLDWATCH_RUN=abc and its grandchild carry the tag, and the parent chain is right', async () => {
+    const out = join(scratch, 'env-tree.json');
+    const run = await procs.run('env-tree', [fixture('env-tree.mjs'), dist, toWine(out)]);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    expect(r.sourceIsWin32).toBe(true);
+    expect(r.child.brief).toMatchObject({ pid: r.child.pid, ppid: r.self.pid, name: 'node.exe' });
+    expect(r.grandchild.brief).toMatchObject({ pid: r.grandchild.pid, ppid: r.child.pid, name: 'node.exe' });
+    expect(r.child.brief.startedAtMs).toBeGreaterThanOrEqual(r.self.brief.startedAtMs);
+    expect([r.child.tag, r.child.tagLowerCase, r.grandchild.tag]).toEqual(['abc', 'abc', 'abc']);
+    expect(r.self.tag).toBeNull();
+    expect(r.missing).toEqual({ tag: null, info: null });
+    expect(r.child.info).toMatchObject({ pid: r.child.pid, ppid: r.self.pid, name: 'node.exe' });
+    expect(r.child.info.commandLine).toContain('-e');
+  }, 120_000);
+
   it('a stalled name query is reported as unnamed, the rest is named, the next scan works', async () => {
     writeFileSync(join(dir, 'stall-me.txt'), 'the hang');
     writeFileSync(join(dir, 'named.txt'), 'fine');
