@@ -143,3 +143,13 @@ export async function waitForFile(path: string, child: ChildProcess, errLog: str
   }
   throw new Error(`timed out waiting for ${path}`);
 }
+
+/** Polls `condition` (reading files a Wine child writes) until true; fails with `errLog`'s text on timeout. */
+export async function waitFor(condition: () => boolean, errLog: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out; the child's stderr says: ${existsSync(errLog) ? readFileSync(errLog, 'utf8').slice(0, 2000) : '(nothing)'}`);
+}

@@ -5,8 +5,8 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../core/api.js';
-import { prepareWine, REPO, toWine, waitForFile, wineAvailable, WineProcesses, type WineEnv } from './wine-harness.js';
+import type { Snapshot, WatchEvent } from '../../core/api.js';
+import { prepareWine, REPO, toWine, waitFor, waitForFile, wineAvailable, WineProcesses, type WineEnv } from './wine-harness.js';
 
 const haveWine = wineAvailable();
 const required = Boolean(process.env.CI);
@@ -166,6 +166,45 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(result.afterAll).toBe(result.afterOne);
     expect(result.afterRestricted).toBe(result.afterOne);
   }, 180_000);
+
+  it('watch --json prints "appeared" when a holder opens a file, "gone" when it exits, and exits 0 on Ctrl-C', async () => {
+    const live = `${scratch}/watched-live`;
+    mkdirSync(live);
+    writeFileSync(join(live, 'live.txt'), 'held later');
+    const watch = procs.start('watch', [bin, 'watch', toWine(live), '--json', '--interval', '200']);
+    const exited = new Promise<number | null>((resolve) => watch.child.once('exit', (code) => resolve(code)));
+    // The notice goes to stderr once the first poll is scheduled: only then can "appeared" be trusted.
+    await waitFor(() => readFileSync(watch.logs.err, 'utf8').includes('holdwatch: watching'), watch.logs.err);
+    const events = () =>
+      readFileSync(watch.logs.out, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as WatchEvent);
+    expect(events()).toEqual([]);
+
+    const ready = join(scratch, 'live.ready');
+    const release = join(scratch, 'live.release');
+    const open = join(scratch, 'live.open');
+    // The holder runs (and is polled) before it opens the file: the poll must notice a known
+    // process whose File handles changed, not only a new process.
+    const holder = procs.start('live-holder', [fixture('holder.mjs'), toWine(ready), toWine(release), `wait=${toWine(open)}`, `share0=${toWine(join(live, 'live.txt'))}`]);
+    const pid = JSON.parse(await waitForFile(ready, holder.child, holder.logs.err)).pid as number;
+    const ours = (type: string) => events().filter((e) => e.type === type && e.holder.pid === pid);
+    await new Promise((r) => setTimeout(r, 1000)); // a few polls see it holding nothing under the dir
+    expect(ours('appeared')).toEqual([]);
+    writeFileSync(open, 'now');
+    await waitFor(() => ours('appeared').length > 0, watch.logs.err);
+    expect(ours('appeared').map((e) => [e.holder.kind, e.holder.path, e.holder.processName])).toEqual([['file', toWine(join(live, 'live.txt')), 'node.exe']]);
+
+    writeFileSync(release, 'go');
+    await waitFor(() => ours('gone').length > 0, watch.logs.err);
+    expect(ours('gone').map((e) => e.holder.path)).toEqual([toWine(join(live, 'live.txt'))]);
+    expect(events().map((e) => e.type)).toEqual(['appeared', 'gone']);
+
+    // SIGINT to the Wine process arrives in node.exe as Ctrl-C (SIGTERM would end it abruptly).
+    watch.child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  }, 120_000);
 
   it('rmdir fails with EBUSY/ENOTEMPTY while held and succeeds once the holders exit', async () => {
     expect(['EBUSY', 'ENOTEMPTY']).toContain(await removeDir());
