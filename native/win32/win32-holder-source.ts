@@ -103,6 +103,8 @@ export class Win32HolderSource implements HolderSource {
 
   async scan(request: ScanRequest): Promise<ScanResult> {
     const nowMs = performance.now();
+    this.lastScanNamed = 0;
+    this.lastScanChanged = [];
     this.keys.begin();
     const dirs: KeyedDir[] = request.dirs.map((dir) => ({ dir, key: this.keys.keyOf(dir.matchPrefix).key }));
     const wanted = request.pids ? new Set(request.pids) : null;
