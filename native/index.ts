@@ -28,6 +28,10 @@ export async function openProcessSource(platform = process.platform): Promise<Pr
       const { LinuxProcessSource } = await import('./linux/linux-process-source.js');
       return new LinuxProcessSource();
     }
+    case 'win32': {
+      const { Win32ProcessSource } = await import('./win32/win32-process-source.js');
+      return new Win32ProcessSource();
+    }
     default:
       throw new UnsupportedPlatformError(platform);
   }

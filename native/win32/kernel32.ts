@@ -19,11 +19,15 @@ const readProcessMemory = fn('bool ReadProcessMemory(void *process, void *addres
 const getProcessHandleCount = fn('bool GetProcessHandleCount(void *process, _Out_ uint32_t *count)');
 const queryDosDeviceW = fn('uint32_t QueryDosDeviceW(str16 device, void *target, uint32_t chars)');
 const getLogicalDriveStringsW = fn('uint32_t GetLogicalDriveStringsW(uint32_t chars, void *buffer)');
+const getLongPathNameW = fn('uint32_t GetLongPathNameW(str16 path, void *buffer, uint32_t chars)');
+const getTempPathW = fn('uint32_t GetTempPathW(uint32_t chars, void *buffer)');
+const queryFullProcessImageNameW = fn('bool QueryFullProcessImageNameW(void *process, uint32_t flags, void *name, _Inout_ uint32_t *chars)');
 
 export const PROCESS_DUP_HANDLE = 0x0040;
 export const PROCESS_VM_READ = 0x0010;
 export const PROCESS_QUERY_INFORMATION = 0x0400;
 export const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
+export const SYNCHRONIZE = 0x00100000;
 export const DUPLICATE_SAME_ACCESS = 0x2;
 export const FILE_SHARE_ALL = 0x1 | 0x2 | 0x4;
 export const FILE_READ_ATTRIBUTES = 0x80;
@@ -110,4 +114,32 @@ export function logicalDrives(): string[] {
   const buf = Buffer.alloc(512 * 2);
   const chars = getLogicalDriveStringsW()(512, buf) as number;
   return buf.toString('utf16le', 0, chars * 2).split('\0').filter(Boolean).map((root) => root.slice(0, 2));
+}
+
+/** `C:\Users\RUNNER~1\x` -> `C:\Users\runneradmin\x`; null when the path cannot be expanded (missing, denied). */
+export function longPathName(path: string): string | null {
+  let chars = 1024;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const buf = Buffer.alloc(chars * 2);
+    const written = getLongPathNameW()(path, buf, chars) as number;
+    if (written === 0) return null;
+    if (written < chars) return buf.toString('utf16le', 0, written * 2);
+    chars = written + 1;
+  }
+  return null;
+}
+
+/** What GetTempPathW answers (TMP, TEMP, USERPROFILE, then the Windows dir): MSYS's `/tmp` under Git for Windows. */
+export function tempPath(): string | null {
+  const buf = Buffer.alloc(1024 * 2);
+  const written = getTempPathW()(1024, buf) as number;
+  return written === 0 || written > 1024 ? null : buf.toString('utf16le', 0, written * 2);
+}
+
+/** The process's image as a Win32 path (`C:\x\node.exe`); needs only PROCESS_QUERY_LIMITED_INFORMATION. */
+export function processImageName(process: ProcessHandle): string {
+  const buf = Buffer.alloc(1024 * 2);
+  const chars = [1024];
+  if (!queryFullProcessImageNameW()(process, 0, buf, chars)) throw new Win32Error('QueryFullProcessImageNameW', lastError());
+  return buf.toString('utf16le', 0, (chars[0] ?? 0) * 2);
 }

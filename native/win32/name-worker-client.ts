@@ -18,7 +18,8 @@ export interface Deadlines {
 
 export const DEFAULT_DEADLINES: Deadlines = { perQueryMs: 1000, totalMs: 8000, startupMs: 15000 };
 
-export type NameOutcome = { kind: 'named'; answer: Named } | { kind: 'unnamed'; reason: string };
+/** `stalled`: this handle's own query hung (asking again would hang again); else it was never asked. */
+export type NameOutcome = { kind: 'named'; answer: Named } | { kind: 'unnamed'; reason: string; stalled: boolean };
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
@@ -99,7 +100,7 @@ export class NameWorkerClient {
       if (this.now() >= endAt) break;
       const worker = await this.ensureWorker();
       if (!worker) {
-        for (let i = start; i < items.length; i++) outcomes[i] = { kind: 'unnamed', reason: 'name worker did not start' };
+        for (let i = start; i < items.length; i++) outcomes[i] = { kind: 'unnamed', reason: 'name worker did not start', stalled: false };
         break;
       }
       const id = this.nextId++;
@@ -107,7 +108,7 @@ export class NameWorkerClient {
       const stoppedAt = await this.collect(worker, id, start, items.length, outcomes, endAt);
       if (stoppedAt === null) return finish(outcomes);
       // The query at `stoppedAt` never answered: that handle is the hang. Drop the worker and go on.
-      outcomes[stoppedAt] = { kind: 'unnamed', reason: `name query passed its ${this.deadlines.perQueryMs} ms deadline; worker restarted` };
+      outcomes[stoppedAt] = { kind: 'unnamed', reason: `name query passed its ${this.deadlines.perQueryMs} ms deadline; worker restarted`, stalled: true };
       this.killWorker();
       start = stoppedAt + 1;
     }
@@ -158,5 +159,5 @@ export class NameWorkerClient {
 }
 
 function finish(outcomes: (NameOutcome | undefined)[], reason = 'name worker stopped answering'): NameOutcome[] {
-  return outcomes.map((o) => o ?? { kind: 'unnamed', reason });
+  return outcomes.map((o) => o ?? { kind: 'unnamed', reason, stalled: false });
 }

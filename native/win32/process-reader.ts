@@ -10,6 +10,7 @@ import { listModules, moduleFileName } from './psapi.js';
 import { NtStatusError, ntSuccess } from './win-errors.js';
 import type { ProcessHandle } from './win-types.js';
 import type { UnicodeStringRef } from './handle-table.js';
+import { environmentBlockLength, PARAMETERS_ENVIRONMENT_OFFSET, PARAMETERS_ENVIRONMENT_SIZE_OFFSET } from './environment-block.js';
 
 export interface ProcessParameters {
   commandLine: string;
@@ -45,16 +46,7 @@ export class ProcessReader {
 
   parameters(pid: number, createTime: bigint): ProcessParameters {
     const { handle } = this.entry(pid, createTime);
-    const basic = new NativeMemory(PROCESS_BASIC_INFORMATION_BYTES);
-    let pebAddress: bigint;
-    try {
-      const result = nt.ntQueryInformationProcess(handle, nt.ProcessBasicInformation, basic);
-      if (!ntSuccess(result.status)) throw new NtStatusError('NtQueryInformationProcess(ProcessBasicInformation)', result.status);
-      pebAddress = parseBasicInformation(basic.read()).pebAddress;
-    } finally {
-      basic.free();
-    }
-    const paramsAddress = readMemory(handle, pebAddress + BigInt(PEB_PROCESS_PARAMETERS_OFFSET), 8).readBigUInt64LE(0);
+    const paramsAddress = processParametersAddress(handle);
     const refs = parseProcessParameters(readMemory(handle, paramsAddress, PROCESS_PARAMETERS_BYTES));
     const text = (ref: UnicodeStringRef) => (ref.lengthBytes === 0 ? '' : decodeUtf16(readMemory(handle, ref.address, ref.lengthBytes)));
     return {
@@ -89,9 +81,8 @@ export class ProcessReader {
    * list is re-read at most every `refreshMs`: walking every process's loader list is most of a
    * poll's cost, and DLLs load rarely (a new one can show up to `refreshMs` late).
    */
-  modules(pid: number, createTime: bigint, refreshMs = 0): string[] {
+  modules(pid: number, createTime: bigint, refreshMs = 0, now = performance.now()): readonly string[] {
     const entry = this.entry(pid, createTime);
-    const now = performance.now();
     if (entry.moduleList && now - entry.moduleList.atMs < refreshMs) return entry.moduleList.names;
     const bases = listModules(entry.handle);
     const names: string[] = [];
@@ -126,4 +117,55 @@ export class ProcessReader {
   dispose(): void {
     for (const pid of [...this.entries.keys()]) this.forget(pid);
   }
+}
+
+/** PEB -> ProcessParameters: where RTL_USER_PROCESS_PARAMETERS sits in the process. */
+export function processParametersAddress(handle: ProcessHandle): bigint {
+  const basic = new NativeMemory(PROCESS_BASIC_INFORMATION_BYTES);
+  let pebAddress: bigint;
+  try {
+    const result = nt.ntQueryInformationProcess(handle, nt.ProcessBasicInformation, basic);
+    if (!ntSuccess(result.status)) throw new NtStatusError('NtQueryInformationProcess(ProcessBasicInformation)', result.status);
+    pebAddress = parseBasicInformation(basic.read()).pebAddress;
+  } finally {
+    basic.free();
+  }
+  return readMemory(handle, pebAddress + BigInt(PEB_PROCESS_PARAMETERS_OFFSET), 8).readBigUInt64LE(0);
+}
+
+const PAGE_BYTES = 4096;
+const MAX_ENVIRONMENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The process's environment block (ProcessParameters->Environment). Its size comes from
+ * EnvironmentSize (Vista and later); when that is missing or implausible the block is read page by
+ * page up to its terminating empty string (ReadProcessMemory fails on a read that crosses into an
+ * unmapped page, so reads never cross a page boundary).
+ */
+export function readEnvironmentBlock(handle: ProcessHandle): Buffer {
+  const paramsAddress = processParametersAddress(handle);
+  const head = readMemory(handle, paramsAddress, PARAMETERS_ENVIRONMENT_SIZE_OFFSET + 8);
+  const address = head.readBigUInt64LE(PARAMETERS_ENVIRONMENT_OFFSET);
+  const size = head.length >= PARAMETERS_ENVIRONMENT_SIZE_OFFSET + 8 ? Number(head.readBigUInt64LE(PARAMETERS_ENVIRONMENT_SIZE_OFFSET)) : 0;
+  return readEnvironmentAt(address, size, (at, bytes) => readMemory(handle, at, bytes));
+}
+
+/** The block at `address`: `size` bytes when plausible, else page by page up to its end. */
+export function readEnvironmentAt(address: bigint, size: number, read: (address: bigint, bytes: number) => Buffer): Buffer {
+  if (address === 0n) return Buffer.alloc(0);
+  if (size > 0 && size <= MAX_ENVIRONMENT_BYTES) return read(address, size);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let at = address;
+  while (total < MAX_ENVIRONMENT_BYTES) {
+    const chunk = read(at, PAGE_BYTES - Number(at % BigInt(PAGE_BYTES)));
+    if (chunk.length === 0) break;
+    chunks.push(chunk);
+    total += chunk.length;
+    at += BigInt(chunk.length);
+    const soFar = Buffer.concat(chunks);
+    const end = environmentBlockLength(soFar);
+    if (end !== null) return soFar.subarray(0, end);
+  }
+  return Buffer.concat(chunks);
 }

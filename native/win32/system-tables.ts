@@ -1,5 +1,6 @@
 // System-wide facts from ntdll: the process list (class 5), the handle table (class 64), the
 // "File" type index (ObjectTypesInformation, once), and one process's handles (class 51).
+import { collectFileRows, type FileRows } from './file-rows.js';
 import { GrowingQuery } from './grow-query.js';
 import { parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSystemHandleTable, type HandleEntry, type ProcessRow } from './handle-table.js';
 import { closeHandle, openForQuery } from './kernel32.js';
@@ -58,6 +59,18 @@ export class SystemTables {
     const type = this.fileType();
     const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
     return parseSystemHandleTable(bytes, bytes.length, type);
+  }
+
+  /** The steady-state poll's view of the same table: File rows as 32-bit words, in per-process runs. */
+  fileRows(reuse?: FileRows): FileRows {
+    const type = this.fileType();
+    const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
+    return collectFileRows(bytes, type, bytes.length, reuse);
+  }
+
+  /** The bare call and the copy out of native memory, nothing else: what the bench holds a poll against. */
+  rawHandleTableBytes(): number {
+    return this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory)).bytes.length;
   }
 
   processList(): ProcessRow[] {

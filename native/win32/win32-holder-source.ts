@@ -1,21 +1,24 @@
 // HolderSource for Windows: the system handle table (ntdll), names from the killable worker,
 // modules and PEB facts read here. Raw handles never leave this folder.
-import { statSync } from 'node:fs';
+// A steady-state poll is the handle-table call plus a cache lookup per File handle: process
+// identities are held (process-identities.ts), names cached per handle (name-cache.ts), match keys
+// per name (path-keys.ts), module matches per module list; only what changed costs more.
 import type { DeniedProcess, Holder, HolderKind, ProcessInfo, UnnamedHandles } from '../../core/api.js';
-import { BadInputError } from '../../core/errors.js';
-import { isUnder, WINDOWS_STYLE } from '../../core/paths.js';
+import { isUnder } from '../../core/paths.js';
 import type { HolderSource, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
-import { parseObjectName, type HandleEntry, type ProcessRow } from './handle-table.js';
-import { closeHandle, finalPathName, openForQuery, openProcess, PROCESS_QUERY_LIMITED_INFORMATION, VOLUME_NAME_DOS } from './kernel32.js';
-import { NativeMemory } from './koffi-loader.js';
-import { handleKey, NameCache } from './name-cache.js';
-import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameOutcome } from './name-worker-client.js';
-import * as nt from './ntdll.js';
+import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
+import type { HandleEntry } from './handle-table.js';
+import { closeHandle, openProcess, PROCESS_DUP_HANDLE, PROCESS_QUERY_LIMITED_INFORMATION } from './kernel32.js';
+import { NameCache, type CachedName } from './name-cache.js';
+import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines } from './name-worker-client.js';
+import { DosDevices, PathKeys } from './path-keys.js';
+import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './process-identities.js';
 import { ProcessReader } from './process-reader.js';
 import { SystemTables } from './system-tables.js';
-import { NtStatusError, ntSuccess, Win32Error } from './win-errors.js';
+import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
 import { fileTimeToUnixMs } from './win-types.js';
-import { toWin32Path } from './win32-path-input.js';
+import { describeProcess } from './win32-process-source.js';
+import { FOLDED_KEYS, resolveWin32WatchDir } from './watch-dir.js';
 
 export interface Win32Options {
   deadlines?: Deadlines;
@@ -32,15 +35,52 @@ interface RawHolding {
   deleted: boolean;
   handle: bigint | null;
   watchedDir: string;
+  cached?: CachedName;
 }
+
+interface KeyedDir {
+  dir: WatchDir;
+  key: string;
+}
+
+/** One process's part of a scan; reused as is while its File rows do not change. */
+interface PidScan {
+  /** The identity it was computed for: a different one (pid reused after a drop) means recompute. */
+  identity: ProcessIdentity | undefined;
+  holdings: RawHolding[];
+  unnamed: UnnamedHandles | null;
+  denied: string | null;
+  handleCount: number;
+  /** Recompute from this time on even if the rows are unchanged (names a deadline never reached, retries). */
+  redoAtMs: number;
+}
+
+/** Identities are re-synced at least this often even when the pid list is unchanged (denied pids are retried). */
+const IDENTITY_RESYNC_MS = 5000;
+
+/** A failed name query other than access denied (a process exiting mid-query) is asked again after this. */
+const NAME_RETRY_MS = 2000;
 
 export class Win32HolderSource implements HolderSource {
   readonly platform = 'win32' as const;
   private readonly tables = new SystemTables();
+  private readonly identities = new ProcessIdentities(windowsIdentityOs(() => this.tables.processList()));
   private readonly cache = new NameCache();
   private readonly reader = new ProcessReader();
+  private readonly keys = new PathKeys(new DosDevices());
   private readonly worker: NameWorkerClient;
   private readonly moduleRefreshMs: number;
+  /** Per pid: the module list last matched (same array = same list), for which dirs, and the hits. */
+  private readonly moduleHits = new Map<number, { list: readonly string[]; dirs: string; hits: RawHolding[] }>();
+  private identitiesVersion = -1;
+  private nextIdentitySyncMs = -Infinity;
+  private lastPids: number[] = [];
+  /** The last system-wide scan: its rows (compared word for word), runs and per-process results. */
+  private lastRows: FileRows | undefined;
+  private spareRows: FileRows | undefined;
+  private lastRuns = new Map<number, Run>();
+  private lastScans = new Map<number, PidScan>();
+  private lastDirsKey = '';
 
   constructor(options: Win32Options = {}) {
     this.moduleRefreshMs = options.moduleRefreshMs ?? 2000;
@@ -49,6 +89,8 @@ export class Win32HolderSource implements HolderSource {
 
   /** Handles sent to the worker by the last scan: 0 in a steady state (the bench prints it). */
   lastScanNamed = 0;
+  /** Processes the last system-wide scan re-examined because their File rows changed (the bench prints it). */
+  lastScanChanged: number[] = [];
 
   /** Worker starts so far: a stall restarts it (tests and the bench read this). */
   get workerStarts(): number {
@@ -60,69 +102,171 @@ export class Win32HolderSource implements HolderSource {
   }
 
   async scan(request: ScanRequest): Promise<ScanResult> {
-    const processes = new Map(this.tables.processList().map((row) => [row.pid, row]));
-    const live = new Map([...processes.values()].map((row) => [row.pid, row.createTime]));
-    this.reader.prune(live);
-    const denied = new Map<number, DeniedProcess>();
-    const deny = (pid: number, reason: string) => denied.set(pid, { pid, name: processes.get(pid)?.imageName ?? '?', reason });
+    const nowMs = performance.now();
+    this.lastScanNamed = 0;
+    this.lastScanChanged = [];
+    this.keys.begin();
+    const dirs: KeyedDir[] = request.dirs.map((dir) => ({ dir, key: this.keys.keyOf(dir.matchPrefix).key }));
     const wanted = request.pids ? new Set(request.pids) : null;
-    const entries = wanted ? this.restrictedHandles(wanted, processes, deny) : this.tables.fileHandles();
-
-    const outcomes = await this.nameEntries(entries, processes);
+    const scans = wanted ? await this.scanRestricted(wanted, dirs, nowMs) : await this.scanSystem(dirs, nowMs);
+    const denied = new Map<number, DeniedProcess>();
+    const unnamed: UnnamedHandles[] = [];
     const holdings: RawHolding[] = [];
-    const unnamed = new Map<number, UnnamedHandles>();
-    entries.forEach((entry, i) => {
-      const outcome = outcomes[i]!;
+    let handleCount = 0;
+    for (const [pid, scan] of scans) {
+      handleCount += scan.handleCount;
+      if (scan.denied) denied.set(pid, { pid, name: this.identities.get(pid)?.imageName || '?', reason: scan.denied });
+      if (scan.unnamed) unnamed.push(scan.unnamed);
+      for (const holding of scan.holdings) holdings.push(holding);
+    }
+    const deny = (pid: number, reason: string) => denied.set(pid, { pid, name: this.identities.get(pid)?.imageName || '?', reason });
+    this.collectModules(wanted, dirs, holdings, deny, nowMs);
+    const holders = this.enrich(holdings, deny);
+    return { holders, denied: [...denied.values()], unnamed, processCount: wanted ? wanted.size : this.identities.size, handleCount };
+  }
+
+  /**
+   * The whole system. A process whose File rows are word for word those of the last scan (same
+   * handle values, access and object) keeps last scan's result without a single lookup; only the
+   * processes whose rows changed go through the name cache and, for new handles, the worker.
+   */
+  private async scanSystem(dirs: readonly KeyedDir[], nowMs: number): Promise<Map<number, PidScan>> {
+    const rows = this.tables.fileRows(this.spareRows);
+    const pids = rows.runs.map((run) => run.pid);
+    if (nowMs >= this.nextIdentitySyncMs || !sameNumbers(pids, this.lastPids)) {
+      this.syncIdentities(pids, true);
+      this.lastPids = pids;
+      this.nextIdentitySyncMs = nowMs + IDENTITY_RESYNC_MS;
+    }
+    const dirsKey = dirs.map((d) => d.key).join('\0');
+    if (dirsKey !== this.lastDirsKey) {
+      this.lastScans.clear();
+      this.lastDirsKey = dirsKey;
+    }
+    const split = new Set<number>();
+    const runOf = new Map<number, Run>();
+    for (const run of rows.runs) {
+      if (runOf.has(run.pid)) split.add(run.pid);
+      runOf.set(run.pid, run);
+    }
+    const scans = new Map<number, PidScan>();
+    const changed: HandleEntry[] = [];
+    const type = this.tables.fileType();
+    for (const run of rows.runs) {
+      const last = this.lastScans.get(run.pid);
+      const lastRun = this.lastRuns.get(run.pid);
+      const identity = this.identities.get(run.pid);
+      if (last && lastRun && this.lastRows && !split.has(run.pid) && last.identity === identity && nowMs < last.redoAtMs && sameRun(rows, run, this.lastRows, lastRun)) {
+        scans.set(run.pid, last);
+        continue;
+      }
+      for (let i = run.start; i < run.end; i++) changed.push(rowEntry(rows, i, type));
+    }
+    // Nothing changed is the common case: no await, no allocation beyond the pass itself.
+    const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs);
+    this.lastScanChanged = [...fresh.keys()];
+    for (const [pid, scan] of fresh) scans.set(pid, scan);
+    this.cache.endScan(fresh.keys());
+    this.lastScans = scans;
+    this.lastRuns = runOf;
+    this.spareRows = this.lastRows;
+    this.lastRows = rows;
+    return scans;
+  }
+
+  /** Only `wanted` (the test run's tree): per-process handle tables where the OS has them. */
+  private async scanRestricted(wanted: Set<number>, dirs: readonly KeyedDir[], nowMs: number): Promise<Map<number, PidScan>> {
+    const refused = new Map<number, string>();
+    const entries = this.restrictedHandles(wanted, (pid, reason) => refused.set(pid, reason));
+    const seen = new Set(entries.map((e) => e.pid));
+    // A wanted pid with no handles at all has exited (every live process holds some File handle).
+    this.syncIdentities(seen, false, [...wanted].filter((pid) => !seen.has(pid) && !refused.has(pid)));
+    const scans = await this.scanEntries(entries, dirs, nowMs);
+    for (const [pid, reason] of refused) scans.set(pid, { identity: undefined, holdings: [], unnamed: null, denied: reason, handleCount: 0, redoAtMs: 0 });
+    this.cache.endScan(wanted);
+    return scans;
+  }
+
+  /** Names `entries` (cache first, then the worker) and turns them into per-process results. */
+  private async scanEntries(entries: readonly HandleEntry[], dirs: readonly KeyedDir[], nowMs: number): Promise<Map<number, PidScan>> {
+    const named = await this.nameEntries(entries, nowMs);
+    const scans = new Map<number, PidScan>();
+    let scan: PidScan | undefined;
+    let lastPid = -1;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (!scan || entry.pid !== lastPid) {
+        lastPid = entry.pid;
+        scan = scans.get(entry.pid);
+        if (!scan) {
+          const identity = this.identities.get(entry.pid);
+          scan = { identity, holdings: [], unnamed: null, denied: identity?.denied ?? null, handleCount: 0, redoAtMs: Infinity };
+          scans.set(entry.pid, scan);
+        }
+      }
+      scan.handleCount++;
+      const cached = named[i];
+      if (cached === undefined) continue;
+      const outcome = cached.outcome;
       if (outcome.kind === 'unnamed') {
-        const row = unnamed.get(entry.pid) ?? { pid: entry.pid, name: processes.get(entry.pid)?.imageName ?? '?', count: 0, reason: outcome.reason };
-        row.count++;
-        unnamed.set(entry.pid, row);
-        return;
+        scan.unnamed ??= { pid: entry.pid, name: scan.identity?.imageName || '?', count: 0, reason: outcome.reason };
+        scan.unnamed.count++;
+        // Never asked (the scan's deadline passed first): ask next time. A stalled one stays unnamed.
+        if (!outcome.stalled) scan.redoAtMs = 0;
+        continue;
       }
       const { name, directory, deletePending, error } = outcome.answer;
-      if (error?.denied) deny(entry.pid, `${error.api}: access denied`);
-      if (name === null) return;
-      for (const dir of request.dirs) {
-        if (!isUnder(name, dir.matchPrefix, WINDOWS_STYLE)) continue;
-        holdings.push({ pid: entry.pid, kind: directory ? 'dir' : 'file', path: displayPath(name, dir), deleted: deletePending, handle: entry.handle, watchedDir: dir.display });
+      if (error?.denied) scan.denied = `${error.api}: access denied`;
+      if (cached.retryAtMs !== undefined) scan.redoAtMs = Math.min(scan.redoAtMs, cached.retryAtMs);
+      if (name === null) continue;
+      if (cached.keysVersion !== this.keys.tableVersion) {
+        const keyed = this.keys.keyOf(name);
+        cached.key = keyed.key;
+        cached.display = keyed.display;
+        cached.keysVersion = this.keys.tableVersion;
       }
-    });
-    this.collectModules(wanted, processes, request.dirs, holdings, deny);
-    const holders = this.enrich(holdings, processes, deny);
-    return { holders, denied: [...denied.values()], unnamed: [...unnamed.values()], processCount: wanted ? wanted.size : processes.size, handleCount: entries.length };
+      for (const { dir, key } of dirs) {
+        if (!isUnder(cached.key!, key, FOLDED_KEYS)) continue;
+        scan.holdings.push({ pid: entry.pid, kind: directory ? 'dir' : 'file', path: cached.display!, deleted: deletePending, handle: entry.handle, watchedDir: dir.display, cached });
+      }
+    }
+    return scans;
   }
 
   async processInfo(pid: number): Promise<ProcessInfo | null> {
     const row = this.tables.processList().find((p) => p.pid === pid);
-    if (!row) return null;
-    let commandLine = '';
-    let exe: string | null = null;
-    try {
-      const params = this.reader.parameters(pid, row.createTime);
-      commandLine = params.commandLine;
-      exe = params.imagePath || null;
-    } catch {
-      // Denied: the row's name and times are still facts worth returning.
-    }
-    return { pid, ppid: row.ppid, startedAtMs: fileTimeToUnixMs(row.createTime), name: row.imageName, exe, commandLine, user: this.safeUser(pid, row.createTime) };
+    return row ? describeProcess(row, this.reader) : null;
   }
 
   async dispose(): Promise<void> {
     this.worker.dispose();
     this.reader.dispose();
+    this.identities.dispose();
     this.tables.dispose();
   }
 
-  private restrictedHandles(wanted: Set<number>, processes: Map<number, ProcessRow>, deny: (pid: number, reason: string) => void): HandleEntry[] {
+  /** Holds every process seen (see process-identities.ts); per-process caches drop the ones that left. */
+  private syncIdentities(pids: Iterable<number>, complete: boolean, gone: readonly number[] = []): void {
+    this.identities.sync(pids, complete);
+    this.identities.forget(gone);
+    if (this.identities.version === this.identitiesVersion) return;
+    this.identitiesVersion = this.identities.version;
+    const live = new Map<number, bigint>();
+    for (const identity of this.identities.values()) live.set(identity.pid, identity.createTime);
+    this.reader.prune(live);
+    for (const pid of [...this.cache.pids()]) if (!live.has(pid)) this.cache.forgetProcess(pid);
+    for (const pid of [...this.moduleHits.keys()]) if (!live.has(pid)) this.moduleHits.delete(pid);
+  }
+
+  private restrictedHandles(wanted: Set<number>, deny: (pid: number, reason: string) => void): HandleEntry[] {
     const entries: HandleEntry[] = [];
     for (const pid of wanted) {
-      if (!processes.has(pid)) continue;
       let handle;
       try {
-        handle = openProcess(pid, PROCESS_QUERY_LIMITED_INFORMATION | 0x0040 /* DUP_HANDLE, required by class 51 */);
+        handle = openProcess(pid, PROCESS_QUERY_LIMITED_INFORMATION | PROCESS_DUP_HANDLE /* class 51 needs DUP_HANDLE */);
       } catch (error) {
-        deny(pid, (error as Error).message);
-        continue;
+        if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(pid, error.message);
+        continue; // 87: gone
       }
       try {
         const own = this.tables.processFileHandles(handle, pid);
@@ -137,71 +281,101 @@ export class Win32HolderSource implements HolderSource {
     return entries;
   }
 
-  /** Names from the cache, the rest from the worker; the cache keeps only this scan's handles. */
-  private async nameEntries(entries: readonly HandleEntry[], processes: Map<number, ProcessRow>): Promise<NameOutcome[]> {
-    const keys = entries.map((e) => handleKey(e, processes.get(e.pid)?.createTime ?? 0n));
-    const outcomes: (NameOutcome | undefined)[] = keys.map((k) => this.cache.get(k));
-    const missing = outcomes.flatMap((o, i) => (o === undefined ? [i] : []));
-    this.lastScanNamed = missing.length;
-    if (missing.length > 0) {
-      const live = [...processes.values()].map((p) => ({ pid: p.pid, createTime: String(p.createTime) }));
-      const answers = await this.worker.nameAll(missing.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })), live);
-      missing.forEach((entryIndex, j) => (outcomes[entryIndex] = answers[j]));
+  /** Cached names for known handles, the worker for new ones; undefined for denied processes. */
+  private async nameEntries(entries: readonly HandleEntry[], nowMs: number): Promise<(CachedName | undefined)[]> {
+    this.cache.beginScan();
+    const named: (CachedName | undefined)[] = new Array(entries.length);
+    const missing: number[] = [];
+    let lastPid = -1;
+    let lastIdentity: ProcessIdentity | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (entry.pid !== lastPid) {
+        lastPid = entry.pid;
+        lastIdentity = this.identities.get(entry.pid);
+      }
+      // A process that refused even QUERY_LIMITED refuses DUP_HANDLE too: it is in `denied` already.
+      if (!lastIdentity || lastIdentity.denied) continue;
+      const cached = this.cache.lookup(entry, nowMs);
+      if (cached) named[i] = cached;
+      else missing.push(i);
     }
-    // A handle that stalled once stays unnamed (asking again would hang again); other
-    // failures (a process that was exiting) are asked again next time.
-    const next = new Map<string, NameOutcome>();
-    outcomes.forEach((o, i) => {
-      if (o && (o.kind === 'unnamed' || !o.answer.error)) next.set(keys[i]!, o);
+    this.lastScanNamed = missing.length;
+    if (missing.length === 0) return named;
+    const live = [...this.identities.values()].filter((p) => !p.denied).map((p) => ({ pid: p.pid, createTime: String(p.createTime) }));
+    const answers = await this.worker.nameAll(missing.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })), live);
+    missing.forEach((entryIndex, j) => {
+      const outcome = answers[j]!;
+      // A handle that stalled stays unnamed (asking again would hang again); one the scan's deadline
+      // never reached is asked next time; a failure other than "denied" is asked again after a while.
+      if (outcome.kind === 'unnamed' && !outcome.stalled) {
+        named[entryIndex] = { object: 0n, access: 0, outcome, seen: -1 };
+        return;
+      }
+      const retryAtMs = outcome.kind === 'named' && outcome.answer.error && !outcome.answer.error.denied ? nowMs + NAME_RETRY_MS : undefined;
+      named[entryIndex] = this.cache.store(entries[entryIndex]!, outcome, retryAtMs);
     });
-    this.cache.replace(next);
-    return outcomes as NameOutcome[];
+    return named;
   }
 
   /** `exe` (the main image) and `module` (DLLs) mapped from under a watched dir. */
-  private collectModules(wanted: Set<number> | null, processes: Map<number, ProcessRow>, dirs: readonly WatchDir[], holdings: RawHolding[], deny: (pid: number, reason: string) => void): void {
-    for (const row of processes.values()) {
-      if (row.pid === 0 || (wanted && !wanted.has(row.pid))) continue;
-      let modules: string[];
+  private collectModules(wanted: Set<number> | null, dirs: readonly KeyedDir[], holdings: RawHolding[], deny: (pid: number, reason: string) => void, nowMs: number): void {
+    const dirsKey = dirs.map((d) => d.key).join('\0');
+    for (const identity of this.identities.values()) {
+      if (identity.denied || (wanted && !wanted.has(identity.pid))) continue;
+      let list: readonly string[];
       try {
-        modules = this.reader.modules(row.pid, row.createTime, this.moduleRefreshMs);
+        list = this.reader.modules(identity.pid, identity.createTime, this.moduleRefreshMs, nowMs);
       } catch (error) {
-        if (error instanceof Win32Error && error.errorCode === 5) deny(row.pid, `${error.api}: access denied`);
+        if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(identity.pid, `${error.api}: access denied`);
         continue;
       }
-      modules.forEach((file, index) => {
-        const path = stripVerbatim(file);
-        for (const dir of dirs) {
-          if (!isUnder(path, dir.display, WINDOWS_STYLE)) continue;
-          holdings.push({ pid: row.pid, kind: index === 0 ? 'exe' : 'module', path, deleted: false, handle: null, watchedDir: dir.display });
-        }
-      });
+      let known = this.moduleHits.get(identity.pid);
+      if (!known || known.list !== list || known.dirs !== dirsKey) {
+        known = { list, dirs: dirsKey, hits: this.matchModules(identity.pid, list, dirs) };
+        this.moduleHits.set(identity.pid, known);
+      }
+      holdings.push(...known.hits);
     }
   }
 
-  private enrich(holdings: RawHolding[], processes: Map<number, ProcessRow>, deny: (pid: number, reason: string) => void): Holder[] {
-    const cwdHandles = new Map<number, bigint | null>();
+  private matchModules(pid: number, list: readonly string[], dirs: readonly KeyedDir[]): RawHolding[] {
+    const hits: RawHolding[] = [];
+    list.forEach((file, index) => {
+      const keyed = this.keys.keyOf(file);
+      for (const { dir, key } of dirs) {
+        if (isUnder(keyed.key, key, FOLDED_KEYS)) hits.push({ pid, kind: index === 0 ? 'exe' : 'module', path: keyed.display, deleted: false, handle: null, watchedDir: dir.display });
+      }
+    });
+    return hits;
+  }
+
+  private enrich(holdings: RawHolding[], deny: (pid: number, reason: string) => void): Holder[] {
     const holders: Holder[] = [];
     for (const raw of holdings) {
-      const row = processes.get(raw.pid);
-      if (!row) continue;
+      const identity = this.identities.get(raw.pid);
+      if (!identity) continue;
       let commandLine = '';
+      let kind = raw.kind;
       try {
-        commandLine = this.reader.commandLine(raw.pid, row.createTime);
+        commandLine = this.reader.commandLine(raw.pid, identity.createTime);
         // A process's current directory is an open handle (PEB CurrentDirectory.Handle): that
-        // handle is why rmdir fails, so it is reported as `cwd`, not as a plain `dir`.
-        if (!cwdHandles.has(raw.pid)) cwdHandles.set(raw.pid, this.reader.parameters(raw.pid, row.createTime).currentDirectoryHandle);
+        // handle is why rmdir fails, so it is reported as `cwd`, not as a plain `dir`. Asked once
+        // per handle: a chdir opens a new handle (a new cache entry) and closes this one.
+        if (raw.kind === 'dir' && raw.cached) {
+          raw.cached.isCwd ??= this.reader.parameters(raw.pid, identity.createTime).currentDirectoryHandle === raw.handle;
+          if (raw.cached.isCwd) kind = 'cwd';
+        }
       } catch (error) {
-        if (error instanceof Win32Error && error.errorCode === 5) deny(raw.pid, `${error.api}: access denied`);
+        if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(raw.pid, `${error.api}: access denied`);
       }
-      const kind = raw.kind === 'dir' && raw.handle !== null && cwdHandles.get(raw.pid) === raw.handle ? 'cwd' : raw.kind;
       holders.push({
         pid: raw.pid,
-        ppid: row.ppid,
-        processStartedAtMs: fileTimeToUnixMs(row.createTime),
-        processName: row.imageName,
+        ppid: identity.ppid,
+        processStartedAtMs: fileTimeToUnixMs(identity.createTime),
+        processName: identity.imageName,
         commandLine,
-        user: this.safeUser(raw.pid, row.createTime),
+        user: this.safeUser(raw.pid, identity.createTime),
         kind,
         path: raw.path,
         deleted: raw.deleted,
@@ -221,52 +395,10 @@ export class Win32HolderSource implements HolderSource {
   }
 }
 
-/** Display path of a kernel name under `dir`: the dir's DOS form plus the rest of the name. */
-function displayPath(kernelName: string, dir: WatchDir): string {
-  const rest = kernelName.slice(dir.matchPrefix.length);
-  return rest === '' ? dir.display : `${dir.display.replace(/\\$/, '')}\\${rest.replace(/^\\/, '')}`;
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
-function stripVerbatim(path: string): string {
-  if (/^\\\\\?\\UNC\\/i.test(path)) return `\\\\${path.slice(8)}`;
-  if (/^\\\\\?\\/.test(path) || /^\\\?\?\\/.test(path)) return path.slice(4);
-  return path;
-}
-
-/**
- * The watched directory's kernel name, the form handle names come in (`\Device\HarddiskVolume3\x`
- * on Windows, `\??\Z:\x` under Wine): opened with FILE_FLAG_BACKUP_SEMANTICS and full sharing,
- * named, closed. 8.3 short names and `\\?\` forms all land on the same kernel name.
- */
-export function resolveWin32WatchDir(input: string, cwd = process.cwd()): WatchDir {
-  if (input.trim() === '') throw new BadInputError('no directory given (an empty path)');
-  if (input.includes('\0')) throw new BadInputError('the directory path contains a NUL byte');
-  const path = toWin32Path(input, cwd);
-  let isDir: boolean;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new BadInputError(code === 'ENOENT' ? `no such directory: ${input}` : `cannot open directory: ${input} (${code ?? String(error)})`);
-  }
-  if (!isDir) throw new BadInputError(`not a directory: ${input}`);
-  let handle;
-  try {
-    handle = openForQuery(path);
-  } catch (error) {
-    throw new BadInputError(`cannot open directory: ${input} (${(error as Error).message})`);
-  }
-  const memory = new NativeMemory(8 * 1024);
-  try {
-    // Our own directory handle, not a pipe: this name query cannot hang, so it runs in-process.
-    const result = nt.ntQueryObject(handle, nt.ObjectNameInformation, memory);
-    if (!ntSuccess(result.status)) throw new NtStatusError('NtQueryObject(ObjectNameInformation)', result.status);
-    const kernel = parseObjectName(memory.read(), memory.address);
-    if (!kernel) throw new BadInputError(`cannot name directory: ${input}`);
-    const display = stripVerbatim(finalPathName(handle, VOLUME_NAME_DOS));
-    return { input, display, matchPrefix: kernel.replace(/\\$/, ''), caseInsensitive: true };
-  } finally {
-    memory.free();
-    closeHandle(handle);
-  }
-}
+export { resolveWin32WatchDir } from './watch-dir.js';

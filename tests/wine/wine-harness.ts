@@ -93,6 +93,20 @@ export class WineProcesses {
     return { code, stdout: readFileSync(logs.out, 'utf8'), stderr: readFileSync(logs.err, 'utf8') };
   }
 
+  /** The 8.3 form of a path, as cmd's `%~sI` gives it (Wine makes aliases like `HOLD~DZX`). No spaces in `path`. */
+  async shortPathName(path: string): Promise<string> {
+    const out = join(this.scratch, `short-${this.children.size}-${Date.now()}.txt`);
+    const fd = openSync(out, 'w');
+    const input = openSync('/dev/null', 'r');
+    try {
+      execFileSync('wine', ['cmd', '/c', `for %I in (${path}) do @echo %~sI`], { env: this.wine.env, stdio: [input, fd, 'ignore'], timeout: 60_000 });
+    } finally {
+      closeSync(fd);
+      closeSync(input);
+    }
+    return readFileSync(out, 'utf8').trim();
+  }
+
   /** Ends every process of this run: the ones we spawned and any they spawned (marker in environ). */
   killAll(): void {
     for (const child of this.children) child.kill('SIGKILL');
@@ -128,4 +142,14 @@ export async function waitForFile(path: string, child: ChildProcess, errLog: str
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${path}`);
+}
+
+/** Polls `condition` (reading files a Wine child writes) until true; fails with `errLog`'s text on timeout. */
+export async function waitFor(condition: () => boolean, errLog: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out; the child's stderr says: ${existsSync(errLog) ? readFileSync(errLog, 'utf8').slice(0, 2000) : '(nothing)'}`);
 }

@@ -5,8 +5,8 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../core/api.js';
-import { prepareWine, REPO, toWine, waitForFile, wineAvailable, WineProcesses, type WineEnv } from './wine-harness.js';
+import type { Snapshot, WatchEvent } from '../../core/api.js';
+import { prepareWine, REPO, toWine, waitFor, waitForFile, wineAvailable, WineProcesses, type WineEnv } from './wine-harness.js';
 
 const haveWine = wineAvailable();
 const required = Boolean(process.env.CI);
@@ -38,8 +38,9 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     holderPids[name] = JSON.parse(await waitForFile(ready, child, logs.err)).pid;
   }
 
-  async function scan(): Promise<Snapshot> {
-    const run = await procs.run(`scan-${Date.now()}`, [bin, 'scan', toWine(dir), '--json']);
+  let scans = 0;
+  async function scan(input = toWine(dir)): Promise<Snapshot> {
+    const run = await procs.run(`scan-${scans++}`, [bin, 'scan', input, '--json']);
     expect(run.code, run.stderr).toBe(0);
     return JSON.parse(run.stdout) as Snapshot;
   }
@@ -99,6 +100,41 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(snapshot.holders.filter((h) => !holderSet.has(h.pid))).toEqual([]);
   }, 120_000);
 
+  it('every spelling of the dir (Z:\\, Z:/, \\\\?\\, /z/, /tmp/, 8.3 alias) names the same dir and holders', async () => {
+    const short = await procs.shortPathName(toWine(dir));
+    expect(short).toContain('~'); // the scratch dir's long name has an alias: this really is the 8.3 form
+    const forms = [toWine(dir), toWine(dir).replace(/\\/g, '/'), `\\\\?\\${toWine(dir)}`, `/z${dir}`, dir, short];
+    const out = join(scratch, 'forms.json');
+    const run = await procs.run('forms-scan', [fixture('forms-scan.mjs'), dist, toWine(out), ...forms]);
+    expect(run.code, run.stderr).toBe(0);
+    const results = JSON.parse(readFileSync(out, 'utf8')) as { form: string; dir: { display: string; matchPrefix: string }; holders: Snapshot['holders'] }[];
+    const view = (r: (typeof results)[number]) => ({ dir: r.dir.display, prefix: r.dir.matchPrefix, holders: r.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort() });
+    const expected = view(results[0]!);
+    expect(expected.dir).toBe(toWine(dir));
+    expect(expected.holders.length, JSON.stringify(results[0])).toBeGreaterThanOrEqual(5);
+    expect(results.map((r) => r.form)).toEqual(forms);
+    results.forEach((result) => expect(view(result), result.form).toEqual(expected));
+    // And end to end through the CLI, with the form CI machines hand over most (the 8.3 alias).
+    const cli = await scan(short);
+    expect({ dir: cli.dir, holders: cli.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort() }).toEqual({ dir: expected.dir, holders: expected.holders });
+  }, 120_000);
+
+  it('ProcessSource: a child started with HOLDWATCH_RUN=abc and its grandchild carry the tag, and the parent chain is right', async () => {
+    const out = join(scratch, 'env-tree.json');
+    const run = await procs.run('env-tree', [fixture('env-tree.mjs'), dist, toWine(out)]);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    expect(r.sourceIsWin32).toBe(true);
+    expect(r.child.brief).toMatchObject({ pid: r.child.pid, ppid: r.self.pid, name: 'node.exe' });
+    expect(r.grandchild.brief).toMatchObject({ pid: r.grandchild.pid, ppid: r.child.pid, name: 'node.exe' });
+    expect(r.child.brief.startedAtMs).toBeGreaterThanOrEqual(r.self.brief.startedAtMs);
+    expect([r.child.tag, r.child.tagLowerCase, r.grandchild.tag]).toEqual(['abc', 'abc', 'abc']);
+    expect(r.self.tag).toBeNull();
+    expect(r.missing).toEqual({ tag: null, info: null });
+    expect(r.child.info).toMatchObject({ pid: r.child.pid, ppid: r.self.pid, name: 'node.exe' });
+    expect(r.child.info.commandLine).toContain('-e');
+  }, 120_000);
+
   it('a stalled name query is reported as unnamed, the rest is named, the next scan works', async () => {
     writeFileSync(join(dir, 'stall-me.txt'), 'the hang');
     writeFileSync(join(dir, 'named.txt'), 'fine');
@@ -130,6 +166,45 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(result.afterAll).toBe(result.afterOne);
     expect(result.afterRestricted).toBe(result.afterOne);
   }, 180_000);
+
+  it('watch --json prints "appeared" when a holder opens a file, "gone" when it exits, and exits 0 on Ctrl-C', async () => {
+    const live = `${scratch}/watched-live`;
+    mkdirSync(live);
+    writeFileSync(join(live, 'live.txt'), 'held later');
+    const watch = procs.start('watch', [bin, 'watch', toWine(live), '--json', '--interval', '200']);
+    const exited = new Promise<number | null>((resolve) => watch.child.once('exit', (code) => resolve(code)));
+    // The notice goes to stderr once the first poll is scheduled: only then can "appeared" be trusted.
+    await waitFor(() => readFileSync(watch.logs.err, 'utf8').includes('holdwatch: watching'), watch.logs.err);
+    const events = () =>
+      readFileSync(watch.logs.out, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as WatchEvent);
+    expect(events()).toEqual([]);
+
+    const ready = join(scratch, 'live.ready');
+    const release = join(scratch, 'live.release');
+    const open = join(scratch, 'live.open');
+    // The holder runs (and is polled) before it opens the file: the poll must notice a known
+    // process whose File handles changed, not only a new process.
+    const holder = procs.start('live-holder', [fixture('holder.mjs'), toWine(ready), toWine(release), `wait=${toWine(open)}`, `share0=${toWine(join(live, 'live.txt'))}`]);
+    const pid = JSON.parse(await waitForFile(ready, holder.child, holder.logs.err)).pid as number;
+    const ours = (type: string) => events().filter((e) => e.type === type && e.holder.pid === pid);
+    await new Promise((r) => setTimeout(r, 1000)); // a few polls see it holding nothing under the dir
+    expect(ours('appeared')).toEqual([]);
+    writeFileSync(open, 'now');
+    await waitFor(() => ours('appeared').length > 0, watch.logs.err);
+    expect(ours('appeared').map((e) => [e.holder.kind, e.holder.path, e.holder.processName])).toEqual([['file', toWine(join(live, 'live.txt')), 'node.exe']]);
+
+    writeFileSync(release, 'go');
+    await waitFor(() => ours('gone').length > 0, watch.logs.err);
+    expect(ours('gone').map((e) => e.holder.path)).toEqual([toWine(join(live, 'live.txt'))]);
+    expect(events().map((e) => e.type)).toEqual(['appeared', 'gone']);
+
+    // SIGINT to the Wine process arrives in node.exe as Ctrl-C (SIGTERM would end it abruptly).
+    watch.child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  }, 120_000);
 
   it('rmdir fails with EBUSY/ENOTEMPTY while held and succeeds once the holders exit', async () => {
     expect(['EBUSY', 'ENOTEMPTY']).toContain(await removeDir());
