@@ -6,9 +6,19 @@ import type { Holder, WatchEvent } from './api.js';
 import type { HolderSource, ScanResult, WatchDir } from './platform.js';
 import type { Clock } from './clock.js';
 
-/** Identity of a holder row: the process by (pid, start time), never pid alone. */
+const keys = new WeakMap<Holder, string>();
+
+/**
+ * Identity of a holder row: the process by (pid, start time), never pid alone. Cached per object:
+ * backends hand back the same object for an unchanged row, and a key string built once is hashed once.
+ */
 export function holderKey(h: Holder): string {
-  return `${h.pid}/${h.processStartedAtMs}/${h.kind}/${h.handle ?? ''}/${h.path}`;
+  let key = keys.get(h);
+  if (key === undefined) {
+    key = `${h.pid}/${h.processStartedAtMs}/${h.kind}/${h.handle ?? ''}/${h.path}`;
+    keys.set(h, key);
+  }
+  return key;
 }
 
 export interface HolderDiff {

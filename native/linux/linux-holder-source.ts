@@ -2,16 +2,18 @@
 // are listed in `denied` with the reason.
 import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { DeniedProcess, Holder, ProcessInfo } from '../../core/api.js';
+import type { DeniedProcess, ProcessInfo } from '../../core/api.js';
 import { BadInputError } from '../../core/errors.js';
 import type { HolderSource, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import type { MatchDir, WalkResult } from './fd-walk.js';
 import { isGoneError, readProcessInfo } from './proc-stat.js';
+import { HolderReuse } from './holder-reuse.js';
 import { ScanPool } from './scan-pool.js';
 
 export class LinuxHolderSource implements HolderSource {
   readonly platform = 'linux' as const;
   private readonly pool: ScanPool;
+  private readonly reuse = new HolderReuse();
 
   constructor(options: { threads?: number } = {}) {
     this.pool = new ScanPool(options.threads ?? 1);
@@ -25,7 +27,7 @@ export class LinuxHolderSource implements HolderSource {
     const pids = request.pids ?? listPids();
     const dirs: MatchDir[] = request.dirs.map((d) => ({ matchPrefix: d.matchPrefix, display: d.display }));
     const walked = await this.pool.walk(pids, dirs, request.pids === undefined);
-    return enrich(walked);
+    return enrich(walked, this.reuse, request.pids ?? null);
   }
 
   async processInfo(pid: number): Promise<ProcessInfo | null> {
@@ -77,30 +79,13 @@ function listPids(): number[] {
 }
 
 /** Adds process facts to the raw rows. A process that exited since the walk is simply gone. */
-function enrich(walked: WalkResult): ScanResult {
+function enrich(walked: WalkResult, reuse: HolderReuse, scannedPids: readonly number[] | null): ScanResult {
   const infos = new Map<number, ProcessInfo | null>(walked.infos);
   const infoOf = (pid: number) => {
     if (!infos.has(pid)) infos.set(pid, readProcessInfo(pid));
     return infos.get(pid)!;
   };
-  const holders: Holder[] = [];
-  for (const raw of walked.holdings) {
-    const info = infoOf(raw.pid);
-    if (!info) continue;
-    holders.push({
-      pid: raw.pid,
-      ppid: info.ppid,
-      processStartedAtMs: info.startedAtMs,
-      processName: info.name,
-      commandLine: info.commandLine,
-      user: info.user,
-      kind: raw.kind,
-      path: raw.path,
-      deleted: raw.deleted,
-      handle: raw.handle,
-      watchedDir: raw.watchedDir,
-    });
-  }
+  const holders = reuse.build(walked.holdings, infoOf, scannedPids);
   const denied: DeniedProcess[] = [];
   for (const d of walked.denied) {
     const name = readCommName(d.pid);
