@@ -5,7 +5,7 @@
 # dropped, and of the library frames above the first user frame only the nearest ones are kept
 # (`pathlib.Path.open`, `subprocess.Popen.__init__`: the API the user called).
 import os
-from json.encoder import encode_basestring_ascii as _json_str
+from .wire import json_str as _json_str
 
 _LEADING_LIBRARY_FRAMES = 2
 _MAX_FRAMES = 14

@@ -6,7 +6,7 @@
 # to its real length at exit. A reader ignores the NUL tail a killed process leaves behind.
 import mmap
 import os
-import threading
+import _thread
 
 _FIRST_SIZE = 256 * 1024
 
@@ -16,7 +16,7 @@ class MappedLog:
         # O_CLOEXEC: the log must never leak into the processes the test starts.
         flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
         self._fd = os.open(path, flags, 0o644)
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._end = 0
         self._size = 0
         self._map = None

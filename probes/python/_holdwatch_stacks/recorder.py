@@ -12,18 +12,16 @@
 # matcher (core/stacks) pairs holder and open by pid + path. A failure to write disables the probe
 # and says so once on stderr; nothing here may raise into the test process.
 import atexit
-import json
 import os
 import sys
 import time
-from json.encoder import encode_basestring_ascii as _json_str
 
 from . import frames as _frames
 from . import spawns as _spawns
 from .log_file import MappedLog
+from .wire import encode as _encode, json_str as _json_str
 
 _WIRE_VERSION = 1
-_encode = json.JSONEncoder(separators=(",", ":")).encode
 _now = time.time
 
 _state = {"log": None, "pid": 0, "cwd": None}
