@@ -54,7 +54,7 @@ def capture(frame, _codes=_codes, _id=id, _classify=_classify, _PROBE=_PROBE):
             info = _classify(code)
         user = info[1]
         if user is not _PROBE:
-            out.append(info[2] + str(frame.f_lineno) + info[3])
+            out.append(info[2] + str(frame.f_lineno or 0) + info[3])
             if seen_user:
                 if len(out) >= _MAX_FRAMES:
                     break
