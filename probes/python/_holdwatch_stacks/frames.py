@@ -41,14 +41,19 @@ def _classify(code):
     return info
 
 
-def capture(frame, _codes=_codes, _id=id, _classify=_classify, _PROBE=_PROBE):
-    """Frames from `frame` outwards, innermost first, as the JSON text of [[file, line, null, function, user]...]."""
+def capture(frame, code=None, _codes=_codes, _id=id, _classify=_classify, _PROBE=_PROBE):
+    """Frames from `frame` outwards, innermost first, as the JSON text of [[file, line, null, function, user]...].
+
+    `code` is `frame.f_code` when the caller already has it: on 3.11 every read of f_code raises an
+    `object.__getattr__` audit event, which re-enters the audit hook (the probe's biggest cost).
+    """
     # The hot loop of the probe (every open): locals only, no per-frame allocation but one string.
     out = []
     seen_user = False
     walked = 0
     while frame is not None:
-        code = frame.f_code
+        if code is None:
+            code = frame.f_code
         info = _codes.get(_id(code))
         if info is None:
             info = _classify(code)
@@ -67,6 +72,7 @@ def capture(frame, _codes=_codes, _id=id, _classify=_classify, _PROBE=_PROBE):
                 if walked >= _MAX_WALK:
                     break
         frame = frame.f_back
+        code = None
     if not seen_user:  # no user frame at all (interpreter startup, a library's own thread)
         del out[_MAX_FRAMES:]
     return "[" + ",".join(out) + "]"

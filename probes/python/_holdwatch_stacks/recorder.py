@@ -182,7 +182,8 @@ def _on_open(args, _getframe=sys._getframe, _capture=_frames.capture):
     except ValueError:
         return  # the interpreter's own open (the script at startup): no Python caller
     # Imports read .pyc and source files through io.open_code from frozen importlib: not the test's.
-    if caller.f_code.co_filename.startswith("<frozen"):
+    code = caller.f_code
+    if code.co_filename.startswith("<frozen"):
         return
     path = args[0]
     if not (_POSIX and type(path) is str and path.startswith("/")):
@@ -194,7 +195,7 @@ def _on_open(args, _getframe=sys._getframe, _capture=_frames.capture):
     _write_line(_OPEN_LINE % (
         _state["pid"], _now() * 1000, "open" if mode is not None else "os.open", _json_str(path),
         _json_str(mode) if type(mode) is str else "null", flags if type(flags) is int else 0,
-        _capture(caller),
+        _capture(caller, code),
     ))
 
 
