@@ -1,4 +1,5 @@
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- a --require preload is CommonJS by definition */
 // holdwatch stack probe for Node: `holdwatch run` appends `--require <this file>` to NODE_OPTIONS.
 // With HOLDWATCH_PROBE_LOG set, it wraps the fs calls that open and close fds (open, openSync,
 // promises.open, createReadStream/createWriteStream, opendir, close*) and the child_process calls
@@ -222,7 +223,9 @@ function writeNow(records) {
   let text = '';
   try {
     for (const record of records) {
-      const { stack, written: _w, dropped: _d, ...fields } = record;
+      const { stack, ...fields } = record;
+      delete fields.written;
+      delete fields.dropped;
       const line = { v: WIRE_VERSION, pid: process.pid, ...fields };
       if (fields.kind === 'open') {
         line.path = toPath(fields.path);
