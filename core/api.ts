@@ -203,3 +203,45 @@ export interface RunRecord {
   leftovers: LeftoverRecord[];
   versions: { holdwatch: string; node: string; os: string };
 }
+
+// ---- Open-time and spawn-time stacks (probes/python, probes/node; matched in core/stacks).
+
+/** One frame of a recorded stack, innermost first. `user` is false for the runtime's own library, installed packages. */
+export interface StackFrame {
+  file: string;
+  line: number;
+  column: number | null;
+  function: string | null;
+  user: boolean;
+}
+
+/** The call that opened a holder's file (`open`, `connect`) or started its process (`spawn`), as a probe recorded it. */
+export interface OpenStack {
+  kind: 'open' | 'connect' | 'spawn';
+  runtime: 'python' | 'node';
+  /** The process that made the call (for a spawn: the parent). */
+  pid: number;
+  /** Milliseconds since the Unix epoch, taken by the probe at the call. */
+  atMs: number;
+  /** The API called: `open`, `os.open`, `fs.createWriteStream`, `subprocess.Popen`... */
+  api: string;
+  /** The path opened, absolute as the probe saw it; null for a spawn. */
+  path: string | null;
+  fd: number | null;
+  /** A spawn's command line and started child, when the probe knew its pid. */
+  argv: string[] | null;
+  childPid: number | null;
+  frames: StackFrame[];
+}
+
+/** What a lookup found: the stack and how it was matched, or why there is none. */
+export type StackLookup =
+  | {
+      found: true;
+      stack: OpenStack;
+      /** How the record was paired with the holder or process. */
+      matchedBy: 'fd' | 'path' | 'child-pid' | 'parent-argv' | 'fork';
+      /** Set when the record belongs to an ancestor: an inherited fd, or the process that started a shell. */
+      viaPid: number | null;
+    }
+  | { found: false; reason: string };

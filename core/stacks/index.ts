@@ -1,0 +1,24 @@
+// Open-time and spawn-time stacks: the line of code that opened a held file, or started the
+// process that holds it. The probes (probes/python, probes/node) record calls inside the test's
+// processes; this module reads their logs and pairs records with what a scan saw. Pure.
+//
+// API:
+//   probeEnvironment(input)          -> env vars to add to the test command's environment
+//   parseProbeLog(text)              -> { records, rejectedLines }   (one log file's content)
+//   indexProbeRecords(records)       -> ProbeIndex                   (build once per run)
+//   matchOpenStack(holder, index)    -> StackLookup (core/api)       holder -> the open that made it
+//   matchSpawnStack(process, index)  -> StackLookup                  process -> the call that started it
+//
+// Injection (what holdwatch run does; probeEnvironment computes it):
+//   HOLDWATCH_PROBE_LOG=<dir>    a directory outside every watched dir; each probed process writes
+//                                <dir>/<runtime>-<pid>-<ms>.jsonl. Read every *.jsonl there.
+//   PYTHONPATH=<repo>/probes/python<delimiter><the user's PYTHONPATH>   (sitecustomize chains theirs)
+//   NODE_OPTIONS=<the user's NODE_OPTIONS> --require "<repo>/probes/node/preload.cjs"
+// A probe that cannot write prints one line on stderr and sets HOLDWATCH_PROBE_DISABLED=1 for its
+// children; the test runs on unchanged.
+export { parseProbeLog, toProbeRecord } from './records.js';
+export type { CloseRecord, OpenRecord, ParsedProbeLog, ProbeRecord, ProcessRecord, SpawnRecord } from './records.js';
+export { indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from './match.js';
+export type { HolderRef, MatchOptions, ProbeIndex, ProcessRef } from './match.js';
+export { probeEnvironment } from './inject.js';
+export type { ProbeInjection } from './inject.js';

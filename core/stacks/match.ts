@@ -1,0 +1,240 @@
+// Pairs what a scan saw (a holder, a process) with what the probes recorded inside the processes.
+// Pure: records in, a StackLookup out. Identity is (pid, start time): pids are reused, so only
+// records made during the process's life count.
+import type { HolderKind, OpenStack, StackLookup } from '../api.js';
+import type { PathStyle } from '../paths.js';
+import { POSIX_STYLE } from '../paths.js';
+import type { CloseRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord } from './records.js';
+
+export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
+
+/** What the matcher needs of a holder (a core/api Holder plus when it was first seen). */
+export interface HolderRef {
+  pid: number;
+  processStartedAtMs: number;
+  kind: HolderKind;
+  path: string;
+  /** `fd 7` on Linux; other forms (Windows handle values) never match a probe's fd. */
+  handle: string | null;
+  firstSeenAtMs: number;
+  /** Parent first, then its parent...: an fd inherited from a probed ancestor gets that ancestor's open. */
+  ancestorPids?: number[];
+}
+
+/** What the matcher needs of a process (a core/api ProcessInfo). */
+export interface ProcessRef {
+  pid: number;
+  ppid: number;
+  startedAtMs: number;
+  /** The command line as scanned; picks among several pid-less spawns of the parent in the window. */
+  commandLine?: string;
+  /** Parent first: when the parent was a shell, the probed process that started the shell answers. */
+  ancestorPids?: number[];
+}
+
+export interface MatchOptions {
+  /** Path comparison rules; POSIX by default. */
+  style?: PathStyle;
+  /** The caller's path canonicaliser (realpath, 8.3 expansion): the probes record paths as the code named them. */
+  canonical?: (path: string) => string;
+  /**
+   * Slack between the probes' clock readings and the scanner's (both wall clock, but process start
+   * times come from the OS with coarser ticks, e.g. /proc's 10 ms jiffies plus boot-time rounding).
+   */
+  clockSlackMs?: number;
+  /** How long after a spawn call its child may start and still be taken for it (pid reuse guard). */
+  maxSpawnLatencyMs?: number;
+}
+
+const DEFAULT_SLACK_MS = 1000;
+const DEFAULT_SPAWN_LATENCY_MS = 60_000;
+
+interface ProcessLife {
+  process: ProcessRecord;
+  opens: OpenRecord[];
+  closedIds: Map<number, number>;
+}
+
+/** Records grouped by pid, for many lookups over one run's logs. Build once with indexProbeRecords. */
+export interface ProbeIndex {
+  byPid: Map<number, ProbeRecord[]>;
+  spawnsByChild: Map<number, SpawnRecord[]>;
+  spawnsByParent: Map<number, SpawnRecord[]>;
+}
+
+export function indexProbeRecords(records: Iterable<ProbeRecord>): ProbeIndex {
+  const index: ProbeIndex = { byPid: new Map(), spawnsByChild: new Map(), spawnsByParent: new Map() };
+  const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
+  for (const record of records) {
+    push(index.byPid, record.pid, record);
+    if (record.kind === 'spawn') {
+      if (record.childPid !== null) push(index.spawnsByChild, record.childPid, record);
+      push(index.spawnsByParent, record.pid, record);
+    }
+  }
+  for (const list of index.byPid.values()) list.sort((a, b) => a.atMs - b.atMs);
+  return index;
+}
+
+function asIndex(records: ProbeIndex | Iterable<ProbeRecord>): ProbeIndex {
+  return records instanceof Object && 'byPid' in records ? (records as ProbeIndex) : indexProbeRecords(records as Iterable<ProbeRecord>);
+}
+
+/** The probed life of (pid, started at): its records from its start to `untilMs`. */
+function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: number, slackMs: number): ProcessLife | null {
+  const records = (index.byPid.get(pid) ?? []).filter((r) => r.atMs >= startedAtMs - slackMs && r.atMs <= untilMs + slackMs);
+  const process = records.find((r): r is ProcessRecord => r.kind === 'process');
+  if (!process) return null;
+  const opens = records.filter((r): r is OpenRecord => r.kind === 'open' || r.kind === 'connect');
+  const closedIds = new Map<number, number>();
+  for (const r of records) if (r.kind === 'close') closedIds.set((r as CloseRecord).id, r.atMs);
+  return { process, opens, closedIds };
+}
+
+function normalize(path: string, style: PathStyle): string {
+  const sep = style.sep;
+  const unified = sep === '\\' ? path.replace(/\//g, '\\') : path;
+  const parts: string[] = [];
+  for (const part of unified.split(sep)) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  const head = unified.startsWith(sep + sep) ? sep + sep : unified.startsWith(sep) ? sep : '';
+  const joined = head + parts.join(sep);
+  return style.caseInsensitive ? joined.toLowerCase() : joined;
+}
+
+/** SQLite keeps its journal files next to the database: they belong to the same connect. */
+const SQLITE_SIDE_FILES = ['-wal', '-shm', '-journal'];
+
+function toStack(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node'): OpenStack {
+  const spawn = record.kind === 'spawn';
+  return {
+    kind: record.kind,
+    runtime,
+    pid: record.pid,
+    atMs: record.atMs,
+    api: record.api,
+    path: spawn ? null : record.path,
+    fd: spawn ? null : record.fd,
+    argv: spawn ? record.argv : null,
+    childPid: spawn ? record.childPid : null,
+    frames: record.frames,
+  };
+}
+
+function isOpenAt(life: ProcessLife, record: OpenRecord, atMs: number): boolean {
+  if (record.id === undefined) return true;
+  const closedAt = life.closedIds.get(record.id);
+  return closedAt === undefined || closedAt > atMs;
+}
+
+function parseFd(handle: string | null): number | null {
+  const m = handle === null ? null : /^fd (\d+)$/.exec(handle);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The open-time stack of a holder: in the holder's process, by fd when both sides know it, else the
+ * latest open of that path before the holder was first seen; then the same in its probed ancestors
+ * (an inherited fd). Native and unprobed processes get NOT_PROBED.
+ */
+export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable<ProbeRecord>, options: MatchOptions = {}): StackLookup {
+  if (holder.kind !== 'file' && holder.kind !== 'dir') {
+    return { found: false, reason: `no open stack: a ${holder.kind} holding is not made by a call the probes record` };
+  }
+  const index = asIndex(records);
+  const style = options.style ?? POSIX_STYLE;
+  const slack = options.clockSlackMs ?? DEFAULT_SLACK_MS;
+  const key = (p: string) => normalize(options.canonical ? options.canonical(p) : p, style);
+  const wanted = key(holder.path);
+  const until = holder.firstSeenAtMs;
+  const own = lifeOf(index, holder.pid, holder.processStartedAtMs, until, slack);
+
+  const byPath = (life: ProcessLife): OpenRecord | undefined => {
+    for (let i = life.opens.length - 1; i >= 0; i--) {
+      const r = life.opens[i]!;
+      if (!isOpenAt(life, r, until)) continue;
+      const opened = key(r.path);
+      if (opened === wanted) return r;
+      if (r.kind === 'connect' && SQLITE_SIDE_FILES.some((suffix) => key(r.path + suffix) === wanted)) return r;
+    }
+    return undefined;
+  };
+
+  if (own) {
+    const fd = parseFd(holder.handle);
+    if (fd !== null) {
+      for (let i = own.opens.length - 1; i >= 0; i--) {
+        const r = own.opens[i]!;
+        if (r.fd === fd) {
+          if (isOpenAt(own, r, until)) return { found: true, stack: toStack(r, own.process.runtime), matchedBy: 'fd', viaPid: null };
+          break; // the latest use of this fd was closed: a later, unrecorded open reused it
+        }
+      }
+    }
+    const r = byPath(own);
+    if (r) return { found: true, stack: toStack(r, own.process.runtime), matchedBy: 'path', viaPid: null };
+  }
+  // An fd inherited across fork/exec (a Popen stdout redirected to a file) was opened by an ancestor.
+  for (const ancestor of holder.ancestorPids ?? []) {
+    const life = lifeOf(index, ancestor, -Infinity, until, slack);
+    const r = life ? byPath(life) : undefined;
+    if (life && r) return { found: true, stack: toStack(r, life.process.runtime), matchedBy: 'path', viaPid: ancestor };
+  }
+  if (!own) return { found: false, reason: NOT_PROBED };
+  return { found: false, reason: `no open stack: the ${own.process.runtime} probe in pid ${holder.pid} recorded no open of this path (opened before the probe started, by native code, or inherited)` };
+}
+
+/** Loose: the scanner quotes arguments its own way, so compare the words. */
+function sameCommand(argv: string[], commandLine: string): boolean {
+  const words = commandLine.split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+  const recorded = argv.join(' ').split(/\s+/);
+  return recorded.length === words.length && recorded.every((w, i) => w === words[i]);
+}
+
+/**
+ * The spawn-time stack of a process: the probed call that started it, by its pid when the probe knew
+ * it (Popen, ChildProcess), else the parent's latest pid-less spawn before it started (os.system,
+ * execSync), else its own fork record; then the same for its ancestors (a shell between them).
+ */
+export function matchSpawnStack(process: ProcessRef, records: ProbeIndex | Iterable<ProbeRecord>, options: MatchOptions = {}): StackLookup {
+  const index = asIndex(records);
+  const slack = options.clockSlackMs ?? DEFAULT_SLACK_MS;
+  const latency = options.maxSpawnLatencyMs ?? DEFAULT_SPAWN_LATENCY_MS;
+  const runtimeOf = (pid: number): 'python' | 'node' => {
+    const p = (index.byPid.get(pid) ?? []).find((r): r is ProcessRecord => r.kind === 'process');
+    return p?.runtime ?? 'python';
+  };
+  const inWindow = (r: SpawnRecord, startedAtMs: number) => r.atMs <= startedAtMs + slack && r.atMs >= startedAtMs - latency;
+  const latest = (list: SpawnRecord[]) => list.reduce<SpawnRecord | undefined>((best, r) => (!best || r.atMs > best.atMs ? r : best), undefined);
+
+  const direct = (pid: number, ppid: number | null, startedAtMs: number): StackLookup | null => {
+    const byChild = latest((index.spawnsByChild.get(pid) ?? []).filter((r) => r.pid !== pid && inWindow(r, startedAtMs)));
+    if (byChild) return { found: true, stack: toStack(byChild, runtimeOf(byChild.pid)), matchedBy: 'child-pid', viaPid: null };
+    if (ppid !== null) {
+      const candidates = (index.spawnsByParent.get(ppid) ?? []).filter((r) => r.childPid === null && inWindow(r, startedAtMs));
+      const sameArgv = process.commandLine === undefined ? [] : candidates.filter((r) => sameCommand(r.argv, process.commandLine!));
+      const byParent = latest(sameArgv.length > 0 ? sameArgv : candidates);
+      if (byParent) return { found: true, stack: toStack(byParent, runtimeOf(ppid)), matchedBy: 'parent-argv', viaPid: null };
+    }
+    const forked = latest((index.spawnsByChild.get(pid) ?? []).filter((r) => r.pid === pid && r.atMs >= startedAtMs - slack));
+    if (forked) return { found: true, stack: toStack(forked, runtimeOf(pid)), matchedBy: 'fork', viaPid: null };
+    return null;
+  };
+
+  const own = direct(process.pid, process.ppid, process.startedAtMs);
+  if (own) return own;
+  const chain = process.ancestorPids ?? [];
+  for (let i = 0; i < chain.length; i++) {
+    // An ancestor's start time is not known here: it started no later than this process.
+    const found = direct(chain[i]!, chain[i + 1] ?? null, process.startedAtMs);
+    if (found && found.found) return { ...found, viaPid: chain[i]! };
+  }
+  return { found: false, reason: 'no spawn stack: not started by a probed runtime (python/node)' };
+}

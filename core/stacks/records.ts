@@ -1,0 +1,109 @@
+// The probes' log lines, as the receiving side reads them. A probe runs inside the test process,
+// which may write anything anywhere: every line is validated, bad ones are counted, none trusted.
+// Wire format (version 1, shared by probes/python and probes/node), one JSON object per line:
+//   process  {v, kind, runtime, pid, ppid, atMs, argv, cwd}
+//   open     {v, kind:'open'|'connect', pid, atMs, api, path, fd|null, id?, mode?, flags?, frames}
+//   close    {v, kind:'close', pid, atMs, id, fd|null}                  (node only: fds closed)
+//   spawn    {v, kind:'spawn', pid, atMs, api, executable, argv, cwd, childPid|null, frames}
+// A frame is [file, line, column|null, function|null, user].
+import { z } from 'zod';
+import type { StackFrame } from '../api.js';
+
+const pid = z.number().int().positive();
+const atMs = z.number().finite().nonnegative();
+const text = z.string().max(32_768);
+
+const FrameSchema = z
+  .tuple([text, z.number().int().nonnegative(), z.number().int().nonnegative().nullable(), text.nullable(), z.boolean()])
+  .transform(([file, line, column, fn, user]): StackFrame => ({ file, line, column, function: fn, user }));
+const Frames = z.array(FrameSchema).max(256);
+
+const ProcessSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('process'),
+  runtime: z.enum(['python', 'node']),
+  pid,
+  ppid: z.number().int().nonnegative(),
+  atMs,
+  argv: z.array(text).max(4096),
+  cwd: text.nullable(),
+});
+
+const OpenSchema = z.object({
+  v: z.literal(1),
+  kind: z.enum(['open', 'connect']),
+  pid,
+  atMs,
+  api: text,
+  path: text,
+  fd: z.number().int().nonnegative().nullable(),
+  id: z.number().int().positive().optional(),
+  frames: Frames,
+});
+
+const CloseSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('close'),
+  pid,
+  atMs,
+  id: z.number().int().positive(),
+  fd: z.number().int().nonnegative().nullable(),
+});
+
+const SpawnSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('spawn'),
+  pid,
+  atMs,
+  api: text,
+  executable: text.nullable(),
+  argv: z.array(text).max(4096),
+  cwd: text.nullable(),
+  childPid: pid.nullable(),
+  frames: Frames,
+});
+
+const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, CloseSchema, SpawnSchema]);
+
+export type ProcessRecord = z.infer<typeof ProcessSchema>;
+export type OpenRecord = z.infer<typeof OpenSchema>;
+export type CloseRecord = z.infer<typeof CloseSchema>;
+export type SpawnRecord = z.infer<typeof SpawnSchema>;
+export type ProbeRecord = z.infer<typeof RecordSchema>;
+
+export interface ParsedProbeLog {
+  records: ProbeRecord[];
+  /** Lines that were not a valid record. An unterminated last line is not counted: it may still be written. */
+  rejectedLines: number;
+}
+
+/** Validates one parsed JSON value; undefined when it is not a record. */
+export function toProbeRecord(value: unknown): ProbeRecord | undefined {
+  const parsed = RecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * Reads one probe log file's text. The Python probe writes through a memory map grown in chunks,
+ * so a live (or killed) process's file ends in NUL bytes: they end the text.
+ */
+export function parseProbeLog(content: string): ParsedProbeLog {
+  const nul = content.indexOf('\0');
+  const body = nul === -1 ? content : content.slice(0, nul);
+  const lines = body.split('\n');
+  lines.pop(); // after the last newline: empty, or a record still being written
+  const records: ProbeRecord[] = [];
+  let rejectedLines = 0;
+  for (const line of lines) {
+    if (line.trim().length === 0) continue;
+    let record: ProbeRecord | undefined;
+    try {
+      record = toProbeRecord(JSON.parse(line));
+    } catch {
+      record = undefined;
+    }
+    if (record) records.push(record);
+    else rejectedLines++;
+  }
+  return { records, rejectedLines };
+}

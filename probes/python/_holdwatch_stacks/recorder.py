@@ -1,0 +1,261 @@
+# Records, inside a Python test process, where files were opened and processes were started, so
+# holdwatch can show the line of code behind a handle that outlived its test.
+#
+# One audit hook (sys.addaudithook, PEP 578) sees `open` (builtins.open, io.open, os.open),
+# `sqlite3.connect` and the process-starting events; each record carries the caller's frames as
+# (file, line, function, is-user) without formatting any text. Records are JSON lines in
+# <HOLDWATCH_PROBE_LOG>/python-<pid>-<ms>.jsonl: one file per process keeps processes apart, and
+# each record is in the file (a shared memory map, log_file.py) as soon as it is made, so a process
+# that opens a file and then sleeps forever - the leak holdwatch exists for - has already told us.
+#
+# `open` fires before the file is opened, so the fd is unknown: records carry the path and the
+# matcher (core/stacks) pairs holder and open by pid + path. A failure to write disables the probe
+# and says so once on stderr; nothing here may raise into the test process.
+import atexit
+import os
+import sys
+import time
+
+from . import frames as _frames
+from . import spawns as _spawns
+from .log_file import MappedLog
+from .wire import encode as _encode, json_str as _json_str
+
+_WIRE_VERSION = 1
+_now = time.time
+
+_state = {"log": None, "pid": 0, "cwd": None}
+
+
+def start():
+    directory = os.environ.get("HOLDWATCH_PROBE_LOG")
+    if not directory or os.environ.get("HOLDWATCH_PROBE_DISABLED"):
+        return
+    _state["dir"] = directory
+    if not _open_log():
+        return
+    _write_process_record(parent_pid=os.getppid())
+    sys.addaudithook(_on_audit)
+    _spawns.install(_write_spawn)
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_after_fork)
+    # Registered before any of the test's own atexit hooks, so it runs after them (LIFO).
+    atexit.register(_close_log)
+
+
+def _open_log():
+    pid = os.getpid()
+    path = os.path.join(_state["dir"], "python-%d-%d.jsonl" % (pid, _now() * 1000))
+    try:
+        log = MappedLog(path)
+    except (OSError, ValueError) as error:
+        _disable("cannot write %s: %s" % (path, getattr(error, "strerror", None) or error))
+        return False
+    _state["log"] = log
+    _state["pid"] = pid
+    _state["cwd"] = None
+    return True
+
+
+def _close_log():
+    log = _state["log"]
+    _state["log"] = None
+    if log is not None:
+        try:
+            log.close()
+        except OSError:
+            pass
+
+
+def _disable(reason):
+    _close_log()
+    # Children inherit the environment: one line for the whole process tree, not one per process.
+    os.environ["HOLDWATCH_PROBE_DISABLED"] = "1"
+    try:
+        sys.stderr.write("holdwatch: python stack probe disabled: %s\n" % reason)
+        sys.stderr.flush()
+    except Exception:
+        pass
+
+
+def _write(record, frames=None):
+    """Appends one record; `frames` is capture()'s JSON text, spliced in without re-encoding."""
+    text = _encode(record)
+    if frames is not None:
+        text = text[:-1] + ',"frames":' + frames + "}"
+    _write_line(text + "\n")
+
+
+def _write_line(line):
+    log = _state["log"]
+    if log is None:
+        return
+    try:
+        log.write(line.encode("ascii"))
+    except Exception as error:  # ENOSPC, EIO, a closed fd: stop recording, never raise
+        _disable("cannot write the probe log: %s" % (error,))
+
+
+def _write_process_record(parent_pid):
+    _write({
+        "v": _WIRE_VERSION, "kind": "process", "runtime": "python", "pid": _state["pid"],
+        "ppid": parent_pid, "atMs": _now() * 1000, "argv": _texts(getattr(sys, "orig_argv", sys.argv)),
+        "cwd": _cwd(),
+    })
+
+
+def _after_fork():
+    # A forked child is a new process with our hook still installed: give it its own log file, and
+    # record the fork's call site as its spawn stack. An at-fork hook that raises prints
+    # "Exception ignored": nothing may escape.
+    try:
+        _reopen_after_fork()
+    except Exception as error:
+        _disable("internal error after fork: %r" % (error,))
+
+
+def _reopen_after_fork():
+    parent = _state["pid"]
+    log = _state["log"]
+    _state["log"] = None
+    if log is not None:
+        log.abandon()
+    if not _open_log():
+        return
+    _write_process_record(parent_pid=parent)
+    _write_spawn("os.fork", None, None, None, os.getpid(), _frames.capture(sys._getframe(2)))
+
+
+def _cwd():
+    cwd = _state["cwd"]
+    if cwd is None:
+        try:
+            cwd = _state["cwd"] = os.getcwd()
+        except OSError:
+            return None
+    return cwd
+
+
+def _path_text(path):
+    if type(path) is not str:
+        if isinstance(path, int):
+            return None  # open(fd) wraps an fd opened elsewhere
+        try:
+            path = os.fsdecode(os.fspath(path))
+        except (TypeError, ValueError):
+            return None
+    if not os.path.isabs(path):
+        cwd = _cwd()
+        if cwd is not None:
+            path = os.path.join(cwd, path)
+    return path
+
+
+def _texts(values):
+    out = []
+    for value in values or ():
+        try:
+            out.append(os.fsdecode(os.fspath(value)))
+        except (TypeError, ValueError):
+            out.append(str(value))
+    return out
+
+
+def _caller(depth=3):
+    # Frame 0 is the handler's helper, 1 the handler, 2 the audit hook, 3 the code that made the
+    # call. The interpreter itself opens files (the script, at startup) with no Python frame at all.
+    try:
+        return sys._getframe(depth)
+    except ValueError:
+        return None
+
+
+_OPEN_LINE = '{"v":%d,"kind":"open","pid":%%d,"atMs":%%.3f,"api":"%%s","path":%%s,"fd":null,"mode":%%s,"flags":%%d,"frames":%%s}\n' % _WIRE_VERSION
+_POSIX = os.sep == "/"
+
+
+def _on_open(args, _getframe=sys._getframe, _capture=_frames.capture):
+    # The hot path (every open of the test): no helper calls where one test does, formatted by
+    # hand, strings through json's C escaper.
+    try:
+        caller = _getframe(2)
+    except ValueError:
+        return  # the interpreter's own open (the script at startup): no Python caller
+    # Imports read .pyc and source files through io.open_code from frozen importlib: not the test's.
+    code = caller.f_code
+    if code.co_filename.startswith("<frozen"):
+        return
+    path = args[0]
+    if not (_POSIX and type(path) is str and path.startswith("/")):
+        path = _path_text(path)
+        if path is None:
+            return
+    mode = args[1]
+    flags = args[2]
+    _write_line(_OPEN_LINE % (
+        _state["pid"], _now() * 1000, "open" if mode is not None else "os.open", _json_str(path),
+        _json_str(mode) if type(mode) is str else "null", flags if type(flags) is int else 0,
+        _capture(caller, code),
+    ))
+
+
+def _on_sqlite_connect(args):
+    path = _path_text(args[0]) if args and args[0] != ":memory:" else None
+    if path is None:
+        return
+    _write({
+        "v": _WIRE_VERSION, "kind": "connect", "pid": _state["pid"], "atMs": _now() * 1000,
+        "api": "sqlite3.connect", "path": path, "fd": None,
+    }, _frames.capture(_caller()))
+
+
+def _on_popen(args):
+    executable, argv, cwd = args[0], args[1], args[2]
+    argv = [argv] if isinstance(argv, (str, bytes)) else argv
+    frames = _frames.capture(_caller())
+    cwd_text = _path_text(cwd) if cwd is not None else _cwd()
+    # With the Popen wrapper in place the record waits for the child's pid; without it, write now.
+    if not _spawns.hold_for_pid("subprocess.Popen", _texts([executable])[0] if executable is not None else None, _texts(argv), cwd_text, frames):
+        _write_spawn("subprocess.Popen", _texts([executable])[0] if executable is not None else None, _texts(argv), cwd_text, None, frames)
+
+
+def _on_system(args):
+    _write_spawn("os.system", "/bin/sh", ["/bin/sh", "-c"] + _texts(args[:1]), _cwd(), None, _frames.capture(_caller()))
+
+
+def _on_posix_spawn(args):
+    path = _texts(args[:1])
+    _write_spawn("os.posix_spawn", path[0] if path else None, _texts(args[1]) if len(args) > 1 else [], _cwd(), None, _frames.capture(_caller()))
+
+
+def _on_chdir(_args):
+    _state["cwd"] = None  # fires before the change: read the new cwd lazily, on the next relative path
+
+
+def _write_spawn(api, executable, argv, cwd, child_pid, frames):
+    _write({
+        "v": _WIRE_VERSION, "kind": "spawn", "pid": _state["pid"], "atMs": _now() * 1000, "api": api,
+        "executable": executable, "argv": argv, "cwd": cwd, "childPid": child_pid,
+    }, frames)
+
+
+_HANDLERS = {
+    "open": _on_open,
+    "sqlite3.connect": _on_sqlite_connect,
+    "subprocess.Popen": _on_popen,
+    "os.system": _on_system,
+    "os.posix_spawn": _on_posix_spawn,
+    "os.chdir": _on_chdir,
+}
+
+
+def _on_audit(event, args):
+    # Called for every audited event in the process (imports, compiles, getattr of frames...):
+    # one dict lookup decides, and anything we record may never raise into the caller.
+    handler = _HANDLERS.get(event)
+    if handler is None or _state["log"] is None:
+        return
+    try:
+        handler(args)
+    except Exception as error:
+        _disable("internal error on %s: %r" % (event, error))

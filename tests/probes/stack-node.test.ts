@@ -1,0 +1,100 @@
+// The Node stack probe (--require preload) inside real Node processes, matched against a real /proc scan.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Holder } from '../../core/api.js';
+import { indexProbeRecords, matchOpenStack, type ProbeRecord } from '../../core/stacks/index.js';
+import { killAll, lineOf, makeScratch, runToEnd, scanHolders, startHolding, topUserFrame, type Scratch } from './stack-support.js';
+
+const scratch = makeScratch();
+afterAll(() => {
+  killAll();
+  scratch.dispose();
+});
+
+const STREAM_LEAK = `const fs = require('node:fs');
+function openLog(file) {
+  return fs.createWriteStream(file, { flags: 'a' }); // the leaking stream
+}
+for (let i = 0; i < 50; i++) fs.closeSync(fs.openSync(process.argv[3], 'w')); // opened and closed: never recorded
+const stream = openLog(process.argv[2]);
+stream.on('open', () => setImmediate(() => process.stdout.write('ready\\n')));
+process.stdin.resume();
+`;
+
+const ESM_LEAK = `import { openSync } from 'node:fs';
+export const fd = openSync(process.argv[2], 'a'); // the leaking openSync
+process.stdout.write('ready\\n');
+process.stdin.resume();
+`;
+
+/** The probe writes once per tick; the holder is seen first, so read until its open is there (bounded). */
+async function recordsWithOpen(s: Scratch, pid: number): Promise<ProbeRecord[]> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const { records, rejectedLines } = s.records();
+    expect(rejectedLines).toBe(0);
+    if (records.some((r) => r.pid === pid && r.kind === 'open')) return records;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no open record from pid ${pid}`);
+}
+
+async function holderOf(pid: number, path: string): Promise<Holder> {
+  const holder = (await scanHolders(scratch.watched)).find((h) => h.pid === pid && h.path === path);
+  expect(holder).toBeDefined();
+  return holder!;
+}
+
+describe('node stack probe', () => {
+  it("a leaked createWriteStream's open stack points at its line, matched by fd; closed fds are never written", async () => {
+    const script = scratch.write('stream-leak.cjs', STREAM_LEAK);
+    const target = join(scratch.watched, 'stream.log');
+    const churn = join(scratch.root, 'churn.txt');
+    const { child } = await startHolding(process.execPath, [script, target, churn], scratch.probedEnv(), scratch.root);
+    const holder = await holderOf(child.pid!, target);
+    const records = await recordsWithOpen(scratch, child.pid!);
+    expect(records.filter((r) => r.kind === 'open' && r.path === churn)).toEqual([]);
+    const lookup = matchOpenStack({ ...holder, firstSeenAtMs: Date.now() }, indexProbeRecords(records));
+    expect(lookup.found).toBe(true);
+    if (!lookup.found) return;
+    expect(lookup).toMatchObject({ matchedBy: 'fd', stack: { runtime: 'node', api: 'fs.createWriteStream', path: target } });
+    expect(holder.handle).toBe(`fd ${lookup.stack.fd}`);
+    expect(topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(STREAM_LEAK, 'the leaking stream'), function: 'openLog' });
+  });
+
+  it('sees named ESM imports of node:fs too', async () => {
+    const script = scratch.write('esm-leak.mjs', ESM_LEAK);
+    const target = join(scratch.watched, 'esm.txt');
+    const { child } = await startHolding(process.execPath, [script, target], scratch.probedEnv(), scratch.root);
+    const holder = await holderOf(child.pid!, target);
+    const lookup = matchOpenStack({ ...holder, firstSeenAtMs: Date.now() }, await recordsWithOpen(scratch, child.pid!));
+    expect(lookup.found && topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(ESM_LEAK, 'the leaking openSync') });
+  });
+
+  it("keeps the user's NODE_OPTIONS working", () => {
+    const userPreload = scratch.write('user-preload.cjs', 'globalThis.userPreload = "ran";\n');
+    const script = scratch.write('options.cjs', 'console.log(globalThis.userPreload, process.execArgv.length, typeof require("node:fs").openSync);\n');
+    const env = scratch.probedEnv({ NODE_OPTIONS: `--require ${userPreload} --max-old-space-size=200` });
+    expect(env.NODE_OPTIONS!.startsWith(`--require ${userPreload} --max-old-space-size=200 `)).toBe(true);
+    const run = runToEnd(process.execPath, [script], env, scratch.root);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('ran 0 function');
+    expect(scratch.records().records.some((r) => r.kind === 'process' && r.argv.includes(script))).toBe(true);
+  });
+
+  it('a probe that cannot write its log changes nothing but one line on stderr, for the whole process tree', () => {
+    const script = scratch.write('noisy.cjs', `const { execFileSync } = require('node:child_process');
+console.log('out');
+console.error('err');
+process.stdout.write(execFileSync(process.execPath, ['-e', 'console.log("child out")']));
+process.exitCode = 3;
+`);
+    const plain = runToEnd(process.execPath, [script], process.env, scratch.root);
+    const probed = runToEnd(process.execPath, [script], scratch.probedEnv({}, join(scratch.root, 'no-such-dir')), scratch.root);
+    expect(plain.status).toBe(3);
+    expect(probed.status).toBe(3);
+    expect(probed.stdout).toBe(plain.stdout);
+    const extra = probed.stderr.split('\n').filter((line) => !plain.stderr.split('\n').includes(line));
+    expect(extra).toHaveLength(1);
+    expect(extra[0]).toMatch(/^holdwatch: node stack probe disabled: cannot write .*no-such-dir/);
+  });
+});

@@ -1,0 +1,97 @@
+// The Python stack probe inside real Python processes, matched against a real /proc scan.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from '../../core/stacks/index.js';
+import { killAll, lineOf, makeScratch, PYTHON, runToEnd, scanHolders, startHolding, topUserFrame } from './stack-support.js';
+
+const scratch = makeScratch();
+const extraPids: number[] = [];
+afterAll(() => {
+  killAll(extraPids);
+  scratch.dispose();
+});
+
+const LEAK = `import sys
+def open_fixture(path):
+    return open(path, "a")  # the leaking open
+held = open_fixture(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.read()
+`;
+
+const LAUNCHER = `import subprocess, sys
+child = subprocess.Popen(["sh", "-c", 'exec 3>>"$1"; echo held; exec sleep 600', "sh", sys.argv[1]], start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # the Popen
+child.stdout.readline()
+print(child.pid, flush=True)
+`;
+
+describe('python stack probe', () => {
+  it("a leaked file's open stack has the open(...) line as its top user frame", async () => {
+    const script = scratch.write('leak.py', LEAK);
+    const target = join(scratch.watched, 'leaked.txt');
+    const { child } = await startHolding(PYTHON, [script, target], scratch.probedEnv(), scratch.root);
+    const holder = (await scanHolders(scratch.watched)).find((h) => h.pid === child.pid && h.path === target);
+    expect(holder).toBeDefined();
+    const { records, rejectedLines } = scratch.records();
+    expect(rejectedLines).toBe(0);
+    const lookup = matchOpenStack({ ...holder!, firstSeenAtMs: Date.now() }, indexProbeRecords(records));
+    expect(lookup.found).toBe(true);
+    if (!lookup.found) return;
+    expect(lookup).toMatchObject({ matchedBy: 'path', viaPid: null, stack: { runtime: 'python', api: 'open', path: target, pid: child.pid } });
+    expect(topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(LEAK, 'the leaking open'), function: 'open_fixture' });
+    expect(lookup.stack.frames[1]).toMatchObject({ file: script, line: lineOf(LEAK, 'held = open_fixture'), user: true });
+  });
+
+  it('a detached child started by Popen: its spawn stack points at the Popen line, its open stack says why there is none', async () => {
+    const script = scratch.write('launcher.py', LAUNCHER);
+    const target = join(scratch.watched, 'detached.txt');
+    // The launcher exits: the holder outlives it, reparented, the case users meet.
+    const run = runToEnd(PYTHON, [script, target], scratch.probedEnv(), scratch.root);
+    expect(run.status).toBe(0);
+    const childPid = Number(run.stdout.trim());
+    extraPids.push(childPid);
+    const holder = (await scanHolders(scratch.watched)).find((h) => h.pid === childPid && h.path === target);
+    expect(holder).toBeDefined();
+    const index = indexProbeRecords(scratch.records().records);
+    const spawn = matchSpawnStack({ pid: holder!.pid, ppid: holder!.ppid, startedAtMs: holder!.processStartedAtMs }, index);
+    expect(spawn.found).toBe(true);
+    if (!spawn.found) return;
+    expect(spawn).toMatchObject({ matchedBy: 'child-pid', stack: { kind: 'spawn', api: 'subprocess.Popen', childPid } });
+    expect(spawn.stack.argv?.slice(0, 2)).toEqual(['sh', '-c']);
+    expect(topUserFrame(spawn.stack.frames)).toMatchObject({ file: script, line: lineOf(LAUNCHER, 'the Popen') });
+    // sh and sleep are not Python: no open stack, and the reason says so.
+    expect(matchOpenStack({ ...holder!, firstSeenAtMs: Date.now() }, index)).toEqual({ found: false, reason: NOT_PROBED });
+  });
+
+  it("keeps the user's sitecustomize and PYTHONPATH working", () => {
+    const userDir = join(scratch.root, 'user-path');
+    mkdirSync(userDir);
+    scratch.write('user-path/sitecustomize.py', 'import os\nos.environ["USER_SITECUSTOMIZE"] = "ran"\n');
+    scratch.write('user-path/usermod.py', 'VALUE = 42\n');
+    const script = scratch.write('site.py', 'import os, sitecustomize, usermod\nprint(os.environ.get("USER_SITECUSTOMIZE"), usermod.VALUE, sitecustomize.__file__)\n');
+    const env = scratch.probedEnv({ PYTHONPATH: userDir });
+    expect(env.PYTHONPATH!.endsWith(userDir)).toBe(true);
+    const run = runToEnd(PYTHON, [script], env, scratch.root);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe(`ran 42 ${join(userDir, 'sitecustomize.py')}`);
+    expect(scratch.records().records.some((r) => r.kind === 'process' && r.argv.includes(script))).toBe(true);
+  });
+
+  it('a probe that cannot write its log changes nothing but one line on stderr, for the whole process tree', () => {
+    const script = scratch.write('noisy.py', `import subprocess, sys
+print("out", flush=True)
+sys.stderr.write("err\\n")
+subprocess.run([sys.executable, "-c", "print('child out')"], check=True)
+sys.exit(3)
+`);
+    const plain = runToEnd(PYTHON, [script], { ...process.env, PYTHONDONTWRITEBYTECODE: '1' }, scratch.root);
+    const probed = runToEnd(PYTHON, [script], scratch.probedEnv({}, join(scratch.root, 'no-such-dir')), scratch.root);
+    expect(plain.status).toBe(3);
+    expect(probed.status).toBe(3);
+    expect(probed.stdout).toBe(plain.stdout);
+    const extra = probed.stderr.split('\n').filter((line) => !plain.stderr.split('\n').includes(line));
+    expect(extra).toHaveLength(1);
+    expect(extra[0]).toMatch(/^holdwatch: python stack probe disabled: cannot write .*no-such-dir/);
+  });
+});
