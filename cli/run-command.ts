@@ -2,6 +2,7 @@
 // byte for byte, follows its processes and tests, and exits with its exit code (128+n for a signal).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { constants as osConstants, release } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../core/api.js';
@@ -20,6 +21,7 @@ import { EventsTail } from './events-tail.js';
 import { JournalFile } from './journal-file.js';
 import { checkReportTargets, writeRunReports, type ReportTargets } from './run-reports.js';
 import { runEnvironment } from './run-env.js';
+import { matchRunStacks } from './run-stacks.js';
 import { prepareCommand, type PreparedCommand } from './runner-probes.js';
 import { systemClock } from './system.js';
 import { holdwatchVersion } from './version.js';
@@ -68,9 +70,11 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     cleanups.push(() => tail.close());
 
     const prepared = prepareCommand(command, Boolean(process.stdout.isTTY));
-    const exitCode = await runChild(prepared, runEnvironment(process.env, runId, tail.path, Boolean(process.stdout.isTTY)), supervisor);
+    const probeLogDir = join(runs, `${runId}.probes`);
+    mkdirSync(probeLogDir);
+    const exitCode = await runChild(prepared, runEnvironment(process.env, runId, tail.path, probeLogDir, Boolean(process.stdout.isTTY)), supervisor);
     tail.close();
-    const record = await supervisor.finish(exitCode, async (testAt) => leftoversOf(dirs, before, testAt));
+    const record = await supervisor.finish(exitCode, async (testAt) => leftoversOf(dirs, before, testAt), (holders) => matchRunStacks(probeLogDir, holders));
     writeRunReports(record, options);
     if (options.killLeftovers) killStragglers(record);
     summarize(record, journal.path);

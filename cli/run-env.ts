@@ -3,13 +3,16 @@
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUN_TAG_VARIABLE } from '../core/run/membership.js';
+import { probeEnvironment } from '../core/stacks/index.js';
 
 export const PROBES_DIR = fileURLToPath(new URL('../../probes/', import.meta.url));
 
-export function runEnvironment(base: NodeJS.ProcessEnv, runId: string, eventsPath: string, stdoutIsTty: boolean): NodeJS.ProcessEnv {
+export function runEnvironment(base: NodeJS.ProcessEnv, runId: string, eventsPath: string, probeLogDir: string, stdoutIsTty: boolean): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, [RUN_TAG_VARIABLE]: runId, HOLDWATCH_EVENTS: eventsPath };
   // The pytest plugin: on PYTHONPATH (prepended, the user's entries kept) and loaded with -p.
   env.PYTHONPATH = [PROBES_DIR + 'pytest', ...(base.PYTHONPATH ? [base.PYTHONPATH] : [])].join(delimiter);
+  // The stack probes: Python's sitecustomize (which chains the user's) and Node's --require preload.
+  Object.assign(env, probeEnvironment({ logDir: probeLogDir, pythonProbeDir: PROBES_DIR + 'python', nodePreload: PROBES_DIR + 'node/preload.cjs', env, pathDelimiter: delimiter }));
   if (!/(^|\s)-p\s*holdwatch_pytest\b/.test(base.PYTEST_ADDOPTS ?? '')) env.PYTEST_ADDOPTS = [base.PYTEST_ADDOPTS, '-p holdwatch_pytest'].filter(Boolean).join(' ');
   // Output now goes through a pipe: keep Python writing line by line, so a failure line reaches us
   // (and the user) when it happens, not when a 8 KiB buffer fills.

@@ -160,6 +160,10 @@ export interface Attribution {
   /** ISO 8601 first and last time the handle was seen. */
   firstSeenAt: string;
   lastSeenAt: string;
+  /** The code that opened it, where a probe recorded it (python, node), or why there is none. */
+  openStack?: StackLookup;
+  /** The code that started the holding process, where its parent was probed, or why there is none. */
+  spawnStack?: StackLookup;
 }
 
 export interface AttributedHolder extends Holder {

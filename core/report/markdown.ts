@@ -26,6 +26,7 @@ import {
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
+import { stacksSection } from './stacks-section.js';
 import { mdCell, mdCode, mdFence, mdText } from './text.js';
 
 export function mdInline(parts: readonly Inline[]): string {
@@ -41,6 +42,7 @@ export function renderMarkdown(input: RunRecord, options: ReportOptions = {}): s
     failuresSection(record, maxRows),
     holdersSection(record, holders, maxRows),
     ancestrySection(holders, maxRows),
+    stacksSection(holders, maxRows),
     timelineSection(record, maxRows),
     leftoversSection(record, maxRows),
     reproduceSection(record),

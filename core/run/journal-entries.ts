@@ -1,6 +1,6 @@
 // The run journal: append-only JSON lines, one entry per fact, flushed as it goes so a crash loses
 // nothing. The RunRecord is always rebuilt from these entries (run-recorder.ts), live and later.
-import type { AncestryEntry, Holder, LeftoverRecord, PlatformName, TestEvent } from '../api.js';
+import type { AncestryEntry, Holder, LeftoverRecord, PlatformName, StackLookup, TestEvent } from '../api.js';
 import type { TestHint } from './membership.js';
 
 export interface MemberFacts {
@@ -8,6 +8,11 @@ export interface MemberFacts {
   byTagOnly: boolean;
   /** The test the process was spawned in, from its inherited environment. */
   testHint?: TestHint;
+}
+
+export interface HolderStacks {
+  open: StackLookup;
+  spawn: StackLookup;
 }
 
 export type JournalEntry =
@@ -30,5 +35,7 @@ export type JournalEntry =
   /** `scannedAtMs`: when the scan it triggered began (the snapshot's moment). */
   | { t: 'failure'; atMs: number; scannedAtMs?: number; text: string; path: string | null; kind: string; code: number | null; holderKeys: string[]; test?: string | null }
   | { t: 'leftovers'; leftovers: LeftoverRecord[] }
+  /** Open-time and spawn-time stacks per holder key, matched from the probes' logs at the end. */
+  | { t: 'stacks'; byKey: Record<string, HolderStacks> }
   /** Closes the run; `lastSeen` gives the final sighting of the holders still alive. */
   | { t: 'run-end'; atMs: number; exitCode: number | null; lastSeen: Record<string, number> };

@@ -2,7 +2,7 @@
 // later by `holdwatch report`, so both always agree.
 import type { AttributedHolder, FailureRecord, Holder, RunRecord, Verdict } from '../api.js';
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
-import type { JournalEntry, MemberFacts } from './journal-entries.js';
+import type { HolderStacks, JournalEntry, MemberFacts } from './journal-entries.js';
 import type { TestHint } from './membership.js';
 import { TestTimeline } from './timeline.js';
 
@@ -13,6 +13,7 @@ interface LedgerRow {
   lastSeenAtMs: number;
   goneAtMs: number | null;
   blocked: boolean;
+  stacks?: HolderStacks;
 }
 
 /** How late runner events are assumed to arrive after the moment they describe. */
@@ -62,6 +63,12 @@ export class RunRecorder {
       case 'leftovers':
         this.leftovers = entry.leftovers;
         break;
+      case 'stacks':
+        for (const [key, stacks] of Object.entries(entry.byKey)) {
+          const row = this.ledger.get(key);
+          if (row) row.stacks = stacks;
+        }
+        break;
       case 'run-end':
         this.end = entry;
         for (const [key, atMs] of Object.entries(entry.lastSeen)) {
@@ -87,6 +94,11 @@ export class RunRecorder {
     const tests = this.timeline.records();
     if (hint.runner === 'bats') return tests[hint.number - 1]?.name ?? null;
     return tests.find((t) => t.name === hint.nodeId || t.name.endsWith(`/${hint.nodeId}`))?.name ?? hint.nodeId;
+  }
+
+  /** Every holder seen, with the key its journal entries use (for matching stacks at the end). */
+  keyedHolders(): { key: string; holder: AttributedHolder }[] {
+    return [...this.ledger.entries()].map(([key, row]) => ({ key, holder: this.attribute(row) }));
   }
 
   record(): RunRecord {
@@ -135,6 +147,7 @@ export class RunRecorder {
         ancestry: row.member?.ancestry ?? [],
         firstSeenAt: new Date(row.firstSeenAtMs).toISOString(),
         lastSeenAt: new Date(row.lastSeenAtMs).toISOString(),
+        ...(row.stacks ? { openStack: row.stacks.open, spawnStack: row.stacks.spawn } : {}),
       },
     };
   }

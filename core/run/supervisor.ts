@@ -2,11 +2,11 @@
 // run's processes often, the whole system less often), scans at once when an output line carries a
 // teardown-failure signature, and journals every fact. The front end owns the child process and the
 // byte-for-byte pass-through of its output; this class only reads a copy of it.
-import type { Holder, PlatformName, RunRecord, TestEvent } from '../api.js';
+import type { AttributedHolder, Holder, PlatformName, RunRecord, TestEvent } from '../api.js';
 import type { Clock } from '../clock.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
-import type { JournalEntry, MemberFacts } from './journal-entries.js';
+import type { HolderStacks, JournalEntry, MemberFacts } from './journal-entries.js';
 import { RunMembership } from './membership.js';
 import { blockersOf, RunRecorder } from './run-recorder.js';
 
@@ -95,11 +95,16 @@ export class RunSupervisor {
   }
 
   /** The command exited: a last full scan, leftovers, the end entry. Returns the record. */
-  async finish(exitCode: number | null, leftovers: (testAt: (ms: number) => string | null) => Promise<RunRecord['leftovers']>): Promise<RunRecord> {
+  async finish(
+    exitCode: number | null,
+    leftovers: (testAt: (ms: number) => string | null) => Promise<RunRecord['leftovers']>,
+    stacksOf?: (holders: { key: string; holder: AttributedHolder }[]) => Promise<Record<string, HolderStacks>>,
+  ): Promise<RunRecord> {
     if (this.watcher) await this.watcher.scanNow().catch(this.options.onError);
     await this.drain();
     this.watcher?.dispose();
     this.write({ t: 'leftovers', leftovers: await leftovers((ms) => this.recorder.testAt(ms)) });
+    if (stacksOf) this.write({ t: 'stacks', byKey: await stacksOf(this.recorder.keyedHolders()) });
     this.write({ t: 'run-end', atMs: this.options.clock.now(), exitCode, lastSeen: Object.fromEntries(this.lastSeen) });
     return this.recorder.record();
   }

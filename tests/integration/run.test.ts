@@ -8,6 +8,7 @@ import { REPO_ROOT, runCli } from '../support/cli.js';
 import { runUnderHoldwatch, SYSTEM_PYTHON } from '../support/run-cli.js';
 
 let dir: string;
+const OPEN_LINE = 21; // examples/pytest-leak/test_leak.py: log = open(work_dir() / "session.log", "w")
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'hw-run-'));
@@ -79,27 +80,37 @@ describe('attribution', () => {
     expect(log!.attribution.verdict).toBe('leaked-past-test');
     expect(log!.attribution.firstSeenDuring).toMatch(/::test_writes_log$/);
     expect(log!.attribution.ancestry[0]!.pid).toBe(log!.pid);
+    // The open-time stack: the probe recorded the open(...) line of the test.
+    const open = log!.attribution.openStack;
+    expect(open?.found).toBe(true);
+    const userFrame = open!.found ? open!.stack.frames.find((f) => f.user) : undefined;
+    expect(userFrame).toMatchObject({ file: join(REPO_ROOT, 'examples/pytest-leak/test_leak.py'), line: OPEN_LINE, function: 'test_writes_log' });
     expect(out.record.leftovers.map((l) => l.path)).toContain(work);
     const report = readFileSync(reportPath, 'utf8');
     rmSync(reportPath);
     expect(report).toMatch(/leaked-past-test/);
     expect(report).toContain('pytest-leak/session.log');
     expect(report).toMatch(/test_writes_log/);
+    expect(report).toContain(`test_leak.py:${OPEN_LINE}`);
   });
 
   it('a failure line triggers a snapshot naming a detached holder, attributed through the run tag', async () => {
+    // script -> launcher (exits at once) -> writer in a new session: the writer is reparented.
+    const launcher = [
+      'import subprocess, sys',
+      'subprocess.Popen([sys.executable, "-c", "import time,sys; f=open(sys.argv[1],\'a\'); time.sleep(4)", sys.argv[1] + "/out.log"], start_new_session=True)',
+    ].join('\n');
     const script = `
 import os, subprocess, sys, time
 d = sys.argv[1]
 os.makedirs(d, exist_ok=True)
-# a detached writer: new session, its parent exits at once, so it is reparented
-subprocess.Popen(["sh", "-c", "exec python3 -c 'import time,sys; f=open(sys.argv[1],\\"a\\"); time.sleep(4)' " + d + "/out.log & exit 0"], start_new_session=True)
+subprocess.run([sys.executable, "-c", sys.argv[2], d])
 time.sleep(0.8)
 print("OSError: [Errno 39] Directory not empty: '" + d + "'", flush=True)
 time.sleep(0.3)
 `;
     const target = join(dir, 'detached');
-    const out = await runUnderHoldwatch([dir], ['python3', '-c', script, target]);
+    const out = await runUnderHoldwatch([dir], ['python3', '-c', script, target, launcher]);
     expect(out.record.failures).toHaveLength(1);
     const [failure] = out.record.failures;
     expect(failure!.kind).toBe('directory-not-empty');
@@ -107,7 +118,11 @@ time.sleep(0.3)
     const holder = failure!.holders.find((h) => h.path === join(target, 'out.log'));
     expect(holder).toBeDefined();
     expect(holder!.attribution.verdict).toBe('blocked-cleanup');
+    // The spawn-time stack: the launcher's Popen line (line 2 of its code), though the launcher is gone.
+    const spawn = holder!.attribution.spawnStack;
+    expect(spawn?.found).toBe(true);
+    expect(spawn!.found ? spawn!.stack.frames.find((f) => f.user) : undefined).toMatchObject({ file: '<string>', line: 2 });
     // Detached and reparented: only the run tag in its environment ties it to the run.
-    expect(holder!.attribution.ancestry.map((a) => a.name)).not.toContain('sh');
+    expect(holder!.ppid).not.toBe(spawn!.found ? spawn!.stack.pid : -1);
   });
 });

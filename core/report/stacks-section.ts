@@ -1,0 +1,41 @@
+// The code behind each holder: the line that opened the file and the line that started the process,
+// as the probes recorded them. Innermost frame first, the first user frame marked.
+import type { AttributedHolder, StackLookup } from '../api.js';
+import { mdCode, mdFence } from './text.js';
+
+const MAX_FRAMES = 8;
+
+export function formatStack(lookup: StackLookup): string {
+  if (!lookup.found) return '';
+  const frames = lookup.stack.frames.slice(0, MAX_FRAMES).map((f) => `${f.user ? '>' : ' '} ${f.file}:${f.line}${f.function ? ` in ${f.function}` : ''}`);
+  return frames.join('\n');
+}
+
+/** `file:line` of the first user frame, the line a reader should open. */
+export function topUserFrame(lookup: StackLookup | undefined): string | null {
+  if (!lookup?.found) return null;
+  const frame = lookup.stack.frames.find((f) => f.user) ?? lookup.stack.frames[0];
+  return frame ? `${frame.file}:${frame.line}` : null;
+}
+
+export function stacksSection(holders: readonly AttributedHolder[], maxRows: number): string {
+  const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found);
+  if (withStacks.length === 0) return '';
+  const blocks = withStacks.slice(0, Math.min(maxRows, 20)).map((h) => {
+    const parts = [`- ${mdCode(h.processName)} PID ${h.pid}, ${mdCode(h.path)}`];
+    const { openStack, spawnStack } = h.attribution;
+    if (openStack?.found) parts.push(`  opened by ${mdCode(openStack.stack.api)} at ${mdCode(topUserFrame(openStack) ?? '?')}:`, indent(mdFence(formatStack(openStack))));
+    if (spawnStack?.found) parts.push(`  process started by ${mdCode(spawnStack.stack.api)} at ${mdCode(topUserFrame(spawnStack) ?? '?')} (PID ${spawnStack.stack.pid}):`, indent(mdFence(formatStack(spawnStack))));
+    return parts.join('\n');
+  });
+  const more = withStacks.length - blocks.length;
+  if (more > 0) blocks.push(`… and ${more} more holders with stacks (the JSON report has all of them)`);
+  return ['#### Where it was opened (`>` marks your code)', blocks.join('\n')].join('\n\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
