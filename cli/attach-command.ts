@@ -41,6 +41,10 @@ export async function attachCommand(options: AttachOptions): Promise<number> {
     const processes = await openProcessSource();
     const target = pid === undefined ? undefined : await findTarget(pid, processes);
     if (pid !== undefined && !target) throw new BadInputError(`no process with pid ${pid}`);
+    // One scan now, unrecorded: it starts the scan workers and warms the code, so the run's first poll
+    // is quick. An announced run's first test starts a few ms after its announcement; a slow first poll
+    // would meet its first handles late and place them in the wrong test.
+    await holders.scan({ dirs });
     const inbox = Inbox.open(dirs);
     cleanups.push(() => inbox.close());
     const signals = stopSignals();

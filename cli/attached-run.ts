@@ -93,8 +93,8 @@ export class AttachedRun {
   async finish(targets: ReportTargets): Promise<RunRecord> {
     this.finished = true;
     const record = await this.session.finish(null, targets);
-    this.session.summarize(record);
     for (const path of this.announceFiles) tryUnlink(path);
+    this.session.summarize(record); // last: the summary line says the run is fully recorded
     return record;
   }
 

@@ -46,6 +46,7 @@ export class Inbox {
     tryUnlink(this.marker);
     this.marker = null;
     if (this.otherListeners()) return;
+    this.removeOrphans();
     try {
       rmdirSync(this.path);
     } catch {
@@ -63,7 +64,7 @@ export class Inbox {
     });
   }
 
-  /** Announce files whose writer is gone while nobody listened: nothing will ever record them. */
+  /** Announce files whose writer is gone and that no listener recorded: nothing ever will. */
   private removeOrphans(): void {
     for (const name of this.announceFiles()) {
       if (!isAlive(Number(ANNOUNCE_FILE.exec(name)![1]))) tryUnlink(join(this.path, name));
