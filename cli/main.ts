@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { BadInputError } from '../core/errors.js';
 import { UnsupportedPlatformError } from '../native/index.js';
+import { attachCommand, type AttachOptions } from './attach-command.js';
 import { reportCommand } from './report-command.js';
 import { runCommand, type RunOptions } from './run-command.js';
 import type { ReportFormat } from './run-reports.js';
@@ -54,6 +55,17 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .option('--kill-leftovers', "end the run's processes still alive when the command exits")
     .passThroughOptions()
     .action(async (command: string[], options: RunOptions) => setExitCode(await runCommand(command, options)));
+
+  program
+    .command('attach')
+    .description('follow runs started elsewhere: the process --pid and its tree, or else each run a probe announces')
+    .option('--pid <pid>', 'the test runner process to follow until it exits')
+    .option('--watch <dir>', 'directory to watch (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
+    .option('--report <file.md>', 'write a Markdown report (without --pid: one per run, the run id before the extension)')
+    .option('--json <file.json>', 'write the run record as JSON')
+    .option('--html <file.html>', 'write a self-contained HTML report')
+    .option('--redact', 'replace your home directory and user name in the reports')
+    .action(async (options: AttachOptions) => setExitCode(await attachCommand(options)));
 
   program
     .command('report')

@@ -1,30 +1,20 @@
 // `holdwatch run --watch <dir> [...] -- <cmd...>`: runs the test command with its output passed through
 // byte for byte, follows its processes and tests, and exits with its exit code (128+n for a signal).
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { constants as osConstants, release } from 'node:os';
+import { constants as osConstants } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../core/api.js';
 import { BadInputError } from '../core/errors.js';
-import { POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
 import type { WatchDir } from '../core/platform.js';
-import { findLeftovers } from '../core/run/leftovers.js';
-import { RunSupervisor } from '../core/run/supervisor.js';
-import { ProbeEventsParser } from '../core/runners/probe-events.js';
+import type { RunSupervisor } from '../core/run/supervisor.js';
 import { SniffingParser } from '../core/runners/sniffing-parser.js';
-import { matchTeardownFailure } from '../core/signatures/match-line.js';
 import { openHolderSource, openProcessSource } from '../native/index.js';
-import { listTree } from '../native/tree-listing.js';
 import { runsDir } from './data-dir.js';
-import { EventsTail } from './events-tail.js';
-import { JournalFile } from './journal-file.js';
-import { checkReportTargets, writeRunReports, type ReportTargets } from './run-reports.js';
+import { checkReportTargets, type ReportTargets } from './run-reports.js';
 import { runEnvironment } from './run-env.js';
-import { matchRunStacks } from './run-stacks.js';
+import { RunSession } from './run-session.js';
 import { prepareCommand, type PreparedCommand } from './runner-probes.js';
 import { systemClock } from './system.js';
-import { holdwatchVersion } from './version.js';
 
 export interface RunOptions extends ReportTargets {
   watch: string[];
@@ -39,46 +29,20 @@ export async function runCommand(command: string[], options: RunOptions): Promis
   try {
     const dirs: WatchDir[] = [];
     for (const input of options.watch) dirs.push(await holders.resolveWatchDir(input));
-    const runId = `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
     const runs = runsDir(dirs);
     checkReportTargets(options, dirs, (p) => resolve(p));
-    const journal = new JournalFile(join(runs, `${runId}.jsonl`));
-    cleanups.push(() => journal.close());
-    const before = snapshotTrees(dirs);
-    const supervisor = new RunSupervisor({
-      runId,
-      command,
-      cwd: process.cwd(),
-      dirs,
-      platform: holders.platform,
-      versions: { holdwatch: holdwatchVersion(), node: process.version, os: `${process.platform} ${release()}` },
-      holders,
-      processes: await openProcessSource(),
-      clock: systemClock,
-      journal: (entry) => journal.append(entry),
-      detectFailure: (line) => {
-        const hit = matchTeardownFailure(line);
-        return hit ? { kind: hit.kind, code: hit.error.code, path: hit.path ?? null } : null;
-      },
-      onError: (error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`),
-    });
-    cleanups.push(() => supervisor.dispose());
-    supervisor.begin();
-
-    const probeEvents = new ProbeEventsParser();
-    const tail = new EventsTail(join(runs, `${runId}.events.jsonl`), (text) => probeEvents.push(text).events.forEach((e) => supervisor.testEvent(e)));
-    cleanups.push(() => tail.close());
+    const session = new RunSession({ command, cwd: process.cwd(), dirs, holders, processes: await openProcessSource(), runsDir: runs });
+    cleanups.push(() => session.dispose());
+    session.supervisor.begin();
+    const tail = session.followEvents(join(runs, `${session.runId}.events.jsonl`));
 
     const prepared = prepareCommand(command, Boolean(process.stdout.isTTY));
-    const probeLogDir = join(runs, `${runId}.probes`);
-    mkdirSync(probeLogDir);
-    const exitCode = await runChild(prepared, runEnvironment(process.env, runId, tail.path, probeLogDir, Boolean(process.stdout.isTTY)), supervisor);
-    tail.close();
-    const record = await supervisor.finish(exitCode, async (testAt) => leftoversOf(dirs, before, testAt), (holders) => matchRunStacks(probeLogDir, holders));
-    writeRunReports(record, options);
-    if (options.killLeftovers) killStragglers(record);
-    summarize(record, journal.path);
+    const probeLogDir = session.createProbeLogDir();
+    const exitCode = await runChild(prepared, runEnvironment(process.env, session.runId, tail.path, probeLogDir, Boolean(process.stdout.isTTY)), session.supervisor);
     process.exitCode = exitCode; // already now: nothing in the cleanup below may lose it
+    const record = await session.finish(exitCode, options);
+    if (options.killLeftovers) killStragglers(record);
+    session.summarize(record);
     return exitCode;
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -139,18 +103,6 @@ function runChild({ command, probeReportsTests }: PreparedCommand, env: NodeJS.P
   });
 }
 
-function styleOf(dir: WatchDir) {
-  return dir.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE;
-}
-
-function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {
-  return new Set(dirs.flatMap((d) => listTree(d.display).map((e) => e.path)));
-}
-
-function leftoversOf(dirs: readonly WatchDir[], before: ReadonlySet<string>, testAt: (ms: number) => string | null): RunRecord['leftovers'] {
-  return dirs.flatMap((d) => findLeftovers(before, listTree(d.display), testAt, styleOf(d)));
-}
-
 function killStragglers(record: RunRecord): void {
   const pids = new Set(record.holders.filter((h) => h.attribution.verdict !== 'outside-run').map((h) => h.pid));
   for (const pid of pids) {
@@ -160,10 +112,4 @@ function killStragglers(record: RunRecord): void {
       // already gone
     }
   }
-}
-
-function summarize(record: RunRecord, journalPath: string): void {
-  const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
-  const parts = [`${record.holders.length} holder(s)`, `${count('leaked-past-test')} leaked past their test`, `${count('blocked-cleanup')} blocked cleanup`, `${record.failures.length} teardown failure(s)`, `${record.leftovers.length} leftover(s)`];
-  process.stderr.write(`holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${journalPath}\n`);
 }

@@ -2,6 +2,7 @@
 // holdwatch's bats formatter: reads bats' extended TAP stream on stdin ("begin N name", "ok N name",
 // "not ok N name" and "# ..." comments), prints plain TAP on stdout, and writes the run's test
 // timeline as JSON lines to the file named by HOLDWATCH_EVENTS (core/runners/events.ts's shape).
+// Without HOLDWATCH_EVENTS it announces them to a running `holdwatch attach` (../holdwatch-announce.mjs).
 //
 // Use it as the formatter (bats wants an absolute path):
 //   HOLDWATCH_BATS_FORMATTER=pretty bats --formatter /abs/path/holdwatch-bats-formatter.mjs tests/
@@ -18,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { argvOf, openAnnounced } from '../holdwatch-announce.mjs';
 
 const PLAN = /^1\.\.(\d+)$/;
 const BEGIN = /^begin (\d+) (.*)$/;
@@ -31,7 +33,8 @@ const IN_BODY = /^# \(in test file /;
 function openEvents(path) {
   let fd = null;
   try {
-    fd = path ? openSync(path, 'a') : null;
+    // Without HOLDWATCH_EVENTS, announce to a running holdwatch: bats itself (our parent) is the run's root.
+    fd = path ? openSync(path, 'a') : openAnnounced({ pid: process.ppid, argv: argvOf(process.ppid) ?? ['bats'], runner: 'bats' });
   } catch {
     fd = null;
   }

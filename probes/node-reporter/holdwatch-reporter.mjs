@@ -8,12 +8,17 @@
 // in declaration order after the fact and are used only by Node versions without the former.
 // A failing before/after hook is reported as outcome `error` (Node's failureType `hookFailed`).
 // The reporter never throws into the run: after the first write error it stops writing.
+// Without HOLDWATCH_EVENTS (added by hand, not by `holdwatch run`) it announces the run to a running
+// holdwatch instead (../holdwatch-announce.mjs); this process, the test runner, is the run's root.
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { openAnnounced } from '../holdwatch-announce.mjs';
 
 function openEvents(path) {
   let fd = null;
   try {
-    fd = path ? openSync(path, 'a') : null;
+    fd = path
+      ? openSync(path, 'a')
+      : openAnnounced({ pid: process.pid, argv: [process.execPath, ...process.execArgv, ...process.argv.slice(1)], runner: 'node --test' });
   } catch {
     fd = null;
   }

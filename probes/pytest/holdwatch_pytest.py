@@ -1,7 +1,11 @@
 """holdwatch's pytest plugin: writes the run's test timeline as JSON lines for holdwatch.
 
-Load it with ``-p holdwatch_pytest`` (holdwatch puts this folder on PYTHONPATH). It does nothing
-unless the environment names an events file in ``HOLDWATCH_EVENTS``. Each event is one line,
+Load it with ``-p holdwatch_pytest`` (holdwatch puts this folder on PYTHONPATH). Under
+``holdwatch run`` the environment names the events file in ``HOLDWATCH_EVENTS``. Added by hand (an
+IDE's test button, a plain terminal), it announces the run to a running ``holdwatch attach`` instead:
+it writes to ``<data dir>/inbox/<pid>-<random>.jsonl``, the first line naming this process, but only
+when that inbox exists (holdwatch creates it), so without holdwatch it costs one stat and writes
+nothing. The data dir is found as cli/data-dir.ts finds it; keep the two in step. Each event is one line,
 appended and written through at once (a crash loses nothing), in the shape of
 core/runners/events.ts: ``{"type", "name", "phase"?, "outcome"?, "atMs", "detail"?}``.
 
@@ -15,6 +19,7 @@ write error it stops writing.
 
 import json
 import os
+import sys
 import time
 
 import pytest
@@ -22,17 +27,45 @@ import pytest
 _ENV = "HOLDWATCH_EVENTS"
 
 
+def _inbox_dir():
+    env = os.environ
+    if env.get("HOLDWATCH_DATA_DIR"):
+        return os.path.join(env["HOLDWATCH_DATA_DIR"], "inbox")
+    home = os.path.expanduser("~")
+    if sys.platform == "win32":
+        return os.path.join(env.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local"), "holdwatch", "inbox")
+    return os.path.join(env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share"), "holdwatch", "inbox")
+
+
+def _announce_path():
+    """A new file in holdwatch's inbox, or None when no holdwatch listens (no inbox)."""
+    inbox = _inbox_dir()
+    if not os.path.isdir(inbox):
+        return None
+    return os.path.join(inbox, "%d-%s.jsonl" % (os.getpid(), os.urandom(4).hex()))
+
+
+def _announce_header():
+    # orig_argv (3.10+) is the whole command, interpreter included: what the user would rerun.
+    argv = list(getattr(sys, "orig_argv", None) or [sys.executable] + sys.argv)
+    return {"type": "announce", "pid": os.getpid(), "cwd": os.getcwd(), "argv": argv, "runner": "pytest"}
+
+
 class _EventsFile:
     """The one owner of the events file descriptor; closed at pytest_unconfigure."""
 
-    def __init__(self, path):
+    def __init__(self, path, header=None):
         self._fd = None
         self._broken = False
         try:
             # O_APPEND: xdist workers share the file; each event is a single write() of one line.
-            self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_EXCL if header else 0)
+            self._fd = os.open(path, flags, 0o644)
         except OSError:
             self._broken = True
+        if header:
+            # The header first, in one write: holdwatch reads which process to follow from it.
+            self.emit(header)
 
     def emit(self, event):
         if self._broken or self._fd is None:
@@ -130,11 +163,17 @@ _plugin = None
 
 def pytest_configure(config):
     global _plugin
-    path = os.environ.get(_ENV)
-    if not path or _plugin is not None:
+    if _plugin is not None:
         return
     try:
-        _plugin = HoldwatchPlugin(_EventsFile(path))
+        path, header = os.environ.get(_ENV), None
+        # xdist workers report through their controller, which announces the run once.
+        if not path and not os.environ.get("PYTEST_XDIST_WORKER"):
+            path = _announce_path()
+            header = _announce_header() if path else None
+        if not path:
+            return
+        _plugin = HoldwatchPlugin(_EventsFile(path, header))
         config.pluginmanager.register(_plugin, "holdwatch-events")
     except Exception:  # noqa: BLE001
         _plugin = None

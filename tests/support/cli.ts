@@ -34,8 +34,8 @@ export function runCli(args: string[], options: { cwd?: string; asUser?: string;
 }
 
 /** A long-running CLI (watch) whose stdout and stderr lines can be awaited. */
-export function startCli(args: string[], options: { cwd?: string } = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   const stdout = lineFeed(child.stdout!);
   const stderr = lineFeed(child.stderr!);
   return { child, lines: stdout.lines, waitForLine: stdout.waitForLine, waitForStderrLine: stderr.waitForLine };

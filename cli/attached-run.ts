@@ -1,0 +1,123 @@
+// One run holdwatch did not start: an existing process (and its descendants) followed as a run, with
+// the events its probe announced in the inbox. It never kills anything; it ends when the process does.
+import { readlinkSync } from 'node:fs';
+import type { RunRecord } from '../core/api.js';
+import type { ProcessSource } from '../core/platform.js';
+import { readArgv } from '../native/linux/proc-stat.js';
+import { tryUnlink } from './inbox-dir.js';
+import type { ReportTargets } from './run-reports.js';
+import { RunSession, type RunSessionSetup } from './run-session.js';
+
+/** How often an attached process is checked for having exited (it is not our child: no exit event). */
+const EXIT_POLL_MS = 200;
+
+export interface AttachTarget {
+  pid: number;
+  /** With pid, the process identity: a reused pid is another process. */
+  startedAtMs: number;
+  command: string[];
+  cwd: string;
+}
+
+/** The process as it runs now, or null when there is none with that pid. */
+export async function findTarget(pid: number, processes: ProcessSource): Promise<AttachTarget | null> {
+  const info = await processes.processInfo(pid);
+  if (!info) return null;
+  return { pid, startedAtMs: info.startedAtMs, command: argvOf(pid) ?? [info.commandLine], cwd: cwdOf(pid) ?? process.cwd() };
+}
+
+/** True when `pid` is `root` or one of its descendants now. */
+export async function descendsFrom(pid: number, root: number, processes: ProcessSource): Promise<boolean> {
+  const parents = new Map((await processes.listProcesses()).map((p) => [p.pid, p.ppid]));
+  for (let current: number | undefined = pid, hops = 0; current !== undefined && current > 0 && hops < 64; hops++) {
+    if (current === root) return true;
+    current = parents.get(current);
+  }
+  return false;
+}
+
+export class AttachedRun {
+  readonly session: RunSession;
+  private readonly announceFiles: string[] = [];
+  private finished = false;
+  private stopWaiting: (() => void) | null = null;
+
+  constructor(
+    readonly target: AttachTarget,
+    setup: Omit<RunSessionSetup, 'command' | 'cwd'>,
+    private readonly processes: ProcessSource,
+  ) {
+    this.session = new RunSession({ ...setup, command: target.command, cwd: target.cwd });
+  }
+
+  get runId(): string {
+    return this.session.runId;
+  }
+
+  start(): void {
+    this.session.supervisor.begin();
+    this.session.supervisor.attach(this.target.pid);
+  }
+
+  /** An announce file of this run: its events join the timeline; the file goes once the run is recorded. */
+  addEvents(path: string): void {
+    if (this.finished || this.announceFiles.includes(path)) return;
+    this.announceFiles.push(path);
+    this.session.followEvents(path);
+  }
+
+  /** Resolves when the process has exited (or a pid reuse says so), or when stop() is called. */
+  waitForExit(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setInterval(() => {
+        void this.processes.processInfo(this.target.pid).then(
+          (info) => (!info || info.startedAtMs !== this.target.startedAtMs) && done(),
+          () => done(),
+        );
+      }, EXIT_POLL_MS);
+      const done = () => {
+        clearInterval(timer);
+        this.stopWaiting = null;
+        resolve();
+      };
+      this.stopWaiting = done;
+    });
+  }
+
+  /** Ctrl-C / SIGTERM: stop waiting and record the run as it stands. */
+  stop(): void {
+    this.stopWaiting?.();
+  }
+
+  /** Records the end (the exit code of a process that is not our child is unknown), writes the reports. */
+  async finish(targets: ReportTargets): Promise<RunRecord> {
+    this.finished = true;
+    const record = await this.session.finish(null, targets);
+    for (const path of this.announceFiles) tryUnlink(path);
+    this.session.summarize(record); // last: the summary line says the run is fully recorded
+    return record;
+  }
+
+  dispose(): void {
+    this.stop();
+    this.session.dispose();
+  }
+}
+
+/** argv from /proc on Linux (exact, unlike the display command line); null elsewhere or when gone. */
+function argvOf(pid: number): string[] | null {
+  try {
+    const argv = readArgv(pid);
+    return argv.length > 0 ? argv : null;
+  } catch {
+    return null;
+  }
+}
+
+function cwdOf(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,125 @@
+// One supervised run as the CLI records it, whoever started its processes (`run` spawns them,
+// `attach` finds them running): the journal file, the supervisor, the probes' events files, the
+// leftovers baseline, and at the end the reports and the one-line summary.
+import { randomBytes } from 'node:crypto';
+import { release } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunRecord } from '../core/api.js';
+import { POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
+import type { HolderSource, ProcessSource, WatchDir } from '../core/platform.js';
+import { findLeftovers } from '../core/run/leftovers.js';
+import { RunSupervisor } from '../core/run/supervisor.js';
+import { ProbeEventsParser } from '../core/runners/probe-events.js';
+import { matchRunStacks } from './run-stacks.js';
+import { matchTeardownFailure } from '../core/signatures/match-line.js';
+import { listTree } from '../native/tree-listing.js';
+import { EventsTail } from './events-tail.js';
+import { JournalFile } from './journal-file.js';
+import { writeRunReports, type ReportTargets } from './run-reports.js';
+import { systemClock } from './system.js';
+import { holdwatchVersion } from './version.js';
+
+export interface RunSessionSetup {
+  command: string[];
+  cwd: string;
+  dirs: readonly WatchDir[];
+  holders: HolderSource;
+  processes: ProcessSource;
+  /** The runs folder of the data directory (runsDir()), already checked and created. */
+  runsDir: string;
+}
+
+export function newRunId(): string {
+  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+}
+
+export class RunSession {
+  readonly runId = newRunId();
+  readonly supervisor: RunSupervisor;
+  private readonly journal: JournalFile;
+  private readonly before: Set<string>;
+  private readonly tails: EventsTail[] = [];
+  private probeLogDir: string | undefined;
+
+  constructor(private readonly setup: RunSessionSetup) {
+    this.journal = new JournalFile(join(setup.runsDir, `${this.runId}.jsonl`));
+    try {
+      this.before = snapshotTrees(setup.dirs);
+      this.supervisor = new RunSupervisor({
+        runId: this.runId,
+        command: setup.command,
+        cwd: setup.cwd,
+        dirs: setup.dirs,
+        platform: setup.holders.platform,
+        versions: { holdwatch: holdwatchVersion(), node: process.version, os: `${process.platform} ${release()}` },
+        holders: setup.holders,
+        processes: setup.processes,
+        clock: systemClock,
+        journal: (entry) => this.journal.append(entry),
+        detectFailure: (line) => {
+          const hit = matchTeardownFailure(line);
+          return hit ? { kind: hit.kind, code: hit.error.code, path: hit.path ?? null } : null;
+        },
+        onError: (error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
+    } catch (error) {
+      this.journal.close();
+      throw error;
+    }
+  }
+
+  get journalPath(): string {
+    return this.journal.path;
+  }
+
+  /** Follows a probes' events file (created when missing) into the run's timeline until finish(). */
+  followEvents(path: string): EventsTail {
+    const parser = new ProbeEventsParser();
+    const tail = new EventsTail(path, (text) => parser.push(text).events.forEach((e) => this.supervisor.testEvent(e)));
+    this.tails.push(tail);
+    return tail;
+  }
+
+  /** Where the stack probes of a command started by holdwatch write (outside every watched dir). */
+  createProbeLogDir(): string {
+    this.probeLogDir = join(this.setup.runsDir, `${this.runId}.probes`);
+    mkdirSync(this.probeLogDir, { recursive: true });
+    return this.probeLogDir;
+  }
+
+  /** The run is over: last events, last scan, leftovers, stacks, the end entry, then the reports. */
+  async finish(exitCode: number | null, targets: ReportTargets): Promise<RunRecord> {
+    for (const tail of this.tails) tail.close();
+    const { dirs } = this.setup;
+    const logDir = this.probeLogDir;
+    const record = await this.supervisor.finish(
+      exitCode,
+      async (testAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), testAt, styleOf(d))),
+      logDir ? (holders) => matchRunStacks(logDir, holders) : undefined,
+    );
+    writeRunReports(record, targets);
+    return record;
+  }
+
+  summarize(record: RunRecord): void {
+    const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
+    const parts = [`${record.holders.length} holder(s)`, `${count('leaked-past-test')} leaked past their test`, `${count('blocked-cleanup')} blocked cleanup`, `${record.failures.length} teardown failure(s)`, `${record.leftovers.length} leftover(s)`];
+    process.stderr.write(`holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${this.journal.path}\n`);
+  }
+
+  /** Idempotent; the sources belong to the caller. */
+  dispose(): void {
+    for (const tail of this.tails) tail.close();
+    this.supervisor.dispose();
+    this.journal.close();
+  }
+}
+
+function styleOf(dir: WatchDir) {
+  return dir.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE;
+}
+
+function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {
+  return new Set(dirs.flatMap((d) => listTree(d.display).map((e) => e.path)));
+}

@@ -1,0 +1,52 @@
+// Announcing a run that holdwatch did not start (the user added the bats formatter or the Node reporter
+// by hand, an IDE's test button ran it): with no HOLDWATCH_EVENTS, the probe writes its events to
+// <data dir>/inbox/<pid>-<random>.jsonl, where a running `holdwatch attach` picks them up. Only when
+// that inbox exists (holdwatch creates it), so a user without holdwatch pays one stat() and no file.
+// The data dir is found as cli/data-dir.ts finds it; keep the two in step.
+import { closeSync, constants, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export function inboxDir(env = process.env, platform = process.platform) {
+  if (env.HOLDWATCH_DATA_DIR) return join(env.HOLDWATCH_DATA_DIR, 'inbox');
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'holdwatch', 'inbox');
+  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'holdwatch', 'inbox');
+}
+
+/** A process's argv from /proc (Linux), for a runner that is our parent; null elsewhere or when gone. */
+export function argvOf(pid) {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (argv.at(-1) === '') argv.pop();
+    return argv.length > 0 ? argv : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Opens a new announce file whose first line names the runner process (`pid`, `argv`), or returns
+ * null when no holdwatch listens or anything fails: a probe never breaks the run.
+ */
+export function openAnnounced({ pid, argv, runner }) {
+  let fd = null;
+  try {
+    const inbox = inboxDir();
+    if (!statSync(inbox, { throwIfNoEntry: false })?.isDirectory()) return null;
+    const path = join(inbox, `${pid}-${randomBytes(4).toString('hex')}.jsonl`);
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o644);
+    // One write, so holdwatch never sees half a header.
+    writeSync(fd, `${JSON.stringify({ type: 'announce', pid, cwd: process.cwd(), argv, runner, atMs: Date.now() })}\n`);
+    return fd;
+  } catch {
+    if (fd !== null) {
+      try {
+        closeSync(fd);
+      } catch {
+        // nothing more to do
+      }
+    }
+    return null;
+  }
+}
