@@ -52,8 +52,9 @@ export function diffHolders(
 }
 
 export interface PollOutcome {
-  /** When the scan began: what it saw was present at least from then until it ended. */
+  /** When the scan began and ended: each process was read somewhere in between. */
   startedAtMs: number;
+  endedAtMs: number;
   events: WatchEvent[];
   result: ScanResult;
   full: boolean;
@@ -136,12 +137,13 @@ export class Watcher {
     if (full) this.lastFullAtMs = startedAtMs;
     const diff = diffHolders(this.holders, result.holders, pids ? new Set(pids) : undefined);
     this.holders = diff.current;
-    const at = new Date(this.options.clock.now()).toISOString();
+    const endedAtMs = this.options.clock.now();
+    const at = new Date(endedAtMs).toISOString();
     const events: WatchEvent[] = [
       ...diff.gone.map((holder) => ({ type: 'gone' as const, at, holder })),
       ...diff.appeared.map((holder) => ({ type: 'appeared' as const, at, holder })),
     ];
-    const outcome = { startedAtMs, events, result, full };
+    const outcome = { startedAtMs, endedAtMs, events, result, full };
     if (!this.disposed) this.options.onPoll(outcome);
     return outcome;
   }

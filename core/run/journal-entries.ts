@@ -28,7 +28,8 @@ export type JournalEntry =
     }
   | { t: 'test'; event: TestEvent }
   /** A holder first seen; `member` is null for processes outside the run. */
-  | { t: 'appeared'; atMs: number; key: string; holder: Holder; member: MemberFacts | null }
+  /** `atMs`: end of the scan that first saw it; `scanStartedAtMs`: that scan's start (a sure sighting). */
+  | { t: 'appeared'; atMs: number; scanStartedAtMs?: number; key: string; holder: Holder; member: MemberFacts | null }
   /** A holder no longer seen at `atMs`; it was last seen at `lastSeenAtMs`. */
   | { t: 'gone'; atMs: number; key: string; lastSeenAtMs: number }
   /** `test` when the runner said which test printed the line (go test -json); else found by time. */

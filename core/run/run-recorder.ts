@@ -43,7 +43,7 @@ export class RunRecorder {
           holder: entry.holder,
           member: entry.member,
           firstSeenAtMs: entry.atMs,
-          lastSeenAtMs: entry.atMs,
+          lastSeenAtMs: entry.scanStartedAtMs ?? entry.atMs,
           goneAtMs: null,
           blocked: false,
         });
@@ -146,7 +146,9 @@ export class RunRecorder {
         verdict: this.verdictOf(row, firstSeenDuring),
         ancestry: row.member?.ancestry ?? [],
         firstSeenAt: new Date(row.firstSeenAtMs).toISOString(),
-        lastSeenAt: new Date(row.lastSeenAtMs).toISOString(),
+        // Last sight is dated conservatively (a scan's start), so it may precede a first sight dated at
+        // the same scan's end; shown, it is never earlier than the first.
+        lastSeenAt: new Date(Math.max(row.lastSeenAtMs, row.firstSeenAtMs)).toISOString(),
         ...(row.stacks ? { openStack: row.stacks.open, spawnStack: row.stacks.spawn } : {}),
       },
     };

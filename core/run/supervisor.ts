@@ -133,20 +133,23 @@ export class RunSupervisor {
   }
 
   private async recordPoll(outcome: PollOutcome): Promise<void> {
-    const atMs = outcome.startedAtMs;
+    // A process may have been read anywhere between the scan's start and end. First sight is dated at
+    // the end (the handle surely existed by then: never before the test that opened it), last sight
+    // at the start (it surely existed then: never a leak verdict for a handle closed during the scan).
+    const { startedAtMs, endedAtMs } = outcome;
     if (outcome.events.some((e) => e.type === 'appeared' && !this.isKnown(e.holder))) await this.membership?.refresh();
     for (const event of outcome.events) {
       const key = holderKey(event.holder);
       if (event.type === 'appeared') {
-        this.lastSeen.set(key, atMs);
-        this.write({ t: 'appeared', atMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
+        this.lastSeen.set(key, startedAtMs);
+        this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
       } else {
-        this.write({ t: 'gone', atMs, key, lastSeenAtMs: this.lastSeen.get(key) ?? atMs });
+        this.write({ t: 'gone', atMs: startedAtMs, key, lastSeenAtMs: this.lastSeen.get(key) ?? startedAtMs });
         this.lastSeen.delete(key);
       }
     }
     const covered = outcome.full ? null : new Set(this.membership?.pids());
-    for (const h of outcome.result.holders) if (!covered || covered.has(h.pid)) this.lastSeen.set(holderKey(h), atMs);
+    for (const h of outcome.result.holders) if (!covered || covered.has(h.pid)) this.lastSeen.set(holderKey(h), startedAtMs);
   }
 
   private isKnown(holder: Holder): boolean {
