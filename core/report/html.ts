@@ -1,6 +1,6 @@
 // One self-contained HTML file: inline CSS and SVG, no script, no network (a CSP says so to the
 // browser too), every machine-given string escaped so a path holding `<script>` stays text.
-import type { AttributedHolder, RunRecord } from '../api.js';
+import type { AttributedHolder, RunRecord, StackLookup } from '../api.js';
 import { headline, headlineText, type Inline } from './headline.js';
 import { FAILED_COLOR, PHASE_COLOR, renderTimelineSvg, VERDICT_COLOR } from './html-timeline.js';
 import { REPORT_CSS } from './html-style.js';
@@ -28,6 +28,7 @@ import {
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
+import { formatStack, topUserFrame } from './stacks-section.js';
 import { html } from './text.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -54,6 +55,7 @@ export function renderHtml(input: RunRecord, options: ReportOptions = {}): strin
     failuresSection(record),
     holdersSection(record, holders, maxRows),
     ancestrySection(holders, maxRows),
+    stacksSection(holders, maxRows),
     testsSection(record, maxRows),
     leftoversSection(record, maxRows),
     reproduceSection(record),
@@ -143,6 +145,17 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
   });
   const more = processes.length > cap ? `<p class="legend">… and ${processes.length - cap} more processes (the JSON report has every chain)</p>` : '';
   return `<section><h2>Ancestry <small class="meta">(runner first, holder last)</small></h2>${blocks.join('')}${more}</section>`;
+}
+
+function stacksSection(holders: readonly AttributedHolder[], maxRows: number): string {
+  const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found);
+  if (withStacks.length === 0) return '';
+  const shown = withStacks.slice(0, Math.min(maxRows, 20));
+  const block = (label: string, lookup: StackLookup | undefined) =>
+    lookup?.found ? `<p>${html(label)} ${code(lookup.stack.api)} at ${code(topUserFrame(lookup) ?? '?')}</p><pre>${html(formatStack(lookup))}</pre>` : '';
+  const items = shown.map((h) => `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${block('process started by', h.attribution.spawnStack)}</li>`);
+  const more = withStacks.length > shown.length ? `<p class="legend">… and ${withStacks.length - shown.length} more holders with stacks (the JSON report has all of them)</p>` : '';
+  return `<section><h2>Where it was opened <small class="meta">(&gt; marks your code)</small></h2><ul class="chain">${items.join('')}</ul>${more}</section>`;
 }
 
 function testsSection(record: RunRecord, maxRows: number): string {

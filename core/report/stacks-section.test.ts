@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { AttributedHolder, RunRecord, StackLookup } from '../api.js';
+import { renderHtml } from './html.js';
+import { renderMarkdown } from './markdown.js';
+
+const stack: StackLookup = {
+  found: true,
+  matchedBy: 'path',
+  viaPid: null,
+  stack: {
+    kind: 'open',
+    runtime: 'python',
+    pid: 42,
+    atMs: Date.UTC(2026, 0, 1),
+    api: 'open',
+    path: '/w/a.log',
+    fd: null,
+    argv: null,
+    childPid: null,
+    frames: [
+      { file: '/usr/lib/python3.11/pathlib.py', line: 1044, column: null, function: 'Path.open', user: false },
+      { file: '/src/tests/test_x.py', line: 17, column: null, function: 'test_<leak>', user: true },
+    ],
+  },
+};
+
+const holder: AttributedHolder = {
+  pid: 42, ppid: 1, processStartedAtMs: Date.UTC(2026, 0, 1), processName: 'python3', commandLine: 'python3 -m pytest', user: 'u',
+  kind: 'file', path: '/w/a.log', deleted: false, handle: 'fd 3', watchedDir: '/w',
+  attribution: { spawnedDuring: null, firstSeenDuring: 't', verdict: 'leaked-past-test', ancestry: [], firstSeenAt: '2026-01-01T00:00:01.000Z', lastSeenAt: '2026-01-01T00:00:02.000Z', openStack: stack, spawnStack: { found: false, reason: 'no spawn stack' } },
+};
+
+const record: RunRecord = {
+  runId: 'r', command: ['pytest'], cwd: '/src', watched: ['/w'], platform: 'linux', exitCode: 0,
+  startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:03.000Z', tests: [], holders: [holder], failures: [], leftovers: [],
+  versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+};
+
+describe('stacks in reports', () => {
+  it('Markdown names the user frame that opened the file', () => {
+    const md = renderMarkdown(record);
+    expect(md).toContain('opened by `open` at `/src/tests/test_x.py:17`');
+    expect(md).toContain('> /src/tests/test_x.py:17 in test_<leak>');
+  });
+
+  it('HTML shows it escaped', () => {
+    const page = renderHtml(record);
+    expect(page).toContain('test_&lt;leak&gt;');
+    expect(page).not.toContain('test_<leak>');
+  });
+});
