@@ -79,8 +79,13 @@ export class MinidumpSource implements LiveStackSource {
     const file = createFileForWrite(path);
     let written = false;
     try {
-      dbghelp.writeMiniDump(process, pid, file, DUMP_TYPE);
-      written = true;
+      dbghelp.beginSymbolSession(process);
+      try {
+        dbghelp.writeMiniDump(process, pid, file, DUMP_TYPE);
+        written = true;
+      } finally {
+        dbghelp.endSymbolSession(process);
+      }
     } finally {
       closeHandle(file);
       // A failed dump leaves a truncated file that WinDbg would misread: remove it.

@@ -34,11 +34,13 @@ export function parseProcessThreads(buf: Buffer, pid: number, validBytes = buf.l
         if (t + THREAD_ENTRY_BYTES > limit) break;
         const state = THREAD_STATES[buf.readUInt32LE(t + 68)] ?? `state ${buf.readUInt32LE(t + 68)}`;
         const reason = buf.readUInt32LE(t + 72);
+        const start = buf.readBigUInt64LE(t + 32);
         threads.push({
           id: Number(buf.readBigUInt64LE(t + 48)),
           frames: [],
           state: state === 'Waiting' ? `Waiting:${WAIT_REASONS[reason] ?? reason}` : state,
-          startAddress: `0x${buf.readBigUInt64LE(t + 32).toString(16)}`,
+          // Wine leaves the start address 0; an address of 0 says nothing, so it is left out.
+          ...(start === 0n ? {} : { startAddress: `0x${start.toString(16)}` }),
         });
       }
       return threads;
