@@ -7,6 +7,7 @@ import { reportCommand } from './report-command.js';
 import { runCommand, type RunOptions } from './run-command.js';
 import type { ReportFormat } from './run-reports.js';
 import { scanCommand } from './scan-command.js';
+import { stackCommand } from './stack-command.js';
 import { watchCommand } from './watch-command.js';
 
 const EXIT_BAD_INPUT = 2;
@@ -74,6 +75,13 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['md', 'json', 'html']).default('md'))
     .option('--redact', 'replace your home directory and user name')
     .action(async (run: string, options: { format: ReportFormat; redact?: boolean }) => setExitCode(await reportCommand(run, options)));
+
+  program
+    .command('stack')
+    .description('the live stack of a process (Linux: py-spy, gdb or eu-stack; Windows: a minidump and its threads)')
+    .argument('<pid>', 'process id, e.g. a holder from scan or watch')
+    .option('--json', 'print the LiveStack result as one JSON object')
+    .action(async (pid: string, options: { json?: boolean }) => setExitCode(await stackCommand(pid, options)));
 
   return program;
 }

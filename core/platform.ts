@@ -1,5 +1,6 @@
 // What a platform backend (native/<os>) provides to core. Core decides; backends only report OS facts.
 import type { DeniedProcess, Holder, PlatformName, ProcessInfo, UnnamedHandles } from './api.js';
+import type { LiveStackResult } from './live-stack.js';
 
 /**
  * A watched directory after the backend resolved it: symlinks followed (Linux), kernel name found
@@ -60,4 +61,13 @@ export interface ProcessSource {
   processInfo(pid: number): Promise<ProcessInfo | null>;
   /** The value of `name` in the process's environment; null when absent, unreadable or gone. */
   readEnvironmentVariable(pid: number, name: string): Promise<string | null>;
+}
+
+/** A live stack of one process on demand (py-spy/gdb/eu-stack on Linux, a minidump on Windows). Optional per backend. */
+export interface LiveStackSource {
+  /**
+   * The stack, or `unavailable` with the missing tool or privilege and the next step.
+   * Throws BadInputError when no process has this pid.
+   */
+  liveStack(pid: number): Promise<LiveStackResult>;
 }

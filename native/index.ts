@@ -1,5 +1,5 @@
 // Picks the platform backend once, loading only that one (koffi is never loaded off Windows).
-import type { HolderSource, ProcessSource } from '../core/platform.js';
+import type { HolderSource, LiveStackSource, ProcessSource } from '../core/platform.js';
 
 export interface HolderSourceOptions {
   /** Threads for the Linux walk; a long-lived watcher uses 2, a one-shot scan 1. */
@@ -31,6 +31,26 @@ export async function openProcessSource(platform = process.platform): Promise<Pr
     case 'win32': {
       const { Win32ProcessSource } = await import('./win32/win32-process-source.js');
       return new Win32ProcessSource();
+    }
+    default:
+      throw new UnsupportedPlatformError(platform);
+  }
+}
+
+export interface LiveStackSourceOptions {
+  /** Where Windows writes minidumps (`<data dir>/dumps`); created on first use. */
+  dumpsDir: string;
+}
+
+export async function openLiveStackSource(options: LiveStackSourceOptions, platform = process.platform): Promise<LiveStackSource> {
+  switch (platform) {
+    case 'linux': {
+      const { LinuxLiveStackSource } = await import('./linux/live-stack-source.js');
+      return new LinuxLiveStackSource();
+    }
+    case 'win32': {
+      const { MinidumpSource } = await import('./win32/minidump-source.js');
+      return new MinidumpSource({ dumpsDir: options.dumpsDir });
     }
     default:
       throw new UnsupportedPlatformError(platform);

@@ -35,6 +35,10 @@ export const OPEN_EXISTING = 3;
 export const FILE_FLAG_BACKUP_SEMANTICS = 0x02000000;
 export const VOLUME_NAME_DOS = 0x0;
 export const VOLUME_NAME_NT = 0x2;
+const GENERIC_WRITE = 0x40000000;
+const FILE_SHARE_READ = 0x1;
+const CREATE_NEW = 1;
+const FILE_ATTRIBUTE_NORMAL = 0x80;
 
 export function lastError(): number {
   return getLastError()() as number;
@@ -66,6 +70,13 @@ export function duplicateHandle(owner: ProcessHandle, value: RemoteHandleValue):
 /** Opens a file or directory for querying its name only; full sharing so we never block others. */
 export function openForQuery(path: string): FileHandle {
   const handle = createFileW()(path, FILE_READ_ATTRIBUTES, FILE_SHARE_ALL, null, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, null) as bigint;
+  if (handle === INVALID_HANDLE_VALUE || BigInt.asIntN(64, handle) === -1n) throw new Win32Error('CreateFileW', lastError());
+  return handle as FileHandle;
+}
+
+/** Creates a new file for writing (fails if it exists); readers may share it. Close it in `finally`. */
+export function createFileForWrite(path: string): FileHandle {
+  const handle = createFileW()(path, GENERIC_WRITE, FILE_SHARE_READ, null, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, null) as bigint;
   if (handle === INVALID_HANDLE_VALUE || BigInt.asIntN(64, handle) === -1n) throw new Win32Error('CreateFileW', lastError());
   return handle as FileHandle;
 }

@@ -6,6 +6,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot, WatchEvent } from '../../core/api.js';
+import type { LiveStack } from '../../core/live-stack.js';
+import { readMinidump } from './minidump-file.js';
 import { prepareWine, REPO, toWine, waitFor, waitForFile, wineAvailable, WineProcesses, type WineEnv } from './wine-harness.js';
 
 const haveWine = wineAvailable();
@@ -204,6 +206,23 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     // SIGINT to the Wine process arrives in node.exe as Ctrl-C (SIGTERM would end it abruptly).
     watch.child.kill('SIGINT');
     expect(await exited).toBe(0);
+  }, 120_000);
+
+  it('stack <pid> writes a minidump of a node.exe holder into <data dir>/dumps and lists its threads; a bad pid exits 2', async () => {
+    const data = join(scratch, 'data');
+    const run = await procs.run('stack', [fixture('stack-cli.mjs'), dist, toWine(data), 'stack', String(holderPids.share0), '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const stack = JSON.parse(run.stdout) as LiveStack;
+    expect(stack).toMatchObject({ kind: 'stack', pid: holderPids.share0, tool: 'minidump' });
+    expect(stack.dumpPath).toMatch(new RegExp(`^${toWine(join(data, 'dumps')).replace(/\\/g, '\\\\')}\\\\node-${holderPids.share0}-[\\dT-]+Z\\.dmp$`));
+    const dump = readMinidump(readFileSync(stack.dumpPath!.slice(2).replace(/\\/g, '/')));
+    expect(dump.signature).toBe('MDMP');
+    expect(stack.threads.length).toBeGreaterThan(1); // node.exe runs a main thread and a libuv pool
+    expect(dump.threadIds.sort((a, b) => a - b)).toEqual(stack.threads.map((t) => t.id).sort((a, b) => a - b));
+    expect(dump.moduleNames.some((name) => /\\node\.exe$/i.test(name)), dump.moduleNames.join(', ')).toBe(true);
+
+    const bad = await procs.run('stack-bad', [fixture('stack-cli.mjs'), dist, toWine(data), 'stack', '99999999']);
+    expect([bad.code, bad.stderr]).toEqual([2, 'holdwatch: no process with pid 99999999\n']);
   }, 120_000);
 
   it('rmdir fails with EBUSY/ENOTEMPTY while held and succeeds once the holders exit', async () => {
