@@ -12,11 +12,11 @@ import { findLeftovers } from '../core/run/leftovers.js';
 import { RunSupervisor } from '../core/run/supervisor.js';
 import { ProbeEventsParser } from '../core/runners/probe-events.js';
 import { SniffingParser } from '../core/runners/sniffing-parser.js';
-import { matchTeardownFailure } from '../core/signatures/match-line.js';
 import { openHolderSource, openProcessSource } from '../native/index.js';
 import { listTree } from '../native/tree-listing.js';
 import { runsDir } from './data-dir.js';
 import { EventsTail } from './events-tail.js';
+import { detectFailure } from './failure-line.js';
 import { JournalFile } from './journal-file.js';
 import { checkReportTargets, writeRunReports, type ReportTargets } from './run-reports.js';
 import { runEnvironment } from './run-env.js';
@@ -43,6 +43,10 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     const journal = new JournalFile(join(runs, `${runId}.jsonl`));
     cleanups.push(() => journal.close());
     const before = snapshotTrees(dirs);
+    // Warm the backend before the command starts. On Windows the first scan loads koffi and starts the
+    // name worker (under Wine, seconds): a test holding a file for 300 ms would otherwise pass unseen.
+    const processes = await openProcessSource();
+    if (holders.platform === 'win32') await Promise.all([holders.scan({ dirs }), processes.listProcesses()]);
     const supervisor = new RunSupervisor({
       runId,
       command,
@@ -51,13 +55,10 @@ export async function runCommand(command: string[], options: RunOptions): Promis
       platform: holders.platform,
       versions: { holdwatch: holdwatchVersion(), node: process.version, os: `${process.platform} ${release()}` },
       holders,
-      processes: await openProcessSource(),
+      processes,
       clock: systemClock,
       journal: (entry) => journal.append(entry),
-      detectFailure: (line) => {
-        const hit = matchTeardownFailure(line);
-        return hit ? { kind: hit.kind, code: hit.error.code, path: hit.path ?? null } : null;
-      },
+      detectFailure,
       onError: (error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`),
     });
     cleanups.push(() => supervisor.dispose());
