@@ -31,7 +31,11 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     for (const input of options.watch) dirs.push(await holders.resolveWatchDir(input));
     const runs = runsDir(dirs);
     checkReportTargets(options, dirs, (p) => resolve(p));
-    const session = new RunSession({ command, cwd: process.cwd(), dirs, holders, processes: await openProcessSource(), runsDir: runs });
+    // Warm the backend before the command starts. On Windows the first scan loads koffi and starts the
+    // name worker (under Wine, seconds): a test holding a file for 300 ms would otherwise pass unseen.
+    const processes = await openProcessSource();
+    if (holders.platform === 'win32') await Promise.all([holders.scan({ dirs }), processes.listProcesses()]);
+    const session = new RunSession({ command, cwd: process.cwd(), dirs, holders, processes, runsDir: runs });
     cleanups.push(() => session.dispose());
     session.supervisor.begin();
     const tail = session.followEvents(join(runs, `${session.runId}.events.jsonl`));

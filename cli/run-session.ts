@@ -12,9 +12,9 @@ import { findLeftovers } from '../core/run/leftovers.js';
 import { RunSupervisor } from '../core/run/supervisor.js';
 import { ProbeEventsParser } from '../core/runners/probe-events.js';
 import { matchRunStacks } from './run-stacks.js';
-import { matchTeardownFailure } from '../core/signatures/match-line.js';
 import { listTree } from '../native/tree-listing.js';
 import { EventsTail } from './events-tail.js';
+import { detectFailure } from './failure-line.js';
 import { JournalFile } from './journal-file.js';
 import { writeRunReports, type ReportTargets } from './run-reports.js';
 import { systemClock } from './system.js';
@@ -57,10 +57,7 @@ export class RunSession {
         processes: setup.processes,
         clock: systemClock,
         journal: (entry) => this.journal.append(entry),
-        detectFailure: (line) => {
-          const hit = matchTeardownFailure(line);
-          return hit ? { kind: hit.kind, code: hit.error.code, path: hit.path ?? null } : null;
-        },
+        detectFailure,
         onError: (error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`),
       });
     } catch (error) {

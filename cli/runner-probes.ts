@@ -2,6 +2,7 @@
 // test runner its reporters, only on the command line. `bats ...` gets holdwatch's formatter and
 // `node --test ...` holdwatch's reporter beside the one Node would have used, unless the user chose.
 import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PROBES_DIR } from './run-env.js';
 
 export const BATS_FORMATTER = PROBES_DIR + 'bats/holdwatch-bats-formatter.mjs';
@@ -13,8 +14,16 @@ export interface PreparedCommand {
   probeReportsTests: boolean;
 }
 
+/**
+ * Node imports a `--test-reporter` that is not built in through its ESM loader, which takes `C:\...`
+ * for a URL with scheme `c:` (ERR_UNSUPPORTED_ESM_URL_SCHEME): on Windows it must be a file:// URL.
+ */
+export function nodeReporterSpecifier(platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? pathToFileURL(NODE_REPORTER).href : NODE_REPORTER;
+}
+
 /** `userSeesTerminal`: Node picks `spec` for a terminal and `tap` otherwise; the command now sees a pipe. */
-export function prepareCommand(command: readonly string[], userSeesTerminal: boolean): PreparedCommand {
+export function prepareCommand(command: readonly string[], userSeesTerminal: boolean, platform: NodeJS.Platform = process.platform): PreparedCommand {
   const [program, ...args] = command;
   const name = program ? basename(program).replace(/\.exe$/i, '') : '';
   const choseFormatter = args.some((a) => a === '-F' || a === '--formatter' || a.startsWith('--formatter='));
@@ -24,7 +33,7 @@ export function prepareCommand(command: readonly string[], userSeesTerminal: boo
   const choseReporter = args.some((a) => a.startsWith('--test-reporter'));
   if (name === 'node' && args.includes('--test') && !choseReporter) {
     const usual = userSeesTerminal ? 'spec' : 'tap';
-    const reporters = [`--test-reporter=${usual}`, '--test-reporter-destination=stdout', `--test-reporter=${NODE_REPORTER}`, '--test-reporter-destination=stdout'];
+    const reporters = [`--test-reporter=${usual}`, '--test-reporter-destination=stdout', `--test-reporter=${nodeReporterSpecifier(platform)}`, '--test-reporter-destination=stdout'];
     return { command: [program!, ...reporters, ...args], probeReportsTests: true };
   }
   return { command: [...command], probeReportsTests: false };

@@ -27,6 +27,12 @@ describe('renderMarkdown headline', () => {
     );
   });
 
+  it("names Node's EBUSY on Windows by its name, not as a Win32 code", () => {
+    const record = loadRunRecord('pytest-winerror32');
+    const ebusy: RunRecord = { ...record, failures: record.failures.map((f) => ({ ...f, kind: 'busy', code: 16 })) };
+    expect(firstLine(renderMarkdown(ebusy))).toMatch(/^\*\*Teardown of `tests\/test_bridge.py::test_shutdown` failed \(EBUSY\): /);
+  });
+
   it('predicts the Windows failure when holders only leaked past their test', () => {
     expect(firstLine(renderMarkdown(loadRunRecord('linux-leaked-past-test')))).toBe(
       '**No teardown failed, but `python3` PID 7044 still held `index.sqlite` after `tests/test_store.py::test_writes_index` ended (and 3 more handles outlived their test): on Windows, that cleanup would fail with WinError 32**',

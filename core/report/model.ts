@@ -112,10 +112,13 @@ const ERRNO_NAMES: Partial<Record<PlatformName, Record<number, string>>> = {
   darwin: { 1: 'EPERM', 13: 'EACCES', 16: 'EBUSY', 26: 'ETXTBSY', 66: 'ENOTEMPTY' },
 };
 
+/** The Win32 codes the signatures report (5, 32, 33, 145); Node's EBUSY/ENOTEMPTY/EPERM come as errno numbers. */
+const WIN32_CODES = new Set([5, 32, 33, 145]);
+
 /** `WinError 32`, `EBUSY`, or the failure kind in words when the message carried no code. */
 export function errorLabel(platform: PlatformName, code: number | null, kind: string): string {
   if (code === null) return kind.replace(/-/g, ' ');
-  if (platform === 'win32') return `WinError ${code}`;
+  if (platform === 'win32') return WIN32_CODES.has(code) ? `WinError ${code}` : (ERRNO_NAMES.linux?.[code] ?? `WinError ${code}`);
   return ERRNO_NAMES[platform]?.[code] ?? `errno ${code}`;
 }
 

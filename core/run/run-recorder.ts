@@ -171,7 +171,12 @@ export class RunRecorder {
  */
 export function blockersOf(holders: readonly Holder[], failurePath: string | null): Holder[] {
   if (failurePath === null) return [...holders];
-  const style = /^[A-Za-z]:[\\/]|^\\\\/.test(failurePath) ? WINDOWS_STYLE : POSIX_STYLE;
-  const under = holders.filter((h) => isUnder(h.path, failurePath, style));
+  const under = holdersOnPath(holders, failurePath);
   return under.length > 0 ? under : [...holders];
+}
+
+/** The holders of `path` itself or of something below it (a Windows-shaped path compares case-insensitively). */
+export function holdersOnPath<T extends Holder>(holders: readonly T[], path: string): T[] {
+  const style = /^[A-Za-z]:[\\/]|^\\\\/.test(path) ? WINDOWS_STYLE : POSIX_STYLE;
+  return holders.filter((h) => isUnder(h.path, path, style));
 }

@@ -8,10 +8,16 @@ import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from './journal-entries.js';
 import { RunMembership } from './membership.js';
-import { blockersOf, RunRecorder } from './run-recorder.js';
+import { blockersOf, holdersOnPath, RunRecorder } from './run-recorder.js';
 
 /** A runner's "teardown errored" event this close to a failure line is the same failure. */
 const FAILURE_MERGE_MS = 2000;
+/**
+ * A holder of the failed path last seen this shortly before the failure line still counts as its
+ * blocker: runners may print the failure only after the holder exited (node --test prints a file's
+ * `after` hook error once that file's process has ended, and the exit closed the handle).
+ */
+const JUST_GONE_MS = 1000;
 
 export interface FailureMatch {
   kind: string;
@@ -44,6 +50,8 @@ export class RunSupervisor {
   private membership: RunMembership | undefined;
   private watcher: Watcher | undefined;
   private readonly lastSeen = new Map<string, number>();
+  /** Holders gone in the last JUST_GONE_MS, by key, with when they were last seen. */
+  private readonly justGone = new Map<string, { holder: Holder; lastSeenAtMs: number }>();
   private readonly failureTexts = new Set<string>();
   private lastFailureAtMs = -Infinity;
   private queue: Promise<unknown> = Promise.resolve();
@@ -127,7 +135,8 @@ export class RunSupervisor {
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
     const scan = this.watcher.scanNow();
     void scan.then((outcome) => this.serially(async () => {
-      const blockers = blockersOf(this.watcher!.current(), match.path);
+      const heldUntilJustNow = match.path === null ? [] : holdersOnPath([...this.justGone.values()].filter((g) => g.lastSeenAtMs >= atMs - JUST_GONE_MS).map((g) => g.holder), match.path);
+      const blockers = blockersOf([...this.watcher!.current(), ...heldUntilJustNow], match.path);
       this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: blockers.map(holderKey), test: test ?? null });
     }), this.options.onError);
   }
@@ -144,10 +153,13 @@ export class RunSupervisor {
         this.lastSeen.set(key, startedAtMs);
         this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
       } else {
-        this.write({ t: 'gone', atMs: startedAtMs, key, lastSeenAtMs: this.lastSeen.get(key) ?? startedAtMs });
+        const lastSeenAtMs = this.lastSeen.get(key) ?? startedAtMs;
+        this.write({ t: 'gone', atMs: startedAtMs, key, lastSeenAtMs });
         this.lastSeen.delete(key);
+        this.justGone.set(key, { holder: event.holder, lastSeenAtMs });
       }
     }
+    for (const [key, gone] of this.justGone) if (gone.lastSeenAtMs < startedAtMs - JUST_GONE_MS) this.justGone.delete(key);
     const covered = outcome.full ? null : new Set(this.membership?.pids());
     for (const h of outcome.result.holders) if (!covered || covered.has(h.pid)) this.lastSeen.set(holderKey(h), startedAtMs);
   }

@@ -8,6 +8,7 @@ import { parseBasicInformation, PROCESS_BASIC_INFORMATION_BYTES } from './peb-la
 import { closeHandle, openProcess, PROCESS_QUERY_LIMITED_INFORMATION, processCreationTime, processImageName, SYNCHRONIZE } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
+import { isStarting } from './starting-process.js';
 import { NtStatusError, ntSuccess } from './win-errors.js';
 import type { ProcessHandle } from './win-types.js';
 
@@ -48,6 +49,8 @@ export class ProcessIdentities {
   private readonly held = new Map<number, Held>();
   /** Bumped when a process is added or dropped: per-process caches elsewhere prune only then. */
   version = 0;
+  /** The last sync met a process still starting: sync again at the next poll, not in seconds. */
+  startingSeen = false;
 
   constructor(
     private readonly os: IdentityOs,
@@ -60,6 +63,7 @@ export class ProcessIdentities {
    * pid not seen has exited and is dropped; a restricted scan drops nothing it did not look at.
    */
   sync(pids: Iterable<number>, complete: boolean): void {
+    this.startingSeen = false;
     const seen = new Set<number>();
     let unnamed = false;
     for (const pid of pids) {
@@ -69,6 +73,12 @@ export class ProcessIdentities {
       if (known && (known.handle !== null || this.now() - known.deniedAtMs < this.deniedRetryMs)) continue;
       if (known) this.drop(pid);
       const identity = this.open(pid);
+      // Not started yet (starting-process.ts): no identity this poll, so its handles wait for the next.
+      if (isStarting(identity.createTime)) {
+        this.drop(pid);
+        this.startingSeen = true;
+        continue;
+      }
       if (identity.imageName === '') unnamed = true;
     }
     if (complete) for (const pid of [...this.held.keys()]) if (!seen.has(pid)) this.drop(pid);

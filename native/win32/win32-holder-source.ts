@@ -136,7 +136,7 @@ export class Win32HolderSource implements HolderSource {
     if (nowMs >= this.nextIdentitySyncMs || !sameNumbers(pids, this.lastPids)) {
       this.syncIdentities(pids, true);
       this.lastPids = pids;
-      this.nextIdentitySyncMs = nowMs + IDENTITY_RESYNC_MS;
+      this.nextIdentitySyncMs = this.identities.startingSeen ? -Infinity : nowMs + IDENTITY_RESYNC_MS;
     }
     const dirsKey = dirs.map((d) => d.key).join('\0');
     if (dirsKey !== this.lastDirsKey) {

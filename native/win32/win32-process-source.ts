@@ -7,10 +7,11 @@ import type { ProcessBrief, ProcessSource } from '../../core/platform.js';
 import { findEnvironmentVariable } from './environment-block.js';
 import { GrowingQuery } from './grow-query.js';
 import { parseProcessList, type ProcessRow } from './handle-table.js';
-import { closeHandle, openProcess, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_VM_READ } from './kernel32.js';
+import { closeHandle, openProcess, processCreationTime, processImageName, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_VM_READ } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
 import { ProcessReader, readEnvironmentBlock } from './process-reader.js';
+import { isStarting } from './starting-process.js';
 import { fileTimeToUnixMs } from './win-types.js';
 
 export class Win32ProcessSource implements ProcessSource {
@@ -53,10 +54,38 @@ export class Win32ProcessSource implements ProcessSource {
     try {
       const { bytes, base } = query.run((memory) => nt.ntQuerySystemInformation(nt.SystemProcessInformation, memory as NativeMemory));
       this.listBytesHint = Math.max(this.listBytesHint, bytes.length + 64 * 1024);
-      return parseProcessList(bytes, base);
+      return parseProcessList(bytes, base).flatMap((row) => (isStarting(row.createTime) ? settledRow(row) : [row]));
     } finally {
       query.dispose();
     }
+  }
+}
+
+/**
+ * A row still carrying Wine's "not started" time (starting-process.ts): the process's own handle may
+ * already know the real time and image; if it does not either, the process is left out until it does.
+ */
+function settledRow(row: ProcessRow): ProcessRow[] {
+  let handle;
+  try {
+    handle = openProcess(row.pid, PROCESS_QUERY_LIMITED_INFORMATION);
+  } catch {
+    return [];
+  }
+  try {
+    const createTime = processCreationTime(handle);
+    if (isStarting(createTime)) return [];
+    let imageName = row.imageName;
+    try {
+      imageName ||= processImageName(handle).replace(/^.*\\/, '');
+    } catch {
+      // no image path yet: keep the row's (possibly empty) name
+    }
+    return [{ ...row, createTime, imageName }];
+  } catch {
+    return [];
+  } finally {
+    closeHandle(handle);
   }
 }
 

@@ -1,0 +1,90 @@
+// `holdwatch run` under Wine: Windows node.exe runs holdwatch, holdwatch runs `node.exe --test` on the
+// node-ebusy example, and the suite's `after` hook really fails with EBUSY on a share-mode-0 file.
+// Registered from wine.test.ts, after its suite: one vitest file keeps every Wine process of the
+// run in sequence (a second file would race it in the same prefix, whose `wineserver -k` ends all).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../core/api.js';
+import { prepareWine, REPO, toWine, WineProcesses, type WineEnv, type WineRun } from './wine-harness.js';
+
+export function describeRunUnderWine(haveWine: boolean): void {
+  describe.skipIf(!haveWine)('holdwatch run under Wine', () => {
+    let wine: WineEnv;
+    let procs: WineProcesses;
+    let scratch: string;
+    const journals: string[] = [];
+
+    beforeAll(() => {
+      wine = prepareWine(`run-${process.pid}-${Date.now()}`);
+      // The data dir must come from %LOCALAPPDATA% (Wine sets it to C:\users\<user>\AppData\Local).
+      delete wine.env.HOLDWATCH_DATA_DIR;
+      scratch = mkdtempSync('/tmp/holdwatch-wine-run-');
+      procs = new WineProcesses(wine, scratch);
+    }, 300_000);
+
+    afterAll(() => {
+      procs?.killAll();
+      procs?.stopWineserver();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+      for (const journal of journals) rmSync(journal, { force: true });
+    });
+
+    /** `C:\users\...` as the Linux path inside the prefix (drive_c); `Z:\...` as the Linux root. */
+    const fromWine = (windowsPath: string) =>
+      windowsPath.replace(/^C:\\/i, `${wine.env.WINEPREFIX}/drive_c/`).replace(/^Z:\\/i, '/').replace(/\\/g, '/');
+
+    it('node --test with a share-mode-0 lock file: EBUSY in the after hook, the holder blocked it, the report says so', async () => {
+      const dir = join(scratch, 'node-ebusy');
+      mkdirSync(dir);
+      const lock = toWine(join(dir, 'cache', 'cache.lock'));
+      const out = { json: join(scratch, 'run.json'), md: join(scratch, 'run.md') };
+      const args = ['run', '--watch', toWine(dir), '--json', toWine(out.json), '--report', toWine(out.md), '--', toWine(wine.nodeExe), '--test', 'examples/node-ebusy'];
+      wine.env.EXAMPLE_DIR = toWine(dir);
+      let run: WineRun;
+      try {
+        run = await procs.run('run-ebusy', [toWine(join(REPO, 'bin', 'holdwatch.js')), ...args], 150_000);
+      } finally {
+        delete wine.env.EXAMPLE_DIR;
+      }
+      const journal = /journal (.+\.jsonl)$/m.exec(run.stderr)?.[1];
+      if (journal) journals.push(fromWine(journal), fromWine(journal.replace(/\.jsonl$/, '.events.jsonl')));
+
+      // The runner really failed on Windows' terms, and holdwatch passed its output and exit code on.
+      expect(run.stdout).toMatch(/^not ok \d+ - .*ebusy\.test\.mjs$/m);
+      expect(run.stdout).toContain("failureType: 'hookFailed'");
+      expect(run.stdout).toContain('EBUSY: resource busy or locked');
+      expect(run.code, run.stderr).toBe(1);
+
+      const record = JSON.parse(readFileSync(out.json, 'utf8')) as RunRecord;
+      expect(record.platform).toBe('win32');
+      expect(record.exitCode).toBe(1);
+      // Test names from the bundled reporter (stdout's TAP is not read when the reporter runs).
+      expect(record.tests.map((t) => [t.name, t.outcome])).toEqual([['writes the lock file', 'passed'], ['reads the cache', 'passed']]);
+
+      const failure = record.failures[0]!;
+      expect(record.failures).toHaveLength(1);
+      expect({ kind: failure.kind, code: failure.code, path: failure.path }).toEqual({ kind: 'busy', code: 16, path: lock });
+      expect(failure.holders.map((h) => [h.kind, h.path, h.processName, h.attribution.verdict])).toEqual([['file', lock, 'node.exe', 'blocked-cleanup']]);
+      const holder = failure.holders[0]!;
+      expect(holder.commandLine).toMatch(/ebusy\.test\.mjs$/);
+      expect(holder.attribution.firstSeenDuring).toBe('writes the lock file');
+      expect(holder.attribution.ancestry.map((a) => a.pid)).toEqual([holder.pid, holder.ppid]);
+      expect(holder.attribution.ancestry[1]!.commandLine).toContain('--test examples/node-ebusy');
+      // Nothing outside the run (holdwatch itself, its name worker) held anything under the dir.
+      expect(record.holders.filter((h) => h.attribution.verdict === 'outside-run')).toEqual([]);
+
+      const headline = readFileSync(out.md, 'utf8').split('\n')[0]!;
+      expect(headline).toContain('(EBUSY)');
+      expect(headline).toContain(`\`node.exe\` PID ${holder.pid}`);
+      expect(headline).toContain('cache\\cache.lock');
+
+      // The run journal went to %LOCALAPPDATA%\holdwatch\runs, with the reporter's events beside it.
+      expect(journal).toMatch(new RegExp(`^C:\\\\users\\\\[^\\\\]+\\\\AppData\\\\Local\\\\holdwatch\\\\runs\\\\${record.runId}\\.jsonl$`));
+      expect(existsSync(fromWine(journal!))).toBe(true);
+      expect(JSON.parse(readFileSync(fromWine(journal!), 'utf8').split('\n')[0]!)).toMatchObject({ t: 'run-start', runId: record.runId, platform: 'win32' });
+      const events = readFileSync(fromWine(journal!.replace(/\.jsonl$/, '.events.jsonl')), 'utf8');
+      expect(events).toContain('"type":"test-start","name":"writes the lock file"');
+    }, 180_000);
+  });
+}
