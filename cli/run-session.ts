@@ -6,6 +6,7 @@ import { release } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../core/api.js';
+import type { JournalEntry } from '../core/run/journal-entries.js';
 import { POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../core/platform.js';
 import { findLeftovers } from '../core/run/leftovers.js';
@@ -28,6 +29,11 @@ export interface RunSessionSetup {
   processes: ProcessSource;
   /** The runs folder of the data directory (runsDir()), already checked and created. */
   runsDir: string;
+  /** A run id chosen by the caller (the UI announces it before the run starts). */
+  runId?: string;
+  /** Every journal entry, as it happens (the UI streams them); `supervisor.record()` is the record so far. */
+  onEntry?: (entry: JournalEntry, supervisor: RunSupervisor) => void;
+  onError?: (error: unknown) => void;
 }
 
 export function newRunId(): string {
@@ -35,7 +41,7 @@ export function newRunId(): string {
 }
 
 export class RunSession {
-  readonly runId = newRunId();
+  readonly runId: string;
   readonly supervisor: RunSupervisor;
   private readonly journal: JournalFile;
   private readonly before: Set<string>;
@@ -43,6 +49,7 @@ export class RunSession {
   private probeLogDir: string | undefined;
 
   constructor(private readonly setup: RunSessionSetup) {
+    this.runId = setup.runId ?? newRunId();
     this.journal = new JournalFile(join(setup.runsDir, `${this.runId}.jsonl`));
     try {
       this.before = snapshotTrees(setup.dirs);
@@ -56,9 +63,12 @@ export class RunSession {
         holders: setup.holders,
         processes: setup.processes,
         clock: systemClock,
-        journal: (entry) => this.journal.append(entry),
+        journal: (entry) => {
+          this.journal.append(entry);
+          setup.onEntry?.(entry, this.supervisor);
+        },
         detectFailure,
-        onError: (error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`),
+        onError: setup.onError ?? ((error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`)),
       });
     } catch (error) {
       this.journal.close();
