@@ -5,11 +5,10 @@
 import type { Holder, WatchEvent } from './api.js';
 import type { HolderSource, ScanResult, WatchDir } from './platform.js';
 import type { Clock } from './clock.js';
+import { holderKey } from './api-contract.js';
 
-/** Identity of a holder row: the process by (pid, start time), never pid alone. */
-export function holderKey(h: Holder): string {
-  return `${h.pid}/${h.processStartedAtMs}/${h.kind}/${h.handle ?? ''}/${h.path}`;
-}
+// Defined with the contract, so the renderer keys rows exactly as core does.
+export { holderKey } from './api-contract.js';
 
 export interface HolderDiff {
   appeared: Holder[];
