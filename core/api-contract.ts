@@ -164,7 +164,8 @@ const done = z.union([z.null(), z.undefined()]).transform(() => undefined);
 
 const ScanRequestSchema: z.ZodType<ScanRequestDto> = z.strictObject({ dirs });
 const WatchRequestSchema: z.ZodType<WatchRequestDto> = z.strictObject({ dirs, intervalMs: z.number().int().min(20).max(3_600_000).optional() });
-const RunRequestSchema: z.ZodType<RunRequestDto> = z.strictObject({ command: z.array(z.string().max(32_768)).min(1).max(1000), cwd: path, dirs });
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+const RunRequestSchema: z.ZodType<RunRequestDto> = z.strictObject({ command: z.array(z.string().max(32_768)).min(1).max(1000), cwd: path, dirs, env: z.record(envName, z.string().max(32_768)).optional() });
 const EndProcessRequestSchema: z.ZodType<EndProcessRequestDto> = z.strictObject({ pid: pid.min(1), startedAtMs: z.number() });
 const ExportRequestSchema: z.ZodType<ExportRequestDto> = z.strictObject({ runId: id, format: z.enum(['md', 'json', 'html']), redact: z.boolean() });
 const ExportedReportSchema: z.ZodType<ExportedReport> = z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() });

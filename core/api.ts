@@ -231,6 +231,8 @@ export interface RunRequestDto {
   cwd: string;
   /** Directories to watch while it runs. */
   dirs: string[];
+  /** Variables added to the host's environment for the command (`NAME=value cmd` in the UI). */
+  env?: Record<string, string>;
 }
 
 export interface ProcessDetails {

@@ -21,6 +21,8 @@ describe('refusalToEnd', () => {
   it('refuses init and kernel threads on Linux', () => {
     expect(refusalToEnd(proc({ pid: 1, ppid: 0, name: 'systemd' }), linux)).toMatch(/init/);
     expect(refusalToEnd(proc({ pid: 9, ppid: 2, name: 'kworker/0:1', exe: null }), linux)).toMatch(/kernel thread/);
+    // An exited process whose image can no longer be read is not a system process.
+    expect(refusalToEnd(proc({ exe: null }), linux)).toBeNull();
   });
 
   it('refuses Windows system processes by pid and by name', () => {

@@ -20,6 +20,6 @@ export function refusalToEnd(info: ProcessInfo, self: SelfFacts): string | null 
   }
   // PID 1 is init; PID 2 (kthreadd) and its children are kernel threads.
   if (info.pid === 1) return 'PID 1 is the init process';
-  if (info.pid === 2 || info.ppid === 2 || info.exe === null) return `${info.name} is a kernel thread or a process whose image cannot be read`;
+  if (info.pid === 2 || info.ppid === 2) return `${info.name} is a kernel thread`;
   return null;
 }
