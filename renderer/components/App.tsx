@@ -59,7 +59,8 @@ function WatchState() {
   if (phase === 'idle') return <span className="dim">stopped</span>;
   return (
     <span className="live" data-testid="watch-live">
-      live · {scans} scans{denied > 0 ? ` · ${denied} processes not inspectable (run as administrator/root to see them)` : ''}
+      live · {scans} {scans === 1 ? 'scan' : 'scans'}
+      {denied > 0 ? ` · ${denied} ${denied === 1 ? 'process' : 'processes'} not inspectable (run as administrator or root to see them)` : ''}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 // The live holders table: virtualized (only the visible rows exist in the DOM), sortable by any
 // column, filterable; new rows glow, gone rows fade in place before they are swept.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { frozenRows, relativePath, shownRows, testOf, type ShownRow } from '../store/derive.js';
 import { selectRow, setFilter, sortBy } from '../store/intents.js';
 import type { SortColumn } from '../store/slices.js';
@@ -71,7 +71,8 @@ export function HoldersTable() {
   );
 }
 
-function HolderRow({ row, top, selected }: { row: ShownRow; top: number; selected: boolean }) {
+// Memoized: while scrolling, rows already on screen keep their props and skip rendering.
+const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRow; top: number; selected: boolean }) {
   const h = row.holder;
   const verdict = row.attribution?.verdict;
   const classes = ['grid', 'row', `state-${row.state}`, selected ? 'selected' : '', row.highlighted ? 'highlighted' : '', verdict ? `verdict-${verdict}` : ''].filter(Boolean).join(' ');
@@ -89,4 +90,4 @@ function HolderRow({ row, top, selected }: { row: ShownRow; top: number; selecte
       <span className="cell col-verdict">{verdict ? <span className={`badge ${verdict}`}>{VERDICT_LABEL[verdict]}</span> : '—'}</span>
     </div>
   );
-}
+});

@@ -17,7 +17,7 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
     if (item.channel === 'watch') {
       if (item.watchId !== watch.watchId) continue;
       const { event } = item;
-      if (event.type === 'appeared') upsertRow(rowsForWrite(), holderKey(event.holder), event.holder, null, Date.parse(event.at), nowMs);
+      if (event.type === 'appeared') upsertRow(rowsForWrite(), holderKey(event.holder), event.holder, null, Date.parse(event.at), nowMs, watch.scans > 0);
       else markGone(rowsForWrite(), holderKey(event.holder), nowMs);
     } else if (item.channel === 'watch-status') {
       if (item.watchId !== watch.watchId) continue;

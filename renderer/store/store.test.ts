@@ -28,8 +28,15 @@ function watching(): void {
 beforeEach(() => resetStore());
 
 describe('watch slice', () => {
+  it('lists what the first scan finds unmarked: it was there before the watch began', () => {
+    watching();
+    useStore.setState((s) => applyBatch(s, [watchItem('appeared', holder())], 1));
+    expect(useStore.getState().watch.rows.get(holderKey(holder()))?.state).toBe('live');
+  });
+
   it('adds appearing rows marked new and marks going rows gone in place', () => {
     watching();
+    useStore.setState((s) => ({ watch: { ...s.watch, scans: 1 } }));
     const a = holder();
     const b = holder({ pid: 101, path: '/w/b.log' });
     useStore.setState((s) => applyBatch(s, [watchItem('appeared', a), watchItem('appeared', b)], 1000));
@@ -64,6 +71,7 @@ describe('watch slice', () => {
 
   it('settles marks after MARK_MS: new becomes live, gone is swept', () => {
     watching();
+    useStore.setState((s) => ({ watch: { ...s.watch, scans: 1 } }));
     const a = holder();
     const b = holder({ pid: 101 });
     useStore.setState((s) => applyBatch(s, [watchItem('appeared', a), watchItem('appeared', b)], 0));

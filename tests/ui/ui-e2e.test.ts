@@ -112,6 +112,23 @@ describe('holdwatch ui in Chromium', () => {
   }, 150_000);
 });
 
+describe('holdwatch ui with 20,000 holders (the DEMO backend, ?demo=N)', () => {
+  it('lists them all while the DOM holds only the visible rows, and scrolls to the last one', async () => {
+    const { page } = browser;
+    await page.goto(`${ui.url}&demo=20000`);
+    await page.fill('#dir', '/demo');
+    await page.click('button[type=submit]');
+    await page.getByTestId('row-count').getByText('20,000 holders').waitFor();
+    expect(await page.locator('[role=row][data-pid]').count()).toBeLessThan(100);
+    await page.getByRole('columnheader', { name: 'PID' }).click(); // ascending
+    await page.getByRole('columnheader', { name: 'PID' }).click(); // descending
+    await page.getByTestId('holders-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    // Descending, the lowest pid (10000) comes last: only a rendered end of the list shows it.
+    await page.locator('[role=row][data-pid="10000"]').last().waitFor();
+    await screenshot(page, '07-demo-20000-scrolled-to-end');
+  }, 60_000);
+});
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
