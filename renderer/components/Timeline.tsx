@@ -22,7 +22,10 @@ export function Timeline() {
   const x = (iso: string | number) => LABEL + ((typeof iso === 'number' ? iso : Date.parse(iso)) - t0) / (t1 - t0) * (WIDTH - LABEL - 10);
   const tests = record.tests.slice(0, MAX_TESTS);
   const holders = [...record.holders].sort((a, b) => a.attribution.firstSeenAt.localeCompare(b.attribution.firstSeenAt)).slice(0, MAX_HOLDERS);
-  const top = 22;
+  // Failures close in time (a runner's teardown event and the rm line that follows it) get their
+  // markers stacked, so each stays clickable.
+  const stacks = failures.map((f, i) => failures.slice(0, i).filter((g) => Math.abs(x(g.at) - x(f.at)) < 16).length);
+  const top = 22 + Math.max(0, ...stacks) * 16;
   const holdersTop = top + tests.length * LANE + 14;
   const height = holdersTop + Math.max(1, holders.length) * LANE + 24;
 
@@ -51,7 +54,7 @@ export function Timeline() {
         })}
         {record.holders.length > MAX_HOLDERS && <text x={4} y={height - 6} className="axis">+{record.holders.length - MAX_HOLDERS} more holders (see the table)</text>}
         {failures.map((f, i) => (
-          <FailureMarker key={`${f.at}-${i}`} failure={f} index={i} x={x(f.at)} height={height} frozen={frozen === i} />
+          <FailureMarker key={`${f.at}-${i}`} failure={f} index={i} x={x(f.at)} stack={stacks[i] ?? 0} height={height} frozen={frozen === i} />
         ))}
       </svg>
       {frozen !== null && failures[frozen] && (
@@ -82,14 +85,15 @@ function TestBar({ test, y, x, t1 }: { test: TestRecord; y: number; x: (t: strin
   );
 }
 
-function FailureMarker({ failure, index, x, height, frozen }: { failure: FailureRecord; index: number; x: number; height: number; frozen: boolean }) {
+function FailureMarker({ failure, index, x, stack, height, frozen }: { failure: FailureRecord; index: number; x: number; stack: number; height: number; frozen: boolean }) {
+  const y = stack * 16;
   const label = `Teardown failure at ${clockTime(Date.parse(failure.at))}${failure.test ? ` in ${failure.test}` : ''}: ${failure.text}`;
   return (
     <g className={`failure-marker${frozen ? ' frozen' : ''}`} role="button" tabIndex={0} aria-label={label} data-testid="failure-marker" onClick={() => freezeFailure(frozen ? null : index)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && freezeFailure(frozen ? null : index)}>
-      {/* A wide transparent target: the line itself is too thin to hit. */}
-      <rect className="hit" x={x - 8} y={0} width={16} height={height} />
-      <line x1={x} x2={x} y1={18} y2={height - 4} />
-      <path d={`M ${x - 7} 4 L ${x + 7} 4 L ${x} 18 Z`} />
+      {/* The line is too thin to hit: the target is a box around the triangle, one per stacked marker. */}
+      <rect className="hit" x={x - 9} y={y} width={18} height={18} />
+      <line x1={x} x2={x} y1={y + 18} y2={height - 4} />
+      <path d={`M ${x - 7} ${y + 4} L ${x + 7} ${y + 4} L ${x} ${y + 18} Z`} />
       <title>{label}</title>
     </g>
   );
