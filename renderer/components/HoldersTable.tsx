@@ -1,7 +1,7 @@
 // The live holders table: virtualized (only the visible rows exist in the DOM), sortable by any
 // column, filterable; new rows glow, gone rows fade in place before they are swept.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useDeferredValue, useMemo, useRef } from 'react';
 import { frozenRows, relativePath, shownRows, testOf, type ShownRow } from '../store/derive.js';
 import { selectRow, setFilter, sortBy } from '../store/intents.js';
 import type { SortColumn } from '../store/slices.js';
@@ -29,11 +29,13 @@ export function HoldersTable() {
   const failures = useStore((s) => s.run.failures);
   const frozen = frozenIndex !== null ? failures[frozenIndex] : undefined;
 
+  // The input shows each keystroke at once; filtering 20,000 rows follows when React has time.
+  const deferredFilter = useDeferredValue(filter);
   const rows = useMemo(() => {
-    if (!frozen) return shownRows(liveRows.values(), { sort, filter });
+    if (!frozen) return shownRows(liveRows.values(), { sort, filter: deferredFilter });
     const { rows: atFailure, blockers } = frozenRows(record, frozen);
-    return shownRows(atFailure, { sort, filter }, blockers);
-  }, [liveRows, sort, filter, frozen, record]);
+    return shownRows(atFailure, { sort, filter: deferredFilter }, blockers);
+  }, [liveRows, sort, deferredFilter, frozen, record]);
 
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
@@ -57,7 +59,7 @@ export function HoldersTable() {
       </div>
       <div className="scroller" ref={scroller} data-testid="holders-scroller" role="table">
         {rows.length === 0 ? (
-          <p className="empty">{filter ? 'No holder matches the filter.' : frozen ? 'Nothing held the directory at that moment.' : 'Nothing holds the directory right now.'}</p>
+          <p className="empty">{deferredFilter ? 'No holder matches the filter.' : frozen ? 'Nothing held the directory at that moment.' : 'Nothing holds the directory right now.'}</p>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
