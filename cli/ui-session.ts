@@ -33,6 +33,7 @@ import { renderReport, reportOptions } from './run-reports.js';
 import { newRunId, superviseRun } from './supervised-run.js';
 import { elapsedMs, systemClock } from './system.js';
 import type { RecentDirs } from './ui-recent-dirs.js';
+import { revealInFileManager } from './ui-reveal.js';
 import { Emitter } from './ui-emitter.js';
 
 /** The whole record is sent at most this often while a run goes (each failure and the end at once). */
@@ -219,6 +220,10 @@ export class UiSession implements HoldwatchService {
     const ext = { md: 'md', json: 'json', html: 'html' }[format];
     const mimeType = { md: 'text/markdown', json: 'application/json', html: 'text/html' }[format];
     return { fileName: `holdwatch-${runId}.${ext}`, mimeType, text: renderReport(record, format, reportOptions(redact)) };
+  }
+
+  async revealPath(path: string): Promise<void> {
+    await revealInFileManager(path);
   }
 
   async listRecentDirs(): Promise<string[]> {

@@ -36,6 +36,7 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     getProcessDetails: record('getProcessDetails'),
     endProcess: record('endProcess'),
     exportReport: record('exportReport'),
+    revealPath: record('revealPath'),
     listRecentDirs: record('listRecentDirs'),
     defaultDir: record('defaultDir'),
     onWatchEvent: none,

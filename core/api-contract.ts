@@ -185,6 +185,7 @@ export const SERVICE_METHODS: { [M in Method]: { request: z.ZodType<RequestOf<M>
   getProcessDetails: { request: pid, result: ProcessDetailsSchema.nullable() },
   endProcess: { request: EndProcessRequestSchema, result: done },
   exportReport: { request: ExportRequestSchema, result: ExportedReportSchema },
+  revealPath: { request: path, result: done },
   listRecentDirs: { request: nothing, result: z.array(z.string()) },
   defaultDir: { request: nothing, result: z.string() },
 };
@@ -275,6 +276,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     getProcessDetails: (r) => call('getProcessDetails', r),
     endProcess: (r) => call('endProcess', r),
     exportReport: (r) => call('exportReport', r),
+    revealPath: (r) => call('revealPath', r),
     listRecentDirs: () => call('listRecentDirs', undefined),
     defaultDir: () => call('defaultDir', undefined),
     onWatchEvent: listen((e) => (e.channel === 'watch' ? [e.watchId, e.event] : null)),

@@ -103,6 +103,8 @@ export interface HoldwatchService {
   /** Ends a process, identified by (pid, start time); refuses holdwatch itself and system processes. */
   endProcess(request: EndProcessRequestDto): Promise<void>;
   exportReport(request: ExportRequestDto): Promise<ExportedReport>;
+  /** Shows the path in the host's file manager: its folder is opened, nothing is ever executed. */
+  revealPath(path: string): Promise<void>;
   /** Directories watched before, most recent first. */
   listRecentDirs(): Promise<string[]>;
   /** The system temp dir: where most teardown failures happen. */

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { AttributedHolder, Holder } from '../../core/api.js';
 import { holderKey } from '../../core/api-contract.js';
-import { endProcess, messageOf, selectRow } from '../store/intents.js';
+import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';
 
@@ -93,6 +93,7 @@ export function DetailsPanel() {
       <p className="dim">No open-time or spawn-time stack was recorded for this handle (the probes do not capture stacks yet).</p>
       <div className="actions">
         <button onClick={() => void copy()}>Copy</button>
+        <button onClick={() => void revealPath(holder.path).then(() => setNotice('Opened its folder in the file manager.'), (e: unknown) => setNotice(messageOf(e)))}>Reveal</button>
         {confirming ? (
           <span className="confirm" role="alertdialog" aria-label="Confirm ending the process">
             End {holder.processName} (PID {holder.pid})? Unsaved work in it is lost.

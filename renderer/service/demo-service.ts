@@ -58,6 +58,9 @@ export class DemoService implements HoldwatchService {
   async exportReport(): Promise<never> {
     throw new Error('the demo backend has no runs');
   }
+  async revealPath(): Promise<never> {
+    throw new Error('the demo backend has no files to reveal');
+  }
   async listRecentDirs() {
     return [];
   }

@@ -107,6 +107,11 @@ export function setRedact(redact: boolean): void {
 }
 
 /** Throws a readable error; the caller shows it. */
+export async function revealPath(path: string): Promise<void> {
+  await service().revealPath(path);
+}
+
+/** Throws a readable error; the caller shows it. */
 export async function endProcess(pid: number, startedAtMs: number): Promise<void> {
   await service().endProcess({ pid, startedAtMs });
 }
