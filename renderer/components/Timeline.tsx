@@ -90,8 +90,10 @@ function FailureMarker({ failure, index, x, stack, height, frozen }: { failure: 
   const label = `Teardown failure at ${clockTime(Date.parse(failure.at))}${failure.test ? ` in ${failure.test}` : ''}: ${failure.text}`;
   return (
     <g className={`failure-marker${frozen ? ' frozen' : ''}`} role="button" tabIndex={0} aria-label={label} data-testid="failure-marker" onClick={() => freezeFailure(frozen ? null : index)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && freezeFailure(frozen ? null : index)}>
-      {/* The line is too thin to hit: the target is a box around the triangle, one per stacked marker. */}
+      {/* The line is too thin to hit: the targets are a box around the triangle (one per stacked
+          marker) and a band along the line (where markers overlap, the later one is on top). */}
       <rect className="hit" x={x - 9} y={y} width={18} height={18} />
+      <rect className="hit" x={x - 5} y={y + 18} width={10} height={Math.max(0, height - y - 18)} />
       <line x1={x} x2={x} y1={y + 18} y2={height - 4} />
       <path d={`M ${x - 7} ${y + 4} L ${x + 7} ${y + 4} L ${x} ${y + 18} Z`} />
       <title>{label}</title>
