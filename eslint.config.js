@@ -40,7 +40,7 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/native/**', '**/cli/**', '**/electron/**', '**/probes/**', '**/bench/**', 'node:*'], message: 'renderer speaks only core/api.' },
-            { group: ['**/core/**', '!**/core/api', '!**/core/api.js'], message: 'renderer imports only types from core/api.' },
+            { group: ['**/core/**', '!**/core/api', '!**/core/api.js', '!**/core/api-contract', '!**/core/api-contract.js'], message: 'renderer imports only core/api (types) and core/api-contract (its schemas).' },
           ],
         },
       ],

@@ -8,6 +8,7 @@ import { runCommand, type RunOptions } from './run-command.js';
 import type { ReportFormat } from './run-reports.js';
 import { scanCommand } from './scan-command.js';
 import { stackCommand } from './stack-command.js';
+import { uiCommand } from './ui-command.js';
 import { watchCommand } from './watch-command.js';
 
 const EXIT_BAD_INPUT = 2;
@@ -16,6 +17,12 @@ function parseIntervalMs(value: string): number {
   const ms = Number(value);
   if (!/^\d+$/.test(value) || ms < 20 || ms > 3_600_000) throw new InvalidArgumentError('expected milliseconds between 20 and 3600000');
   return ms;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('expected a port between 0 and 65535 (0: any free port)');
+  return port;
 }
 
 function buildProgram(setExitCode: (code: number) => void): Command {
@@ -82,6 +89,13 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .argument('<pid>', 'process id, e.g. a holder from scan or watch')
     .option('--json', 'print the LiveStack result as one JSON object')
     .action(async (pid: string, options: { json?: boolean }) => setExitCode(await stackCommand(pid, options)));
+
+  program
+    .command('ui')
+    .description('the holdwatch UI in your browser, served on 127.0.0.1 with an access token')
+    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(parsePort).default(0))
+    .option('--no-open', 'print the URL only; do not open a browser')
+    .action(async (options: { port: number; open: boolean }) => setExitCode(await uiCommand(options)));
 
   return program;
 }

@@ -84,13 +84,33 @@ export interface WatchEvent {
   holder: Holder;
 }
 
-/** The service every front end speaks (CLI in-process, Electron over IPC, `holdwatch ui` over WebSocket). */
+/**
+ * The service every front end speaks (CLI in-process, Electron over IPC, `holdwatch ui` over WebSocket).
+ * Each method's request and result, and each event's payload, has a schema in core/api-contract.ts.
+ */
 export interface HoldwatchService {
   scan(request: ScanRequestDto): Promise<Snapshot>;
   startWatch(request: WatchRequestDto): Promise<{ watchId: string }>;
   stopWatch(watchId: string): Promise<void>;
   /** Subscribe to watch events; returns the unsubscribe function. */
   onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void;
+  /** Runs a test command under holdwatch (what `holdwatch run` does), its output captured, not passed through. */
+  startRun(request: RunRequestDto): Promise<{ runId: string }>;
+  /** Ends a run's command (SIGTERM to it); the run still ends with its record. */
+  stopRun(runId: string): Promise<void>;
+  /** Process facts and ancestry for a pid; null when it is gone. */
+  getProcessDetails(pid: number): Promise<ProcessDetails | null>;
+  /** Ends a process, identified by (pid, start time); refuses holdwatch itself and system processes. */
+  endProcess(request: EndProcessRequestDto): Promise<void>;
+  exportReport(request: ExportRequestDto): Promise<ExportedReport>;
+  /** Shows the path in the host's file manager: its folder is opened, nothing is ever executed. */
+  revealPath(path: string): Promise<void>;
+  /** Directories watched before, most recent first. */
+  listRecentDirs(): Promise<string[]>;
+  /** The system temp dir: where most teardown failures happen. */
+  defaultDir(): Promise<string>;
+  onWatchStatus(listener: (watchId: string, status: WatchStatus) => void): () => void;
+  onRunEvent(listener: (runId: string, event: RunEvent) => void): () => void;
 }
 
 export interface ScanRequestDto {
@@ -249,3 +269,63 @@ export type StackLookup =
       viaPid: number | null;
     }
   | { found: false; reason: string };
+// ---- The service's requests, results and events beyond scan/watch (schemas in core/api-contract.ts).
+
+export interface RunRequestDto {
+  /** The test command, program first (no shell). */
+  command: string[];
+  /** Its working directory. */
+  cwd: string;
+  /** Directories to watch while it runs. */
+  dirs: string[];
+  /** Variables added to the host's environment for the command (`NAME=value cmd` in the UI). */
+  env?: Record<string, string>;
+}
+
+export interface ProcessDetails {
+  process: ProcessInfo;
+  /** From the parent up to PID 1, as alive now (a reparented process shows its new parent). */
+  ancestry: AncestryEntry[];
+  /** Why holdwatch will not end it (itself, a system process); null when it may. */
+  endRefusal: string | null;
+}
+
+export interface EndProcessRequestDto {
+  pid: number;
+  /** The identity the user saw: a reused pid is refused, not killed. */
+  startedAtMs: number;
+}
+
+export type ReportFormat = 'md' | 'json' | 'html';
+
+export interface ExportRequestDto {
+  runId: string;
+  format: ReportFormat;
+  redact: boolean;
+}
+
+export interface ExportedReport {
+  fileName: string;
+  mimeType: string;
+  text: string;
+}
+
+/** After each full scan of a watch: how the live view stands, for progress and honesty about gaps. */
+export interface WatchStatus {
+  /** Full scans done so far; 0 while the first (slowest) one runs. */
+  scans: number;
+  holders: number;
+  denied: number;
+  /** Set when the watch failed and stopped; a readable sentence with the next step. */
+  error: string | null;
+}
+
+/** A run started from a front end, as it happens. `record` is the whole record so far (throttled). */
+export type RunEvent =
+  | { type: 'started'; command: string[]; cwd: string; watched: string[] }
+  | { type: 'test'; event: TestEvent }
+  | { type: 'holder'; change: 'appeared' | 'gone'; at: string; holder: AttributedHolder }
+  | { type: 'failure'; failure: FailureRecord }
+  | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
+  | { type: 'record'; record: RunRecord }
+  | { type: 'ended'; exitCode: number | null; record: RunRecord | null; error: string | null };

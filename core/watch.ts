@@ -5,21 +5,10 @@
 import type { Holder, WatchEvent } from './api.js';
 import type { HolderSource, ScanResult, WatchDir } from './platform.js';
 import type { Clock } from './clock.js';
+import { holderKey } from './api-contract.js';
 
-const keys = new WeakMap<Holder, string>();
-
-/**
- * Identity of a holder row: the process by (pid, start time), never pid alone. Cached per object:
- * backends hand back the same object for an unchanged row, and a key string built once is hashed once.
- */
-export function holderKey(h: Holder): string {
-  let key = keys.get(h);
-  if (key === undefined) {
-    key = `${h.pid}/${h.processStartedAtMs}/${h.kind}/${h.handle ?? ''}/${h.path}`;
-    keys.set(h, key);
-  }
-  return key;
-}
+// Defined with the contract, so the renderer keys rows exactly as core does.
+export { holderKey } from './api-contract.js';
 
 export interface HolderDiff {
   appeared: Holder[];

@@ -1,5 +1,30 @@
-// `npm start`: until the desktop app lands (issue 5 of 5), watch the system temp dir live in the terminal.
-import { tmpdir } from 'node:os';
-import { main } from '../dist/cli/main.js';
+// `npm start`: the desktop app. When Electron's binary is absent (an offline install: the electron
+// package downloads it on first use and that download cannot happen), say so in one line and serve
+// the same UI with `holdwatch ui` in the browser instead.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-main(['watch', tmpdir(), ...process.argv.slice(2)]);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const electronDir = root + 'node_modules/electron/';
+
+/** Electron's own lookup (node_modules/electron/index.js) downloads when missing; look without it. */
+function electronBinary() {
+  try {
+    const relative = readFileSync(electronDir + 'path.txt', 'utf8').trim();
+    const binary = electronDir + 'dist/' + relative;
+    return existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+
+const binary = electronBinary();
+if (binary) {
+  const child = spawn(binary, [root, ...process.argv.slice(2)], { stdio: 'inherit' });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  process.stderr.write("holdwatch: Electron's binary is not installed here; opening `holdwatch ui` in your browser instead\n");
+  const { main } = await import('../dist/cli/main.js');
+  await main(['ui', ...process.argv.slice(2)]);
+}

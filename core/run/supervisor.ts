@@ -54,6 +54,7 @@ export class RunSupervisor {
   private readonly justGone = new Map<string, { holder: Holder; lastSeenAtMs: number }>();
   private readonly failureTexts = new Set<string>();
   private lastFailureAtMs = -Infinity;
+  private lastTeardownEventFailureAtMs = -Infinity;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SupervisorOptions) {}
@@ -86,7 +87,8 @@ export class RunSupervisor {
   /** A line of the command's output (decoded by the runner parser): checked for failure signatures. */
   outputLine(line: string, test?: string): void {
     const match = this.options.detectFailure(line);
-    if (match) this.recordFailure(line, match, test);
+    // A runner's teardown-error event just reported this failure (the line often follows it).
+    if (match && this.options.clock.now() - this.lastTeardownEventFailureAtMs > FAILURE_MERGE_MS) this.recordFailure(line, match, test);
   }
 
   /** A test event from the runner adapter (pytest plugin, go test -json, TAP...). */
@@ -99,6 +101,7 @@ export class RunSupervisor {
     if (teardownFailed && this.options.clock.now() - this.lastFailureAtMs > FAILURE_MERGE_MS) {
       const text = event.detail ?? `teardown of ${event.name} failed`;
       this.recordFailure(text, this.options.detectFailure(text) ?? { kind: 'teardown-error', code: null, path: null }, event.name);
+      this.lastTeardownEventFailureAtMs = this.options.clock.now();
     }
   }
 

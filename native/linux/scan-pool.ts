@@ -26,8 +26,19 @@ export class ScanPool {
 
   constructor(private readonly threads: number) {}
 
-  /** `full`: `pids` is the whole system (not a focus poll of a few processes). */
-  async walk(pids: readonly number[], dirs: readonly MatchDir[], full = false): Promise<WalkResult> {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * `full`: `pids` is the whole system (not a focus poll of a few processes). Walks never overlap:
+   * the workers answer by message, and two walks in flight would take each other's answers.
+   */
+  walk(pids: readonly number[], dirs: readonly MatchDir[], full = false): Promise<WalkResult> {
+    const run = this.queue.then(() => this.walkNow(pids, dirs, full));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async walkNow(pids: readonly number[], dirs: readonly MatchDir[], full: boolean): Promise<WalkResult> {
     if (this.threads <= 1 || pids.length < 2 * this.threads) {
       // Too few to split: the workers' caches are then not pruned either; the next split walk does it.
       return walkPids(pids, dirs, { kinds: this.kinds, ...(full && this.threads <= 1 ? { cover: pids } : {}) });

@@ -1,0 +1,68 @@
+// The page side of bench/ui-volume.ts, injected into the UI before it loads (plain JS: it runs in
+// the browser, and the bench's Node project has no DOM types). Everything is timed in the page.
+(() => {
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+
+  window.__hwBench = {
+    /** Click Watch; time until the table says `expected` rows and shows the first ones. */
+    async render(expected) {
+      const t0 = performance.now();
+      document.querySelector('button[type=submit]').click();
+      while (!document.querySelector('[data-testid=row-count]')?.textContent?.startsWith(expected) || !document.querySelector('[role=row][data-pid]')) {
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      await frames();
+      return performance.now() - t0;
+    },
+    /** Frame intervals with nothing to do: the floor the scroll numbers compare against. */
+    async idleFrames() {
+      const durations = [];
+      let last = await frame();
+      for (let i = 0; i < 60; i++) {
+        const now = await frame();
+        durations.push(now - last);
+        last = now;
+      }
+      durations.sort((a, b) => a - b);
+      return durations[Math.floor(durations.length / 2)];
+    },
+    /** 120 steps of `stepPx`, one per frame: 100 px is a wheel notch, 1,000 px (36 rows) a fast flick. */
+    async scroll(stepPx) {
+      const scroller = document.querySelector('[data-testid=holders-scroller]');
+      const durations = [];
+      let last = await frame();
+      for (let i = 0; i < 120; i++) {
+        scroller.scrollTop += stepPx;
+        const now = await frame();
+        durations.push(now - last);
+        last = now;
+      }
+      const t0 = performance.now();
+      scroller.scrollTop = scroller.scrollHeight;
+      await frames();
+      const jumpMs = performance.now() - t0;
+      durations.sort((a, b) => a - b);
+      const at = (q) => durations[Math.min(durations.length - 1, Math.floor(durations.length * q))];
+      return { frames: durations.length, medianMs: at(0.5), p95Ms: at(0.95), maxMs: at(1), jumpMs, domRows: document.querySelectorAll('[role=row][data-pid]').length };
+    },
+    async sortBy(column) {
+      const t0 = performance.now();
+      document.querySelector(`[role=columnheader].col-${column}`).click();
+      await frames();
+      return performance.now() - t0;
+    },
+    async filter(text) {
+      const t0 = performance.now();
+      const input = document.querySelector('input.filter');
+      // React listens to the native input event; set the value through the prototype's setter.
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, text);
+      const before = document.querySelector('[data-testid=row-count]').textContent;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      // The filter is deferred (the input stays responsive): time until the filtered rows are shown.
+      while (document.querySelector('[data-testid=row-count]').textContent === before) await new Promise((r) => setTimeout(r, 1));
+      await frames();
+      return performance.now() - t0;
+    },
+  };
+})();

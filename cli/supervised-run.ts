@@ -1,0 +1,158 @@
+// One supervised run, shared by `holdwatch run` (output passed through to the terminal) and the UI's
+// session (output captured and sent as events): resolve the dirs, journal, follow the command's tree
+// and tests, attribute holders, and end with the record.
+import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
+import { join } from 'node:path';
+import type { RunRecord } from '../core/api.js';
+import { BadInputError } from '../core/errors.js';
+import type { HolderSource, WatchDir } from '../core/platform.js';
+import type { JournalEntry } from '../core/run/journal-entries.js';
+import type { RunSupervisor } from '../core/run/supervisor.js';
+import { SniffingParser } from '../core/runners/sniffing-parser.js';
+import { openHolderSource, openProcessSource } from '../native/index.js';
+import { runsDir } from './data-dir.js';
+import { runEnvironment } from './run-env.js';
+import { newRunId, RunSession } from './run-session.js';
+import { prepareCommand, type PreparedCommand } from './runner-probes.js';
+import { systemClock } from './system.js';
+
+/** Where the command's output goes, and how it relates to the terminal holdwatch runs in. */
+export interface RunIo {
+  /** The user's terminal (`holdwatch run`) or nothing (the UI: the command must not read the host's stdin). */
+  stdin: 'inherit' | 'ignore';
+  /** Called with each chunk first, unchanged, before holdwatch looks at it. */
+  output(stream: 'stdout' | 'stderr', chunk: Buffer): void;
+  /** The user sees a terminal: runners keep their colours and Node's reporter picks `spec`. */
+  userSeesTerminal: boolean;
+  /** Forward SIGTERM/SIGHUP (and SIGINT off a terminal) received by holdwatch to the command. */
+  forwardSignals: boolean;
+}
+
+export { newRunId };
+
+export interface SupervisedRunOptions {
+  command: string[];
+  cwd: string;
+  watch: string[];
+  env: NodeJS.ProcessEnv;
+  io: RunIo;
+  /** Checked once the dirs are resolved, before anything runs (report targets outside watched dirs). */
+  checkDirs?: (dirs: readonly WatchDir[]) => void;
+  /** Every journal entry, as it happens; `supervisor.record()` is the record so far. */
+  onEntry?: (entry: JournalEntry, supervisor: RunSupervisor) => void;
+  /** The command is running: `stop` ends it (SIGTERM). */
+  onSpawned?: (run: { runId: string; stop: () => void }) => void;
+  onError: (error: unknown) => void;
+  /** A holder source the caller owns (the UI session shares one); else one is opened and closed here. */
+  holders?: HolderSource;
+  runId?: string;
+}
+
+export interface SupervisedRun {
+  record: RunRecord;
+  exitCode: number;
+  journalPath: string;
+}
+
+export async function superviseRun(options: SupervisedRunOptions): Promise<SupervisedRun> {
+  const { command } = options;
+  if (command.length === 0) throw new BadInputError('no command given: holdwatch run --watch <dir> -- <command...>');
+  if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
+  const holders = options.holders ?? (await openHolderSource({ threads: 2 }));
+  const cleanups: (() => void | Promise<void>)[] = options.holders ? [] : [() => holders.dispose()];
+  try {
+    const dirs: WatchDir[] = [];
+    for (const input of options.watch) dirs.push(await holders.resolveWatchDir(input));
+    const runs = runsDir(dirs);
+    options.checkDirs?.(dirs);
+    // Warm the backend before the command starts. On Windows the first scan loads koffi and starts the
+    // name worker (under Wine, seconds): a test holding a file for 300 ms would otherwise pass unseen.
+    const processes = await openProcessSource();
+    if (holders.platform === 'win32') await Promise.all([holders.scan({ dirs }), processes.listProcesses()]);
+    const session = new RunSession({
+      command,
+      cwd: options.cwd,
+      dirs,
+      holders,
+      processes,
+      runsDir: runs,
+      ...(options.runId ? { runId: options.runId } : {}),
+      ...(options.onEntry ? { onEntry: options.onEntry } : {}),
+      onError: options.onError,
+    });
+    cleanups.push(() => session.dispose());
+    session.supervisor.begin();
+    const tail = session.followEvents(join(runs, `${session.runId}.events.jsonl`));
+    const probeLogDir = session.createProbeLogDir();
+
+    const prepared = prepareCommand(command, options.io.userSeesTerminal);
+    const env = runEnvironment(options.env, session.runId, tail.path, probeLogDir, options.io.userSeesTerminal);
+    const exitCode = await runChild(prepared, { env, cwd: options.cwd, io: options.io, runId: session.runId, onSpawned: options.onSpawned }, session.supervisor);
+    // Already now: nothing in the cleanup below may lose it (an unref'd worker's exit cannot hold the loop).
+    if (options.io.stdin === 'inherit') process.exitCode = exitCode;
+    const record = await session.finish(exitCode, {});
+    return { record, exitCode, journalPath: session.journalPath };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+interface ChildOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  io: RunIo;
+  runId: string;
+  onSpawned: SupervisedRunOptions['onSpawned'];
+}
+
+/** Spawns the command, hands its output on unchanged, forwards signals; resolves to its exit code. */
+function runChild({ command, probeReportsTests }: PreparedCommand, { env, cwd, io, runId, onSpawned }: ChildOptions, supervisor: RunSupervisor): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd });
+    supervisor.attach(child.pid ?? -1);
+    if (child.pid !== undefined) onSpawned?.({ runId, stop: () => child.kill('SIGTERM') });
+    const stdoutParser = new SniffingParser(command.join(' '), systemClock);
+    const feed = (parsed: ReturnType<SniffingParser['push']>) => {
+      if (!probeReportsTests) for (const event of parsed.events) supervisor.testEvent(event);
+      for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
+    };
+    const stderrLines = new SniffingParser('stderr', systemClock);
+    const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      io.output('stdout', chunk); // first, unchanged: the user sees it before we look at it
+      feed(stdoutParser.push(decoders.out.decode(chunk, { stream: true })));
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      io.output('stderr', chunk);
+      for (const line of stderrLines.push(decoders.err.decode(chunk, { stream: true })).lines) supervisor.outputLine(line.text);
+    });
+    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+    // Ctrl-C in a terminal already reached the whole foreground group, the command included.
+    const onTty = io.stdin === 'inherit' && Boolean(process.stdin.isTTY);
+    const signals: NodeJS.Signals[] = !io.forwardSignals ? [] : onTty ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const handlers = signals.map((s) => [s, forward(s)] as const);
+    const ignoreInt = () => {};
+    for (const [s, h] of handlers) process.on(s, h);
+    if (io.forwardSignals && onTty) process.on('SIGINT', ignoreInt); // let the command decide; we report after it
+    const unhook = () => {
+      for (const [s, h] of handlers) process.off(s, h);
+      process.off('SIGINT', ignoreInt);
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      unhook();
+      reject(error.code === 'ENOENT' ? new BadInputError(`command not found: ${command[0]}`) : error);
+    });
+    child.on('exit', (code, signal) => {
+      unhook();
+      // A detached grandchild may keep the pipes open forever: read what is there, then stop waiting.
+      setTimeout(() => {
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+        feed(stdoutParser.end(code));
+        for (const line of stderrLines.end().lines) supervisor.outputLine(line.text);
+        resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
+      }, 100);
+    });
+  });
+}

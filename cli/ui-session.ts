@@ -1,0 +1,306 @@
+// The service both desktop hosts serve (Electron over IPC, `holdwatch ui` over a WebSocket): watches,
+// runs started from the UI, process details, ending a process, exports. Every watch and run gets its
+// own holder source (a source's scan pool serves one scan at a time: concurrent scans on one pool
+// receive each other's results); all are owned here and closed by dispose().
+import { existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import type {
+  EndProcessRequestDto,
+  ExportedReport,
+  ExportRequestDto,
+  HoldwatchService,
+  ProcessDetails,
+  RunEvent,
+  RunRecord,
+  RunRequestDto,
+  ScanRequestDto,
+  Snapshot,
+  WatchEvent,
+  WatchRequestDto,
+  WatchStatus,
+} from '../core/api.js';
+import { holderKey } from '../core/api-contract.js';
+import { refusalToEnd } from '../core/end-policy.js';
+import { BadInputError } from '../core/errors.js';
+import type { HolderSource } from '../core/platform.js';
+import type { JournalEntry } from '../core/run/journal-entries.js';
+import type { RunSupervisor } from '../core/run/supervisor.js';
+import { takeSnapshot } from '../core/snapshot.js';
+import { Watcher } from '../core/watch.js';
+import { openHolderSource } from '../native/index.js';
+import { resolveAndStepOut } from './resolve-dir.js';
+import { renderReport, reportOptions } from './run-reports.js';
+import { newRunId, superviseRun } from './supervised-run.js';
+import { elapsedMs, systemClock } from './system.js';
+import type { RecentDirs } from './ui-recent-dirs.js';
+import { revealInFileManager } from './ui-reveal.js';
+import { Emitter } from './ui-emitter.js';
+
+/** The whole record is sent at most this often while a run goes (each failure and the end at once). */
+const RECORD_THROTTLE_MS = 300;
+const MAX_ANCESTRY = 64;
+
+interface LiveRun {
+  stop: (() => void) | null;
+  supervisor: RunSupervisor | null;
+  record: RunRecord | null;
+}
+
+export interface UiSessionOptions {
+  recentDirs: RecentDirs;
+  /** holdwatch's own pids (the host, and Electron's main when it hosts): never ended. */
+  ownPids: readonly number[];
+}
+
+export class UiSession implements HoldwatchService {
+  /** For one-off requests (scan, process facts): one thread, so its walks never overlap. */
+  private source: Promise<HolderSource> | null = null;
+  private readonly watches = new Map<string, { watcher: Watcher; source: HolderSource }>();
+  private readonly runs = new Map<string, LiveRun>();
+  private readonly watchEvents = new Emitter<[string, WatchEvent]>();
+  private readonly watchStatus = new Emitter<[string, WatchStatus]>();
+  private readonly runEvents = new Emitter<[string, RunEvent]>();
+  private nextWatch = 1;
+  private disposed = false;
+
+  constructor(private readonly options: UiSessionOptions) {}
+
+  private holders(): Promise<HolderSource> {
+    this.source ??= this.openSource(1);
+    return this.source;
+  }
+
+  private openSource(threads: number): Promise<HolderSource> {
+    return openHolderSource({ threads });
+  }
+
+  async scan({ dirs }: ScanRequestDto): Promise<Snapshot> {
+    if (dirs.length !== 1) throw new BadInputError('scan takes one directory');
+    const source = await this.holders();
+    return takeSnapshot(source, await resolveAndStepOut(source, dirs[0]!), systemClock, elapsedMs);
+  }
+
+  async startWatch({ dirs, intervalMs }: WatchRequestDto): Promise<{ watchId: string }> {
+    const source = await this.openSource(2);
+    const resolved = [];
+    try {
+      for (const dir of dirs) resolved.push(await resolveAndStepOut(source, dir));
+    } catch (error) {
+      await source.dispose();
+      throw error;
+    }
+    for (const dir of resolved) this.options.recentDirs.remember(dir.display);
+    const watchId = `w${this.nextWatch++}`;
+    let scans = 0;
+    const watcher: Watcher = new Watcher({
+      source,
+      dirs: resolved,
+      clock: systemClock,
+      fullIntervalMs: intervalMs ?? 500,
+      onPoll: ({ events, result, full }) => {
+        for (const event of events) this.watchEvents.emit(watchId, event);
+        if (full) this.watchStatus.emit(watchId, { scans: ++scans, holders: watcher.current().length, denied: result.denied.length, error: null });
+      },
+      onError: (error) => {
+        void this.stopWatch(watchId);
+        this.watchStatus.emit(watchId, { scans, holders: 0, denied: 0, error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.` });
+      },
+    });
+    this.watches.set(watchId, { watcher, source });
+    watcher.start();
+    return { watchId };
+  }
+
+  async stopWatch(watchId: string): Promise<void> {
+    const watch = this.watches.get(watchId);
+    this.watches.delete(watchId);
+    if (!watch) return;
+    watch.watcher.dispose();
+    await watch.source.dispose();
+  }
+
+  onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void {
+    return this.watchEvents.on(listener);
+  }
+
+  onWatchStatus(listener: (watchId: string, status: WatchStatus) => void): () => void {
+    return this.watchStatus.on(listener);
+  }
+
+  onRunEvent(listener: (runId: string, event: RunEvent) => void): () => void {
+    return this.runEvents.on(listener);
+  }
+
+  /** Resolves once the command is running; a bad dir or an unknown command rejects instead. */
+  async startRun({ command, cwd, dirs, env }: RunRequestDto): Promise<{ runId: string }> {
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new BadInputError(`the working directory ${cwd} does not exist`);
+    const runId = newRunId();
+    const run: LiveRun = { stop: null, supervisor: null, record: null };
+    this.runs.set(runId, run);
+    const emit = (event: RunEvent) => this.runEvents.emit(runId, event);
+    const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
+    const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
+    let spawned!: () => void;
+    const running = new Promise<void>((resolve) => (spawned = resolve));
+    const done = superviseRun({
+      command,
+      cwd,
+      watch: dirs,
+      env: { ...process.env, ...env },
+      runId,
+      io: { stdin: 'ignore', output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }), userSeesTerminal: false, forwardSignals: false },
+      onSpawned: ({ stop }) => {
+        run.stop = stop;
+        spawned();
+      },
+      onEntry: (entry, supervisor) => {
+        run.supervisor = supervisor;
+        this.forwardEntry(entry, supervisor, emit);
+        throttle.poke(entry.t === 'failure');
+      },
+      onError: (error) => emit({ type: 'output', stream: 'stderr', text: `holdwatch: ${messageOf(error)}\n` }),
+    });
+    done.then(
+      ({ record, exitCode }) => {
+        throttle.dispose();
+        run.record = record;
+        emit({ type: 'ended', exitCode, record, error: null });
+      },
+      (error: unknown) => {
+        throttle.dispose();
+        run.record = run.supervisor?.record() ?? null;
+        emit({ type: 'ended', exitCode: null, record: run.record, error: messageOf(error) });
+      },
+    );
+    // Whichever comes first: the command runs, or the run failed before it could (bad dir, no such command).
+    await Promise.race([running, done]);
+    for (const dir of dirs) this.options.recentDirs.remember(dir);
+    return { runId };
+  }
+
+  async stopRun(runId: string): Promise<void> {
+    this.runOf(runId).stop?.();
+  }
+
+  async getProcessDetails(pid: number): Promise<ProcessDetails | null> {
+    const source = await this.holders();
+    const info = await source.processInfo(pid);
+    if (!info) return null;
+    const ancestry: ProcessDetails['ancestry'] = [];
+    const seen = new Set([pid]);
+    for (let ppid = info.ppid; ppid > 0 && !seen.has(ppid) && ancestry.length < MAX_ANCESTRY; ) {
+      seen.add(ppid);
+      const parent = await source.processInfo(ppid);
+      if (!parent) break;
+      ancestry.push({ pid: parent.pid, name: parent.name, commandLine: parent.commandLine });
+      ppid = parent.ppid;
+    }
+    return { process: info, ancestry, endRefusal: refusalToEnd(info, { ownPids: this.options.ownPids, platform: source.platform }) };
+  }
+
+  async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {
+    const details = await this.getProcessDetails(pid);
+    // Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more.
+    if (!details || Math.abs(details.process.startedAtMs - startedAtMs) > 1000) throw new BadInputError(`process ${pid} has already exited`);
+    if (details.endRefusal) throw new BadInputError(`holdwatch will not end process ${pid}: ${details.endRefusal}`);
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ESRCH') throw new BadInputError(`process ${pid} has already exited`);
+      if (code === 'EPERM') throw new BadInputError(`not allowed to end process ${pid}: it belongs to another user; end it as that user or as administrator`);
+      throw error;
+    }
+  }
+
+  async exportReport({ runId, format, redact }: ExportRequestDto): Promise<ExportedReport> {
+    const run = this.runOf(runId);
+    const record = run.record ?? run.supervisor?.record();
+    if (!record) throw new BadInputError(`run ${runId} has not started yet`);
+    const ext = { md: 'md', json: 'json', html: 'html' }[format];
+    const mimeType = { md: 'text/markdown', json: 'application/json', html: 'text/html' }[format];
+    return { fileName: `holdwatch-${runId}.${ext}`, mimeType, text: renderReport(record, format, reportOptions(redact)) };
+  }
+
+  async revealPath(path: string): Promise<void> {
+    await revealInFileManager(path);
+  }
+
+  async listRecentDirs(): Promise<string[]> {
+    return this.options.recentDirs.list();
+  }
+
+  async defaultDir(): Promise<string> {
+    return tmpdir();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await Promise.all([...this.watches.keys()].map((id) => this.stopWatch(id)));
+    for (const run of this.runs.values()) run.stop?.();
+    const source = this.source;
+    this.source = null;
+    if (source) await (await source).dispose();
+  }
+
+  private runOf(runId: string): LiveRun {
+    const run = this.runs.get(runId);
+    if (!run) throw new BadInputError(`no run ${runId} in this session`);
+    return run;
+  }
+
+  /** Journal entries, as the front end wants them: holders and failures with their attribution so far. */
+  private forwardEntry(entry: JournalEntry, supervisor: RunSupervisor, emit: (event: RunEvent) => void): void {
+    switch (entry.t) {
+      case 'run-start':
+        emit({ type: 'started', command: entry.command, cwd: entry.cwd, watched: entry.watched });
+        break;
+      case 'test':
+        emit({ type: 'test', event: entry.event });
+        break;
+      case 'appeared':
+      case 'gone': {
+        const holder = supervisor.record().holders.find((h) => holderKey(h) === entry.key);
+        if (holder) emit({ type: 'holder', change: entry.t, at: new Date(entry.atMs).toISOString(), holder });
+        break;
+      }
+      case 'failure': {
+        const failure = supervisor.record().failures.at(-1);
+        if (failure) emit({ type: 'failure', failure });
+        break;
+      }
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Calls `fn` at most every `periodMs`, or at once when poked urgently. */
+class Throttle {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly periodMs: number,
+    private readonly fn: () => void,
+  ) {}
+
+  poke(urgent: boolean): void {
+    if (urgent) {
+      this.dispose();
+      this.fn();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      this.fn();
+    }, this.periodMs);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

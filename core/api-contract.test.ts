@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { Holder, HoldwatchService } from './api.js';
+import { ContractError, dispatchRequest, holderKey, serviceClient, type ServiceTransport } from './api-contract.js';
+
+const holder: Holder = {
+  pid: 42,
+  ppid: 1,
+  processStartedAtMs: 1000,
+  processName: 'python3',
+  commandLine: 'python3 -c ...',
+  user: 'dev',
+  kind: 'file',
+  path: '/tmp/x/a.log',
+  deleted: false,
+  handle: 'fd 3',
+  watchedDir: '/tmp/x',
+};
+
+/** Records what reached the service: a rejected request must never reach it. */
+function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
+  const calls: [string, unknown][] = [];
+  // Typed loosely on purpose: the test looks only at what reached the service, not at answers.
+  const record = (name: string) => async (arg?: unknown): Promise<never> => {
+    calls.push([name, arg]);
+    const answers: Record<string, unknown> = { startWatch: { watchId: 'w1' }, startRun: { runId: 'r1' }, listRecentDirs: ['/tmp'] };
+    return answers[name] as never;
+  };
+  const none = () => () => {};
+  return {
+    calls,
+    scan: record('scan'),
+    startWatch: record('startWatch'),
+    stopWatch: record('stopWatch'),
+    startRun: record('startRun'),
+    stopRun: record('stopRun'),
+    getProcessDetails: record('getProcessDetails'),
+    endProcess: record('endProcess'),
+    exportReport: record('exportReport'),
+    revealPath: record('revealPath'),
+    listRecentDirs: record('listRecentDirs'),
+    defaultDir: record('defaultDir'),
+    onWatchEvent: none,
+    onWatchStatus: none,
+    onRunEvent: none,
+  };
+}
+
+describe('dispatchRequest (the host side)', () => {
+  it('passes a valid request through and answers null for void', async () => {
+    const service = recordingService();
+    await expect(dispatchRequest(service, 'startWatch', { dirs: ['/tmp'] })).resolves.toEqual({ watchId: 'w1' });
+    await expect(dispatchRequest(service, 'stopWatch', 'w1')).resolves.toBeNull();
+    await expect(dispatchRequest(service, 'listRecentDirs', undefined)).resolves.toEqual(['/tmp']);
+    expect(service.calls).toEqual([['startWatch', { dirs: ['/tmp'] }], ['stopWatch', 'w1'], ['listRecentDirs', undefined]]);
+  });
+
+  it.each([
+    ['unknown method', 'rmrf', {}],
+    ['inherited name', 'constructor', {}],
+    ['method that is an event', 'onWatchEvent', {}],
+    ['missing dirs', 'startWatch', {}],
+    ['dirs not strings', 'startWatch', { dirs: [1] }],
+    ['empty dirs', 'startWatch', { dirs: [] }],
+    ['extra field', 'startWatch', { dirs: ['/tmp'], shell: 'rm -rf /' }],
+    ['interval out of range', 'startWatch', { dirs: ['/tmp'], intervalMs: 1 }],
+    ['run without command', 'startRun', { command: [], cwd: '/tmp', dirs: ['/tmp'] }],
+    ['pid as text', 'getProcessDetails', '42'],
+    ['negative pid', 'endProcess', { pid: -1, startedAtMs: 0 }],
+    ['pid 0', 'endProcess', { pid: 0, startedAtMs: 0 }],
+    ['unknown format', 'exportReport', { runId: 'r', format: 'exe', redact: false }],
+    ['null request', 'scan', null],
+    ['argument where none is taken', 'defaultDir', { evil: true }],
+  ])('rejects %s with a ContractError and never calls the service', async (_, method, request) => {
+    const service = recordingService();
+    await expect(dispatchRequest(service, method, request)).rejects.toBeInstanceOf(ContractError);
+    expect(service.calls).toEqual([]);
+  });
+});
+
+describe('serviceClient (the front-end side)', () => {
+  function transport(answer: unknown): ServiceTransport & { emit: (p: unknown) => void } {
+    const listeners = new Set<(p: unknown) => void>();
+    return {
+      invoke: async () => answer,
+      onEvent: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      emit: (p) => listeners.forEach((l) => l(p)),
+    };
+  }
+
+  it('rejects a malformed result', async () => {
+    const client = serviceClient(transport({ watchId: 7 }), () => {});
+    await expect(client.startWatch({ dirs: ['/tmp'] })).rejects.toBeInstanceOf(ContractError);
+  });
+
+  it('delivers valid events and reports malformed ones without calling listeners', () => {
+    const t = transport(null);
+    const invalid: ContractError[] = [];
+    const client = serviceClient(t, (e) => invalid.push(e));
+    const seen: unknown[] = [];
+    const off = client.onWatchEvent((watchId, event) => seen.push([watchId, event.type, holderKey(event.holder)]));
+    t.emit({ channel: 'watch', watchId: 'w1', event: { type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder } });
+    t.emit({ channel: 'watch', watchId: 'w1', event: { type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder: { ...holder, kind: 'socket' } } });
+    t.emit('garbage');
+    t.emit({ channel: 'run', runId: 'r1', event: { type: 'output', stream: 'stdout', text: 'hi' } });
+    off();
+    t.emit({ channel: 'watch', watchId: 'w1', event: { type: 'gone', at: '2024-01-01T00:00:00.000Z', holder } });
+    expect(seen).toEqual([['w1', 'appeared', '42/1000/file/fd 3//tmp/x/a.log']]);
+    expect(invalid).toHaveLength(2);
+    expect(invalid[0]).toBeInstanceOf(ContractError);
+  });
+});

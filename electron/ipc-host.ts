@@ -1,0 +1,28 @@
+// The only place ipcMain is used: one handler per contract method (channels derived from the
+// contract), the sender checked (our window, our origin), the payload validated before the session
+// sees it, and the session's events forwarded to the window.
+import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import type { HoldwatchService } from '../core/api.js';
+import { dispatchRequest, IPC_EVENT_CHANNEL, ipcChannelOf, SERVICE_METHOD_NAMES, subscribeAll } from '../core/api-contract.js';
+import { APP_ORIGIN } from './app-protocol.js';
+
+export function serveServiceOverIpc(service: HoldwatchService, isOurs: (contents: WebContents) => boolean): () => void {
+  const trusted = (event: IpcMainInvokeEvent) => isOurs(event.sender) && event.senderFrame !== null && new URL(event.senderFrame.url).origin === APP_ORIGIN;
+  for (const method of SERVICE_METHOD_NAMES) {
+    ipcMain.handle(ipcChannelOf(method), async (event, request: unknown) => {
+      if (!trusted(event)) throw new Error('holdwatch: refused a request from an untrusted sender');
+      // dispatchRequest validates the payload against the contract and rejects it with a readable error.
+      return dispatchRequest(service, method, request);
+    });
+  }
+  return () => SERVICE_METHOD_NAMES.forEach((m) => ipcMain.removeHandler(ipcChannelOf(m)));
+}
+
+/** Pushes every service event to one window while it lives. */
+export function forwardEvents(service: HoldwatchService, contents: WebContents): () => void {
+  const off = subscribeAll(service, (event) => {
+    if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, event);
+  });
+  contents.once('destroyed', off);
+  return off;
+}

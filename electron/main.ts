@@ -1,0 +1,81 @@
+// The desktop app's main process: one UI session served over IPC to one hardened window. No logic
+// that core or the session could hold lives here.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, session as electronSession, shell } from 'electron';
+import { RecentDirs } from '../cli/ui-recent-dirs.js';
+import { UiSession } from '../cli/ui-session.js';
+import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
+import { forwardEvents, serveServiceOverIpc } from './ipc-host.js';
+import { loadWindowState, saveWindowState } from './window-state.js';
+
+const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('./preload.cjs', import.meta.url));
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  registerAppScheme();
+  let window: BrowserWindow | null = null;
+  const session = new UiSession({ recentDirs: new RecentDirs(join(app.getPath('userData'), 'recent-dirs.json')), ownPids: [process.pid] });
+
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  app.whenReady().then(() => {
+    serveRenderer(RENDERER_DIR);
+    // No camera, microphone, notifications, geolocation...: the UI needs only the clipboard write.
+    electronSession.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
+    serveServiceOverIpc(session, (contents) => window !== null && contents === window.webContents);
+    window = createWindow(session);
+    window.on('closed', () => (window = null));
+  });
+
+  app.on('web-contents-created', (_event, contents) => {
+    // Nothing navigates away or opens windows; links to the web open in the user's browser.
+    contents.on('will-navigate', (event, url) => {
+      if (new URL(url).origin !== APP_ORIGIN) event.preventDefault();
+    });
+    contents.setWindowOpenHandler(({ url }) => {
+      if (/^https:\/\//.test(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => void session.dispose());
+}
+
+function createWindow(service: UiSession): BrowserWindow {
+  const state = loadWindowState(app.getPath('userData'));
+  const window = new BrowserWindow({
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+    width: state.width,
+    height: state.height,
+    minWidth: 800,
+    minHeight: 500,
+    title: 'holdwatch',
+    show: false,
+    webPreferences: {
+      preload: PRELOAD,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  if (state.maximized) window.maximize();
+  window.once('ready-to-show', () => window.show());
+  window.on('close', () => saveWindowState(app.getPath('userData'), { ...window.getNormalBounds(), maximized: window.isMaximized() }));
+  forwardEvents(service, window.webContents);
+  void window.loadURL(`${APP_ORIGIN}/index.html`);
+  return window;
+}

@@ -1,0 +1,66 @@
+// The window: a header with the watch's state, the start screen until something is watched, then
+// the table and timeline beside the details and export panels.
+import { stopWatch } from '../store/intents.js';
+import { useStore } from '../store/store.js';
+import { DetailsPanel } from './DetailsPanel.js';
+import { ExportPanel } from './ExportPanel.js';
+import { HoldersTable } from './HoldersTable.js';
+import { RunPanel } from './RunPanel.js';
+import { StartScreen } from './StartScreen.js';
+import { Timeline } from './Timeline.js';
+
+export function App() {
+  const connection = useStore((s) => s.settings.connection);
+  const connectionError = useStore((s) => s.settings.connectionError);
+  const watch = useStore((s) => s.watch);
+  const runPhase = useStore((s) => s.run.phase);
+  const started = watch.phase !== 'idle' && !(watch.phase === 'error' && watch.rows.size === 0);
+
+  return (
+    <div className="app">
+      <header>
+        <span className="brand">holdwatch</span>
+        {started && (
+          <>
+            <span className="mono dir" title={watch.dirs[0]}>{watch.dirs[0]}</span>
+            <WatchState />
+            <button onClick={() => void stopWatch().then(() => useStore.setState((s) => ({ watch: { ...s.watch, phase: 'idle', rows: new Map() } })))}>Change directory</button>
+          </>
+        )}
+        <span className={`connection ${connection}`} title={connectionError ?? ''}>{connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting…' : 'disconnected'}</span>
+      </header>
+      {connection === 'closed' && <p className="error banner" role="alert">{connectionError}</p>}
+      {!started ? (
+        <main className="start-main">
+          <StartScreen />
+        </main>
+      ) : (
+        <main className="workspace">
+          <div className="left">
+            <RunPanel />
+            <HoldersTable />
+            {runPhase !== 'idle' && <Timeline />}
+          </div>
+          <aside>
+            <DetailsPanel />
+            <ExportPanel />
+          </aside>
+        </main>
+      )}
+    </div>
+  );
+}
+
+function WatchState() {
+  const { phase, scans, denied, error } = useStore((s) => s.watch);
+  if (phase === 'starting') return <span className="progress">Resolving the directory…</span>;
+  if (phase === 'first-scan') return <span className="progress">First scan of every process — this can take a few seconds on a busy machine…</span>;
+  if (phase === 'error') return <span className="error" role="alert">{error}</span>;
+  if (phase === 'idle') return <span className="dim">stopped</span>;
+  return (
+    <span className="live" data-testid="watch-live">
+      live · {scans} {scans === 1 ? 'scan' : 'scans'}
+      {denied > 0 ? ` · ${denied} ${denied === 1 ? 'process' : 'processes'} not inspectable (run as administrator or root to see them)` : ''}
+    </span>
+  );
+}

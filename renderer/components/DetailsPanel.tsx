@@ -1,0 +1,117 @@
+// Details of the selected holder: the handle, the process (live), its ancestry now and as recorded
+// when first seen, and actions: copy, end process (confirmed; refused for holdwatch and the system).
+import { useState } from 'react';
+import type { AttributedHolder, Holder } from '../../core/api.js';
+import { holderKey } from '../../core/api-contract.js';
+import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
+import { useStore } from '../store/store.js';
+import { clockTime, VERDICT_LABEL } from '../format.js';
+
+export function DetailsPanel() {
+  const key = useStore((s) => s.selection.selectedKey);
+  const details = useStore((s) => s.selection.details);
+  const liveRow = useStore((s) => (key ? s.watch.rows.get(key) : undefined));
+  const recorded = useStore((s) => (key ? findRecorded(s.run.record?.holders ?? [], s.run.failures.flatMap((f) => f.holders), key) : undefined));
+  const [confirming, setConfirming] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  if (!key) return <section className="details empty-panel">Select a holder to see its process, ancestry and what to do about it.</section>;
+  const holder: Holder | undefined = liveRow?.holder ?? recorded;
+  const attribution = liveRow?.attribution ?? recorded?.attribution ?? null;
+  if (!holder) return <section className="details empty-panel">That holder is gone.</section>;
+  const info = details?.data?.process;
+
+  const copy = async () => {
+    const text = [`${holder.processName} (PID ${holder.pid}) holds ${holder.path} [${holder.kind}${holder.handle ? `, ${holder.handle}` : ''}]`, `command line: ${holder.commandLine}`, attribution ? `verdict: ${VERDICT_LABEL[attribution.verdict]}; spawned during: ${attribution.spawnedDuring ?? '—'}; first seen during: ${attribution.firstSeenDuring ?? '—'}` : ''].filter(Boolean).join('\n');
+    try {
+      await navigator.clipboard.writeText(text);
+      setNotice('Copied to the clipboard.');
+    } catch {
+      setNotice('The browser refused the clipboard: select the text in this panel and copy it.');
+    }
+  };
+  const end = async () => {
+    setConfirming(false);
+    try {
+      await endProcess(holder.pid, holder.processStartedAtMs);
+      setNotice(`Asked ${holder.processName} (PID ${holder.pid}) to end (SIGTERM). Its row fades when its handles close.`);
+      void selectRow(key);
+    } catch (error) {
+      setNotice(messageOf(error));
+    }
+  };
+
+  return (
+    <section className="details" aria-label="Holder details" data-testid="details">
+      <h2>
+        {holder.processName} <span className="pid">PID {holder.pid}</span>
+      </h2>
+      <dl>
+        <dt>Command line</dt>
+        <dd className="mono" data-testid="command-line">{holder.commandLine || '—'}</dd>
+        <dt>Holds</dt>
+        <dd className="mono">{holder.path}{holder.deleted ? ' (deleted)' : ''}</dd>
+        <dt>How</dt>
+        <dd>{holder.kind}{holder.handle ? ` · ${holder.handle}` : ''}{holder.user ? ` · user ${holder.user}` : ''}</dd>
+        {attribution && (
+          <>
+            <dt>Verdict</dt>
+            <dd><span className={`badge ${attribution.verdict}`}>{VERDICT_LABEL[attribution.verdict]}</span></dd>
+            <dt>Spawned during</dt>
+            <dd>{attribution.spawnedDuring ?? '—'}</dd>
+            <dt>First seen during</dt>
+            <dd>{attribution.firstSeenDuring ?? '—'}</dd>
+            <dt>Seen</dt>
+            <dd>{clockTime(Date.parse(attribution.firstSeenAt))} – {clockTime(Date.parse(attribution.lastSeenAt))}</dd>
+          </>
+        )}
+        <dt>Process</dt>
+        <dd>
+          {details?.state === 'loading' && <span className="progress">Reading process details…</span>}
+          {details?.state === 'gone' && 'The process has exited.'}
+          {details?.state === 'error' && <span className="error">Could not read the process: {details.error}</span>}
+          {info && `${info.exe ?? 'image unreadable'} · started ${clockTime(info.startedAtMs)}${info.user ? ` · ${info.user}` : ''}`}
+        </dd>
+      </dl>
+      <h3>Ancestry</h3>
+      {attribution && attribution.ancestry.length > 0 ? (
+        <ol className="ancestry" aria-label="Ancestry recorded when first seen">
+          {attribution.ancestry.map((a) => (
+            <li key={a.pid} title={a.commandLine}><span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span></li>
+          ))}
+        </ol>
+      ) : details?.data ? (
+        <ol className="ancestry" aria-label="Ancestry now">
+          {details.data.ancestry.map((a) => (
+            <li key={a.pid} title={a.commandLine}><span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span></li>
+          ))}
+        </ol>
+      ) : (
+        <p className="dim">Not known yet.</p>
+      )}
+      <h3>Stacks</h3>
+      <p className="dim">No open-time or spawn-time stack was recorded for this handle (the probes do not capture stacks yet).</p>
+      <div className="actions">
+        <button onClick={() => void copy()}>Copy</button>
+        <button onClick={() => void revealPath(holder.path).then(() => setNotice('Opened its folder in the file manager.'), (e: unknown) => setNotice(messageOf(e)))}>Reveal</button>
+        {confirming ? (
+          <span className="confirm" role="alertdialog" aria-label="Confirm ending the process">
+            End {holder.processName} (PID {holder.pid})? Unsaved work in it is lost.
+            <button className="danger" onClick={() => void end()}>End process</button>
+            <button onClick={() => setConfirming(false)}>Cancel</button>
+          </span>
+        ) : (
+          <button className="danger" disabled={Boolean(details?.data?.endRefusal) || details?.state !== 'ready'} title={details?.data?.endRefusal ?? ''} onClick={() => setConfirming(true)}>
+            End process…
+          </button>
+        )}
+      </div>
+      {details?.data?.endRefusal && <p className="dim">holdwatch will not end it: {details.data.endRefusal}.</p>}
+      {notice && <p className="notice" role="status">{notice}</p>}
+    </section>
+  );
+}
+
+function findRecorded(holders: readonly AttributedHolder[], atFailures: readonly AttributedHolder[], key: string): AttributedHolder | undefined {
+  return holders.find((h) => holderKey(h) === key) ?? atFailures.find((h) => holderKey(h) === key);
+}

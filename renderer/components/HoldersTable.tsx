@@ -1,0 +1,95 @@
+// The live holders table: virtualized (only the visible rows exist in the DOM), sortable by any
+// column, filterable; new rows glow, gone rows fade in place before they are swept.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useDeferredValue, useMemo, useRef } from 'react';
+import { frozenRows, relativePath, shownRows, testOf, type ShownRow } from '../store/derive.js';
+import { selectRow, setFilter, sortBy } from '../store/intents.js';
+import type { SortColumn } from '../store/slices.js';
+import { useStore } from '../store/store.js';
+import { clockTime, VERDICT_LABEL } from '../format.js';
+
+const COLUMNS: { id: SortColumn; label: string }[] = [
+  { id: 'process', label: 'Process' },
+  { id: 'pid', label: 'PID' },
+  { id: 'kind', label: 'Kind' },
+  { id: 'path', label: 'Path' },
+  { id: 'since', label: 'Since' },
+  { id: 'test', label: 'Test' },
+  { id: 'verdict', label: 'Verdict' },
+];
+const ROW_HEIGHT = 28;
+
+export function HoldersTable() {
+  const liveRows = useStore((s) => s.watch.rows);
+  const sort = useStore((s) => s.settings.sort);
+  const filter = useStore((s) => s.settings.filter);
+  const selectedKey = useStore((s) => s.selection.selectedKey);
+  const frozenIndex = useStore((s) => s.selection.frozenFailure);
+  const record = useStore((s) => s.run.record);
+  const failures = useStore((s) => s.run.failures);
+  const frozen = frozenIndex !== null ? failures[frozenIndex] : undefined;
+
+  // The input shows each keystroke at once; filtering 20,000 rows follows when React has time.
+  const deferredFilter = useDeferredValue(filter);
+  const rows = useMemo(() => {
+    if (!frozen) return shownRows(liveRows.values(), { sort, filter: deferredFilter });
+    const { rows: atFailure, blockers } = frozenRows(record, frozen);
+    return shownRows(atFailure, { sort, filter: deferredFilter }, blockers);
+  }, [liveRows, sort, deferredFilter, frozen, record]);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+
+  return (
+    <section className="holders" aria-label="Holders">
+      <div className="table-tools">
+        <input className="filter" type="search" placeholder="Filter: process, PID, path, test, verdict" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter holders" />
+        <span className="count" data-testid="row-count">
+          {rows.length.toLocaleString('en-US')} {rows.length === 1 ? 'holder' : 'holders'}
+          {frozen ? ' at the failure' : ''}
+        </span>
+      </div>
+      <div className="grid header" role="row">
+        {COLUMNS.map((c) => (
+          <button key={c.id} role="columnheader" className={`cell col-${c.id}`} onClick={() => sortBy(c.id)} aria-sort={sort.column === c.id ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+            {c.label}
+            {sort.column === c.id ? (sort.descending ? ' ▾' : ' ▴') : ''}
+          </button>
+        ))}
+      </div>
+      <div className="scroller" ref={scroller} data-testid="holders-scroller" role="table">
+        {rows.length === 0 ? (
+          <p className="empty">{deferredFilter ? 'No holder matches the filter.' : frozen ? 'Nothing held the directory at that moment.' : 'Nothing holds the directory right now.'}</p>
+        ) : (
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index]!;
+              return <HolderRow key={row.key} row={row} top={item.start} selected={row.key === selectedKey} />;
+            })}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+// Memoized: while scrolling, rows already on screen keep their props and skip rendering.
+const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRow; top: number; selected: boolean }) {
+  const h = row.holder;
+  const verdict = row.attribution?.verdict;
+  const classes = ['grid', 'row', `state-${row.state}`, selected ? 'selected' : '', row.highlighted ? 'highlighted' : '', verdict ? `verdict-${verdict}` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={classes} role="row" style={{ transform: `translateY(${top}px)` }} onClick={() => void selectRow(row.key)} data-pid={h.pid} aria-selected={selected}>
+      <span className="cell col-process" title={h.commandLine}>{h.processName}</span>
+      <span className="cell col-pid">{h.pid}</span>
+      <span className="cell col-kind">{h.kind}</span>
+      <span className="cell col-path" title={h.path}>
+        {relativePath(h.path, h.watchedDir)}
+        {h.deleted ? <em className="deleted"> (deleted)</em> : null}
+      </span>
+      <span className="cell col-since">{clockTime(row.sinceMs)}</span>
+      <span className="cell col-test" title={testOf(row)}>{testOf(row) || '—'}</span>
+      <span className="cell col-verdict">{verdict ? <span className={`badge ${verdict}`}>{VERDICT_LABEL[verdict]}</span> : '—'}</span>
+    </div>
+  );
+});

@@ -1,0 +1,107 @@
+// The run's timeline: tests as bars (setup/call/teardown where the runner says), holder lifetimes as
+// lanes, failure markers; clicking a marker freezes the table at the snapshot taken then.
+import type { FailureRecord, RunRecord, TestRecord } from '../../core/api.js';
+import { freezeFailure } from '../store/intents.js';
+import { useStore } from '../store/store.js';
+import { clockTime, VERDICT_LABEL } from '../format.js';
+
+const WIDTH = 1000;
+const LABEL = 200;
+const LANE = 18;
+const MAX_TESTS = 12;
+const MAX_HOLDERS = 16;
+
+export function Timeline() {
+  const record = useStore((s) => s.run.record);
+  const failures = useStore((s) => s.run.failures);
+  const frozen = useStore((s) => s.selection.frozenFailure);
+  if (!record) return <section className="timeline empty-timeline">The timeline appears with the run's first events.</section>;
+
+  const t0 = Date.parse(record.startedAt);
+  const t1 = Math.max(t0 + 1000, lastMoment(record, failures));
+  const x = (iso: string | number) => LABEL + ((typeof iso === 'number' ? iso : Date.parse(iso)) - t0) / (t1 - t0) * (WIDTH - LABEL - 10);
+  const tests = record.tests.slice(0, MAX_TESTS);
+  const holders = [...record.holders].sort((a, b) => a.attribution.firstSeenAt.localeCompare(b.attribution.firstSeenAt)).slice(0, MAX_HOLDERS);
+  // Failures close in time (a runner's teardown event and the rm line that follows it) get their
+  // markers stacked, so each stays clickable.
+  const stacks = failures.map((f, i) => failures.slice(0, i).filter((g) => Math.abs(x(g.at) - x(f.at)) < 16).length);
+  const top = 22 + Math.max(0, ...stacks) * 16;
+  const holdersTop = top + tests.length * LANE + 14;
+  const height = holdersTop + Math.max(1, holders.length) * LANE + 24;
+
+  return (
+    <section className="timeline" aria-label="Run timeline">
+      <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label="Tests, holder lifetimes and failures over time">
+        <text x={4} y={14} className="lane-title">Tests</text>
+        <text x={WIDTH - 10} y={14} className="axis" textAnchor="end">{clockTime(t0)} → {clockTime(t1)} ({((t1 - t0) / 1000).toFixed(1)} s)</text>
+        {tests.map((t, i) => (
+          <TestBar key={t.name} test={t} y={top + i * LANE} x={x} t1={t1} />
+        ))}
+        {record.tests.length > MAX_TESTS && <text x={4} y={holdersTop - 4} className="axis">+{record.tests.length - MAX_TESTS} more tests</text>}
+        <text x={4} y={holdersTop + 10} className="lane-title" dy={-12}>Holders</text>
+        {holders.length === 0 && <text x={LABEL} y={holdersTop + 12} className="axis">No holder seen yet.</text>}
+        {holders.map((h, i) => {
+          const y = holdersTop + i * LANE;
+          const label = `${h.processName}[${h.pid}] ${h.path.split(/[\\/]/).pop()}`;
+          return (
+            <g key={`${h.pid}/${h.processStartedAtMs}/${h.kind}/${h.handle}/${h.path}`}>
+              <text x={4} y={y + 12} className="lane-label">{label.length > 30 ? label.slice(0, 29) + '…' : label}<title>{h.path}</title></text>
+              <rect x={x(h.attribution.firstSeenAt)} y={y + 3} width={Math.max(3, x(h.attribution.lastSeenAt) - x(h.attribution.firstSeenAt))} height={LANE - 6} rx={3} className={`lifetime ${h.attribution.verdict}`}>
+                <title>{`${label}: ${VERDICT_LABEL[h.attribution.verdict]}, ${clockTime(Date.parse(h.attribution.firstSeenAt))} – ${clockTime(Date.parse(h.attribution.lastSeenAt))}`}</title>
+              </rect>
+            </g>
+          );
+        })}
+        {record.holders.length > MAX_HOLDERS && <text x={4} y={height - 6} className="axis">+{record.holders.length - MAX_HOLDERS} more holders (see the table)</text>}
+        {failures.map((f, i) => (
+          <FailureMarker key={`${f.at}-${i}`} failure={f} index={i} x={x(f.at)} stack={stacks[i] ?? 0} height={height} frozen={frozen === i} />
+        ))}
+      </svg>
+      {frozen !== null && failures[frozen] && (
+        <div className="frozen-banner" role="status">
+          <strong>Frozen at {clockTime(Date.parse(failures[frozen].at))}</strong> — {failures[frozen].text.slice(0, 160)}
+          <button onClick={() => freezeFailure(null)}>Back to live</button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function TestBar({ test, y, x, t1 }: { test: TestRecord; y: number; x: (t: string | number) => number; t1: number }) {
+  const end = test.endedAt ?? t1;
+  const phases = test.phaseTimes ? (Object.entries(test.phaseTimes) as [string, { startedAt: string; endedAt: string }][]) : [];
+  return (
+    <g>
+      <text x={4} y={y + 12} className="lane-label">{test.name.length > 30 ? '…' + test.name.slice(-29) : test.name}<title>{test.name}</title></text>
+      <rect x={x(test.startedAt)} y={y + 3} width={Math.max(3, x(end) - x(test.startedAt))} height={LANE - 6} rx={3} className={`test ${test.outcome ?? 'running'}`}>
+        <title>{`${test.name}: ${test.outcome ?? 'running'}${test.phase ? ` in ${test.phase}` : ''}`}</title>
+      </rect>
+      {phases.map(([phase, t]) => (
+        <rect key={phase} x={x(t.startedAt)} y={y + 3} width={Math.max(2, x(t.endedAt) - x(t.startedAt))} height={LANE - 6} className={`phase ${phase} ${test.phases?.[phase as 'setup'] ?? ''}`}>
+          <title>{`${phase}: ${test.phases?.[phase as 'setup'] ?? ''}`}</title>
+        </rect>
+      ))}
+    </g>
+  );
+}
+
+function FailureMarker({ failure, index, x, stack, height, frozen }: { failure: FailureRecord; index: number; x: number; stack: number; height: number; frozen: boolean }) {
+  const y = stack * 16;
+  const label = `Teardown failure at ${clockTime(Date.parse(failure.at))}${failure.test ? ` in ${failure.test}` : ''}: ${failure.text}`;
+  return (
+    <g className={`failure-marker${frozen ? ' frozen' : ''}`} role="button" tabIndex={0} aria-label={label} data-testid="failure-marker" onClick={() => freezeFailure(frozen ? null : index)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && freezeFailure(frozen ? null : index)}>
+      {/* The line is too thin to hit: the targets are a box around the triangle (one per stacked
+          marker) and a band along the line (where markers overlap, the later one is on top). */}
+      <rect className="hit" x={x - 9} y={y} width={18} height={18} />
+      <rect className="hit" x={x - 5} y={y + 18} width={10} height={Math.max(0, height - y - 18)} />
+      <line x1={x} x2={x} y1={y + 18} y2={height - 4} />
+      <path d={`M ${x - 7} ${y + 4} L ${x + 7} ${y + 4} L ${x} ${y + 18} Z`} />
+      <title>{label}</title>
+    </g>
+  );
+}
+
+function lastMoment(record: RunRecord, failures: readonly FailureRecord[]): number {
+  const times = [record.endedAt, ...record.tests.map((t) => t.endedAt ?? t.startedAt), ...record.holders.map((h) => h.attribution.lastSeenAt), ...failures.map((f) => f.at)];
+  return Math.max(...times.filter((t): t is string => Boolean(t)).map((t) => Date.parse(t)));
+}

@@ -1,0 +1,82 @@
+// DEMO ONLY — a fake backend that invents holders, for the 20,000-row volume measurement and for
+// screenshots. Enabled only by `?demo=<count>` in the URL; it never touches a real process.
+import type { Holder, HoldwatchService, RunEvent, WatchEvent, WatchStatus } from '../../core/api.js';
+
+type Listener<A extends unknown[]> = (...args: A) => void;
+
+export function demoHolders(count: number, dir: string, atMs: number): Holder[] {
+  const names = ['python3', 'node', 'java', 'bash', 'go', 'pytest', 'sqlite3', 'indexer'];
+  const kinds = ['file', 'dir', 'cwd', 'mmap'] as const;
+  return Array.from({ length: count }, (_, i) => ({
+    pid: 10_000 + (i % 5000),
+    ppid: 1,
+    processStartedAtMs: atMs - 60_000,
+    processName: names[i % names.length]!,
+    commandLine: `${names[i % names.length]} demo-${i}`,
+    user: 'demo',
+    kind: kinds[i % kinds.length]!,
+    path: `${dir}/demo/shard-${i % 97}/file-${i}.dat`,
+    deleted: i % 50 === 0,
+    handle: `fd ${3 + (i % 1000)}`,
+    watchedDir: dir,
+  }));
+}
+
+export class DemoService implements HoldwatchService {
+  private readonly watch = new Set<Listener<[string, WatchEvent]>>();
+  private readonly status = new Set<Listener<[string, WatchStatus]>>();
+  private readonly run = new Set<Listener<[string, RunEvent]>>();
+
+  constructor(private readonly count: number) {}
+
+  async scan(): Promise<never> {
+    throw new Error('the demo backend does not scan');
+  }
+
+  async startWatch({ dirs }: { dirs: string[] }) {
+    const watchId = 'demo';
+    const at = new Date().toISOString();
+    // After the answer, as a real host would: all holders in one poll.
+    setTimeout(() => {
+      for (const holder of demoHolders(this.count, dirs[0]!, Date.now())) for (const l of this.watch) l(watchId, { type: 'appeared', at, holder });
+      for (const l of this.status) l(watchId, { scans: 1, holders: this.count, denied: 0, error: null });
+    }, 0);
+    return { watchId };
+  }
+
+  async stopWatch() {}
+  async startRun(): Promise<never> {
+    throw new Error('the demo backend does not run commands');
+  }
+  async stopRun() {}
+  async getProcessDetails() {
+    return null;
+  }
+  async endProcess(): Promise<never> {
+    throw new Error('the demo backend ends no process');
+  }
+  async exportReport(): Promise<never> {
+    throw new Error('the demo backend has no runs');
+  }
+  async revealPath(): Promise<never> {
+    throw new Error('the demo backend has no files to reveal');
+  }
+  async listRecentDirs() {
+    return [];
+  }
+  async defaultDir() {
+    return '/demo';
+  }
+  onWatchEvent(l: Listener<[string, WatchEvent]>) {
+    this.watch.add(l);
+    return () => void this.watch.delete(l);
+  }
+  onWatchStatus(l: Listener<[string, WatchStatus]>) {
+    this.status.add(l);
+    return () => void this.status.delete(l);
+  }
+  onRunEvent(l: Listener<[string, RunEvent]>) {
+    this.run.add(l);
+    return () => void this.run.delete(l);
+  }
+}

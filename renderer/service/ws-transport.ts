@@ -1,0 +1,60 @@
+// `holdwatch ui`'s transport: requests and events over one WebSocket to the page's own origin. The
+// access token travels as the HttpOnly cookie the server set; this code never sees it.
+import type { ServiceMethod, ServiceTransport } from '../../core/api-contract.js';
+
+export interface ConnectionListener {
+  (state: 'open' | 'closed', reason: string | null): void;
+}
+
+const LOST = 'Lost the connection to holdwatch ui (was it stopped?). Start `holdwatch ui` again and open the URL it prints.';
+
+export function webSocketTransport(url: string, onConnection: ConnectionListener): ServiceTransport {
+  const socket = new WebSocket(url);
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const listeners = new Set<(payload: unknown) => void>();
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.addEventListener('open', () => {
+      onConnection('open', null);
+      resolve();
+    });
+    socket.addEventListener('close', () => {
+      onConnection('closed', LOST);
+      for (const p of pending.values()) p.reject(new Error(LOST));
+      pending.clear();
+      reject(new Error(LOST));
+    });
+  });
+  opened.catch(() => undefined);
+  socket.addEventListener('message', (message) => {
+    let data: { id?: number | null; ok?: boolean; result?: unknown; error?: string; event?: unknown };
+    try {
+      data = JSON.parse(String(message.data)) as typeof data;
+    } catch {
+      return; // not ours to act on; the contract check would reject it anyway
+    }
+    if (data.event !== undefined) {
+      for (const listener of listeners) listener(data.event);
+      return;
+    }
+    const waiter = typeof data.id === 'number' ? pending.get(data.id) : undefined;
+    if (!waiter) return;
+    pending.delete(data.id!);
+    if (data.ok) waiter.resolve(data.result);
+    else waiter.reject(new Error(data.error ?? 'the request failed'));
+  });
+  let nextId = 1;
+  return {
+    async invoke(method: ServiceMethod, request: unknown) {
+      await opened;
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        socket.send(JSON.stringify({ id, method, request }));
+      });
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// What the user asks for: each intent calls the service and records the outcome in the store,
+// an error as a readable sentence with the next step.
+import type { ReportFormat } from '../../core/api.js';
+import { holderKey } from '../../core/api-contract.js';
+import { parseCommandLine } from '../command-line.js';
+import { service } from '../service/current.js';
+import { useStore } from './store.js';
+import type { SortColumn } from './slices.js';
+
+const set = useStore.setState;
+const get = useStore.getState;
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function loadStartFacts(): Promise<void> {
+  const [defaultDir, recentDirs] = await Promise.all([service().defaultDir(), service().listRecentDirs()]);
+  set((s) => ({ settings: { ...s.settings, defaultDir, recentDirs } }));
+}
+
+export async function startWatch(dir: string): Promise<void> {
+  const trimmed = dir.trim();
+  if (!trimmed) {
+    set((s) => ({ watch: { ...s.watch, phase: 'error', error: 'Type or paste a directory to watch, or pick a recent one.' } }));
+    return;
+  }
+  await stopWatch();
+  set((s) => ({ watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, rows: new Map() }, selection: { selectedKey: null, frozenFailure: null, details: null } }));
+  try {
+    const { watchId } = await service().startWatch({ dirs: [trimmed], intervalMs: get().settings.intervalMs });
+    set((s) => ({ watch: { ...s.watch, watchId, phase: s.watch.phase === 'starting' ? 'first-scan' : s.watch.phase } }));
+    void loadStartFacts().catch(() => undefined);
+  } catch (error) {
+    set((s) => ({ watch: { ...s.watch, phase: 'error', error: `Could not watch ${trimmed}: ${messageOf(error)}. Check the path, or pick another directory.` } }));
+  }
+}
+
+export async function stopWatch(): Promise<void> {
+  const { watchId } = get().watch;
+  if (!watchId) return;
+  set((s) => ({ watch: { ...s.watch, watchId: null, phase: 'idle' } }));
+  await service().stopWatch(watchId).catch(() => undefined); // already stopped is stopped
+}
+
+export async function startRun(commandLine: string, cwd: string, dir: string): Promise<void> {
+  let command: string[];
+  let env: Record<string, string>;
+  try {
+    ({ command, env } = parseCommandLine(commandLine));
+    if (command.length === 0) throw new Error('type the test command to run, e.g. `pytest -x tests`');
+  } catch (error) {
+    set((s) => ({ run: { ...s.run, phase: 'error', error: messageOf(error) } }));
+    return;
+  }
+  const dirs = [dir.trim() || get().watch.dirs[0] || get().settings.defaultDir];
+  set((s) => ({ run: { ...s.run, runId: null, phase: 'starting', command, cwd, record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null }, selection: { ...s.selection, frozenFailure: null } }));
+  try {
+    const { runId } = await service().startRun({ command, cwd: cwd.trim() || dirs[0]!, dirs, ...(Object.keys(env).length > 0 ? { env } : {}) });
+    // Events may have arrived for this run before its id did: they were dropped, the next record repairs it.
+    set((s) => ({ run: { ...s.run, runId, phase: s.run.phase === 'starting' ? 'running' : s.run.phase } }));
+  } catch (error) {
+    set((s) => ({ run: { ...s.run, phase: 'error', error: `Could not start ${command[0]}: ${messageOf(error)}. Check the command and its working directory.` } }));
+  }
+}
+
+export async function stopRun(): Promise<void> {
+  const { runId } = get().run;
+  if (runId) await service().stopRun(runId).catch(() => undefined);
+}
+
+export async function selectRow(key: string | null): Promise<void> {
+  const row = key ? (get().watch.rows.get(key)?.holder ?? frozenHolder(key)) : null;
+  set((s) => ({ selection: { ...s.selection, selectedKey: key, details: row ? { pid: row.pid, state: 'loading', data: null, error: null } : null } }));
+  if (!row) return;
+  try {
+    const data = await service().getProcessDetails(row.pid);
+    if (get().selection.selectedKey !== key) return; // the user moved on
+    set((s) => ({ selection: { ...s.selection, details: { pid: row.pid, state: data ? 'ready' : 'gone', data, error: null } } }));
+  } catch (error) {
+    set((s) => ({ selection: { ...s.selection, details: { pid: row.pid, state: 'error', data: null, error: messageOf(error) } } }));
+  }
+}
+
+/** A holder of the frozen snapshot (it may be gone from the live table). */
+function frozenHolder(key: string): { pid: number } | null {
+  const { record, failures } = get().run;
+  const all = [...(record?.holders ?? []), ...failures.flatMap((f) => f.holders)];
+  const found = all.find((h) => holderKey(h) === key);
+  return found ? { pid: found.pid } : null;
+}
+
+export function freezeFailure(index: number | null): void {
+  set((s) => ({ selection: { ...s.selection, frozenFailure: index } }));
+}
+
+export function sortBy(column: SortColumn): void {
+  set((s) => ({ settings: { ...s.settings, sort: { column, descending: s.settings.sort.column === column ? !s.settings.sort.descending : false } } }));
+}
+
+export function setFilter(filter: string): void {
+  set((s) => ({ settings: { ...s.settings, filter } }));
+}
+
+export function setRedact(redact: boolean): void {
+  set((s) => ({ settings: { ...s.settings, redact } }));
+}
+
+/** Throws a readable error; the caller shows it. */
+export async function revealPath(path: string): Promise<void> {
+  await service().revealPath(path);
+}
+
+/** Throws a readable error; the caller shows it. */
+export async function endProcess(pid: number, startedAtMs: number): Promise<void> {
+  await service().endProcess({ pid, startedAtMs });
+}
+
+export async function exportReport(format: ReportFormat) {
+  const { runId } = get().run;
+  if (!runId) throw new Error('Run a test command first: reports describe a run.');
+  return service().exportReport({ runId, format, redact: get().settings.redact });
+}

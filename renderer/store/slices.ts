@@ -1,0 +1,70 @@
+// The store's typed slices. No actions live here: events and user intents update the store from
+// outside with useStore.setState (zustand's "no store actions" practice), so tests drive it the same way.
+import type { FailureRecord, ProcessDetails, RunRecord, TestEvent } from '../../core/api.js';
+import type { Row } from './rows.js';
+
+export interface WatchSlice {
+  watchId: string | null;
+  dirs: string[];
+  phase: 'idle' | 'starting' | 'first-scan' | 'live' | 'error';
+  /** A readable sentence with the next step; shown instead of a blank panel. */
+  error: string | null;
+  scans: number;
+  denied: number;
+  rows: Map<string, Row>;
+}
+
+export interface RunSlice {
+  runId: string | null;
+  phase: 'idle' | 'starting' | 'running' | 'ended' | 'error';
+  command: string[];
+  cwd: string;
+  /** The whole record so far (sent throttled by the host), final once ended. */
+  record: RunRecord | null;
+  /** Failures as they happen (before the next record arrives). */
+  failures: FailureRecord[];
+  /** The test events seen live, for the progress line. */
+  lastTest: TestEvent | null;
+  /** The tail of the command's output. */
+  output: string;
+  exitCode: number | null;
+  error: string | null;
+}
+
+export interface SelectionSlice {
+  selectedKey: string | null;
+  /** Index into the run's failures: the table shows the snapshot taken at that failure. */
+  frozenFailure: number | null;
+  details: { pid: number; state: 'loading' | 'ready' | 'gone' | 'error'; data: ProcessDetails | null; error: string | null } | null;
+}
+
+export type SortColumn = 'process' | 'pid' | 'kind' | 'path' | 'since' | 'test' | 'verdict';
+
+export interface SettingsSlice {
+  connection: 'connecting' | 'open' | 'closed';
+  connectionError: string | null;
+  defaultDir: string;
+  recentDirs: string[];
+  sort: { column: SortColumn; descending: boolean };
+  filter: string;
+  redact: boolean;
+  intervalMs: number;
+}
+
+export interface HoldwatchState {
+  watch: WatchSlice;
+  run: RunSlice;
+  selection: SelectionSlice;
+  settings: SettingsSlice;
+}
+
+export const OUTPUT_KEEP_CHARS = 64 * 1024;
+
+export function initialState(): HoldwatchState {
+  return {
+    watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, rows: new Map() },
+    run: { runId: null, phase: 'idle', command: [], cwd: '', record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null },
+    selection: { selectedKey: null, frozenFailure: null, details: null },
+    settings: { connection: 'connecting', connectionError: null, defaultDir: '', recentDirs: [], sort: { column: 'since', descending: false }, filter: '', redact: false, intervalMs: 500 },
+  };
+}

@@ -1,0 +1,156 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AttributedHolder, FailureRecord, Holder, HoldwatchService, RunEvent, RunRecord, WatchEvent, WatchStatus } from '../../core/api.js';
+import { holderKey } from '../../core/api-contract.js';
+import { applyBatch, type Incoming } from './apply-events.js';
+import { frozenRows, relativePath, shownRows } from './derive.js';
+import { MARK_MS, sweepRows } from './rows.js';
+import { resetStore, useStore } from './store.js';
+import { wireStore, type Scheduler } from './wire.js';
+
+const AT = '2024-05-01T10:00:00.000Z';
+const atMs = Date.parse(AT);
+
+function holder(over: Partial<Holder> = {}): Holder {
+  return { pid: 100, ppid: 1, processStartedAtMs: 5, processName: 'python3', commandLine: 'python3 t.py', user: 'dev', kind: 'file', path: '/w/a.log', deleted: false, handle: 'fd 3', watchedDir: '/w', ...over };
+}
+
+function attributed(h: Holder, verdict: AttributedHolder['attribution']['verdict'], first = AT, last = AT): AttributedHolder {
+  return { ...h, attribution: { spawnedDuring: 't1', firstSeenDuring: 't1', verdict, ancestry: [], firstSeenAt: first, lastSeenAt: last } };
+}
+
+const watchItem = (type: WatchEvent['type'], h: Holder, watchId = 'w1'): Incoming => ({ channel: 'watch', watchId, event: { type, at: AT, holder: h } });
+const runItem = (event: RunEvent, runId = 'r1'): Incoming => ({ channel: 'run', runId, event });
+
+function watching(): void {
+  useStore.setState((s) => ({ watch: { ...s.watch, watchId: 'w1', dirs: ['/w'], phase: 'first-scan' } }));
+}
+
+beforeEach(() => resetStore());
+
+describe('watch slice', () => {
+  it('lists what the first scan finds unmarked: it was there before the watch began', () => {
+    watching();
+    useStore.setState((s) => applyBatch(s, [watchItem('appeared', holder())], 1));
+    expect(useStore.getState().watch.rows.get(holderKey(holder()))?.state).toBe('live');
+  });
+
+  it('adds appearing rows marked new and marks going rows gone in place', () => {
+    watching();
+    useStore.setState((s) => ({ watch: { ...s.watch, scans: 1 } }));
+    const a = holder();
+    const b = holder({ pid: 101, path: '/w/b.log' });
+    useStore.setState((s) => applyBatch(s, [watchItem('appeared', a), watchItem('appeared', b)], 1000));
+    useStore.setState((s) => applyBatch(s, [watchItem('gone', a)], 2000));
+    const rows = useStore.getState().watch.rows;
+    expect(rows.get(holderKey(a))).toMatchObject({ state: 'gone', changedAtMs: 2000 });
+    expect(rows.get(holderKey(b))).toMatchObject({ state: 'new', sinceMs: atMs });
+  });
+
+  it('ignores events of a watch it no longer shows', () => {
+    watching();
+    const before = useStore.getState();
+    const changed = applyBatch(before, [watchItem('appeared', holder(), 'w0')], 1);
+    expect(changed).toEqual({});
+  });
+
+  it('folds 20,000 events into one new map (one render)', () => {
+    watching();
+    const batch = Array.from({ length: 20_000 }, (_, i) => watchItem('appeared', holder({ pid: 1000 + i })));
+    const changed = applyBatch(useStore.getState(), batch, 1);
+    expect(changed.watch?.rows.size).toBe(20_000);
+  });
+
+  it('turns a status into live, and an error into a readable sentence', () => {
+    watching();
+    const status = (s: WatchStatus): Incoming => ({ channel: 'watch-status', watchId: 'w1', status: s });
+    useStore.setState((s) => applyBatch(s, [status({ scans: 1, holders: 0, denied: 3, error: null })], 1));
+    expect(useStore.getState().watch).toMatchObject({ phase: 'live', scans: 1, denied: 3 });
+    useStore.setState((s) => applyBatch(s, [status({ scans: 1, holders: 0, denied: 0, error: 'The watch stopped: EIO.' })], 2));
+    expect(useStore.getState().watch).toMatchObject({ phase: 'error', error: 'The watch stopped: EIO.', watchId: null });
+  });
+
+  it('settles marks after MARK_MS: new becomes live, gone is swept', () => {
+    watching();
+    useStore.setState((s) => ({ watch: { ...s.watch, scans: 1 } }));
+    const a = holder();
+    const b = holder({ pid: 101 });
+    useStore.setState((s) => applyBatch(s, [watchItem('appeared', a), watchItem('appeared', b)], 0));
+    useStore.setState((s) => applyBatch(s, [watchItem('gone', b)], 10));
+    expect(sweepRows(useStore.getState().watch.rows, MARK_MS - 1)).toBeNull();
+    const swept = sweepRows(useStore.getState().watch.rows, MARK_MS + 10)!;
+    expect([...swept.values()].map((r) => [r.holder.pid, r.state])).toEqual([[100, 'live']]);
+  });
+});
+
+describe('run slice', () => {
+  const record = (over: Partial<RunRecord> = {}): RunRecord => ({ runId: 'r1', command: ['bats', 't'], cwd: '/w', watched: ['/w'], platform: 'linux', exitCode: null, startedAt: AT, endedAt: null, tests: [], holders: [], failures: [], leftovers: [], versions: { holdwatch: '0', node: 'v20', os: 'linux' }, ...over });
+
+  beforeEach(() => useStore.setState((s) => ({ run: { ...s.run, runId: 'r1', phase: 'running' } })));
+
+  it('puts attributed holders in the table and failures on the timeline', () => {
+    const h = attributed(holder(), 'in-run');
+    const failure: FailureRecord = { at: AT, text: 'rm: cannot remove', path: '/w', kind: 'directory-not-empty', code: 39, test: 't1', holders: [attributed(holder(), 'blocked-cleanup')] };
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'holder', change: 'appeared', at: AT, holder: h }), runItem({ type: 'failure', failure })], 1));
+    const state = useStore.getState();
+    expect(state.watch.rows.get(holderKey(h))?.attribution?.verdict).toBe('in-run');
+    expect(state.run.failures).toHaveLength(1);
+  });
+
+  it('applies the final verdicts when the run ends, and keeps a bounded output tail', () => {
+    const h = holder();
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'holder', change: 'appeared', at: AT, holder: attributed(h, 'in-run') })], 1));
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'output', stream: 'stdout', text: 'x'.repeat(100_000) }), runItem({ type: 'ended', exitCode: 1, record: record({ exitCode: 1, holders: [attributed(h, 'leaked-past-test')] }), error: null })], 2));
+    const state = useStore.getState();
+    expect(state.run).toMatchObject({ phase: 'ended', exitCode: 1 });
+    expect(state.run.output.length).toBe(64 * 1024);
+    expect(state.watch.rows.get(holderKey(h))?.attribution?.verdict).toBe('leaked-past-test');
+  });
+
+  it('shows an ended-with-error run as an error, not a blank', () => {
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'ended', exitCode: null, record: null, error: 'command not found: pytset' })], 1));
+    expect(useStore.getState().run).toMatchObject({ phase: 'error', error: 'command not found: pytset' });
+  });
+});
+
+describe('what the table shows', () => {
+  it('sorts by a column, keeps ties in key order, and filters on any shown text', () => {
+    watching();
+    const hs = [holder({ pid: 3, path: '/w/c' }), holder({ pid: 1, path: '/w/sub/a', processName: 'node' }), holder({ pid: 2, path: '/w/b' })];
+    useStore.setState((s) => applyBatch(s, hs.map((h) => watchItem('appeared', h)), 1));
+    const rows = useStore.getState().watch.rows.values();
+    expect(shownRows(rows, { sort: { column: 'pid', descending: true }, filter: '' }).map((r) => r.holder.pid)).toEqual([3, 2, 1]);
+    expect(shownRows(useStore.getState().watch.rows.values(), { sort: { column: 'since', descending: false }, filter: 'NODE' }).map((r) => r.holder.pid)).toEqual([1]);
+    expect(relativePath('/w/sub/a', '/w')).toBe('sub/a');
+    expect(relativePath('C:\\w\\x.txt', 'C:\\w')).toBe('x.txt');
+  });
+
+  it('freezes at a failure: holders alive then, the blockers highlighted', () => {
+    const alive = attributed(holder({ pid: 7 }), 'in-run', '2024-05-01T09:59:00.000Z', '2024-05-01T10:00:05.000Z');
+    const before = attributed(holder({ pid: 8 }), 'in-run', '2024-05-01T09:00:00.000Z', '2024-05-01T09:01:00.000Z');
+    const blocker = attributed(holder({ pid: 9, path: '/w/x/indexer.log' }), 'blocked-cleanup');
+    const failure: FailureRecord = { at: AT, text: 'rm failed', path: '/w/x', kind: 'directory-not-empty', code: null, test: 't1', holders: [blocker] };
+    const { rows, blockers } = frozenRows({ holders: [alive, before, blocker] } as RunRecord, failure);
+    const shown = shownRows(rows, { sort: { column: 'pid', descending: false }, filter: '' }, blockers);
+    expect(shown.map((r) => [r.holder.pid, r.highlighted])).toEqual([[7, false], [9, true]]);
+  });
+});
+
+describe('wireStore', () => {
+  it('batches the events of one frame into one store update', () => {
+    const listeners: { watch?: (id: string, e: WatchEvent) => void } = {};
+    const service = { onWatchEvent: (l: (id: string, e: WatchEvent) => void) => ((listeners.watch = l), () => {}), onWatchStatus: () => () => {}, onRunEvent: () => () => {} } as unknown as HoldwatchService;
+    const frames: (() => void)[] = [];
+    const scheduler: Scheduler = { soon: (fn) => void frames.push(fn), every: () => () => {}, now: () => 0 };
+    watching();
+    const off = wireStore(service, scheduler);
+    let updates = 0;
+    const unsubscribe = useStore.subscribe(() => updates++);
+    for (let i = 0; i < 500; i++) listeners.watch!('w1', { type: 'appeared', at: AT, holder: holder({ pid: 2000 + i }) });
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(updates).toBe(1);
+    expect(useStore.getState().watch.rows.size).toBe(500);
+    unsubscribe();
+    off();
+  });
+});

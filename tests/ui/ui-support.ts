@@ -1,0 +1,79 @@
+// Drives the real UI: `holdwatch ui --port 0 --no-open` as a child process, and Debian's Chromium
+// through playwright-core (headless, a fresh profile each time). Screenshots go to test-artifacts/ui/.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CLI, REPO_ROOT } from '../support/cli.js';
+
+export const CHROMIUM = process.env.HOLDWATCH_CHROMIUM ?? '/usr/bin/chromium';
+export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts', 'ui');
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+export interface RunningUi {
+  url: string;
+  origin: string;
+  child: ChildProcess;
+  stderr: () => string;
+  /** SIGINT, as Ctrl-C; resolves to the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function startUi(env: Record<string, string> = {}): Promise<RunningUi> {
+  const child = spawn(process.execPath, [CLI, 'ui', '--port', '0', '--no-open'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`holdwatch ui printed no URL; stderr: ${err}`)), 20_000);
+    child.on('exit', (code) => reject(new Error(`holdwatch ui exited (${code}): ${err}`)));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({
+        url,
+        origin: new URL(url).origin,
+        child,
+        stderr: () => err,
+        stop: async () => {
+          if (child.exitCode === null) child.kill('SIGINT');
+          return exited;
+        },
+      });
+    });
+  });
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function openChromium(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'hw-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 900 } });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      try {
+        await context.close();
+      } finally {
+        rmSync(profile, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
