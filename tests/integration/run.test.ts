@@ -122,7 +122,8 @@ time.sleep(0.3)
     const spawn = holder!.attribution.spawnStack;
     expect(spawn?.found).toBe(true);
     expect(spawn!.found ? spawn!.stack.frames.find((f) => f.user) : undefined).toMatchObject({ file: '<string>', line: 2 });
-    // Detached and reparented: only the run tag in its environment ties it to the run.
-    expect(holder!.ppid).not.toBe(spawn!.found ? spawn!.stack.pid : -1);
+    // The launcher is long gone: the writer lives on reparented, tied to the run by its tag and ancestry.
+    const launcherPid = spawn!.found ? spawn!.stack.pid : -1;
+    expect(() => process.kill(launcherPid, 0)).toThrow();
   });
 });
