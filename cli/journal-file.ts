@@ -1,6 +1,7 @@
 // The run journal on disk: one JSON object per line, written through at once (a crash loses nothing).
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { JournalEntry } from '../core/run/journal-entries.js';
+import { parseJournal } from '../core/run/journal-schema.js';
 
 export class JournalFile {
   private fd: number | null;
@@ -22,16 +23,7 @@ export class JournalFile {
   }
 }
 
-/** Reads a journal back; a torn last line (a crash mid-write) is skipped, not fatal. */
-export function readJournal(path: string): JournalEntry[] {
-  const entries: JournalEntry[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      entries.push(JSON.parse(line) as JournalEntry);
-    } catch {
-      // torn line
-    }
-  }
-  return entries;
+/** Reads a journal back, every entry validated (core/run/journal-schema.ts). */
+export function readJournal(path: string): { entries: JournalEntry[]; rejected: number } {
+  return parseJournal(readFileSync(path, 'utf8').split('\n'));
 }

@@ -10,8 +10,9 @@ import { renderReport, reportOptions, type ReportFormat } from './run-reports.js
 export async function reportCommand(run: string, options: { format: ReportFormat; redact?: boolean }): Promise<number> {
   const path = journalPathOf(run);
   const recorder = new RunRecorder();
-  const entries = readJournal(path);
+  const { entries, rejected } = readJournal(path);
   if (entries[0]?.t !== 'run-start') throw new BadInputError(`not a holdwatch run journal: ${run}`);
+  if (rejected > 0) process.stderr.write(`holdwatch: skipped ${rejected} malformed journal line(s) in ${path}\n`);
   for (const entry of entries) recorder.apply(entry);
   process.stdout.write(renderReport(recorder.record(), options.format, reportOptions(options.redact)));
   return 0;

@@ -4,6 +4,9 @@
 // renderer all use this one file.
 import { z } from 'zod';
 import type {
+  OpenStack,
+  StackFrame,
+  StackLookup,
   AncestryEntry,
   AttributedHolder,
   Attribution,
@@ -80,7 +83,25 @@ const ProcessInfoSchema: z.ZodType<ProcessInfo> = z.object({
   user: z.string().nullable(),
 });
 
-const AncestryEntrySchema: z.ZodType<AncestryEntry> = z.object({ pid, name: z.string(), commandLine: z.string() });
+export const AncestryEntrySchema: z.ZodType<AncestryEntry> = z.object({ pid, name: z.string(), commandLine: z.string() });
+
+const StackFrameSchema: z.ZodType<StackFrame> = z.object({ file: z.string(), line: z.number(), column: z.number().nullable(), function: z.string().nullable(), user: z.boolean() });
+const OpenStackSchema: z.ZodType<OpenStack> = z.object({
+  kind: z.enum(['open', 'connect', 'spawn']),
+  runtime: z.enum(['python', 'node']),
+  pid,
+  atMs: z.number(),
+  api: z.string(),
+  path: z.string().nullable(),
+  fd: z.number().nullable(),
+  argv: z.array(z.string()).nullable(),
+  childPid: z.number().nullable(),
+  frames: z.array(StackFrameSchema),
+});
+const StackLookupSchema: z.ZodType<StackLookup> = z.union([
+  z.object({ found: z.literal(true), stack: OpenStackSchema, matchedBy: z.enum(['fd', 'path', 'child-pid', 'parent-argv', 'fork']), viaPid: z.number().nullable() }),
+  z.object({ found: z.literal(false), reason: z.string() }),
+]);
 
 const AttributionSchema: z.ZodType<Attribution> = z.object({
   spawnedDuring: z.string().nullable(),
@@ -89,6 +110,8 @@ const AttributionSchema: z.ZodType<Attribution> = z.object({
   ancestry: z.array(AncestryEntrySchema),
   firstSeenAt: iso,
   lastSeenAt: iso,
+  openStack: StackLookupSchema.optional(),
+  spawnStack: StackLookupSchema.optional(),
 });
 
 const AttributedHolderSchema: z.ZodType<AttributedHolder> = z.intersection(HolderSchema, z.object({ attribution: AttributionSchema }));
@@ -105,7 +128,7 @@ export const SnapshotSchema: z.ZodType<Snapshot> = z.object({
 
 export const WatchEventSchema: z.ZodType<WatchEvent> = z.object({ type: z.enum(['appeared', 'gone']), at: iso, holder: HolderSchema });
 
-const TestEventSchema: z.ZodType<TestEvent> = z.object({
+export const TestEventSchema: z.ZodType<TestEvent> = z.object({
   type: z.enum(['run-start', 'test-start', 'phase', 'test-end', 'run-end']),
   name: z.string(),
   phase: phase.optional(),
