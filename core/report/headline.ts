@@ -45,12 +45,14 @@ function failureHeadline(record: RunRecord, failure: FailureRecord): Inline[] {
 /** The holder to name: one in this run holding the failed path, else any in this run, else any. */
 function culprit(record: RunRecord, failure: FailureRecord): AttributedHolder | undefined {
   const style = pathStyle(record.platform);
-  return failure.holders.slice().sort((a, b) => score(b) - score(a) || compareHolders(a, b))[0];
+  const firstSeen = (h: AttributedHolder) => Date.parse(h.attribution.firstSeenAt);
+  return failure.holders.slice().sort((a, b) => score(b) - score(a) || firstSeen(a) - firstSeen(b) || compareHolders(a, b))[0];
   function score(h: AttributedHolder): number {
-    // The failed path itself, then something inside it (a file in the dir rmtree failed on), then a
-    // dir around it (a cwd); a process of this run before an outsider at the same rank.
+    // The failed path or something inside it (a file in the dir rmtree failed on), then a dir around
+    // it (a cwd); a process of this run before an outsider. Among equals the longest-held wins: the
+    // cleanup's own `rm`, holding the dir it removes, is seen last and is not the culprit.
     const p = failure.path;
-    const onPath = p === null ? 0 : h.path === p ? 3 : isUnder(h.path, p, style) ? 2 : isUnder(p, h.path, style) ? 1 : 0;
+    const onPath = p === null ? 0 : isUnder(h.path, p, style) ? 2 : isUnder(p, h.path, style) ? 1 : 0;
     return onPath * 2 + (h.attribution.verdict === 'outside-run' ? 0 : 1);
   }
 }

@@ -1,7 +1,7 @@
 // Details of the selected holder: the handle, the process (live), its ancestry now and as recorded
 // when first seen, and actions: copy, end process (confirmed; refused for holdwatch and the system).
 import { useState } from 'react';
-import type { AttributedHolder, Holder } from '../../core/api.js';
+import type { AttributedHolder, Holder, StackLookup } from '../../core/api.js';
 import { holderKey } from '../../core/api-contract.js';
 import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
@@ -90,7 +90,9 @@ export function DetailsPanel() {
         <p className="dim">Not known yet.</p>
       )}
       <h3>Stacks</h3>
-      <p className="dim">No open-time or spawn-time stack was recorded for this handle (the probes do not capture stacks yet).</p>
+      <StackView label="Opened by" lookup={attribution?.openStack} />
+      <StackView label="Process started by" lookup={attribution?.spawnStack} />
+      {!attribution?.openStack && !attribution?.spawnStack ? <p className="dim">Stacks are recorded for runs started by holdwatch (Python and Node processes).</p> : null}
       <div className="actions">
         <button onClick={() => void copy()}>Copy</button>
         <button onClick={() => void revealPath(holder.path).then(() => setNotice('Opened its folder in the file manager.'), (e: unknown) => setNotice(messageOf(e)))}>Reveal</button>
@@ -114,4 +116,29 @@ export function DetailsPanel() {
 
 function findRecorded(holders: readonly AttributedHolder[], atFailures: readonly AttributedHolder[], key: string): AttributedHolder | undefined {
   return holders.find((h) => holderKey(h) === key) ?? atFailures.find((h) => holderKey(h) === key);
+}
+
+/** A recorded stack, innermost frame first; the first frame of the user's own code is marked. */
+function StackView({ label, lookup }: { label: string; lookup: StackLookup | undefined }) {
+  if (!lookup) return null;
+  if (!lookup.found) return <p className="dim">{label}: {lookup.reason}</p>;
+  const frames = lookup.stack.frames.slice(0, 8);
+  return (
+    <div className="stack">
+      <p>
+        {label} <span className="mono">{lookup.stack.api}</span> (PID {lookup.stack.pid})
+      </p>
+      <ol className="ancestry" aria-label={label}>
+        {frames.map((f, i) => (
+          <li key={i} className={f.user ? 'user-frame' : 'dim'}>
+            <span className="mono">
+              {f.user ? '> ' : ''}
+              {f.file}:{f.line}
+            </span>{' '}
+            {f.function ?? ''}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
 }
