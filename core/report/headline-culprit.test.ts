@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AttributedHolder, RunRecord } from '../api.js';
 import { renderMarkdown } from './markdown.js';
 
