@@ -18,7 +18,7 @@ export interface LatencyResult {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export function measureFailureLatency(runs = 15): LatencyResult {
+export function measureFailureLatency(runs = 20): LatencyResult {
   const watched = mkdtempSync(join(tmpdir(), 'hw-bench-failure-'));
   const data = mkdtempSync(join(tmpdir(), 'hw-bench-failure-data-'));
   const script = `setTimeout(() => { const at = Date.now(); console.log("WRITTEN_AT=" + at + " Error: EBUSY: resource busy or locked, rmdir '${watched}/x'"); setTimeout(() => {}, 300); }, 400);`;
