@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import type { RunRecord } from '../core/api.js';
 import { checkReportTargets, writeRunReports, type ReportTargets } from './run-reports.js';
+import { summarizeRun } from './run-session.js';
 import { superviseRun } from './supervised-run.js';
 
 export interface RunOptions extends ReportTargets {
@@ -34,7 +35,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
   }).finally(() => process.stdout.off('error', ignoreClosedStdout));
   writeRunReports(record, options);
   if (options.killLeftovers) killStragglers(record);
-  summarize(record, journalPath);
+  summarizeRun(record, journalPath);
   return exitCode;
 }
 
@@ -47,10 +48,4 @@ function killStragglers(record: RunRecord): void {
       // already gone
     }
   }
-}
-
-function summarize(record: RunRecord, journalPath: string): void {
-  const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
-  const parts = [`${record.holders.length} holder(s)`, `${count('leaked-past-test')} leaked past their test`, `${count('blocked-cleanup')} blocked cleanup`, `${record.failures.length} teardown failure(s)`, `${record.leftovers.length} leftover(s)`];
-  process.stderr.write(`holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${journalPath}\n`);
 }

@@ -110,9 +110,7 @@ export class RunSession {
   }
 
   summarize(record: RunRecord): void {
-    const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
-    const parts = [`${record.holders.length} holder(s)`, `${count('leaked-past-test')} leaked past their test`, `${count('blocked-cleanup')} blocked cleanup`, `${record.failures.length} teardown failure(s)`, `${record.leftovers.length} leftover(s)`];
-    process.stderr.write(`holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${this.journal.path}\n`);
+    summarizeRun(record, this.journal.path);
   }
 
   /** Idempotent; the sources belong to the caller. */
@@ -129,4 +127,11 @@ function styleOf(dir: WatchDir) {
 
 function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {
   return new Set(dirs.flatMap((d) => listTree(d.display).map((e) => e.path)));
+}
+
+/** The one line on stderr after a run: what was found, and where the journal is. */
+export function summarizeRun(record: RunRecord, journalPath: string): void {
+  const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
+  const parts = [`${record.holders.length} holder(s)`, `${count('leaked-past-test')} leaked past their test`, `${count('blocked-cleanup')} blocked cleanup`, `${record.failures.length} teardown failure(s)`, `${record.leftovers.length} leftover(s)`];
+  process.stderr.write(`holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${journalPath}\n`);
 }
