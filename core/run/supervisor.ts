@@ -139,8 +139,9 @@ export class RunSupervisor {
     const scan = this.watcher.scanNow();
     void scan.then((outcome) => this.serially(async () => {
       const heldUntilJustNow = match.path === null ? [] : holdersOnPath([...this.justGone.values()].filter((g) => g.lastSeenAtMs >= atMs - JUST_GONE_MS).map((g) => g.holder), match.path);
+      // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
       const blockers = blockersOf([...this.watcher!.current(), ...heldUntilJustNow], match.path);
-      this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: blockers.map(holderKey), test: test ?? null });
+      this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: [...new Set(blockers.map(holderKey))], test: test ?? null });
     }), this.options.onError);
   }
 
@@ -154,6 +155,7 @@ export class RunSupervisor {
       const key = holderKey(event.holder);
       if (event.type === 'appeared') {
         this.lastSeen.set(key, startedAtMs);
+        this.justGone.delete(key); // back again: it is current, not just gone
         this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
       } else {
         const lastSeenAtMs = this.lastSeen.get(key) ?? startedAtMs;
