@@ -50,3 +50,38 @@ export function openAnnounced({ pid, argv, runner }) {
     return null;
   }
 }
+
+/**
+ * The one owner of a probe's events file: HOLDWATCH_EVENTS when holdwatch started the run, else an
+ * announcement to a running holdwatch (`announce`, see openAnnounced). Each event is one JSON line,
+ * written through at once and stamped now unless it carries its own `atMs`. Never throws into the
+ * test process: after the first write error it stops writing.
+ */
+export function openEventsFile(path, announce) {
+  let fd = null;
+  try {
+    fd = path ? openSync(path, 'a') : openAnnounced(announce());
+  } catch {
+    fd = null;
+  }
+  return {
+    emit(event) {
+      if (fd === null) return;
+      try {
+        writeSync(fd, `${JSON.stringify({ atMs: Date.now(), ...event })}\n`);
+      } catch {
+        fd = null; // stop writing; the run goes on
+      }
+    },
+    close() {
+      const open = fd;
+      fd = null;
+      if (open === null) return;
+      try {
+        closeSync(open);
+      } catch {
+        // nothing to do: the events are already written through
+      }
+    },
+  };
+}

@@ -16,10 +16,10 @@
 // so this reports phase `call` passed and phase `teardown` error. Never breaks the run: every error
 // here is swallowed, and after the first write error it stops writing.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { argvOf, openAnnounced } from '../holdwatch-announce.mjs';
+import { argvOf, openEventsFile } from '../holdwatch-announce.mjs';
 
 const PLAN = /^1\.\.(\d+)$/;
 const BEGIN = /^begin (\d+) (.*)$/;
@@ -31,34 +31,8 @@ const FROM_HOOK = /^# \(from function `(setup|teardown)' in test file /;
 const IN_BODY = /^# \(in test file /;
 
 function openEvents(path) {
-  let fd = null;
-  try {
-    // Without HOLDWATCH_EVENTS, announce to a running holdwatch: bats itself (our parent) is the run's root.
-    fd = path ? openSync(path, 'a') : openAnnounced({ pid: process.ppid, argv: argvOf(process.ppid) ?? ['bats'], runner: 'bats' });
-  } catch {
-    fd = null;
-  }
-  return {
-    emit(event) {
-      if (fd === null) return;
-      try {
-        writeSync(fd, `${JSON.stringify({ atMs: Date.now(), ...event })}\n`);
-      } catch {
-        fd = null;
-      }
-    },
-    close() {
-      const open = fd;
-      fd = null;
-      if (open !== null) {
-        try {
-          closeSync(open);
-        } catch {
-          // already written through
-        }
-      }
-    },
-  };
+  // Without HOLDWATCH_EVENTS, announce to a running holdwatch: bats itself (our parent) is the run's root.
+  return openEventsFile(path, () => ({ pid: process.ppid, argv: argvOf(process.ppid) ?? ['bats'], runner: 'bats' }));
 }
 
 /** bats puts its libexec dir (bats-format-*) on PATH for formatters. */

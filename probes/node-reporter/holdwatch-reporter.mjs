@@ -10,39 +10,10 @@
 // The reporter never throws into the run: after the first write error it stops writing.
 // Without HOLDWATCH_EVENTS (added by hand, not by `holdwatch run`) it announces the run to a running
 // holdwatch instead (../holdwatch-announce.mjs); this process, the test runner, is the run's root.
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { openAnnounced } from '../holdwatch-announce.mjs';
+import { openEventsFile } from '../holdwatch-announce.mjs';
 
 function openEvents(path) {
-  let fd = null;
-  try {
-    fd = path
-      ? openSync(path, 'a')
-      : openAnnounced({ pid: process.pid, argv: [process.execPath, ...process.execArgv, ...process.argv.slice(1)], runner: 'node --test' });
-  } catch {
-    fd = null;
-  }
-  return {
-    emit(event) {
-      if (fd === null) return;
-      try {
-        writeSync(fd, `${JSON.stringify({ ...event, atMs: Date.now() })}\n`);
-      } catch {
-        fd = null; // stop writing; the run goes on
-      }
-    },
-    close() {
-      const open = fd;
-      fd = null;
-      if (open !== null) {
-        try {
-          closeSync(open);
-        } catch {
-          // nothing to do: the events are already written through
-        }
-      }
-    },
-  };
+  return openEventsFile(path, () => ({ pid: process.pid, argv: [process.execPath, ...process.execArgv, ...process.argv.slice(1)], runner: 'node --test' }));
 }
 
 function outcomeOf(data) {
