@@ -56,7 +56,12 @@ export interface ProcessBrief {
 
 /** Following a run's processes: the tree, and the run tag in each process's environment. */
 export interface ProcessSource {
-  listProcesses(): Promise<ProcessBrief[]>;
+  /**
+   * Every process now. `fresh: false` lets a backend reuse what it read for pids it already listed
+   * (a frequent poll of a stable tree); a backend re-reads them at least about once a second anyway,
+   * and `fresh: true` (the default) always reads everything.
+   */
+  listProcesses(options?: { fresh?: boolean }): Promise<ProcessBrief[]>;
   /** Full facts for one process, or null when it is gone. */
   processInfo(pid: number): Promise<ProcessInfo | null>;
   /** The value of `name` in the process's environment; null when absent, unreadable or gone. */

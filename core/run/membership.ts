@@ -56,9 +56,12 @@ export class RunMembership {
     return this.members.get(identity({ pid, startedAtMs }));
   }
 
-  /** Re-reads the process table; returns the members first seen in this refresh. */
-  async refresh(): Promise<Member[]> {
-    const processes = await this.source.listProcesses();
+  /**
+   * Re-reads the process table; returns the members first seen in this refresh. `fresh: false` lets
+   * the backend reuse what it read recently (the 100 ms tick); an unknown identity asks for fresh.
+   */
+  async refresh(options: { fresh?: boolean } = {}): Promise<Member[]> {
+    const processes = await this.source.listProcesses({ fresh: options.fresh ?? true });
     const byPid = new Map(processes.map((p) => [p.pid, p]));
     const fresh: Member[] = [];
     const alive = new Set<number>();

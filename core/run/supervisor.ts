@@ -77,7 +77,7 @@ export class RunSupervisor {
       focusIntervalMs: o.focusIntervalMs ?? 100,
       focusPids: () => this.membership?.pids() ?? [],
       // New children must be known before the focus poll that should see them.
-      beforePoll: async () => void (await this.membership?.refresh()),
+      beforePoll: async () => void (await this.membership?.refresh({ fresh: false })),
       onPoll: (outcome) => void this.serially(() => this.recordPoll(outcome)),
       onError: o.onError,
     });

@@ -4,20 +4,38 @@ import type { ProcessInfo } from '../../core/api.js';
 import type { ProcessBrief, ProcessSource } from '../../core/platform.js';
 import { isGoneError, readProcessInfo, readStat } from './proc-stat.js';
 
+/** With `fresh: false`, a listed pid's stat is re-read on every Nth call only (about once a second at 100 ms). */
+const REUSE_CALLS = 10;
+
 export class LinuxProcessSource implements ProcessSource {
-  async listProcesses(): Promise<ProcessBrief[]> {
-    const briefs: ProcessBrief[] = [];
+  private known = new Map<number, ProcessBrief>();
+  private callsSinceFresh = 0;
+
+  async listProcesses(options: { fresh?: boolean } = {}): Promise<ProcessBrief[]> {
+    // Reading every /proc/<pid>/stat ten times a second was the largest cost of following a run of
+    // 200 processes. A pid is reused only after the kernel's counter wraps, so within a second the
+    // cached brief of a pid still listed is, all but surely, the same process; callers that meet an
+    // unknown identity ask for a fresh list.
+    const reuse = options.fresh === false && ++this.callsSinceFresh < REUSE_CALLS;
+    if (!reuse) this.callsSinceFresh = 0;
+    const briefs = new Map<number, ProcessBrief>();
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       const pid = Number(name);
+      const cached = reuse ? this.known.get(pid) : undefined;
+      if (cached) {
+        briefs.set(pid, cached);
+        continue;
+      }
       try {
         const stat = readStat(pid);
-        briefs.push({ pid, ppid: stat.ppid, startedAtMs: stat.startedAtMs, name: stat.name });
+        briefs.set(pid, { pid, ppid: stat.ppid, startedAtMs: stat.startedAtMs, name: stat.name });
       } catch (error) {
         if (!isGoneError(error)) throw error;
       }
     }
-    return briefs;
+    this.known = briefs;
+    return [...briefs.values()];
   }
 
   async processInfo(pid: number): Promise<ProcessInfo | null> {
