@@ -3,9 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { BadInputError } from '../core/errors.js';
-import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
 import type { WatchDir } from '../core/platform.js';
+import { refuseInsideWatched } from './watched-dirs.js';
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.HOLDWATCH_DATA_DIR) return env.HOLDWATCH_DATA_DIR;
@@ -16,11 +15,7 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.P
 /** The runs folder, created; refuses a data dir inside a watched dir (holdwatch never writes there). */
 export function runsDir(watched: readonly WatchDir[]): string {
   const dir = join(dataDir(), 'runs');
-  for (const w of watched) {
-    if (isUnder(dir, w.display, w.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE)) {
-      throw new BadInputError(`the data directory ${dir} is inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere`);
-    }
-  }
+  refuseInsideWatched(dir, watched, (w) => `the data directory ${dir} is inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere`);
   mkdirSync(dir, { recursive: true });
   return dir;
 }

@@ -4,10 +4,9 @@
 // one out removes the folder.
 import { mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BadInputError } from '../core/errors.js';
-import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
 import type { WatchDir } from '../core/platform.js';
 import { dataDir } from './data-dir.js';
+import { refuseInsideWatched } from './watched-dirs.js';
 
 /** `<writer pid>-<random>.jsonl`, as the probes name their announce files. */
 export const ANNOUNCE_FILE = /^(\d+)-[0-9a-f]+\.jsonl$/;
@@ -23,11 +22,7 @@ export class Inbox {
   /** Creates the inbox and marks this holdwatch as listening; refuses an inbox inside a watched dir. */
   static open(watched: readonly WatchDir[]): Inbox {
     const path = join(dataDir(), 'inbox');
-    for (const w of watched) {
-      if (isUnder(path, w.display, w.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE)) {
-        throw new BadInputError(`the inbox ${path} is inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere`);
-      }
-    }
+    refuseInsideWatched(path, watched, (w) => `the inbox ${path} is inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere`);
     mkdirSync(path, { recursive: true });
     const inbox = new Inbox(path);
     if (!inbox.otherListeners()) inbox.removeOrphans();

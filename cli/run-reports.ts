@@ -3,10 +3,9 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import type { RunRecord } from '../core/api.js';
-import { BadInputError } from '../core/errors.js';
-import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
 import type { WatchDir } from '../core/platform.js';
 import { renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../core/report/index.js';
+import { refuseInsideWatched } from './watched-dirs.js';
 
 export type ReportFormat = 'md' | 'json' | 'html';
 
@@ -31,10 +30,7 @@ export function renderReport(record: RunRecord, format: ReportFormat, options: R
 export function checkReportTargets(targets: ReportTargets, dirs: readonly WatchDir[], resolvePath: (p: string) => string): void {
   for (const target of [targets.report, targets.json, targets.html]) {
     if (!target) continue;
-    const path = resolvePath(target);
-    for (const d of dirs) {
-      if (isUnder(path, d.display, d.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE)) throw new BadInputError(`report ${target} would be written inside the watched directory ${d.display}`);
-    }
+    refuseInsideWatched(resolvePath(target), dirs, (d) => `report ${target} would be written inside the watched directory ${d.display}`);
   }
 }
 

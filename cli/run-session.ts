@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../core/api.js';
 import type { JournalEntry } from '../core/run/journal-entries.js';
-import { POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
+import { pathStyleOf } from '../core/paths.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../core/platform.js';
 import { findLeftovers } from '../core/run/leftovers.js';
 import { RunSupervisor } from '../core/run/supervisor.js';
@@ -102,7 +102,7 @@ export class RunSession {
     const logDir = this.probeLogDir;
     const record = await this.supervisor.finish(
       exitCode,
-      async (testAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), testAt, styleOf(d))),
+      async (testAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), testAt, pathStyleOf(d))),
       logDir ? (holders) => matchRunStacks(logDir, holders) : undefined,
     );
     writeRunReports(record, targets);
@@ -119,10 +119,6 @@ export class RunSession {
     this.supervisor.dispose();
     this.journal.close();
   }
-}
-
-function styleOf(dir: WatchDir) {
-  return dir.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE;
 }
 
 function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {

@@ -10,6 +10,11 @@ export interface PathStyle {
 export const POSIX_STYLE: PathStyle = { sep: '/', caseInsensitive: false };
 export const WINDOWS_STYLE: PathStyle = { sep: '\\', caseInsensitive: true };
 
+/** The style a watched directory's paths compare in (a WatchDir says whether it is case-insensitive). */
+export function pathStyleOf(dir: { caseInsensitive: boolean }): PathStyle {
+  return dir.caseInsensitive ? WINDOWS_STYLE : POSIX_STYLE;
+}
+
 /** Drops trailing separators, except the one that is the root itself (`/`, `C:\`, `\\?\C:\`). */
 export function trimTrailingSeparators(path: string, style: PathStyle): string {
   let end = path.length;
