@@ -6,6 +6,7 @@ import type { Holder, WatchEvent } from './api.js';
 import type { HolderSource, ScanResult, WatchDir } from './platform.js';
 import type { Clock } from './clock.js';
 import { holderKey } from './api-contract.js';
+import { SerialQueue } from './serial-queue.js';
 
 // Defined with the contract, so the renderer keys rows exactly as core does.
 export { holderKey } from './api-contract.js';
@@ -66,7 +67,7 @@ export interface WatcherOptions {
 
 export class Watcher {
   private holders = new Map<string, Holder>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly polls = new SerialQueue();
   private timer: (() => void) | null = null;
   private lastFullAtMs = -Infinity;
   private disposed = false;
@@ -113,9 +114,7 @@ export class Watcher {
   }
 
   private enqueue(full: boolean): Promise<PollOutcome> {
-    const run = this.queue.then(() => this.poll(full));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.polls.run(() => this.poll(full));
   }
 
   private async poll(full: boolean): Promise<PollOutcome> {

@@ -9,6 +9,7 @@ import { holderKey, Watcher, type PollOutcome } from '../watch.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from './journal-entries.js';
 import { RunMembership } from './membership.js';
 import { blockersOf, holdersOnPath, RunRecorder } from './run-recorder.js';
+import { SerialQueue } from '../serial-queue.js';
 
 /** A runner's "teardown errored" event this close to a failure line is the same failure. */
 const FAILURE_MERGE_MS = 2000;
@@ -55,9 +56,11 @@ export class RunSupervisor {
   private readonly failureTexts = new Set<string>();
   private lastFailureAtMs = -Infinity;
   private lastTeardownEventFailureAtMs = -Infinity;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly tasks: SerialQueue;
 
-  constructor(private readonly options: SupervisorOptions) {}
+  constructor(private readonly options: SupervisorOptions) {
+    this.tasks = new SerialQueue((error) => options.onError(error));
+  }
 
   /** Records the start; call before spawning so the first poll can see the command's children. */
   begin(): void {
@@ -78,7 +81,7 @@ export class RunSupervisor {
       focusPids: () => this.membership?.pids() ?? [],
       // New children must be known before the focus poll that should see them.
       beforePoll: async () => void (await this.membership?.refresh({ fresh: false })),
-      onPoll: (outcome) => void this.serially(() => this.recordPoll(outcome)),
+      onPoll: (outcome) => void this.tasks.run(() => this.recordPoll(outcome)),
       onError: o.onError,
     });
     this.watcher.start();
@@ -112,7 +115,7 @@ export class RunSupervisor {
     stacksOf?: (holders: { key: string; holder: AttributedHolder }[]) => Promise<Record<string, HolderStacks>>,
   ): Promise<RunRecord> {
     if (this.watcher) await this.watcher.scanNow().catch(this.options.onError);
-    await this.drain();
+    await this.tasks.drain();
     this.watcher?.dispose();
     this.write({ t: 'leftovers', leftovers: await leftovers((ms) => this.recorder.testAt(ms)) });
     if (stacksOf) this.write({ t: 'stacks', byKey: await stacksOf(this.recorder.keyedHolders()) });
@@ -137,7 +140,7 @@ export class RunSupervisor {
     // Scan now, from this line, not at the next tick: the holder may be gone by then. The poll's own
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
     const scan = this.watcher.scanNow();
-    void scan.then((outcome) => this.serially(async () => {
+    void scan.then((outcome) => this.tasks.run(async () => {
       const heldUntilJustNow = match.path === null ? [] : holdersOnPath([...this.justGone.values()].filter((g) => g.lastSeenAtMs >= atMs - JUST_GONE_MS).map((g) => g.holder), match.path);
       // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
       const blockers = blockersOf([...this.watcher!.current(), ...heldUntilJustNow], match.path);
@@ -181,20 +184,5 @@ export class RunSupervisor {
   private write(entry: JournalEntry): void {
     this.recorder.apply(entry);
     this.options.journal(entry);
-  }
-
-  /** Waits until every queued task, including ones queued meanwhile, has run. */
-  private async drain(): Promise<void> {
-    let seen: Promise<unknown>;
-    do {
-      seen = this.queue;
-      await seen;
-    } while (seen !== this.queue);
-  }
-
-  private serially<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task);
-    this.queue = run.catch((error: unknown) => this.options.onError(error));
-    return run;
   }
 }

@@ -3,6 +3,7 @@
 // to use; a one-shot scan uses one thread, since starting a worker costs more than it saves there
 // (measured: a cold 2-thread scan waits for the worker to boot, ~2x slower on a busy machine).
 import { Worker } from 'node:worker_threads';
+import { SerialQueue } from '../../core/serial-queue.js';
 import { FdKindCache } from './fd-kind-cache.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
 import { PidShares, sharePids } from './pid-shares.js';
@@ -26,16 +27,14 @@ export class ScanPool {
 
   constructor(private readonly threads: number) {}
 
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly walks = new SerialQueue();
 
   /**
    * `full`: `pids` is the whole system (not a focus poll of a few processes). Walks never overlap:
    * the workers answer by message, and two walks in flight would take each other's answers.
    */
   walk(pids: readonly number[], dirs: readonly MatchDir[], full = false): Promise<WalkResult> {
-    const run = this.queue.then(() => this.walkNow(pids, dirs, full));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.walks.run(() => this.walkNow(pids, dirs, full));
   }
 
   private async walkNow(pids: readonly number[], dirs: readonly MatchDir[], full: boolean): Promise<WalkResult> {
