@@ -1,5 +1,6 @@
 // holdwatch's data directory: XDG on Linux, %LOCALAPPDATA% on Windows, HOLDWATCH_DATA_DIR to override.
-// Run journals live here, never inside a watched directory.
+// Run journals live here, never inside a watched directory. probes/holdwatch-announce.mjs finds the
+// same dir on its own (probes may not import our code): keep the two in step.
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
