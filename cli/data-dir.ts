@@ -13,9 +13,14 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.P
   return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'holdwatch');
 }
 
+/** Where run journals live; runsDir() checks and creates it before anything is written there. */
+export function runsPath(): string {
+  return join(dataDir(), 'runs');
+}
+
 /** The runs folder, created; refuses a data dir inside a watched dir (holdwatch never writes there). */
 export function runsDir(watched: readonly WatchDir[]): string {
-  const dir = join(dataDir(), 'runs');
+  const dir = runsPath();
   refuseInsideWatched(dir, watched, (w) => `the data directory ${dir} is inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere`);
   mkdirSync(dir, { recursive: true });
   return dir;

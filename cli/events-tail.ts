@@ -10,11 +10,13 @@ export class EventsTail {
   private readonly buffer = Buffer.alloc(64 * 1024);
   private readonly decoder = new TextDecoder();
 
+  /** `create: false` for a file another process owns (a terminal run's journal): opened to read only. */
   constructor(
     readonly path: string,
     private readonly onText: (text: string) => void,
+    { create = true }: { create?: boolean } = {},
   ) {
-    writeFileSync(path, '', { flag: 'a' });
+    if (create) writeFileSync(path, '', { flag: 'a' });
     this.fd = openSync(path, 'r');
     this.watcher = watch(path, () => this.drain());
     this.timer = setInterval(() => this.drain(), 100);
@@ -23,8 +25,8 @@ export class EventsTail {
 
   /** Reads everything appended since the last call. */
   drain(): void {
-    if (this.fd === null) return;
-    for (;;) {
+    while (this.fd !== null) {
+      // onText may close the tail (a followed journal's last entry): checked before each read.
       const n = readSync(this.fd, this.buffer, 0, this.buffer.length, this.offset);
       if (n <= 0) break;
       this.offset += n;

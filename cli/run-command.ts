@@ -24,6 +24,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     cwd: process.cwd(),
     watch: options.watch,
     env: process.env,
+    listed: true,
     io: {
       stdin: 'inherit',
       output: (stream, chunk) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),

@@ -12,6 +12,7 @@ import type { RunSupervisor } from '../core/run/supervisor.js';
 import { SniffingParser } from '../core/runners/sniffing-parser.js';
 import { openHolderSource, openProcessSource } from '../native/index.js';
 import { runsDir } from './data-dir.js';
+import { markRunListed } from './live-runs.js';
 import { runEnvironment } from './run-env.js';
 import { newRunId, RunSession } from './run-session.js';
 import { prepareCommand, type PreparedCommand } from './runner-probes.js';
@@ -47,6 +48,8 @@ export interface SupervisedRunOptions {
   /** A holder source the caller owns (the UI session shares one); else one is opened and closed here. */
   holders?: HolderSource;
   runId?: string;
+  /** Leave a marker while the run goes, so a UI can list it and follow it (`holdwatch run` in a terminal). */
+  listed?: boolean;
 }
 
 export interface SupervisedRun {
@@ -83,6 +86,10 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     });
     cleanups.push(() => session.dispose());
     session.supervisor.begin();
+    if (options.listed) {
+      const marker = await markRunListed(runs, { runId: session.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() }, (pid) => processes.processInfo(pid));
+      cleanups.push(() => marker.close());
+    }
     const tail = session.followEvents(join(runs, `${session.runId}.events.jsonl`));
     const probeLogDir = session.createProbeLogDir();
 

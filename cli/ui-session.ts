@@ -4,7 +4,9 @@
 // receive each other's results); all are owned here and closed by dispose().
 import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type {
+  ActiveRun,
   EndProcessRequestDto,
   ExportedReport,
   ExportRequestDto,
@@ -28,6 +30,9 @@ import type { RunSupervisor } from '../core/run/supervisor.js';
 import { takeSnapshot } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
 import { openHolderSource } from '../native/index.js';
+import { runsPath } from './data-dir.js';
+import { FollowedRun } from './followed-run.js';
+import { isRunning, listLiveRuns, toActiveRun } from './live-runs.js';
 import { resolveAndStepOut } from './resolve-dir.js';
 import { renderReport, reportOptions } from './run-reports.js';
 import { newRunId, superviseRun } from './supervised-run.js';
@@ -42,8 +47,11 @@ const MAX_ANCESTRY = 64;
 
 interface LiveRun {
   stop: (() => void) | null;
-  supervisor: RunSupervisor | null;
+  /** The record so far: the run's supervisor, or the recorder of a terminal run followed. */
+  supervisor: Pick<RunSupervisor, 'record'> | null;
   record: RunRecord | null;
+  /** A terminal run this session follows (attachRun). */
+  followed?: FollowedRun;
 }
 
 export interface UiSessionOptions {
@@ -135,10 +143,7 @@ export class UiSession implements HoldwatchService {
   async startRun({ command, cwd, dirs, env }: RunRequestDto): Promise<{ runId: string }> {
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new BadInputError(`the working directory ${cwd} does not exist`);
     const runId = newRunId();
-    const run: LiveRun = { stop: null, supervisor: null, record: null };
-    this.runs.set(runId, run);
-    const emit = (event: RunEvent) => this.runEvents.emit(runId, event);
-    const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
+    const { run, emit, onEntry, end } = this.trackRun(runId);
     const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
     let spawned!: () => void;
     const running = new Promise<void>((resolve) => (spawned = resolve));
@@ -153,24 +158,12 @@ export class UiSession implements HoldwatchService {
         run.stop = stop;
         spawned();
       },
-      onEntry: (entry, supervisor) => {
-        run.supervisor = supervisor;
-        this.forwardEntry(entry, supervisor, emit);
-        throttle.poke(entry.t === 'failure');
-      },
+      onEntry,
       onError: (error) => emit({ type: 'output', stream: 'stderr', text: `holdwatch: ${messageOf(error)}\n` }),
     });
     done.then(
-      ({ record, exitCode }) => {
-        throttle.dispose();
-        run.record = record;
-        emit({ type: 'ended', exitCode, record, error: null });
-      },
-      (error: unknown) => {
-        throttle.dispose();
-        run.record = run.supervisor?.record() ?? null;
-        emit({ type: 'ended', exitCode: null, record: run.record, error: messageOf(error) });
-      },
+      ({ record, exitCode }) => end({ exitCode, record, error: null }),
+      (error: unknown) => end({ exitCode: null, record: run.supervisor?.record() ?? null, error: messageOf(error) }),
     );
     // Whichever comes first: the command runs, or the run failed before it could (bad dir, no such command).
     await Promise.race([running, done]);
@@ -180,6 +173,24 @@ export class UiSession implements HoldwatchService {
 
   async stopRun(runId: string): Promise<void> {
     this.runOf(runId).stop?.();
+  }
+
+  async listActiveRuns(): Promise<ActiveRun[]> {
+    const source = await this.holders();
+    return (await listLiveRuns(runsPath(), (pid) => source.processInfo(pid))).map(toActiveRun);
+  }
+
+  /** Replays the run's journal, then follows it; its end (or stopRun) leaves the record here for exports. */
+  async attachRun(runId: string): Promise<void> {
+    const source = await this.holders();
+    const processInfo = (pid: number) => source.processInfo(pid);
+    const live = (await listLiveRuns(runsPath(), processInfo)).find((r) => r.runId === runId);
+    if (!live) throw new BadInputError(`no run ${runId} is going: it has ended, or it was not started with holdwatch run`);
+    // Attached again (another window): one follower, replaying from the start to every window.
+    this.runs.get(runId)?.followed?.close();
+    const { run, onEntry, end } = this.trackRun(runId);
+    run.followed = new FollowedRun(join(runsPath(), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), { onEntry, onEnd: end });
+    run.stop = () => run.followed?.detach();
   }
 
   async getProcessDetails(pid: number): Promise<ProcessDetails | null> {
@@ -244,6 +255,25 @@ export class UiSession implements HoldwatchService {
     if (source) await (await source).dispose();
   }
 
+  /** A run's place in the session: its events, the record sent throttled, and its end (the record kept). */
+  private trackRun(runId: string) {
+    const run: LiveRun = { stop: null, supervisor: null, record: null };
+    this.runs.set(runId, run);
+    const emit = (event: RunEvent) => this.runEvents.emit(runId, event);
+    const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
+    const onEntry = (entry: JournalEntry, supervisor: Pick<RunSupervisor, 'record'>) => {
+      run.supervisor = supervisor;
+      this.forwardEntry(entry, supervisor, emit);
+      throttle.poke(entry.t === 'failure');
+    };
+    const end = ({ exitCode, record, error }: { exitCode: number | null; record: RunRecord | null; error: string | null }) => {
+      throttle.dispose();
+      run.record = record;
+      emit({ type: 'ended', exitCode, record, error });
+    };
+    return { run, emit, onEntry, end };
+  }
+
   private runOf(runId: string): LiveRun {
     const run = this.runs.get(runId);
     if (!run) throw new BadInputError(`no run ${runId} in this session`);
@@ -251,7 +281,7 @@ export class UiSession implements HoldwatchService {
   }
 
   /** Journal entries, as the front end wants them: holders and failures with their attribution so far. */
-  private forwardEntry(entry: JournalEntry, supervisor: RunSupervisor, emit: (event: RunEvent) => void): void {
+  private forwardEntry(entry: JournalEntry, supervisor: Pick<RunSupervisor, 'record'>, emit: (event: RunEvent) => void): void {
     switch (entry.t) {
       case 'run-start':
         emit({ type: 'started', command: entry.command, cwd: entry.cwd, watched: entry.watched });

@@ -39,6 +39,8 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     revealPath: record('revealPath'),
     listRecentDirs: record('listRecentDirs'),
     defaultDir: record('defaultDir'),
+    listActiveRuns: record('listActiveRuns'),
+    attachRun: record('attachRun'),
     onWatchEvent: none,
     onWatchStatus: none,
     onRunEvent: none,
@@ -70,6 +72,8 @@ describe('dispatchRequest (the host side)', () => {
     ['unknown format', 'exportReport', { runId: 'r', format: 'exe', redact: false }],
     ['null request', 'scan', null],
     ['argument where none is taken', 'defaultDir', { evil: true }],
+    ['attach without a run id', 'attachRun', ''],
+    ['attach to a run id that is not text', 'attachRun', { runId: 'r1' }],
   ])('rejects %s with a ContractError and never calls the service', async (_, method, request) => {
     const service = recordingService();
     await expect(dispatchRequest(service, method, request)).rejects.toBeInstanceOf(ContractError);
@@ -93,6 +97,8 @@ describe('serviceClient (the front-end side)', () => {
   it('rejects a malformed result', async () => {
     const client = serviceClient(transport({ watchId: 7 }), () => {});
     await expect(client.startWatch({ dirs: ['/tmp'] })).rejects.toBeInstanceOf(ContractError);
+    const runs = serviceClient(transport([{ runId: 'r1', command: ['pytest'], cwd: '/w', watched: ['/w'], startedAt: '2024-01-01T00:00:00.000Z', pid: -5 }]), () => {});
+    await expect(runs.listActiveRuns()).rejects.toBeInstanceOf(ContractError);
   });
 
   it('delivers valid events and reports malformed ones without calling listeners', () => {

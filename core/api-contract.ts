@@ -4,6 +4,7 @@
 // renderer all use this one file.
 import { z } from 'zod';
 import type {
+  ActiveRun,
   OpenStack,
   StackFrame,
   StackLookup,
@@ -203,6 +204,7 @@ const RunRequestSchema: z.ZodType<RunRequestDto> = z.strictObject({ command: z.a
 const EndProcessRequestSchema: z.ZodType<EndProcessRequestDto> = z.strictObject({ pid: pid.min(1), startedAtMs: z.number() });
 const ExportRequestSchema: z.ZodType<ExportRequestDto> = z.strictObject({ runId: id, format: z.enum(['md', 'json', 'html']), redact: z.boolean() });
 const ExportedReportSchema: z.ZodType<ExportedReport> = z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() });
+const ActiveRunSchema: z.ZodType<ActiveRun> = z.object({ runId: id, command: z.array(z.string()), cwd: z.string(), watched: z.array(z.string()), startedAt: iso, pid });
 const ProcessDetailsSchema: z.ZodType<ProcessDetails> = z.object({ process: ProcessInfoSchema, ancestry: z.array(AncestryEntrySchema), endRefusal: z.string().nullable() });
 
 type Method = { [K in keyof HoldwatchService]: HoldwatchService[K] extends (...args: never[]) => Promise<unknown> ? (K extends `on${string}` ? never : K) : never }[keyof HoldwatchService];
@@ -222,6 +224,8 @@ export const SERVICE_METHODS: { [M in Method]: { request: z.ZodType<RequestOf<M>
   revealPath: { request: path, result: done },
   listRecentDirs: { request: nothing, result: z.array(z.string()) },
   defaultDir: { request: nothing, result: z.string() },
+  listActiveRuns: { request: nothing, result: z.array(ActiveRunSchema) },
+  attachRun: { request: id, result: done },
 };
 
 export type ServiceMethod = Method;
@@ -313,6 +317,8 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     revealPath: (r) => call('revealPath', r),
     listRecentDirs: () => call('listRecentDirs', undefined),
     defaultDir: () => call('defaultDir', undefined),
+    listActiveRuns: () => call('listActiveRuns', undefined),
+    attachRun: (r) => call('attachRun', r),
     onWatchEvent: listen((e) => (e.channel === 'watch' ? [e.watchId, e.event] : null)),
     onWatchStatus: listen((e) => (e.channel === 'watch-status' ? [e.watchId, e.status] : null)),
     onRunEvent: listen((e) => (e.channel === 'run' ? [e.runId, e.event] : null)),

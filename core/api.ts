@@ -111,6 +111,13 @@ export interface HoldwatchService {
   defaultDir(): Promise<string>;
   onWatchStatus(listener: (watchId: string, status: WatchStatus) => void): () => void;
   onRunEvent(listener: (runId: string, event: RunEvent) => void): () => void;
+  /** Runs `holdwatch run` started in a terminal that are still going, newest first. */
+  listActiveRuns(): Promise<ActiveRun[]>;
+  /**
+   * Follows one of them: its RunEvents arrive under its runId as for a run started here (the record
+   * replayed first, then live). stopRun detaches; the terminal run is never signalled.
+   */
+  attachRun(runId: string): Promise<void>;
 }
 
 export interface ScanRequestDto {
@@ -308,6 +315,19 @@ export interface ExportedReport {
   fileName: string;
   mimeType: string;
   text: string;
+}
+
+/** A run `holdwatch run` started in a terminal, still going: the UI can attach to it. */
+export interface ActiveRun {
+  runId: string;
+  command: string[];
+  cwd: string;
+  /** The watched directories, resolved (display form). */
+  watched: string[];
+  /** ISO 8601. */
+  startedAt: string;
+  /** The `holdwatch run` process (not the test command). */
+  pid: number;
 }
 
 /** After each full scan of a watch: how the live view stands, for progress and honesty about gaps. */

@@ -11,3 +11,11 @@ export const VERDICT_LABEL: Record<string, string> = {
   'outside-run': 'outside run',
   'in-run': 'in run',
 };
+
+/** A duration as people say it: `40 s`, `3 min`, `2 h 5 min`. */
+export function ageText(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
+}

@@ -1,7 +1,8 @@
-// The window: a header with the watch's state, the start screen until something is watched, then
-// the table and timeline beside the details and export panels.
+// The window: a header with the watch's state, the start screen (and the terminal runs to attach to)
+// until something is watched, then the table and timeline beside the details and export panels.
 import { stopWatch } from '../store/intents.js';
 import { useStore } from '../store/store.js';
+import { AttachRuns } from './AttachRuns.js';
 import { DetailsPanel } from './DetailsPanel.js';
 import { ExportPanel } from './ExportPanel.js';
 import { HoldersTable } from './HoldersTable.js';
@@ -33,6 +34,7 @@ export function App() {
       {!started ? (
         <main className="start-main">
           <StartScreen />
+          <AttachRuns />
         </main>
       ) : (
         <main className="workspace">

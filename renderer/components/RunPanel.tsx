@@ -1,6 +1,7 @@
 // The run under holdwatch: its state and progress, its output's tail, and a form to start one
 // while watching.
 import { useState, type FormEvent } from 'react';
+import { isDetached } from '../store/derive.js';
 import { startRun, stopRun } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 
@@ -11,6 +12,9 @@ export function RunPanel() {
   const [cwd, setCwd] = useState('');
   const [runDir, setRunDir] = useState('');
   const active = run.phase === 'starting' || run.phase === 'running';
+  // Attached from a terminal: the run is followed, not ours; its output is in that terminal.
+  const attached = run.attachedPid !== null;
+  const counts = `${run.record?.tests.length ?? 0} tests · ${run.failures.length} teardown failure(s) · ${run.record?.holders.length ?? 0} holder(s)`;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -22,13 +26,16 @@ export function RunPanel() {
       {run.phase !== 'idle' && (
         <div className={`run-status ${run.phase}`} data-testid="run-status">
           <span className="mono">{run.command.join(' ')}</span>
-          {run.phase === 'starting' && <span className="progress"> Starting…</span>}
-          {run.phase === 'running' && <span className="progress"> Running{run.lastTest ? ` — ${run.lastTest.name}${run.lastTest.phase ? ` (${run.lastTest.phase})` : ''}` : ''}</span>}
-          {run.phase === 'ended' && <span> Ended, exit code {run.exitCode ?? '—'} · {run.record?.tests.length ?? 0} tests · {run.failures.length} teardown failure(s) · {run.record?.holders.length ?? 0} holder(s)</span>}
+          {attached && <span className="badge" title={`Started in a terminal with holdwatch run (pid ${run.attachedPid}); holdwatch follows it and never stops it`}>terminal run · pid {run.attachedPid}</span>}
+          {run.phase === 'starting' && <span className="progress"> {attached ? 'Attaching…' : 'Starting…'}</span>}
+          {run.phase === 'running' && <span className="progress"> {attached ? 'Following' : 'Running'}{run.lastTest ? ` — ${run.lastTest.name}${run.lastTest.phase ? ` (${run.lastTest.phase})` : ''}` : ''}</span>}
+          {run.phase === 'ended' && !isDetached(run) && <span> Ended, exit code {run.exitCode ?? '—'} · {counts}</span>}
+          {isDetached(run) && <span> Detached: the run goes on in its terminal · so far {counts}</span>}
           {run.phase === 'error' && <span className="error" role="alert"> {run.error}</span>}
-          {active && <button onClick={() => void stopRun()}>Stop run</button>}
+          {active && (attached ? <button onClick={() => void stopRun()} title="Stop following; the run goes on in its terminal">Detach</button> : <button onClick={() => void stopRun()}>Stop run</button>)}
         </div>
       )}
+      {attached && !run.output && <p className="dim output-hint">Its output is in the terminal that runs it.</p>}
       {run.output && (
         <details className="output">
           <summary>Output ({run.output.split('\n').length - 1} lines)</summary>

@@ -1,6 +1,6 @@
 // DEMO ONLY — a fake backend that invents holders, for the 20,000-row volume measurement and for
 // screenshots. Enabled only by `?demo=<count>` in the URL; it never touches a real process.
-import type { Holder, HoldwatchService, RunEvent, WatchEvent, WatchStatus } from '../../core/api.js';
+import type { ActiveRun, AttributedHolder, Holder, HoldwatchService, RunEvent, RunRecord, WatchEvent, WatchStatus } from '../../core/api.js';
 
 type Listener<A extends unknown[]> = (...args: A) => void;
 
@@ -22,10 +22,47 @@ export function demoHolders(count: number, dir: string, atMs: number): Holder[] 
   }));
 }
 
+/** One invented terminal run: a pytest whose first test's teardown is blocked by the file it left open. */
+export function demoTerminalRun(nowMs: number): { active: ActiveRun; history: RunEvent[]; record: RunRecord } {
+  const at = (s: number) => new Date(nowMs - 90_000 + s * 1000).toISOString();
+  const [t1, t2] = ['tests/test_export.py::test_writes_report', 'tests/test_export.py::test_cleans_up'];
+  const active: ActiveRun = { runId: 'demo-terminal', command: ['pytest', '-x', 'tests'], cwd: '/demo/project', watched: ['/demo'], startedAt: at(0), pid: 4242 };
+  const holder: AttributedHolder = {
+    ...demoHolders(1, '/demo', nowMs)[0]!,
+    pid: 4300,
+    processName: 'python3',
+    commandLine: 'python3 -m pytest -x tests',
+    path: '/demo/work/report.csv',
+    deleted: false,
+    attribution: { spawnedDuring: null, firstSeenDuring: t1, verdict: 'blocked-cleanup', ancestry: [], firstSeenAt: at(2), lastSeenAt: at(9) },
+  };
+  const failure = { at: at(4), text: "PermissionError: [WinError 32] ... '/demo/work/report.csv'", path: '/demo/work', kind: 'sharing-violation', code: 32, test: t1, holders: [holder] };
+  const test = (type: 'test-start' | 'test-end', name: string, s: number, outcome?: 'error' | 'passed'): RunEvent => ({ type: 'test', event: { type, name, atMs: Date.parse(at(s)), ...(outcome ? { outcome } : {}) } });
+  const tests = [
+    { name: t1, startedAt: at(1), endedAt: at(4), outcome: 'error' as const, phase: 'teardown' as const },
+    { name: t2, startedAt: at(5), endedAt: at(9), outcome: 'passed' as const },
+  ];
+  const { runId, command, cwd, watched, startedAt } = active;
+  const record: RunRecord = { runId, command, cwd, watched, startedAt, platform: 'linux', exitCode: null, endedAt: null, tests, holders: [holder], failures: [failure], leftovers: [], versions: { holdwatch: 'demo', node: 'demo', os: 'demo' } };
+  const history: RunEvent[] = [
+    { type: 'started', command: active.command, cwd: active.cwd, watched: active.watched },
+    test('test-start', t1, 1),
+    { type: 'holder', change: 'appeared', at: at(2), holder },
+    test('test-end', t1, 4, 'error'),
+    { type: 'failure', failure },
+    test('test-start', t2, 5),
+    test('test-end', t2, 9, 'passed'),
+    { type: 'record', record },
+  ];
+  return { active, history, record };
+}
+
 export class DemoService implements HoldwatchService {
   private readonly watch = new Set<Listener<[string, WatchEvent]>>();
   private readonly status = new Set<Listener<[string, WatchStatus]>>();
   private readonly run = new Set<Listener<[string, RunEvent]>>();
+
+  private readonly terminalRun = demoTerminalRun(Date.now());
 
   constructor(private readonly count: number) {}
 
@@ -48,7 +85,16 @@ export class DemoService implements HoldwatchService {
   async startRun(): Promise<never> {
     throw new Error('the demo backend does not run commands');
   }
-  async stopRun() {}
+  async stopRun() {
+    for (const l of this.run) l(this.terminalRun.active.runId, { type: 'ended', exitCode: null, record: this.terminalRun.record, error: null });
+  }
+  async listActiveRuns() {
+    return [this.terminalRun.active];
+  }
+  async attachRun(runId: string) {
+    if (runId !== this.terminalRun.active.runId) throw new Error(`no run ${runId} is going`);
+    for (const event of this.terminalRun.history) for (const l of this.run) l(runId, event);
+  }
   async getProcessDetails() {
     return null;
   }

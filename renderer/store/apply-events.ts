@@ -40,7 +40,8 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
           else markGone(rowsForWrite(), holderKey(event.holder), nowMs);
           break;
         case 'failure':
-          run = { ...run, failures: [...run.failures, event.failure] };
+          // A replayed history (another window attached to the same terminal run) repeats failures.
+          if (!run.failures.some((f) => f.at === event.failure.at && f.text === event.failure.text)) run = { ...run, failures: [...run.failures, event.failure] };
           break;
         case 'output':
           run = { ...run, output: (run.output + event.text).slice(-OUTPUT_KEEP_CHARS) };

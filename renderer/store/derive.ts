@@ -2,7 +2,7 @@
 import type { AttributedHolder, FailureRecord, RunRecord } from '../../core/api.js';
 import { holderKey } from '../../core/api-contract.js';
 import type { Row } from './rows.js';
-import type { SettingsSlice, SortColumn } from './slices.js';
+import type { RunSlice, SettingsSlice, SortColumn } from './slices.js';
 
 export interface ShownRow extends Row {
   /** Blocked the failure the view is frozen at. */
@@ -74,4 +74,9 @@ export function frozenRows(record: RunRecord | null, failure: FailureRecord): { 
   for (const h of failure.holders) byKey.set(holderKey(h), h);
   const rows = [...byKey].map(([key, h]): Row => ({ key, holder: h, attribution: h.attribution, sinceMs: Date.parse(h.attribution.firstSeenAt), state: 'live', changedAtMs: 0 }));
   return { rows, blockers: new Set(failure.holders.map(holderKey)) };
+}
+
+/** An attached run the UI stopped following: it ended here without its final record, and goes on in its terminal. */
+export function isDetached(run: Pick<RunSlice, 'attachedPid' | 'phase' | 'record'>): boolean {
+  return run.attachedPid !== null && run.phase === 'ended' && !run.record?.endedAt;
 }

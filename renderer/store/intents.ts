@@ -1,11 +1,11 @@
 // What the user asks for: each intent calls the service and records the outcome in the store,
 // an error as a readable sentence with the next step.
-import type { ReportFormat } from '../../core/api.js';
+import type { ActiveRun, ReportFormat } from '../../core/api.js';
 import { holderKey } from '../../core/api-contract.js';
 import { parseCommandLine } from '../command-line.js';
 import { service } from '../service/current.js';
 import { useStore } from './store.js';
-import type { SortColumn } from './slices.js';
+import { initialState, type SortColumn } from './slices.js';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -54,7 +54,7 @@ export async function startRun(commandLine: string, cwd: string, dir: string): P
     return;
   }
   const dirs = [dir.trim() || get().watch.dirs[0] || get().settings.defaultDir];
-  set((s) => ({ run: { ...s.run, runId: null, phase: 'starting', command, cwd, record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null }, selection: { ...s.selection, frozenFailure: null } }));
+  set((s) => ({ run: { ...s.run, runId: null, phase: 'starting', command, cwd, record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null, attachedPid: null }, selection: { ...s.selection, frozenFailure: null } }));
   try {
     const { runId } = await service().startRun({ command, cwd: cwd.trim() || dirs[0]!, dirs, ...(Object.keys(env).length > 0 ? { env } : {}) });
     // Events may have arrived for this run before its id did: they were dropped, the next record repairs it.
@@ -64,6 +64,32 @@ export async function startRun(commandLine: string, cwd: string, dir: string): P
   }
 }
 
+/** The terminal runs one can attach to; a failed refresh keeps the last list and says why. */
+export async function refreshActiveRuns(): Promise<void> {
+  try {
+    const runs = await service().listActiveRuns();
+    set({ attach: { runs, loaded: true, error: null } });
+  } catch (error) {
+    set((s) => ({ attach: { ...s.attach, loaded: true, error: `Could not list the running \`holdwatch run\`s: ${messageOf(error)}` } }));
+  }
+}
+
+/** Watches the run's directory and follows the run: the run view, as for a run started here. */
+export async function attachRun(active: ActiveRun): Promise<void> {
+  await startWatch(active.watched[0] ?? active.cwd);
+  if (get().watch.phase === 'error') return; // the start screen says why
+  // The id is set before asking: the history the host replays during the call is applied, not dropped.
+  set((s) => ({ run: { ...initialState().run, runId: active.runId, phase: 'starting', command: active.command, cwd: active.cwd, attachedPid: active.pid }, selection: { ...s.selection, frozenFailure: null } }));
+  try {
+    await service().attachRun(active.runId);
+    set((s) => ({ run: { ...s.run, phase: s.run.phase === 'starting' ? 'running' : s.run.phase } }));
+  } catch (error) {
+    set((s) => ({ run: { ...s.run, phase: 'error', error: `Could not attach to ${active.command.join(' ')}: ${messageOf(error)}. Go back to the start screen for the runs going now.` } }));
+    void refreshActiveRuns();
+  }
+}
+
+/** Stops a run started here (SIGTERM to its command); for an attached run, stops following it only. */
 export async function stopRun(): Promise<void> {
   const { runId } = get().run;
   if (runId) await service().stopRun(runId).catch(() => undefined);

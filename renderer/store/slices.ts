@@ -1,6 +1,6 @@
 // The store's typed slices. No actions live here: events and user intents update the store from
 // outside with useStore.setState (zustand's "no store actions" practice), so tests drive it the same way.
-import type { FailureRecord, ProcessDetails, RunRecord, TestEvent } from '../../core/api.js';
+import type { ActiveRun, FailureRecord, ProcessDetails, RunRecord, TestEvent } from '../../core/api.js';
 import type { Row } from './rows.js';
 
 export interface WatchSlice {
@@ -29,6 +29,16 @@ export interface RunSlice {
   output: string;
   exitCode: number | null;
   error: string | null;
+  /** The `holdwatch run` followed when the run was attached from a terminal; null for a run started here. */
+  attachedPid: number | null;
+}
+
+/** Runs `holdwatch run` started in terminals, still going: the start screen offers to attach to them. */
+export interface AttachSlice {
+  runs: ActiveRun[];
+  /** False until the first answer: the list is not "empty" before it is known. */
+  loaded: boolean;
+  error: string | null;
 }
 
 export interface SelectionSlice {
@@ -54,6 +64,7 @@ export interface SettingsSlice {
 export interface HoldwatchState {
   watch: WatchSlice;
   run: RunSlice;
+  attach: AttachSlice;
   selection: SelectionSlice;
   settings: SettingsSlice;
 }
@@ -63,7 +74,8 @@ export const OUTPUT_KEEP_CHARS = 64 * 1024;
 export function initialState(): HoldwatchState {
   return {
     watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, rows: new Map() },
-    run: { runId: null, phase: 'idle', command: [], cwd: '', record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null },
+    run: { runId: null, phase: 'idle', command: [], cwd: '', record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null, attachedPid: null },
+    attach: { runs: [], loaded: false, error: null },
     selection: { selectedKey: null, frozenFailure: null, details: null },
     settings: { connection: 'connecting', connectionError: null, defaultDir: '', recentDirs: [], sort: { column: 'since', descending: false }, filter: '', redact: false, intervalMs: 500 },
   };

@@ -1,8 +1,10 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { AttributedHolder, FailureRecord, Holder, HoldwatchService, RunEvent, RunRecord, WatchEvent, WatchStatus } from '../../core/api.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ActiveRun, AttributedHolder, FailureRecord, Holder, HoldwatchService, RunEvent, RunRecord, WatchEvent, WatchStatus } from '../../core/api.js';
 import { holderKey } from '../../core/api-contract.js';
 import { applyBatch, type Incoming } from './apply-events.js';
-import { frozenRows, relativePath, shownRows } from './derive.js';
+import { setService } from '../service/current.js';
+import { frozenRows, isDetached, relativePath, shownRows } from './derive.js';
+import { attachRun, refreshActiveRuns, stopRun } from './intents.js';
 import { MARK_MS, sweepRows } from './rows.js';
 import { resetStore, useStore } from './store.js';
 import { wireStore, type Scheduler } from './wire.js';
@@ -152,5 +154,80 @@ describe('wireStore', () => {
     expect(useStore.getState().watch.rows.size).toBe(500);
     unsubscribe();
     off();
+  });
+});
+
+describe('attaching to a terminal run', () => {
+  const active: ActiveRun = { runId: 'term-1', command: ['pytest', '-x'], cwd: '/p', watched: ['/w'], startedAt: AT, pid: 4242 };
+  const failure: FailureRecord = { at: AT, text: 'PermissionError: [WinError 32]', path: '/w', kind: 'sharing-violation', code: 32, test: 't1', holders: [] };
+  /** A host whose attachRun replays the history during the call, as the real one does. */
+  function host(over: Partial<HoldwatchService> = {}) {
+    const calls: string[] = [];
+    const replay = (event: RunEvent) => useStore.setState((s) => applyBatch(s, [runItem(event, active.runId)], 1));
+    const fake = {
+      startWatch: async ({ dirs }: { dirs: string[] }) => (calls.push(`watch ${dirs[0]}`), { watchId: 'w1' }),
+      stopWatch: async () => {},
+      defaultDir: async () => '/tmp',
+      listRecentDirs: async () => [],
+      listActiveRuns: async () => [active],
+      attachRun: async (runId: string) => {
+        calls.push(`attach ${runId}`);
+        replay({ type: 'started', command: active.command, cwd: active.cwd, watched: active.watched });
+        replay({ type: 'failure', failure });
+      },
+      stopRun: async (runId: string) => void calls.push(`stop ${runId}`),
+      ...over,
+    };
+    setService(fake as unknown as HoldwatchService);
+    return calls;
+  }
+  afterEach(() => setService(null));
+
+  it('lists the running terminal runs; a failed refresh keeps the last list and says why', async () => {
+    host();
+    expect(useStore.getState().attach).toEqual({ runs: [], loaded: false, error: null });
+    await refreshActiveRuns();
+    expect(useStore.getState().attach).toEqual({ runs: [active], loaded: true, error: null });
+    host({ listActiveRuns: async () => Promise.reject(new Error('connection lost')) });
+    await refreshActiveRuns();
+    expect(useStore.getState().attach).toMatchObject({ runs: [active], error: expect.stringMatching(/connection lost/) });
+  });
+
+  it("watches the run's directory, then follows it: the history replayed during the call is kept", async () => {
+    const calls = host();
+    await attachRun(active);
+    expect(calls).toEqual(['watch /w', 'attach term-1']);
+    const { run, watch } = useStore.getState();
+    expect(watch.dirs).toEqual(['/w']);
+    expect(run).toMatchObject({ runId: 'term-1', phase: 'running', command: ['pytest', '-x'], attachedPid: 4242 });
+    expect(run.failures).toEqual([failure]);
+  });
+
+  it('keeps one failure when a second window replays the same history', async () => {
+    host();
+    await attachRun(active);
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'failure', failure }, active.runId)], 2));
+    expect(useStore.getState().run.failures).toHaveLength(1);
+  });
+
+  it('detaching ends the view, not the run: no final record means detached', async () => {
+    const calls = host();
+    await attachRun(active);
+    await stopRun();
+    expect(calls.at(-1)).toBe('stop term-1');
+    const partial: RunRecord = { runId: 'term-1', command: active.command, cwd: '/p', watched: ['/w'], platform: 'linux', exitCode: null, startedAt: AT, endedAt: null, tests: [], holders: [], failures: [failure], leftovers: [], versions: { holdwatch: '0', node: 'v20', os: 'linux' } };
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'ended', exitCode: null, record: partial, error: null }, active.runId)], 3));
+    expect(isDetached(useStore.getState().run)).toBe(true);
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'ended', exitCode: 1, record: { ...partial, exitCode: 1, endedAt: AT }, error: null }, active.runId)], 4));
+    expect(isDetached(useStore.getState().run)).toBe(false); // ended in its terminal: the record is final
+    expect(isDetached({ attachedPid: null, phase: 'ended', record: null })).toBe(false); // a run started here
+  });
+
+  it('says why an attach failed and refreshes the list (the run may have ended)', async () => {
+    let listed = 0;
+    host({ attachRun: async () => Promise.reject(new Error('no run term-1 is going')), listActiveRuns: async () => (listed++, []) });
+    await attachRun(active);
+    expect(useStore.getState().run).toMatchObject({ phase: 'error', error: expect.stringMatching(/^Could not attach to pytest -x: no run term-1 is going/) });
+    await vi.waitFor(() => expect(listed).toBe(1));
   });
 });

@@ -1,0 +1,74 @@
+// A run `holdwatch run` records in a terminal, followed from the UI: its journal read as it grows
+// (read only: the journal is the terminal's) and folded by the same RunRecorder the run itself uses,
+// until its run-end entry, or until its holdwatch is gone without one. Following never signals the run.
+import type { RunRecord } from '../core/api.js';
+import type { JournalEntry } from '../core/run/journal-entries.js';
+import { parseJournal } from '../core/run/journal-schema.js';
+import { RunRecorder } from '../core/run/run-recorder.js';
+import { LineSplitter } from '../core/runners/line-splitter.js';
+import { EventsTail } from './events-tail.js';
+
+/** How often the run's holdwatch is checked for being gone (killed outright, it writes no run-end). */
+const ALIVE_POLL_MS = 1000;
+
+export interface FollowHooks {
+  /** Each entry as it is read, the history first; `recorder.record()` is the record so far. */
+  onEntry(entry: JournalEntry, recorder: RunRecorder): void;
+  /** Once: the run ended (its record is final), its holdwatch vanished (`error`), or detach(). */
+  onEnd(end: { exitCode: number | null; record: RunRecord | null; error: string | null }): void;
+}
+
+export class FollowedRun {
+  private readonly recorder = new RunRecorder();
+  private readonly lines = new LineSplitter();
+  private started = false;
+  private ended = false;
+  private readonly tail: EventsTail;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    journalPath: string,
+    private readonly pid: number,
+    isRunning: () => Promise<boolean>,
+    private readonly hooks: FollowHooks,
+  ) {
+    this.tail = new EventsTail(journalPath, (text) => this.read(text), { create: false });
+    this.timer = setInterval(() => void isRunning().then((alive) => alive || this.lost(), () => undefined), ALIVE_POLL_MS);
+    this.tail.drain(); // the history at once (and a run that already ended ends here, timer cleared)
+  }
+
+  /** Stops following; the run goes on in its terminal. The UI keeps the record so far. */
+  detach(): void {
+    this.end(null, null);
+  }
+
+  /** Stops following without a word (another follower takes over). Idempotent. */
+  close(): void {
+    this.ended = true;
+    clearInterval(this.timer);
+    this.tail.close();
+  }
+
+  private read(text: string): void {
+    for (const entry of parseJournal(this.lines.push(text)).entries) {
+      if (this.ended) return;
+      this.recorder.apply(entry);
+      this.started ||= entry.t === 'run-start';
+      if (!this.started) continue; // a journal is nothing without its start
+      this.hooks.onEntry(entry, this.recorder);
+      if (entry.t === 'run-end') this.end(entry.exitCode, null);
+    }
+  }
+
+  private lost(): void {
+    if (this.ended) return;
+    this.tail.drain(); // a run-end written just before it exited
+    this.end(null, `The holdwatch run (pid ${this.pid}) stopped before it finished its record; this is what it recorded.`);
+  }
+
+  private end(exitCode: number | null, error: string | null): void {
+    if (this.ended) return;
+    this.close();
+    this.hooks.onEnd({ exitCode, record: this.started ? this.recorder.record() : null, error });
+  }
+}

@@ -1,0 +1,150 @@
+// Attaching the UI session to a `holdwatch run` started in a terminal: the built CLI runs a real bats
+// suite whose teardown fails; the session lists the run, attaches, and receives its tests, the holder
+// and the failure as for a run it started. Detaching never touches the run; a run whose holdwatch is
+// killed outright ends with a readable error and leaves the list.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../core/api.js';
+import { RecentDirs } from '../../dist/cli/ui-recent-dirs.js';
+import { UiSession } from '../../dist/cli/ui-session.js';
+import { CLI, REPO_ROOT } from '../support/cli.js';
+
+const SUITE = join(REPO_ROOT, 'tests/fixtures/attach/teardown-blocked.bats');
+
+let scratch: string;
+let session: UiSession;
+const children = new Set<ChildProcess>();
+const holderPids = new Set<number>();
+const savedDataDir = process.env.HOLDWATCH_DATA_DIR;
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'hw-ui-attach-'));
+  process.env.HOLDWATCH_DATA_DIR = join(scratch, 'data'); // the session and the terminal runs share it
+  session = new UiSession({ recentDirs: new RecentDirs(join(scratch, 'recent.json')), ownPids: [process.pid] });
+});
+
+afterEach(() => {
+  for (const child of children) killQuietly(-child.pid!, 'SIGKILL'); // its process group: holdwatch, bats and all
+  children.clear();
+  for (const pid of holderPids) killQuietly(pid); // the suite's detached holders outlive it by design
+  holderPids.clear();
+});
+
+afterAll(async () => {
+  await session.dispose();
+  if (savedDataDir === undefined) delete process.env.HOLDWATCH_DATA_DIR;
+  else process.env.HOLDWATCH_DATA_DIR = savedDataDir;
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+});
+
+/** `holdwatch run` as a user starts it in a terminal; the suite waits for its go file. */
+function terminalRun(name: string) {
+  const work = join(scratch, name, 'work');
+  mkdirSync(work, { recursive: true });
+  const goFile = join(scratch, name, 'go');
+  const env = { ...process.env, EXAMPLE_DIR: work, GO_FILE: goFile, HOLD_SECONDS: '3' };
+  // Its own process group, as a terminal's job: the test can end all of it, as closing the terminal would.
+  const child = spawn(process.execPath, [CLI, 'run', '--watch', work, '--', 'bats', SUITE], { cwd: join(scratch, name), stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d));
+  child.stdout!.resume();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, work, go: () => writeFileSync(goFile, ''), exited, stderr: () => stderr };
+}
+
+async function listedRun(pid: number) {
+  for (let i = 0; i < 200; i++) {
+    const run = (await session.listActiveRuns()).find((r) => r.pid === pid);
+    if (run) return run;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`holdwatch run (pid ${pid}) was never listed`);
+}
+
+/** Every event of one run, and a promise of its end. */
+function eventsOf(runId: string) {
+  const events: RunEvent[] = [];
+  let resolveEnded!: (e: Extract<RunEvent, { type: 'ended' }>) => void;
+  const ended = new Promise<Extract<RunEvent, { type: 'ended' }>>((resolve) => (resolveEnded = resolve));
+  const off = session.onRunEvent((id, event) => {
+    if (id !== runId) return;
+    events.push(event);
+    if (event.type === 'ended') resolveEnded(event);
+  });
+  return { events, ended: ended.finally(off) };
+}
+
+describe('UiSession: attaching to a terminal run', () => {
+  it('lists the run, attaches, and receives its tests, the holder and the failure; the record stays for export', async () => {
+    const run = terminalRun('follow');
+    const listed = await listedRun(run.child.pid!);
+    expect(listed).toMatchObject({ command: ['bats', SUITE], cwd: join(scratch, 'follow'), watched: [run.work] });
+    const { events, ended } = eventsOf(listed.runId);
+    await session.attachRun(listed.runId);
+    expect(events[0]).toMatchObject({ type: 'started', command: ['bats', SUITE] }); // the history, replayed at once
+    run.go();
+
+    const end = await ended;
+    expect(await run.exited).toBe(1); // bats' own exit code, passed through to the terminal
+    for (const h of end.record?.holders ?? []) holderPids.add(h.pid);
+    expect(end).toMatchObject({ exitCode: 1, error: null });
+    const tests = events.flatMap((e) => (e.type === 'test' && e.event.type === 'test-end' ? [[e.event.name, e.event.outcome]] : []));
+    expect(tests).toEqual([
+      ['leaves a holder behind', 'error'],
+      ['a later test', 'passed'],
+    ]);
+    const failure = events.find((e) => e.type === 'failure');
+    expect(failure?.type === 'failure' && failure.failure.text).toMatch(/rmdir: failed to remove .*work-1.*Directory not empty/);
+    const held = join(run.work, 'work-1', 'held.log');
+    expect(failure?.type === 'failure' && failure.failure.holders.map((h) => [h.path, h.attribution.verdict])).toEqual([[held, 'blocked-cleanup']]);
+    expect(events.some((e) => e.type === 'holder' && e.change === 'appeared' && e.holder.path === held)).toBe(true);
+    expect(end.record).toMatchObject({ runId: listed.runId, exitCode: 1 });
+    expect(end.record?.endedAt).not.toBeNull(); // the run's own final record
+
+    expect(await session.listActiveRuns()).toEqual([]);
+    const md = await session.exportReport({ runId: listed.runId, format: 'md', redact: false });
+    expect(md.text).toContain('held.log');
+  }, 60_000);
+
+  it('detaching stops following and leaves the terminal run to finish on its own', async () => {
+    const run = terminalRun('detach');
+    const listed = await listedRun(run.child.pid!);
+    const { ended } = eventsOf(listed.runId);
+    await session.attachRun(listed.runId);
+    await session.stopRun(listed.runId);
+    const end = await ended;
+    expect(end).toMatchObject({ exitCode: null, error: null });
+    expect(end.record?.endedAt).toBeNull(); // detached: the record as it stood
+    expect(run.child.exitCode).toBeNull(); // still running, never signalled
+    run.go();
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(/holdwatch: run \S+: 1 holder\(s\)/);
+  }, 60_000);
+
+  it('a run whose holdwatch is killed outright ends with a readable error and leaves the list', async () => {
+    const run = terminalRun('killed');
+    const listed = await listedRun(run.child.pid!);
+    const { ended } = eventsOf(listed.runId);
+    await session.attachRun(listed.runId);
+    killQuietly(-run.child.pid!, 'SIGKILL'); // holdwatch and the suite it runs, as a closed terminal would
+    const end = await ended;
+    expect(end.error).toMatch(new RegExp(`holdwatch run \\(pid ${listed.pid}\\) stopped before it finished its record`));
+    expect(end.record?.runId).toBe(listed.runId);
+    expect(await session.listActiveRuns()).toEqual([]);
+    expect(readdirSync(join(scratch, 'data', 'runs')).filter((n) => n.endsWith('.live.json'))).toEqual([]); // the stale marker is gone
+    await expect(session.attachRun(listed.runId)).rejects.toThrow(/no run .* is going/);
+    expect(existsSync(join(scratch, 'killed', 'work', 'work-1'))).toBe(false); // the suite never started
+  }, 60_000);
+});
+
+function killQuietly(pid: number, signal: NodeJS.Signals = 'SIGTERM'): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
