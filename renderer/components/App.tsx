@@ -1,6 +1,6 @@
 // The window: a header with the watch's state, the start screen (and the terminal runs to attach to)
 // until something is watched, then the table and timeline beside the details and export panels.
-import { stopWatch } from '../store/intents.js';
+import { stopRun, stopWatch } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { AttachRuns } from './AttachRuns.js';
 import { DetailsPanel } from './DetailsPanel.js';
@@ -25,7 +25,7 @@ export function App() {
           <>
             <span className="mono dir" title={watch.dirs[0]}>{watch.dirs[0]}</span>
             <WatchState />
-            <button onClick={() => void stopWatch().then(() => useStore.setState((s) => ({ watch: { ...s.watch, phase: 'idle', rows: new Map() } })))}>Change directory</button>
+            <button onClick={() => void (watch.phase === 'following' ? stopRun() : stopWatch()).then(() => useStore.setState((s) => ({ watch: { ...s.watch, phase: 'idle', rows: new Map() } })))}>Change directory</button>
           </>
         )}
         <span className={`connection ${connection}`} title={connectionError ?? ''}>{connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting…' : 'disconnected'}</span>
@@ -55,10 +55,12 @@ export function App() {
 
 function WatchState() {
   const { phase, scans, denied, error } = useStore((s) => s.watch);
+  const following = useStore((s) => s.run.phase === 'starting' || s.run.phase === 'running');
   if (phase === 'starting') return <span className="progress">Resolving the directory…</span>;
   if (phase === 'first-scan') return <span className="progress">First scan of every process — this can take a few seconds on a busy machine…</span>;
   if (phase === 'error') return <span className="error" role="alert">{error}</span>;
   if (phase === 'idle') return <span className="dim">stopped</span>;
+  if (phase === 'following') return following ? <span className="live">following the terminal run's scans</span> : <span className="dim">what the terminal run recorded</span>;
   return (
     <span className="live" data-testid="watch-live">
       live · {scans} {scans === 1 ? 'scan' : 'scans'}

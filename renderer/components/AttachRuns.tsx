@@ -32,10 +32,13 @@ export function AttachRuns() {
           {runs.map((run) => (
             <li key={run.runId}>
               <button type="button" className="active-run" data-testid="active-run" onClick={() => void attachRun(run)} title={`Follow run ${run.runId} (holdwatch run, pid ${run.pid}); the run is never stopped from here`}>
-                <span className="mono command">{run.command.join(' ')}</span>
-                <span className="dim">
-                  in <span className="mono">{run.cwd}</span> · watching <span className="mono">{run.watched.join(', ')}</span> · started {ageText(nowMs - Date.parse(run.startedAt))} ago
+                <span className="run-facts">
+                  <span className="mono command">{run.command.join(' ')}</span>
+                  <span className="dim">
+                    in <span className="mono">{run.cwd}</span> · watching <span className="mono">{run.watched.join(', ')}</span> · started {ageText(nowMs - Date.parse(run.startedAt))} ago
+                  </span>
                 </span>
+                <span className="attach-cta">Attach</span>
               </button>
             </li>
           ))}

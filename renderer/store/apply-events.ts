@@ -1,6 +1,6 @@
 // Folds the service's events into the store. Pure: (state, events) -> the slices that changed.
 // Events for a watch or run the UI no longer shows are ignored (a late event after Stop).
-import type { RunEvent, WatchEvent, WatchStatus } from '../../core/api.js';
+import type { RunEvent, RunRecord, WatchEvent, WatchStatus } from '../../core/api.js';
 import { holderKey } from '../../core/api-contract.js';
 import { markGone, upsertRow } from './rows.js';
 import { OUTPUT_KEEP_CHARS, type HoldwatchState } from './slices.js';
@@ -13,6 +13,15 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
   let watch = state.watch;
   let run = state.run;
   const rowsForWrite = () => (rows === state.watch.rows ? (rows = new Map(rows)) : rows);
+  // The record's attribution onto the rows still shown: while the run goes, a verdict that changed (a
+  // failure makes a blocker, a test's end a leak); at its end, all of it (last sightings, stacks).
+  const settleVerdicts = (record: RunRecord, final: boolean) => {
+    for (const h of record.holders) {
+      const key = holderKey(h);
+      const row = rows.get(key);
+      if (row && (final || row.attribution?.verdict !== h.attribution.verdict)) rowsForWrite().set(key, { ...row, attribution: h.attribution });
+    }
+  };
   for (const item of batch) {
     if (item.channel === 'watch') {
       if (item.watchId !== watch.watchId) continue;
@@ -48,16 +57,12 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
           break;
         case 'record':
           run = { ...run, record: event.record, failures: event.record.failures.length >= run.failures.length ? event.record.failures : run.failures };
+          settleVerdicts(event.record, false);
           break;
         case 'ended': {
           const record = event.record ?? run.record;
           run = { ...run, phase: event.error ? 'error' : 'ended', exitCode: event.exitCode, error: event.error, record, failures: record?.failures ?? run.failures };
-          // The final attribution (verdicts settle when tests end) onto the rows still shown.
-          if (record) for (const h of record.holders) {
-            const key = holderKey(h);
-            const row = rows.get(key);
-            if (row) rowsForWrite().set(key, { ...row, attribution: h.attribution });
-          }
+          if (record) settleVerdicts(record, true);
           break;
         }
       }

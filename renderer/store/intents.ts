@@ -74,12 +74,15 @@ export async function refreshActiveRuns(): Promise<void> {
   }
 }
 
-/** Watches the run's directory and follows the run: the run view, as for a run started here. */
+/**
+ * Follows the run: the run view, as for a run started here. No watch of our own: the run's holdwatch
+ * already scans its dirs (the whole system each second) and sends every holder, outside-run ones too.
+ */
 export async function attachRun(active: ActiveRun): Promise<void> {
-  await startWatch(active.watched[0] ?? active.cwd);
-  if (get().watch.phase === 'error') return; // the start screen says why
+  await stopWatch();
   // The id is set before asking: the history the host replays during the call is applied, not dropped.
-  set((s) => ({ run: { ...initialState().run, runId: active.runId, phase: 'starting', command: active.command, cwd: active.cwd, attachedPid: active.pid }, selection: { ...s.selection, frozenFailure: null } }));
+  const { watch, run, selection } = initialState();
+  set({ watch: { ...watch, dirs: active.watched, phase: 'following' }, run: { ...run, runId: active.runId, phase: 'starting', command: active.command, cwd: active.cwd, attachedPid: active.pid }, selection });
   try {
     await service().attachRun(active.runId);
     set((s) => ({ run: { ...s.run, phase: s.run.phase === 'starting' ? 'running' : s.run.phase } }));

@@ -6,7 +6,8 @@ import type { Row } from './rows.js';
 export interface WatchSlice {
   watchId: string | null;
   dirs: string[];
-  phase: 'idle' | 'starting' | 'first-scan' | 'live' | 'error';
+  /** `following`: no watch of its own; the rows come from an attached terminal run, whose holdwatch scans. */
+  phase: 'idle' | 'starting' | 'first-scan' | 'live' | 'error' | 'following';
   /** A readable sentence with the next step; shown instead of a blank panel. */
   error: string | null;
   scans: number;

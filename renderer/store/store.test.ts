@@ -108,6 +108,16 @@ describe('run slice', () => {
     expect(state.watch.rows.get(holderKey(h))?.attribution?.verdict).toBe('leaked-past-test');
   });
 
+  it('takes a changed verdict from each record while the run goes (a blocker shows before the end)', () => {
+    const h = holder();
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'holder', change: 'appeared', at: AT, holder: attributed(h, 'in-run') })], 1));
+    const before = useStore.getState().watch.rows;
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'record', record: record({ holders: [attributed(h, 'in-run')] }) })], 2));
+    expect(useStore.getState().watch.rows).toBe(before); // nothing changed: no new map, no render
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'record', record: record({ holders: [attributed(h, 'blocked-cleanup')] }) })], 3));
+    expect(useStore.getState().watch.rows.get(holderKey(h))?.attribution?.verdict).toBe('blocked-cleanup');
+  });
+
   it('shows an ended-with-error run as an error, not a blank', () => {
     useStore.setState((s) => applyBatch(s, [runItem({ type: 'ended', exitCode: null, record: null, error: 'command not found: pytset' })], 1));
     expect(useStore.getState().run).toMatchObject({ phase: 'error', error: 'command not found: pytset' });
@@ -193,12 +203,12 @@ describe('attaching to a terminal run', () => {
     expect(useStore.getState().attach).toMatchObject({ runs: [active], error: expect.stringMatching(/connection lost/) });
   });
 
-  it("watches the run's directory, then follows it: the history replayed during the call is kept", async () => {
+  it('follows the run without a watch of its own: the history replayed during the call is kept', async () => {
     const calls = host();
     await attachRun(active);
-    expect(calls).toEqual(['watch /w', 'attach term-1']);
+    expect(calls).toEqual(['attach term-1']); // the run's holdwatch scans; a second scanner would only cost
     const { run, watch } = useStore.getState();
-    expect(watch.dirs).toEqual(['/w']);
+    expect(watch).toMatchObject({ dirs: ['/w'], phase: 'following', watchId: null });
     expect(run).toMatchObject({ runId: 'term-1', phase: 'running', command: ['pytest', '-x'], attachedPid: 4242 });
     expect(run.failures).toEqual([failure]);
   });

@@ -2,21 +2,17 @@
 // suite whose teardown fails; the session lists the run, attaches, and receives its tests, the holder
 // and the failure as for a run it started. Detaching never touches the run; a run whose holdwatch is
 // killed outright ends with a readable error and leaves the list.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../core/api.js';
 import { RecentDirs } from '../../dist/cli/ui-recent-dirs.js';
 import { UiSession } from '../../dist/cli/ui-session.js';
-import { CLI, REPO_ROOT } from '../support/cli.js';
-
-const SUITE = join(REPO_ROOT, 'tests/fixtures/attach/teardown-blocked.bats');
+import { BLOCKED_SUITE as SUITE, endTerminalRuns, killTerminalRun, startTerminalRun } from '../support/terminal-run.js';
 
 let scratch: string;
 let session: UiSession;
-const children = new Set<ChildProcess>();
 const holderPids = new Set<number>();
 const savedDataDir = process.env.HOLDWATCH_DATA_DIR;
 
@@ -27,9 +23,7 @@ beforeAll(() => {
 });
 
 afterEach(() => {
-  for (const child of children) killQuietly(-child.pid!, 'SIGKILL'); // its process group: holdwatch, bats and all
-  children.clear();
-  for (const pid of holderPids) killQuietly(pid); // the suite's detached holders outlive it by design
+  endTerminalRuns(holderPids); // the suite's detached holders outlive it by design
   holderPids.clear();
 });
 
@@ -40,21 +34,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 });
 
-/** `holdwatch run` as a user starts it in a terminal; the suite waits for its go file. */
-function terminalRun(name: string) {
-  const work = join(scratch, name, 'work');
-  mkdirSync(work, { recursive: true });
-  const goFile = join(scratch, name, 'go');
-  const env = { ...process.env, EXAMPLE_DIR: work, GO_FILE: goFile, HOLD_SECONDS: '3' };
-  // Its own process group, as a terminal's job: the test can end all of it, as closing the terminal would.
-  const child = spawn(process.execPath, [CLI, 'run', '--watch', work, '--', 'bats', SUITE], { cwd: join(scratch, name), stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
-  children.add(child);
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d));
-  child.stdout!.resume();
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, work, go: () => writeFileSync(goFile, ''), exited, stderr: () => stderr };
-}
+const terminalRun = (name: string) => startTerminalRun(join(scratch, name), join(scratch, 'data'));
 
 async function listedRun(pid: number) {
   for (let i = 0; i < 200; i++) {
@@ -130,7 +110,7 @@ describe('UiSession: attaching to a terminal run', () => {
     const listed = await listedRun(run.child.pid!);
     const { ended } = eventsOf(listed.runId);
     await session.attachRun(listed.runId);
-    killQuietly(-run.child.pid!, 'SIGKILL'); // holdwatch and the suite it runs, as a closed terminal would
+    killTerminalRun(run);
     const end = await ended;
     expect(end.error).toMatch(new RegExp(`holdwatch run \\(pid ${listed.pid}\\) stopped before it finished its record`));
     expect(end.record?.runId).toBe(listed.runId);
@@ -140,11 +120,3 @@ describe('UiSession: attaching to a terminal run', () => {
     expect(existsSync(join(scratch, 'killed', 'work', 'work-1'))).toBe(false); // the suite never started
   }, 60_000);
 });
-
-function killQuietly(pid: number, signal: NodeJS.Signals = 'SIGTERM'): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone
-  }
-}
