@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endTerminalRuns, startTerminalRun } from '../support/terminal-run.js';
-import { openChromium, screenshot, startUi, type Browser, type RunningUi } from './ui-support.js';
+import { openChromium, screenshot, selectFrozenBlocker, startUi, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let data: string;
@@ -61,13 +61,8 @@ describe('holdwatch ui: attach to a terminal run', () => {
     for (const pid of await page.locator('[role=row][data-pid]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-pid'))))) holderPids.add(pid);
     await screenshot(page, '23-attach-run-ended');
 
-    await marker.click();
-    await page.getByText(/^Frozen at/).waitFor();
-    const highlighted = page.locator('[role=row].highlighted', { hasText: 'held.log' });
-    await highlighted.first().waitFor();
-    await expect(highlighted.first().textContent()).resolves.toMatch(/blocked cleanup/);
-    await highlighted.first().click();
-    await page.getByTestId('details').getByText('leaves a holder behind').first().waitFor();
+    const details = await selectFrozenBlocker(page, marker, 'held.log');
+    await details.getByText('leaves a holder behind').first().waitFor();
     await screenshot(page, '24-attach-failure-frozen-holder');
   }, 120_000);
 

@@ -45,6 +45,15 @@ async function listedRun(pid: number) {
   throw new Error(`holdwatch run (pid ${pid}) was never listed`);
 }
 
+/** A terminal run, listed and attached to: its events from the first (the replayed history) on. */
+async function attachedRun(name: string) {
+  const run = terminalRun(name);
+  const listed = await listedRun(run.child.pid!);
+  const { events, ended } = eventsOf(listed.runId);
+  await session.attachRun(listed.runId);
+  return { run, listed, events, ended };
+}
+
 /** Every event of one run, and a promise of its end. */
 function eventsOf(runId: string) {
   const events: RunEvent[] = [];
@@ -60,11 +69,8 @@ function eventsOf(runId: string) {
 
 describe('UiSession: attaching to a terminal run', () => {
   it('lists the run, attaches, and receives its tests, the holder and the failure; the record stays for export', async () => {
-    const run = terminalRun('follow');
-    const listed = await listedRun(run.child.pid!);
+    const { run, listed, events, ended } = await attachedRun('follow');
     expect(listed).toMatchObject({ command: ['bats', SUITE], cwd: join(scratch, 'follow'), watched: [run.work] });
-    const { events, ended } = eventsOf(listed.runId);
-    await session.attachRun(listed.runId);
     expect(events[0]).toMatchObject({ type: 'started', command: ['bats', SUITE] }); // the history, replayed at once
     run.go();
 
@@ -91,10 +97,7 @@ describe('UiSession: attaching to a terminal run', () => {
   }, 60_000);
 
   it('detaching stops following and leaves the terminal run to finish on its own', async () => {
-    const run = terminalRun('detach');
-    const listed = await listedRun(run.child.pid!);
-    const { ended } = eventsOf(listed.runId);
-    await session.attachRun(listed.runId);
+    const { run, listed, ended } = await attachedRun('detach');
     await session.stopRun(listed.runId);
     const end = await ended;
     expect(end).toMatchObject({ exitCode: null, error: null });
@@ -106,10 +109,7 @@ describe('UiSession: attaching to a terminal run', () => {
   }, 60_000);
 
   it('a run whose holdwatch is killed outright ends with a readable error and leaves the list', async () => {
-    const run = terminalRun('killed');
-    const listed = await listedRun(run.child.pid!);
-    const { ended } = eventsOf(listed.runId);
-    await session.attachRun(listed.runId);
+    const { run, listed, ended } = await attachedRun('killed');
     killTerminalRun(run);
     const end = await ended;
     expect(end.error).toMatch(new RegExp(`holdwatch run \\(pid ${listed.pid}\\) stopped before it finished its record`));

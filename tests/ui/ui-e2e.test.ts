@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
 import { killAllHolders, pythonHoldingFile } from '../support/holders.js';
-import { openChromium, screenshot, startUi, type Browser, type RunningUi } from './ui-support.js';
+import { openChromium, screenshot, selectFrozenBlocker, startUi, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let ui: RunningUi;
@@ -81,13 +81,8 @@ describe('holdwatch ui in Chromium', () => {
     const marker = page.getByTestId('failure-marker').first();
     await expect(marker.getAttribute('aria-label')).resolves.toMatch(/starts the indexer/);
 
-    await marker.click();
-    await page.getByText(/^Frozen at/).waitFor();
+    const details = await selectFrozenBlocker(page, marker, 'indexer.log');
     const highlighted = page.locator('[role=row].highlighted', { hasText: 'indexer.log' });
-    await highlighted.first().waitFor();
-    await expect(highlighted.first().textContent()).resolves.toMatch(/blocked cleanup/);
-    await highlighted.first().click();
-    const details = page.getByTestId('details');
     await details.getByText('starts the indexer').first().waitFor();
     await screenshot(page, '05-failure-frozen-holder-highlighted');
 

@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { CLI, REPO_ROOT } from '../support/cli.js';
 
 export const CHROMIUM = process.env.HOLDWATCH_CHROMIUM ?? '/usr/bin/chromium';
@@ -69,6 +70,20 @@ export async function openChromium(): Promise<Browser> {
       }
     },
   };
+}
+
+/**
+ * Freezes the view at a failure (its marker clicked), checks the blocker of `path` is highlighted as
+ * blocked cleanup, and selects it; returns the details panel.
+ */
+export async function selectFrozenBlocker(page: Page, marker: Locator, path: string): Promise<Locator> {
+  await marker.click();
+  await page.getByText(/^Frozen at/).waitFor();
+  const highlighted = page.locator('[role=row].highlighted', { hasText: path });
+  await highlighted.first().waitFor();
+  await expect(highlighted.first().textContent()).resolves.toMatch(/blocked cleanup/);
+  await highlighted.first().click();
+  return page.getByTestId('details');
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
