@@ -21,7 +21,6 @@ import type {
   WatchRequestDto,
   WatchStatus,
 } from '../core/api.js';
-import { holderKey } from '../core/api-contract.js';
 import { refusalToEnd } from '../core/end-policy.js';
 import { BadInputError } from '../core/errors.js';
 import type { HolderSource } from '../core/platform.js';
@@ -45,10 +44,12 @@ import { Emitter } from './ui-emitter.js';
 const RECORD_THROTTLE_MS = 300;
 const MAX_ANCESTRY = 64;
 
+/** The record so far, and one holder of it by journal key: a run's supervisor, or the recorder of a terminal run followed. */
+type RecordSource = Pick<RunSupervisor, 'record' | 'attributedHolder'>;
+
 interface LiveRun {
   stop: (() => void) | null;
-  /** The record so far: the run's supervisor, or the recorder of a terminal run followed. */
-  supervisor: Pick<RunSupervisor, 'record'> | null;
+  supervisor: RecordSource | null;
   record: RunRecord | null;
   /** A terminal run this session follows (attachRun). */
   followed?: FollowedRun;
@@ -261,7 +262,7 @@ export class UiSession implements HoldwatchService {
     this.runs.set(runId, run);
     const emit = (event: RunEvent) => this.runEvents.emit(runId, event);
     const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
-    const onEntry = (entry: JournalEntry, supervisor: Pick<RunSupervisor, 'record'>) => {
+    const onEntry = (entry: JournalEntry, supervisor: RecordSource) => {
       run.supervisor = supervisor;
       this.forwardEntry(entry, supervisor, emit);
       throttle.poke(entry.t === 'failure');
@@ -281,7 +282,7 @@ export class UiSession implements HoldwatchService {
   }
 
   /** Journal entries, as the front end wants them: holders and failures with their attribution so far. */
-  private forwardEntry(entry: JournalEntry, supervisor: Pick<RunSupervisor, 'record'>, emit: (event: RunEvent) => void): void {
+  private forwardEntry(entry: JournalEntry, supervisor: RecordSource, emit: (event: RunEvent) => void): void {
     switch (entry.t) {
       case 'run-start':
         emit({ type: 'started', command: entry.command, cwd: entry.cwd, watched: entry.watched });
@@ -291,7 +292,7 @@ export class UiSession implements HoldwatchService {
         break;
       case 'appeared':
       case 'gone': {
-        const holder = supervisor.record().holders.find((h) => holderKey(h) === entry.key);
+        const holder = supervisor.attributedHolder(entry.key);
         if (holder) emit({ type: 'holder', change: entry.t, at: new Date(entry.atMs).toISOString(), holder });
         break;
       }

@@ -30,6 +30,12 @@ describe('RunRecorder verdicts', () => {
     expect(attributed!.attribution).toMatchObject({ verdict: 'leaked-past-test', firstSeenDuring: 't1', spawnedDuring: null });
   });
 
+  it('attributes one holder by its key exactly as the whole record does (what a front end sends per entry)', () => {
+    const r = recorderWith([test('test-start', 't1', T0 + 100), { t: 'appeared', atMs: T0 + 200, key: 'k', holder: holder(10, '/w/a.log'), member }, test('test-end', 't1', T0 + 1000)]);
+    expect(r.attributedHolder('k')).toEqual(r.record().holders[0]);
+    expect(r.attributedHolder('never-seen')).toBeNull();
+  });
+
   it('in-run: a handle last seen before its test ended', () => {
     const r = recorderWith([test('test-start', 't1', T0 + 100), { t: 'appeared', atMs: T0 + 200, key: 'k', holder: holder(10, '/w/a'), member }, { t: 'gone', atMs: T0 + 800, key: 'k', lastSeenAtMs: T0 + 700 }, test('test-end', 't1', T0 + 1000)]);
     expect(r.record().holders[0]!.attribution.verdict).toBe('in-run');

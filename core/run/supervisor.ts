@@ -127,6 +127,10 @@ export class RunSupervisor {
     return this.recorder.record();
   }
 
+  attributedHolder(key: string): AttributedHolder | null {
+    return this.recorder.attributedHolder(key);
+  }
+
   dispose(): void {
     this.watcher?.dispose();
   }
