@@ -190,7 +190,12 @@ export class UiSession implements HoldwatchService {
     // Attached again (another window): one follower, replaying from the start to every window.
     this.runs.get(runId)?.followed?.close();
     const { run, onEntry, end } = this.trackRun(runId);
-    run.followed = new FollowedRun(join(runsPath(), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), { onEntry, onEnd: end });
+    try {
+      run.followed = new FollowedRun(join(runsPath(), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), { onEntry, onEnd: end });
+    } catch (error) {
+      this.runs.delete(runId);
+      throw new BadInputError(`cannot read the journal of run ${runId}: ${messageOf(error)}`);
+    }
     run.stop = () => run.followed?.detach();
   }
 
