@@ -10,6 +10,7 @@ import type {
   AncestryEntry,
   AttributedHolder,
   Attribution,
+  DeniedProcess,
   EndProcessRequestDto,
   ExportedReport,
   ExportRequestDto,
@@ -25,6 +26,7 @@ import type {
   Snapshot,
   TestEvent,
   TestRecord,
+  UnnamedHandles,
   WatchEvent,
   WatchRequestDto,
   WatchStatus,
@@ -73,7 +75,7 @@ export const HolderSchema: z.ZodType<Holder> = z.object({
   watchedDir: z.string(),
 });
 
-const ProcessInfoSchema: z.ZodType<ProcessInfo> = z.object({
+export const ProcessInfoSchema: z.ZodType<ProcessInfo> = z.object({
   pid,
   ppid: pid,
   startedAtMs: z.number(),
@@ -116,13 +118,16 @@ const AttributionSchema: z.ZodType<Attribution> = z.object({
 
 const AttributedHolderSchema: z.ZodType<AttributedHolder> = z.intersection(HolderSchema, z.object({ attribution: AttributionSchema }));
 
+export const DeniedProcessSchema: z.ZodType<DeniedProcess> = z.object({ pid, name: z.string(), reason: z.string() });
+export const UnnamedHandlesSchema: z.ZodType<UnnamedHandles> = z.object({ pid, name: z.string(), count: z.number(), reason: z.string() });
+
 export const SnapshotSchema: z.ZodType<Snapshot> = z.object({
   dir: z.string(),
   platform,
   scannedAt: iso,
   holders: z.array(HolderSchema),
-  denied: z.array(z.object({ pid, name: z.string(), reason: z.string() })),
-  unnamed: z.array(z.object({ pid, name: z.string(), count: z.number(), reason: z.string() })).optional(),
+  denied: z.array(DeniedProcessSchema),
+  unnamed: z.array(UnnamedHandlesSchema).optional(),
   stats: z.object({ processes: z.number(), handles: z.number(), ms: z.number() }),
 });
 
