@@ -1,10 +1,12 @@
 // "Scan as administrator": the scanner worker started elevated through the UAC prompt
 // (ShellExecuteExW "runas", SEE_MASK_NOCLOSEPROCESS), its process handle owned here and closed once.
 // Under Wine there is no UAC: runas starts the program at once, with the same (administrator) rights.
+import { Worker } from 'node:worker_threads';
 import type { LaunchedWorker, WorkerLauncher } from '../remote/remote-holder-source.js';
 import { closeHandle, processExited, terminateProcess } from './kernel32.js';
-import { shellExecute } from './shell32.js';
+import type { ShellExecuteAnswer, ShellExecuteRequest } from './shell-execute-thread.js';
 import { Win32Error } from './win-errors.js';
+import type { ProcessHandle } from './win-types.js';
 
 /** The user answered No (or closed) the UAC prompt. */
 export const ERROR_CANCELLED = 1223;
@@ -16,14 +18,23 @@ export class ElevationDeclinedError extends Error {
 /** `program prefixArgs... args...`, elevated; a declined prompt rejects with ElevationDeclinedError. */
 export function elevatedLauncher(program: string, prefixArgs: readonly string[]): WorkerLauncher {
   return async (args) => {
-    let handle;
-    try {
-      handle = shellExecute('runas', program, [...prefixArgs, ...args].map(quoteWindowsArg).join(' '));
-    } catch (error) {
-      throw elevationError(error);
+    const answer = await shellExecuteOffThread({ verb: 'runas', file: program, parameters: [...prefixArgs, ...args].map(quoteWindowsArg).join(' ') });
+    if ('error' in answer) {
+      const { api, code, message } = answer.error;
+      throw elevationError(typeof code === 'number' ? new Win32Error(api, code) : new Error(message));
     }
-    return processWorker(handle);
+    return processWorker(BigInt(answer.handle) as ProcessHandle);
   };
+}
+
+/** ShellExecuteExW on a worker thread (see shell-execute-thread.ts): the host's event loop never waits on the UAC prompt. */
+function shellExecuteOffThread(request: ShellExecuteRequest): Promise<ShellExecuteAnswer> {
+  const thread = new Worker(new URL('./shell-execute-thread.js', import.meta.url), { workerData: request });
+  return new Promise<ShellExecuteAnswer>((resolve, reject) => {
+    thread.once('message', (answer: ShellExecuteAnswer) => resolve(answer));
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`the ShellExecuteExW thread exited (${code}) without an answer`)));
+  });
 }
 
 /** ERROR_CANCELLED becomes ElevationDeclinedError; anything else passes through. */
@@ -31,7 +42,7 @@ export function elevationError(error: unknown): unknown {
   return error instanceof Win32Error && error.errorCode === ERROR_CANCELLED ? new ElevationDeclinedError('Elevation was declined') : error;
 }
 
-function processWorker(handle: ReturnType<typeof shellExecute>): LaunchedWorker {
+function processWorker(handle: ProcessHandle): LaunchedWorker {
   let closed = false;
   const exited = () => closed || processExited(handle);
   return {
