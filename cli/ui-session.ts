@@ -2,7 +2,7 @@
 // runs started from the UI, process details, ending a process, exports. Every watch and run gets its
 // own holder source (a source's scan pool serves one scan at a time: concurrent scans on one pool
 // receive each other's results); all are owned here and closed by dispose().
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type {
   EndProcessRequestDto,
@@ -13,6 +13,7 @@ import type {
   RunEvent,
   RunRecord,
   RunRequestDto,
+  ScannerStatus,
   ScanRequestDto,
   Snapshot,
   WatchEvent,
@@ -27,7 +28,8 @@ import type { JournalEntry } from '../core/run/journal-entries.js';
 import type { RunSupervisor } from '../core/run/supervisor.js';
 import { takeSnapshot } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
-import { openHolderSource } from '../native/index.js';
+import { openHolderSource, runsElevated, scannerWorkerLauncher } from '../native/index.js';
+import { RemoteHolderSource } from '../native/remote/remote-holder-source.js';
 import { resolveAndStepOut } from './resolve-dir.js';
 import { renderReport, reportOptions } from './run-reports.js';
 import { newRunId, superviseRun } from './supervised-run.js';
@@ -35,6 +37,7 @@ import { elapsedMs, systemClock } from './system.js';
 import type { RecentDirs } from './ui-recent-dirs.js';
 import { revealInFileManager } from './ui-reveal.js';
 import { Emitter } from './ui-emitter.js';
+import { WatchScanner, type WatchScannerOptions } from './watch-scanner.js';
 
 /** The whole record is sent at most this often while a run goes (each failure and the end at once). */
 const RECORD_THROTTLE_MS = 300;
@@ -50,12 +53,25 @@ export interface UiSessionOptions {
   recentDirs: RecentDirs;
   /** holdwatch's own pids (the host, and Electron's main when it hosts): never ended. */
   ownPids: readonly number[];
+  /** How to start `holdwatch scan-worker` ("Scan as administrator"); absent: not offered, the hint says what to do. */
+  scanWorker?: ScanWorkerLaunch;
+}
+
+export interface ScanWorkerLaunch {
+  /** The program and the arguments before `scan-worker` (node and bin/holdwatch.js). */
+  program: string;
+  prefixArgs: string[];
+  /** Where the worker's unix socket goes off Windows (the data dir). */
+  socketDir: string;
+  /** Test only: offer it off Windows too, the worker started with the host's own rights (not elevated). */
+  sameRights?: boolean;
 }
 
 export class UiSession implements HoldwatchService {
   /** For one-off requests (scan, process facts): one thread, so its walks never overlap. */
   private source: Promise<HolderSource> | null = null;
-  private readonly watches = new Map<string, { watcher: Watcher; source: HolderSource }>();
+  private readonly watches = new Map<string, { watcher: Watcher; source: WatchScanner; last: WatchStatus }>();
+  private scannerPlan: Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> | null = null;
   private readonly runs = new Map<string, LiveRun>();
   private readonly watchEvents = new Emitter<[string, WatchEvent]>();
   private readonly watchStatus = new Emitter<[string, WatchStatus]>();
@@ -92,21 +108,26 @@ export class UiSession implements HoldwatchService {
     for (const dir of resolved) this.options.recentDirs.remember(dir.display);
     const watchId = `w${this.nextWatch++}`;
     let scans = 0;
+    const scanner = new WatchScanner(source, {
+      ...(await this.planScanner()),
+      openInProcess: () => this.openSource(2),
+      onStatus: (status) => this.emitWatchStatus(watchId, { scanner: status }),
+    });
     const watcher: Watcher = new Watcher({
-      source,
+      source: scanner,
       dirs: resolved,
       clock: systemClock,
       fullIntervalMs: intervalMs ?? 500,
       onPoll: ({ events, result, full }) => {
         for (const event of events) this.watchEvents.emit(watchId, event);
-        if (full) this.watchStatus.emit(watchId, { scans: ++scans, holders: watcher.current().length, denied: result.denied.length, error: null });
+        if (full) this.emitWatchStatus(watchId, { scans: ++scans, holders: watcher.current().length, denied: result.denied.length, error: null, scanner: scanner.status });
       },
       onError: (error) => {
         void this.stopWatch(watchId);
         this.watchStatus.emit(watchId, { scans, holders: 0, denied: 0, error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.` });
       },
     });
-    this.watches.set(watchId, { watcher, source });
+    this.watches.set(watchId, { watcher, source: scanner, last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status } });
     watcher.start();
     return { watchId };
   }
@@ -117,6 +138,38 @@ export class UiSession implements HoldwatchService {
     if (!watch) return;
     watch.watcher.dispose();
     await watch.source.dispose();
+  }
+
+  async elevateScanner(watchId: string): Promise<ScannerStatus> {
+    const watch = this.watches.get(watchId);
+    if (!watch) throw new BadInputError(`no watch ${watchId} in this session`);
+    return watch.source.elevate(watch.last.denied);
+  }
+
+  /** Merges into the watch's last status and sends it: scanner changes go out between polls too. */
+  private emitWatchStatus(watchId: string, change: Partial<WatchStatus>): void {
+    const watch = this.watches.get(watchId);
+    const status = { ...(watch?.last ?? { scans: 0, holders: 0, denied: 0, error: null }), ...change };
+    if (watch) watch.last = status;
+    this.watchStatus.emit(watchId, status);
+  }
+
+  /** Whether "Scan as administrator" is offered, decided once per session; else the next step to show. */
+  private planScanner(): Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> {
+    this.scannerPlan ??= (async () => {
+      const launch = this.options.scanWorker;
+      if (launch?.sameRights) return { startWorker: () => this.startScanWorker(launch), hint: null };
+      if (await runsElevated()) return { startWorker: null, hint: null };
+      if (process.platform !== 'win32') return { startWorker: null, hint: 'Run `sudo holdwatch ui` to see them.' };
+      if (!launch) return { startWorker: null, hint: 'Start holdwatch as administrator to see them.' };
+      return { startWorker: () => this.startScanWorker(launch), hint: null };
+    })();
+    return this.scannerPlan;
+  }
+
+  private async startScanWorker(launch: ScanWorkerLaunch): Promise<RemoteHolderSource> {
+    if (process.platform !== 'win32') mkdirSync(launch.socketDir, { recursive: true });
+    return RemoteHolderSource.start({ launch: await scannerWorkerLauncher(launch.program, launch.prefixArgs, { sameRights: launch.sameRights }), socketDir: launch.socketDir });
   }
 
   onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void {

@@ -22,6 +22,7 @@ import type {
   RunEvent,
   RunRecord,
   RunRequestDto,
+  ScannerStatus,
   ScanRequestDto,
   Snapshot,
   TestEvent,
@@ -188,11 +189,20 @@ export const RunEventSchema: z.ZodType<RunEvent> = z.discriminatedUnion('type', 
   z.object({ type: z.literal('ended'), exitCode: z.number().nullable(), record: RunRecordSchema.nullable(), error: z.string().nullable() }),
 ]);
 
+const ScannerStatusSchema: z.ZodType<ScannerStatus> = z.object({
+  mode: z.enum(['in-process', 'starting', 'worker']),
+  elevated: z.boolean(),
+  canElevate: z.boolean(),
+  hint: z.string().nullable(),
+  message: z.string().nullable(),
+});
+
 const WatchStatusSchema: z.ZodType<WatchStatus> = z.object({
   scans: z.number().int().nonnegative(),
   holders: z.number().int().nonnegative(),
   denied: z.number().int().nonnegative(),
   error: z.string().nullable(),
+  scanner: ScannerStatusSchema.optional(),
 });
 
 const id = z.string().min(1).max(200);
@@ -227,6 +237,7 @@ export const SERVICE_METHODS: { [M in Method]: { request: z.ZodType<RequestOf<M>
   revealPath: { request: path, result: done },
   listRecentDirs: { request: nothing, result: z.array(z.string()) },
   defaultDir: { request: nothing, result: z.string() },
+  elevateScanner: { request: id, result: ScannerStatusSchema },
 };
 
 export type ServiceMethod = Method;
@@ -318,6 +329,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     revealPath: (r) => call('revealPath', r),
     listRecentDirs: () => call('listRecentDirs', undefined),
     defaultDir: () => call('defaultDir', undefined),
+    elevateScanner: (r) => call('elevateScanner', r),
     onWatchEvent: listen((e) => (e.channel === 'watch' ? [e.watchId, e.event] : null)),
     onWatchStatus: listen((e) => (e.channel === 'watch-status' ? [e.watchId, e.status] : null)),
     onRunEvent: listen((e) => (e.channel === 'run' ? [e.runId, e.event] : null)),

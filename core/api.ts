@@ -110,6 +110,11 @@ export interface HoldwatchService {
   /** The system temp dir: where most teardown failures happen. */
   defaultDir(): Promise<string>;
   onWatchStatus(listener: (watchId: string, status: WatchStatus) => void): () => void;
+  /**
+   * "Scan as administrator": restarts only this watch's scanner, as an elevated worker process (the
+   * UI and the watch keep running). Resolves when it scans, or with the reason it does not (declined).
+   */
+  elevateScanner(watchId: string): Promise<ScannerStatus>;
   onRunEvent(listener: (runId: string, event: RunEvent) => void): () => void;
 }
 
@@ -318,6 +323,22 @@ export interface WatchStatus {
   denied: number;
   /** Set when the watch failed and stopped; a readable sentence with the next step. */
   error: string | null;
+  /** Where this watch's scans run, and whether they can run elevated. */
+  scanner?: ScannerStatus;
+}
+
+/** A watch's scanner: in the host, or in a separate worker process started elevated. */
+export interface ScannerStatus {
+  /** `starting`: the worker is being started (the consent prompt, node start-up); scans go on in the host meanwhile. */
+  mode: 'in-process' | 'starting' | 'worker';
+  /** The worker says it runs as administrator (root); false in the host and while starting. */
+  elevated: boolean;
+  /** "Scan as administrator" can be offered here (Windows, not already an administrator). */
+  canElevate: boolean;
+  /** When it cannot: the next step to see denied processes (e.g. `sudo holdwatch ui`); null when there is none to give. */
+  hint: string | null;
+  /** The last attempt's outcome (declined, failed, the worker stopped) as a sentence with the next step; null when none. */
+  message: string | null;
 }
 
 /** A run started from a front end, as it happens. `record` is the whole record so far (throttled). */

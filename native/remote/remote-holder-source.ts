@@ -42,6 +42,11 @@ export class ScannerWorkerGoneError extends Error {
   override readonly name = 'ScannerWorkerGoneError';
 }
 
+/** The user declined the elevation prompt (Windows ERROR_CANCELLED from ShellExecuteExW "runas"). */
+export class ElevationDeclinedError extends Error {
+  override readonly name = 'ElevationDeclinedError';
+}
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;

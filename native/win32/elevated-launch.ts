@@ -2,7 +2,7 @@
 // (ShellExecuteExW "runas", SEE_MASK_NOCLOSEPROCESS), its process handle owned here and closed once.
 // Under Wine there is no UAC: runas starts the program at once, with the same (administrator) rights.
 import { Worker } from 'node:worker_threads';
-import type { LaunchedWorker, WorkerLauncher } from '../remote/remote-holder-source.js';
+import { ElevationDeclinedError, type LaunchedWorker, type WorkerLauncher } from '../remote/remote-holder-source.js';
 import { closeHandle, processExited, terminateProcess } from './kernel32.js';
 import type { ShellExecuteAnswer, ShellExecuteRequest } from './shell-execute-thread.js';
 import { Win32Error } from './win-errors.js';
@@ -10,10 +10,6 @@ import type { ProcessHandle } from './win-types.js';
 
 /** The user answered No (or closed) the UAC prompt. */
 export const ERROR_CANCELLED = 1223;
-
-export class ElevationDeclinedError extends Error {
-  override readonly name = 'ElevationDeclinedError';
-}
 
 /** `program prefixArgs... args...`, elevated; a declined prompt rejects with ElevationDeclinedError. */
 export function elevatedLauncher(program: string, prefixArgs: readonly string[]): WorkerLauncher {

@@ -67,6 +67,9 @@ export class DemoService implements HoldwatchService {
   async defaultDir() {
     return '/demo';
   }
+  async elevateScanner(): Promise<never> {
+    throw new Error('the demo backend has no scanner to elevate');
+  }
   onWatchEvent(l: Listener<[string, WatchEvent]>) {
     this.watch.add(l);
     return () => void this.watch.delete(l);
