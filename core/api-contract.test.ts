@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Holder, HoldwatchService } from './api.js';
-import { ContractError, dispatchRequest, holderKey, serviceClient, type ServiceTransport } from './api-contract.js';
+import { ContractError, dispatchRequest, holderKey, parseServiceEvent, serviceClient, type ServiceTransport } from './api-contract.js';
 
 const holder: Holder = {
   pid: 42,
@@ -39,6 +39,7 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     revealPath: record('revealPath'),
     listRecentDirs: record('listRecentDirs'),
     defaultDir: record('defaultDir'),
+    elevateScanner: record('elevateScanner'),
     onWatchEvent: none,
     onWatchStatus: none,
     onRunEvent: none,
@@ -110,5 +111,19 @@ describe('serviceClient (the front-end side)', () => {
     expect(seen).toEqual([['w1', 'appeared', '42/1000/file/fd 3//tmp/x/a.log']]);
     expect(invalid).toHaveLength(2);
     expect(invalid[0]).toBeInstanceOf(ContractError);
+  });
+});
+
+describe('Scan as administrator in the contract', () => {
+  it('elevateScanner takes a watch id; a watch status carries the scanner, checked field by field', async () => {
+    const service = recordingService();
+    await dispatchRequest(service, 'elevateScanner', 'w1');
+    await expect(dispatchRequest(service, 'elevateScanner', { watchId: 'w1' })).rejects.toBeInstanceOf(ContractError);
+    expect(service.calls).toEqual([['elevateScanner', 'w1']]);
+    const scanner = { mode: 'starting', elevated: false, canElevate: true, hint: null, message: null };
+    const status = { scans: 2, holders: 1, denied: 4, error: null };
+    expect(parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status: { ...status, scanner } })).toMatchObject({ status: { scanner } });
+    expect(parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status })).toMatchObject({ status }); // hosts without a scanner
+    expect(() => parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status: { ...status, scanner: { ...scanner, mode: 'root-shell' } } })).toThrow(ContractError);
   });
 });

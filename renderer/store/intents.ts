@@ -26,7 +26,7 @@ export async function startWatch(dir: string): Promise<void> {
     return;
   }
   await stopWatch();
-  set((s) => ({ watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, rows: new Map() }, selection: { selectedKey: null, frozenFailure: null, details: null } }));
+  set((s) => ({ watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() }, selection: { selectedKey: null, frozenFailure: null, details: null } }));
   try {
     const { watchId } = await service().startWatch({ dirs: [trimmed], intervalMs: get().settings.intervalMs });
     set((s) => ({ watch: { ...s.watch, watchId, phase: s.watch.phase === 'starting' ? 'first-scan' : s.watch.phase } }));
@@ -41,6 +41,19 @@ export async function stopWatch(): Promise<void> {
   if (!watchId) return;
   set((s) => ({ watch: { ...s.watch, watchId: null, phase: 'idle' } }));
   await service().stopWatch(watchId).catch(() => undefined); // already stopped is stopped
+}
+
+/** "Scan as administrator": the host restarts only this watch's scanner, elevated; the status line shows progress and the outcome. */
+export async function elevateScanner(): Promise<void> {
+  const { watchId, scanner } = get().watch;
+  if (!watchId || !scanner) return;
+  const update = (change: Partial<typeof scanner>) => set((s) => (s.watch.watchId === watchId && s.watch.scanner ? { watch: { ...s.watch, scanner: { ...s.watch.scanner, ...change } } } : {}));
+  update({ mode: 'starting', message: null });
+  try {
+    update(await service().elevateScanner(watchId));
+  } catch (error) {
+    update({ mode: 'in-process', message: `The elevated scanner could not start: ${messageOf(error)}. Try again, or start holdwatch as administrator.` });
+  }
 }
 
 export async function startRun(commandLine: string, cwd: string, dir: string): Promise<void> {

@@ -1,6 +1,6 @@
 // The store's typed slices. No actions live here: events and user intents update the store from
 // outside with useStore.setState (zustand's "no store actions" practice), so tests drive it the same way.
-import type { FailureRecord, ProcessDetails, RunRecord, TestEvent } from '../../core/api.js';
+import type { FailureRecord, ProcessDetails, RunRecord, ScannerStatus, TestEvent } from '../../core/api.js';
 import type { Row } from './rows.js';
 
 export interface WatchSlice {
@@ -11,6 +11,8 @@ export interface WatchSlice {
   error: string | null;
   scans: number;
   denied: number;
+  /** Where the watch's scans run and whether "Scan as administrator" is offered; null until the host says. */
+  scanner: ScannerStatus | null;
   rows: Map<string, Row>;
 }
 
@@ -62,7 +64,7 @@ export const OUTPUT_KEEP_CHARS = 64 * 1024;
 
 export function initialState(): HoldwatchState {
   return {
-    watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, rows: new Map() },
+    watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() },
     run: { runId: null, phase: 'idle', command: [], cwd: '', record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null },
     selection: { selectedKey: null, frozenFailure: null, details: null },
     settings: { connection: 'connecting', connectionError: null, defaultDir: '', recentDirs: [], sort: { column: 'since', descending: false }, filter: '', redact: false, intervalMs: 500 },
