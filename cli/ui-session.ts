@@ -146,6 +146,11 @@ export class UiSession implements HoldwatchService {
     return watch.source.elevate(watch.last.denied);
   }
 
+  /** The watches' scanner workers: holdwatch's own too, never ended from the UI. */
+  private scannerPids(): number[] {
+    return [...this.watches.values()].flatMap((w) => (w.source.workerPid === null ? [] : [w.source.workerPid]));
+  }
+
   /** Merges into the watch's last status and sends it: scanner changes go out between polls too. */
   private emitWatchStatus(watchId: string, change: Partial<WatchStatus>): void {
     const watch = this.watches.get(watchId);
@@ -248,7 +253,7 @@ export class UiSession implements HoldwatchService {
       ancestry.push({ pid: parent.pid, name: parent.name, commandLine: parent.commandLine });
       ppid = parent.ppid;
     }
-    return { process: info, ancestry, endRefusal: refusalToEnd(info, { ownPids: this.options.ownPids, platform: source.platform }) };
+    return { process: info, ancestry, endRefusal: refusalToEnd(info, { ownPids: [...this.options.ownPids, ...this.scannerPids()], platform: source.platform }) };
   }
 
   async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {

@@ -37,6 +37,11 @@ export class WatchScanner implements HolderSource {
     return this.state;
   }
 
+  /** The worker's pid while scans run there. */
+  get workerPid(): number | null {
+    return this.worker?.workerPid ?? null;
+  }
+
   resolveWatchDir(input: string): Promise<WatchDir> {
     return this.queue.run(() => this.current.resolveWatchDir(input));
   }

@@ -4,12 +4,12 @@
 // and every Wine process already runs as an administrator with no integrity levels, so nothing is
 // ever denied and the worker sees no more than the host. A declined prompt (ERROR_CANCELLED) never
 // happens here: its mapping has a unit test. Registered from wine.test.ts (one file per prefix).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { holderKey } from '../../core/api-contract.js';
 import type { ScanResult } from '../../core/platform.js';
-import { prepareWine, REPO, toWine, waitForFile, WineProcesses, type WineEnv } from './wine-harness.js';
+import { REPO, toWine, useWineScratch, waitForFile } from './wine-harness.js';
 
 interface ElevatedScanOutput {
   structBytes: number;
@@ -26,23 +26,10 @@ interface ElevatedScanOutput {
 
 export function describeElevatedUnderWine(haveWine: boolean): void {
   describe.skipIf(!haveWine)('Scan as administrator under Wine', () => {
-    let wine: WineEnv;
-    let procs: WineProcesses;
-    let scratch: string;
-
-    beforeAll(() => {
-      wine = prepareWine(`elevated-${process.pid}-${Date.now()}`);
-      scratch = mkdtempSync('/tmp/holdwatch-wine-elevated-');
-      procs = new WineProcesses(wine, scratch);
-    }, 300_000);
-
-    afterAll(() => {
-      procs?.killAll();
-      procs?.stopWineserver();
-      if (scratch) rmSync(scratch, { recursive: true, force: true });
-    });
+    const suite = useWineScratch('elevated');
 
     it('starts scan-worker through ShellExecuteExW "runas" and sees a Wine holder through the named pipe; the worker leaves when the pipe closes', async () => {
+      const { procs, scratch } = suite;
       const dir = join(scratch, 'watched');
       mkdirSync(dir);
       writeFileSync(join(dir, 'held.txt'), 'x');
