@@ -54,6 +54,8 @@ interface Pending {
 }
 
 const TOKEN_BYTES = 24;
+/** A hello is ~200 characters; a connection that sends more without a newline is not a worker. */
+const MAX_HELLO_CHARS = 4096;
 
 /** `\\.\pipe\holdwatch-<random>` on Windows, `<dir>/hw-<random>.sock` elsewhere. */
 export function workerPipePath(socketDir: string, platform: NodeJS.Platform = process.platform): string {
@@ -205,10 +207,14 @@ function acceptWorker(server: Server, token: string, timeoutMs: number): Promise
     const timer = setTimeout(() => reject(new Error('the scanner worker did not connect in time')), timeoutMs);
     timer.unref();
     server.on('connection', (socket) => {
+      let text = '';
       const onFirstLine = (chunk: Buffer) => {
-        const text = chunk.toString('utf8');
+        text += chunk.toString('utf8');
         const newline = text.indexOf('\n');
-        if (newline < 0) return socket.destroy(); // the hello fits in one chunk
+        if (newline < 0) {
+          if (text.length > MAX_HELLO_CHARS) socket.destroy();
+          return;
+        }
         socket.off('data', onFirstLine);
         const parsed = WorkerReplySchema.safeParse(safeJson(text.slice(0, newline)));
         const hello = parsed.success && parsed.data.type === 'hello' ? parsed.data : null;
