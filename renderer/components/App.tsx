@@ -73,7 +73,12 @@ function ScannerState({ denied }: { denied: number }) {
   return (
     <>
       {scanner.mode === 'worker' && <span data-testid="scanner-mode">{scanner.elevated ? ' · scanning as administrator' : ' · scanning in a separate worker (not elevated)'}</span>}
-      {scanner.mode === 'starting' && <span className="progress" data-testid="scanner-starting"> Starting the elevated scanner (answer the Windows prompt)…</span>}
+      {scanner.mode === 'starting' && (
+        <>
+          {' · '}
+          <span className="progress" data-testid="scanner-starting">Starting the elevated scanner (answer the Windows prompt)…</span>
+        </>
+      )}
       {scanner.mode === 'in-process' && denied > 0 && scanner.canElevate && (
         <button className="elevate" data-testid="elevate" onClick={() => void elevateScanner()}>
           Scan as administrator

@@ -84,6 +84,9 @@ describe.skipIf(process.geteuid?.() !== 0)('Scan as administrator, as the user n
     await expect(button.textContent()).resolves.toBe('Scan as administrator');
     await screenshot(page, 'elevate-02-button');
     await button.click();
+    // The worker takes about half a second to start here (node start-up): long enough to see the progress.
+    await page.getByTestId('scanner-starting').waitFor({ timeout: 5_000 });
+    await screenshot(page, 'elevate-03-starting');
     await page.getByTestId('scanner-mode').waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('scanner-mode').textContent()).resolves.toContain('scanning in a separate worker (not elevated)');
     await expect(page.getByTestId('scanner-message').textContent()).resolves.toContain('without administrator rights');
@@ -91,6 +94,6 @@ describe.skipIf(process.geteuid?.() !== 0)('Scan as administrator, as the user n
     await page.waitForTimeout(1500);
     await row.waitFor();
     expect(await page.getByTestId('elevate').count()).toBe(0);
-    await screenshot(page, 'elevate-03-worker');
+    await screenshot(page, 'elevate-04-worker');
   }, 90_000);
 });
