@@ -254,7 +254,8 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
             _disable("internal error on %s: %r" % (event, error))
         return
     # The hot path, inline (a call is a tenth of the budget): every open of the test.
-    if _state["log"] is None:
+    log = _state["log"]
+    if log is None:
         return
     try:
         try:
@@ -275,9 +276,13 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         if len(_last) >= _LAST_OPEN_LIMIT:
             _last.clear()
         _last[path] = seen
-        _write_line(_OPEN_LINE % (
+        line = _OPEN_LINE % (
             _state["pid"], _now() * 1000, "open" if mode is not None else "os.open", _json_str(path),
             _json_str(mode) if type(mode) is str else "null", flags if type(flags) is int else 0, _as_json(sites),
-        ))
+        )
+        try:
+            log.write(line.encode("ascii"))
+        except Exception as error:  # ENOSPC, EIO: stop recording, never raise
+            _disable("cannot write the probe log: %s" % (error,))
     except Exception as error:
         _disable("internal error on open: %r" % (error,))
