@@ -1,6 +1,6 @@
 // DEMO ONLY — a fake backend that invents holders, for the 20,000-row volume measurement and for
 // screenshots. Enabled only by `?demo=<count>` in the URL; it never touches a real process.
-import type { Holder, HoldwatchService, RunEvent, WatchEvent, WatchStatus } from '../../core/api.js';
+import type { CapturedLiveStack, Holder, HoldwatchService, LiveStackRequestDto, RunEvent, WatchEvent, WatchStatus } from '../../core/api.js';
 
 type Listener<A extends unknown[]> = (...args: A) => void;
 
@@ -54,6 +54,13 @@ export class DemoService implements HoldwatchService {
   }
   async endProcess(): Promise<never> {
     throw new Error('the demo backend ends no process');
+  }
+  /** An invented stack, after a pause like gdb's, so the panel's progress and result can be seen offline. */
+  async captureLiveStack({ pid }: LiveStackRequestDto): Promise<CapturedLiveStack> {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const frames = ['clock_nanosleep', 'time_sleep', '_PyEval_EvalFrameDefault', 'Py_RunMain', 'main'].map((name) => ({ function: name, module: 'demo' }));
+    const text = `note: DEMO stack, invented\nthread ${pid} "python3"\n${frames.map((f) => `  ${f.function} [demo]`).join('\n')}\n`;
+    return { kind: 'stack', pid, tool: 'gdb', threads: [{ id: pid, name: 'python3', frames }], note: 'DEMO stack, invented', rawText: text, text };
   }
   async exportReport(): Promise<never> {
     throw new Error('the demo backend has no runs');
