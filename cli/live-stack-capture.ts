@@ -1,7 +1,7 @@
 // The details panel's live stack: `holdwatch stack <pid> --json` in a child process, so neither
 // gdb's seconds nor MiniDumpWriteDump (a synchronous FFI call that suspends the target's threads)
 // run on the host's event loop, and a capture that hangs is ended at a deadline with its process.
-import { join } from 'node:path';
+import { posix, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LiveStackResult } from '../core/api.js';
 import { LiveStackResultSchema } from '../core/api-contract.js';
@@ -22,9 +22,9 @@ export interface CaptureOptions {
   deadlineMs?: number;
 }
 
-/** Where minidumps go; refused when that lies inside a watched directory (holdwatch never writes there). */
-export function dumpsDirOutside(dataDir: string, watched: readonly WatchDir[]): string {
-  const dir = join(dataDir, 'dumps');
+/** Where minidumps go (as stack-command.ts puts them); refused inside a watched directory (holdwatch never writes there). */
+export function dumpsDirOutside(dataDir: string, watched: readonly WatchDir[], platform: NodeJS.Platform = process.platform): string {
+  const dir = (platform === 'win32' ? win32 : posix).join(dataDir, 'dumps');
   refuseInsideWatched(dir, watched, (w) => `a minidump would be written to ${dir}, inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere and try again`);
   return dir;
 }

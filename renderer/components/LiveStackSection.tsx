@@ -74,9 +74,12 @@ export function LiveStackSection({ holder, holderKey }: { holder: Holder; holder
               Minidump saved: <span className="mono">{result.dumpPath}</span>
             </p>
           )}
-          <pre className="mono live-stack-text" tabIndex={0} aria-label="Live stack text" data-testid="live-stack-text">
-            {threadsText(result.text)}
-          </pre>
+          {/* One element per line: long frames wrap under a hanging indent instead of running off the narrow panel. */}
+          <div className="mono live-stack-text" tabIndex={0} role="region" aria-label="Live stack text" data-testid="live-stack-text">
+            {threadsText(result.text).trimEnd().split('\n').map((line, i) => (
+              <div key={i} className={line.startsWith('thread ') ? 'thread' : undefined}>{line}</div>
+            ))}
+          </div>
         </>
       )}
       {notice && <p className="notice" role="status">{notice}</p>}
