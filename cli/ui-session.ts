@@ -5,11 +5,14 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type {
+  CapturedLiveStack,
   EndProcessRequestDto,
   ExportedReport,
   ExportRequestDto,
   HoldwatchService,
+  LiveStackRequestDto,
   ProcessDetails,
+  ProcessInfo,
   RunEvent,
   RunRecord,
   RunRequestDto,
@@ -23,13 +26,16 @@ import type {
 import { holderKey } from '../core/api-contract.js';
 import { refusalToEnd } from '../core/end-policy.js';
 import { BadInputError } from '../core/errors.js';
-import type { HolderSource } from '../core/platform.js';
+import { formatLiveStack } from '../core/live-stack.js';
+import type { HolderSource, WatchDir } from '../core/platform.js';
 import type { JournalEntry } from '../core/run/journal-entries.js';
 import type { RunSupervisor } from '../core/run/supervisor.js';
 import { takeSnapshot } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
 import { openHolderSource, runsElevated, scannerWorkerLauncher } from '../native/index.js';
 import { RemoteHolderSource } from '../native/remote/remote-holder-source.js';
+import { dataDir } from './data-dir.js';
+import { captureLiveStackInWorker, dumpsDirOutside } from './live-stack-capture.js';
 import { resolveAndStepOut } from './resolve-dir.js';
 import { renderReport, reportOptions } from './run-reports.js';
 import { newRunId, superviseRun } from './supervised-run.js';
@@ -47,6 +53,8 @@ interface LiveRun {
   stop: (() => void) | null;
   supervisor: RunSupervisor | null;
   record: RunRecord | null;
+  /** Resolved before the command starts; a minidump is never written under them. */
+  dirs: readonly WatchDir[];
 }
 
 export interface UiSessionOptions {
@@ -70,7 +78,7 @@ export interface ScanWorkerLaunch {
 export class UiSession implements HoldwatchService {
   /** For one-off requests (scan, process facts): one thread, so its walks never overlap. */
   private source: Promise<HolderSource> | null = null;
-  private readonly watches = new Map<string, { watcher: Watcher; source: WatchScanner; last: WatchStatus }>();
+  private readonly watches = new Map<string, { watcher: Watcher; source: WatchScanner; dirs: readonly WatchDir[]; last: WatchStatus }>();
   private scannerPlan: Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> | null = null;
   private readonly runs = new Map<string, LiveRun>();
   private readonly watchEvents = new Emitter<[string, WatchEvent]>();
@@ -127,7 +135,7 @@ export class UiSession implements HoldwatchService {
         this.watchStatus.emit(watchId, { scans, holders: 0, denied: 0, error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.` });
       },
     });
-    this.watches.set(watchId, { watcher, source: scanner, last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status } });
+    this.watches.set(watchId, { watcher, source: scanner, dirs: resolved, last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status } });
     watcher.start();
     return { watchId };
   }
@@ -193,7 +201,7 @@ export class UiSession implements HoldwatchService {
   async startRun({ command, cwd, dirs, env }: RunRequestDto): Promise<{ runId: string }> {
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new BadInputError(`the working directory ${cwd} does not exist`);
     const runId = newRunId();
-    const run: LiveRun = { stop: null, supervisor: null, record: null };
+    const run: LiveRun = { stop: null, supervisor: null, record: null, dirs: [] };
     this.runs.set(runId, run);
     const emit = (event: RunEvent) => this.runEvents.emit(runId, event);
     const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
@@ -206,6 +214,7 @@ export class UiSession implements HoldwatchService {
       watch: dirs,
       env: { ...process.env, ...env },
       runId,
+      checkDirs: (resolved) => (run.dirs = resolved),
       io: { stdin: 'ignore', output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }), userSeesTerminal: false, forwardSignals: false },
       onSpawned: ({ stop }) => {
         run.stop = stop;
@@ -258,8 +267,7 @@ export class UiSession implements HoldwatchService {
 
   async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {
     const details = await this.getProcessDetails(pid);
-    // Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more.
-    if (!details || Math.abs(details.process.startedAtMs - startedAtMs) > 1000) throw new BadInputError(`process ${pid} has already exited`);
+    if (!details || !isSameProcess(details.process, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
     if (details.endRefusal) throw new BadInputError(`holdwatch will not end process ${pid}: ${details.endRefusal}`);
     try {
       process.kill(pid, 'SIGTERM');
@@ -269,6 +277,18 @@ export class UiSession implements HoldwatchService {
       if (code === 'EPERM') throw new BadInputError(`not allowed to end process ${pid}: it belongs to another user; end it as that user or as administrator`);
       throw error;
     }
+  }
+
+  /** Refuses a reused pid; the capture runs in a child process with a deadline (see live-stack-capture.ts). */
+  async captureLiveStack({ pid, startedAtMs }: LiveStackRequestDto): Promise<CapturedLiveStack> {
+    const source = await this.holders();
+    const info = await source.processInfo(pid);
+    if (!info || !isSameProcess(info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
+    const watched = [...this.watches.values(), ...this.runs.values()].flatMap((w) => w.dirs);
+    // Only Windows writes (a minidump); on Linux the tools print and nothing lands on disk.
+    if (source.platform === 'win32') dumpsDirOutside(dataDir(), watched);
+    const result = await captureLiveStackInWorker(pid, { dataDir: dataDir() });
+    return result.kind === 'stack' ? { ...result, text: formatLiveStack(result) } : result;
   }
 
   async exportReport({ runId, format, redact }: ExportRequestDto): Promise<ExportedReport> {
@@ -330,6 +350,11 @@ export class UiSession implements HoldwatchService {
       }
     }
   }
+}
+
+/** Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more. */
+function isSameProcess(info: ProcessInfo, startedAtMs: number): boolean {
+  return Math.abs(info.startedAtMs - startedAtMs) <= 1000;
 }
 
 function messageOf(error: unknown): string {

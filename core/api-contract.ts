@@ -10,6 +10,7 @@ import type {
   AncestryEntry,
   AttributedHolder,
   Attribution,
+  CapturedLiveStack,
   DeniedProcess,
   EndProcessRequestDto,
   ExportedReport,
@@ -17,6 +18,8 @@ import type {
   FailureRecord,
   Holder,
   HoldwatchService,
+  LiveStackRequestDto,
+  LiveStackResult,
   ProcessDetails,
   ProcessInfo,
   RunEvent,
@@ -215,9 +218,20 @@ const ScanRequestSchema: z.ZodType<ScanRequestDto> = z.strictObject({ dirs });
 const WatchRequestSchema: z.ZodType<WatchRequestDto> = z.strictObject({ dirs, intervalMs: z.number().int().min(20).max(3_600_000).optional() });
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 const RunRequestSchema: z.ZodType<RunRequestDto> = z.strictObject({ command: z.array(z.string().max(32_768)).min(1).max(1000), cwd: path, dirs, env: z.record(envName, z.string().max(32_768)).optional() });
-const EndProcessRequestSchema: z.ZodType<EndProcessRequestDto> = z.strictObject({ pid: pid.min(1), startedAtMs: z.number() });
+/** A process as the user saw it: (pid, start time), so a reused pid is refused. */
+const processIdentity = z.strictObject({ pid: pid.min(1), startedAtMs: z.number() });
+const EndProcessRequestSchema: z.ZodType<EndProcessRequestDto> = processIdentity;
 const ExportRequestSchema: z.ZodType<ExportRequestDto> = z.strictObject({ runId: id, format: z.enum(['md', 'json', 'html']), redact: z.boolean() });
 const ExportedReportSchema: z.ZodType<ExportedReport> = z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() });
+const LiveStackRequestSchema: z.ZodType<LiveStackRequestDto> = processIdentity;
+const liveStackTool = z.enum(['py-spy', 'gdb', 'eu-stack', 'minidump']);
+const LiveStackFrameSchema = z.object({ function: z.string(), file: z.string().optional(), line: z.number().optional(), module: z.string().optional() });
+const LiveStackThreadSchema = z.object({ id: z.number(), name: z.string().optional(), frames: z.array(LiveStackFrameSchema), state: z.string().optional(), startAddress: z.string().optional() });
+const LiveStackSchema = z.object({ kind: z.literal('stack'), pid, tool: liveStackTool, threads: z.array(LiveStackThreadSchema), dumpPath: z.string().optional(), note: z.string().optional(), rawText: z.string() });
+const LiveStackUnavailableSchema = z.object({ kind: z.literal('unavailable'), pid, reason: z.string(), nextStep: z.string(), tool: liveStackTool.optional() });
+/** What `holdwatch stack --json` prints. */
+export const LiveStackResultSchema: z.ZodType<LiveStackResult> = z.discriminatedUnion('kind', [LiveStackSchema, LiveStackUnavailableSchema]);
+const CapturedLiveStackSchema: z.ZodType<CapturedLiveStack> = z.discriminatedUnion('kind', [LiveStackSchema.extend({ text: z.string() }), LiveStackUnavailableSchema]);
 const ProcessDetailsSchema: z.ZodType<ProcessDetails> = z.object({ process: ProcessInfoSchema, ancestry: z.array(AncestryEntrySchema), endRefusal: z.string().nullable() });
 
 type Method = { [K in keyof HoldwatchService]: HoldwatchService[K] extends (...args: never[]) => Promise<unknown> ? (K extends `on${string}` ? never : K) : never }[keyof HoldwatchService];
@@ -233,6 +247,7 @@ export const SERVICE_METHODS: { [M in Method]: { request: z.ZodType<RequestOf<M>
   stopRun: { request: id, result: done },
   getProcessDetails: { request: pid, result: ProcessDetailsSchema.nullable() },
   endProcess: { request: EndProcessRequestSchema, result: done },
+  captureLiveStack: { request: LiveStackRequestSchema, result: CapturedLiveStackSchema },
   exportReport: { request: ExportRequestSchema, result: ExportedReportSchema },
   revealPath: { request: path, result: done },
   listRecentDirs: { request: nothing, result: z.array(z.string()) },
@@ -325,6 +340,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     stopRun: (r) => call('stopRun', r),
     getProcessDetails: (r) => call('getProcessDetails', r),
     endProcess: (r) => call('endProcess', r),
+    captureLiveStack: (r) => call('captureLiveStack', r),
     exportReport: (r) => call('exportReport', r),
     revealPath: (r) => call('revealPath', r),
     listRecentDirs: () => call('listRecentDirs', undefined),

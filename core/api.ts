@@ -102,6 +102,8 @@ export interface HoldwatchService {
   getProcessDetails(pid: number): Promise<ProcessDetails | null>;
   /** Ends a process, identified by (pid, start time); refuses holdwatch itself and system processes. */
   endProcess(request: EndProcessRequestDto): Promise<void>;
+  /** The live stack of a process identified by (pid, start time): py-spy/gdb/eu-stack, or a minidump on Windows. */
+  captureLiveStack(request: LiveStackRequestDto): Promise<CapturedLiveStack>;
   exportReport(request: ExportRequestDto): Promise<ExportedReport>;
   /** Shows the path in the host's file manager: its folder is opened, nothing is ever executed. */
   revealPath(path: string): Promise<void>;
@@ -350,3 +352,61 @@ export type RunEvent =
   | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
   | { type: 'record'; record: RunRecord }
   | { type: 'ended'; exitCode: number | null; record: RunRecord | null; error: string | null };
+
+// ---- Live stacks on demand (`holdwatch stack`, the details panel): parsed in core/live-stack.ts.
+
+export type LiveStackTool = 'py-spy' | 'gdb' | 'eu-stack' | 'minidump';
+
+export interface LiveStackFrame {
+  function: string;
+  file?: string;
+  line?: number;
+  /** The shared object or module the frame is in, when the tool names it. */
+  module?: string;
+}
+
+export interface LiveStackThread {
+  /** OS thread id (LWP on Linux, TID on Windows) where the tool gives it. */
+  id: number;
+  name?: string;
+  /** Innermost first. Empty for a minidump: its frames are resolved by WinDbg/Visual Studio. */
+  frames: LiveStackFrame[];
+  /** Windows: the scheduler's view (Waiting, Running...) and why it waits. */
+  state?: string;
+  /** Windows: the thread's start address, hex. */
+  startAddress?: string;
+}
+
+export interface LiveStack {
+  kind: 'stack';
+  pid: number;
+  tool: LiveStackTool;
+  threads: LiveStackThread[];
+  /** The minidump written (Windows), to open in WinDbg or Visual Studio. */
+  dumpPath?: string;
+  /** A limit the user should know of, e.g. native frames only because py-spy is missing. */
+  note?: string;
+  /** What the tool printed, for a user who wants more than the parsed frames. */
+  rawText: string;
+}
+
+export interface LiveStackUnavailable {
+  kind: 'unavailable';
+  pid: number;
+  /** One line: what is missing (a tool, a privilege). */
+  reason: string;
+  /** One line: what to do about it. */
+  nextStep: string;
+  tool?: LiveStackTool;
+}
+
+export type LiveStackResult = LiveStack | LiveStackUnavailable;
+
+export interface LiveStackRequestDto {
+  pid: number;
+  /** The identity the user saw: a reused pid is refused, not attached to. */
+  startedAtMs: number;
+}
+
+/** What captureLiveStack answers: the stack with its text as `holdwatch stack` prints it, or what is missing. */
+export type CapturedLiveStack = (LiveStack & { text: string }) | LiveStackUnavailable;
