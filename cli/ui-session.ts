@@ -2,19 +2,23 @@
 // runs started from the UI, process details, ending a process, exports. Every watch and run gets its
 // own holder source (a source's scan pool serves one scan at a time: concurrent scans on one pool
 // receive each other's results); all are owned here and closed by dispose().
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
   ActiveRun,
+  CapturedLiveStack,
   EndProcessRequestDto,
   ExportedReport,
   ExportRequestDto,
   HoldwatchService,
+  LiveStackRequestDto,
   ProcessDetails,
+  ProcessInfo,
   RunEvent,
   RunRecord,
   RunRequestDto,
+  ScannerStatus,
   ScanRequestDto,
   Snapshot,
   WatchEvent,
@@ -23,15 +27,18 @@ import type {
 } from '../core/api.js';
 import { refusalToEnd } from '../core/end-policy.js';
 import { BadInputError } from '../core/errors.js';
-import type { HolderSource } from '../core/platform.js';
+import { formatLiveStack } from '../core/live-stack.js';
+import type { HolderSource, WatchDir } from '../core/platform.js';
 import type { JournalEntry } from '../core/run/journal-entries.js';
 import type { RunSupervisor } from '../core/run/supervisor.js';
 import { takeSnapshot } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
-import { openHolderSource } from '../native/index.js';
-import { runsPath } from './data-dir.js';
+import { openHolderSource, runsElevated, scannerWorkerLauncher } from '../native/index.js';
+import { RemoteHolderSource } from '../native/remote/remote-holder-source.js';
+import { dataDir, runsPath } from './data-dir.js';
 import { FollowedRun } from './followed-run.js';
 import { isRunning, listLiveRuns, toActiveRun } from './live-runs.js';
+import { captureLiveStackInWorker, dumpsDirOutside } from './live-stack-capture.js';
 import { resolveAndStepOut } from './resolve-dir.js';
 import { renderReport, reportOptions } from './run-reports.js';
 import { newRunId, superviseRun } from './supervised-run.js';
@@ -39,6 +46,7 @@ import { elapsedMs, systemClock } from './system.js';
 import type { RecentDirs } from './ui-recent-dirs.js';
 import { revealInFileManager } from './ui-reveal.js';
 import { Emitter } from './ui-emitter.js';
+import { WatchScanner, type WatchScannerOptions } from './watch-scanner.js';
 
 /** The whole record is sent at most this often while a run goes (each failure and the end at once). */
 const RECORD_THROTTLE_MS = 300;
@@ -53,18 +61,33 @@ interface LiveRun {
   record: RunRecord | null;
   /** A terminal run this session follows (attachRun). */
   followed?: FollowedRun;
+  /** Resolved before the command starts; a minidump is never written under them. */
+  dirs: readonly WatchDir[];
 }
 
 export interface UiSessionOptions {
   recentDirs: RecentDirs;
   /** holdwatch's own pids (the host, and Electron's main when it hosts): never ended. */
   ownPids: readonly number[];
+  /** How to start `holdwatch scan-worker` ("Scan as administrator"); absent: not offered, the hint says what to do. */
+  scanWorker?: ScanWorkerLaunch;
+}
+
+export interface ScanWorkerLaunch {
+  /** The program and the arguments before `scan-worker` (node and bin/holdwatch.js). */
+  program: string;
+  prefixArgs: string[];
+  /** Where the worker's unix socket goes off Windows (the data dir). */
+  socketDir: string;
+  /** Test only: offer it off Windows too, the worker started with the host's own rights (not elevated). */
+  sameRights?: boolean;
 }
 
 export class UiSession implements HoldwatchService {
   /** For one-off requests (scan, process facts): one thread, so its walks never overlap. */
   private source: Promise<HolderSource> | null = null;
-  private readonly watches = new Map<string, { watcher: Watcher; source: HolderSource }>();
+  private readonly watches = new Map<string, { watcher: Watcher; source: WatchScanner; dirs: readonly WatchDir[]; last: WatchStatus }>();
+  private scannerPlan: Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> | null = null;
   private readonly runs = new Map<string, LiveRun>();
   private readonly watchEvents = new Emitter<[string, WatchEvent]>();
   private readonly watchStatus = new Emitter<[string, WatchStatus]>();
@@ -101,21 +124,26 @@ export class UiSession implements HoldwatchService {
     for (const dir of resolved) this.options.recentDirs.remember(dir.display);
     const watchId = `w${this.nextWatch++}`;
     let scans = 0;
+    const scanner = new WatchScanner(source, {
+      ...(await this.planScanner()),
+      openInProcess: () => this.openSource(2),
+      onStatus: (status) => this.emitWatchStatus(watchId, { scanner: status }),
+    });
     const watcher: Watcher = new Watcher({
-      source,
+      source: scanner,
       dirs: resolved,
       clock: systemClock,
       fullIntervalMs: intervalMs ?? 500,
       onPoll: ({ events, result, full }) => {
         for (const event of events) this.watchEvents.emit(watchId, event);
-        if (full) this.watchStatus.emit(watchId, { scans: ++scans, holders: watcher.current().length, denied: result.denied.length, error: null });
+        if (full) this.emitWatchStatus(watchId, { scans: ++scans, holders: watcher.current().length, denied: result.denied.length, error: null, scanner: scanner.status });
       },
       onError: (error) => {
         void this.stopWatch(watchId);
         this.watchStatus.emit(watchId, { scans, holders: 0, denied: 0, error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.` });
       },
     });
-    this.watches.set(watchId, { watcher, source });
+    this.watches.set(watchId, { watcher, source: scanner, dirs: resolved, last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status } });
     watcher.start();
     return { watchId };
   }
@@ -126,6 +154,43 @@ export class UiSession implements HoldwatchService {
     if (!watch) return;
     watch.watcher.dispose();
     await watch.source.dispose();
+  }
+
+  async elevateScanner(watchId: string): Promise<ScannerStatus> {
+    const watch = this.watches.get(watchId);
+    if (!watch) throw new BadInputError(`no watch ${watchId} in this session`);
+    return watch.source.elevate(watch.last.denied);
+  }
+
+  /** The watches' scanner workers: holdwatch's own too, never ended from the UI. */
+  private scannerPids(): number[] {
+    return [...this.watches.values()].flatMap((w) => (w.source.workerPid === null ? [] : [w.source.workerPid]));
+  }
+
+  /** Merges into the watch's last status and sends it: scanner changes go out between polls too. */
+  private emitWatchStatus(watchId: string, change: Partial<WatchStatus>): void {
+    const watch = this.watches.get(watchId);
+    const status = { ...(watch?.last ?? { scans: 0, holders: 0, denied: 0, error: null }), ...change };
+    if (watch) watch.last = status;
+    this.watchStatus.emit(watchId, status);
+  }
+
+  /** Whether "Scan as administrator" is offered, decided once per session; else the next step to show. */
+  private planScanner(): Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> {
+    this.scannerPlan ??= (async () => {
+      const launch = this.options.scanWorker;
+      if (launch?.sameRights) return { startWorker: () => this.startScanWorker(launch), hint: null };
+      if (await runsElevated()) return { startWorker: null, hint: null };
+      if (process.platform !== 'win32') return { startWorker: null, hint: 'Run `sudo holdwatch ui` to see them.' };
+      if (!launch) return { startWorker: null, hint: 'Start holdwatch as administrator to see them.' };
+      return { startWorker: () => this.startScanWorker(launch), hint: null };
+    })();
+    return this.scannerPlan;
+  }
+
+  private async startScanWorker(launch: ScanWorkerLaunch): Promise<RemoteHolderSource> {
+    if (process.platform !== 'win32') mkdirSync(launch.socketDir, { recursive: true });
+    return RemoteHolderSource.start({ launch: await scannerWorkerLauncher(launch.program, launch.prefixArgs, { sameRights: launch.sameRights }), socketDir: launch.socketDir });
   }
 
   onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void {
@@ -154,6 +219,7 @@ export class UiSession implements HoldwatchService {
       watch: dirs,
       env: { ...process.env, ...env },
       runId,
+      checkDirs: (resolved) => (run.dirs = resolved),
       io: { stdin: 'ignore', output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }), userSeesTerminal: false, forwardSignals: false },
       onSpawned: ({ stop }) => {
         run.stop = stop;
@@ -187,9 +253,12 @@ export class UiSession implements HoldwatchService {
     const processInfo = (pid: number) => source.processInfo(pid);
     const live = (await listLiveRuns(runsPath(), processInfo)).find((r) => r.runId === runId);
     if (!live) throw new BadInputError(`no run ${runId} is going: it has ended, or it was not started with holdwatch run`);
+    // Its dirs, so that no minidump taken while following lands under them (a dir gone since is skipped).
+    const dirs = (await Promise.all(live.watched.map((d) => source.resolveWatchDir(d).catch(() => null)))).filter((d) => d !== null);
     // Attached again (another window): one follower, replaying from the start to every window.
     this.runs.get(runId)?.followed?.close();
     const { run, onEntry, end } = this.trackRun(runId);
+    run.dirs = dirs;
     try {
       run.followed = new FollowedRun(join(runsPath(), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), { onEntry, onEnd: end });
     } catch (error) {
@@ -212,13 +281,12 @@ export class UiSession implements HoldwatchService {
       ancestry.push({ pid: parent.pid, name: parent.name, commandLine: parent.commandLine });
       ppid = parent.ppid;
     }
-    return { process: info, ancestry, endRefusal: refusalToEnd(info, { ownPids: this.options.ownPids, platform: source.platform }) };
+    return { process: info, ancestry, endRefusal: refusalToEnd(info, { ownPids: [...this.options.ownPids, ...this.scannerPids()], platform: source.platform }) };
   }
 
   async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {
     const details = await this.getProcessDetails(pid);
-    // Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more.
-    if (!details || Math.abs(details.process.startedAtMs - startedAtMs) > 1000) throw new BadInputError(`process ${pid} has already exited`);
+    if (!details || !isSameProcess(details.process, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
     if (details.endRefusal) throw new BadInputError(`holdwatch will not end process ${pid}: ${details.endRefusal}`);
     try {
       process.kill(pid, 'SIGTERM');
@@ -228,6 +296,18 @@ export class UiSession implements HoldwatchService {
       if (code === 'EPERM') throw new BadInputError(`not allowed to end process ${pid}: it belongs to another user; end it as that user or as administrator`);
       throw error;
     }
+  }
+
+  /** Refuses a reused pid; the capture runs in a child process with a deadline (see live-stack-capture.ts). */
+  async captureLiveStack({ pid, startedAtMs }: LiveStackRequestDto): Promise<CapturedLiveStack> {
+    const source = await this.holders();
+    const info = await source.processInfo(pid);
+    if (!info || !isSameProcess(info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
+    const watched = [...this.watches.values(), ...this.runs.values()].flatMap((w) => w.dirs);
+    // Only Windows writes (a minidump); on Linux the tools print and nothing lands on disk.
+    if (source.platform === 'win32') dumpsDirOutside(dataDir(), watched);
+    const result = await captureLiveStackInWorker(pid, { dataDir: dataDir() });
+    return result.kind === 'stack' ? { ...result, text: formatLiveStack(result) } : result;
   }
 
   async exportReport({ runId, format, redact }: ExportRequestDto): Promise<ExportedReport> {
@@ -263,7 +343,7 @@ export class UiSession implements HoldwatchService {
 
   /** A run's place in the session: its events, the record sent throttled, and its end (the record kept). */
   private trackRun(runId: string) {
-    const run: LiveRun = { stop: null, supervisor: null, record: null };
+    const run: LiveRun = { stop: null, supervisor: null, record: null, dirs: [] };
     this.runs.set(runId, run);
     const emit = (event: RunEvent) => this.runEvents.emit(runId, event);
     const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
@@ -308,6 +388,11 @@ export class UiSession implements HoldwatchService {
       }
     }
   }
+}
+
+/** Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more. */
+function isSameProcess(info: ProcessInfo, startedAtMs: number): boolean {
+  return Math.abs(info.startedAtMs - startedAtMs) <= 1000;
 }
 
 function messageOf(error: unknown): string {

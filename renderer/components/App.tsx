@@ -1,6 +1,6 @@
 // The window: a header with the watch's state, the start screen (and the terminal runs to attach to)
 // until something is watched, then the table and timeline beside the details and export panels.
-import { stopRun, stopWatch } from '../store/intents.js';
+import { elevateScanner, stopRun, stopWatch } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { AttachRuns } from './AttachRuns.js';
 import { DetailsPanel } from './DetailsPanel.js';
@@ -54,7 +54,7 @@ export function App() {
 }
 
 function WatchState() {
-  const { phase, scans, denied, error } = useStore((s) => s.watch);
+  const { phase, scans, denied, error, scanner } = useStore((s) => s.watch);
   const following = useStore((s) => s.run.phase === 'starting' || s.run.phase === 'running');
   if (phase === 'starting') return <span className="progress">Resolving the directory…</span>;
   if (phase === 'first-scan') return <span className="progress">First scan of every process — this can take a few seconds on a busy machine…</span>;
@@ -64,7 +64,32 @@ function WatchState() {
   return (
     <span className="live" data-testid="watch-live">
       live · {scans} {scans === 1 ? 'scan' : 'scans'}
-      {denied > 0 ? ` · ${denied} ${denied === 1 ? 'process' : 'processes'} not inspectable (run as administrator or root to see them)` : ''}
+      {denied > 0 ? ` · ${denied} ${denied === 1 ? 'process' : 'processes'} not inspectable` : ''}
+      {denied > 0 && !scanner ? ' (run as administrator or root to see them)' : ''}
+      {scanner && <ScannerState denied={denied} />}
     </span>
+  );
+}
+
+/** "Scan as administrator" beside the denied count, its progress and outcome; or the next step where no button can help. */
+function ScannerState({ denied }: { denied: number }) {
+  const scanner = useStore((s) => s.watch.scanner)!;
+  return (
+    <>
+      {scanner.mode === 'worker' && <span data-testid="scanner-mode">{scanner.elevated ? ' · scanning as administrator' : ' · scanning in a separate worker (not elevated)'}</span>}
+      {scanner.mode === 'starting' && (
+        <>
+          {' · '}
+          <span className="progress" data-testid="scanner-starting">Starting the elevated scanner (answer the Windows prompt)…</span>
+        </>
+      )}
+      {scanner.mode === 'in-process' && denied > 0 && scanner.canElevate && (
+        <button className="elevate" data-testid="elevate" onClick={() => void elevateScanner()}>
+          Scan as administrator
+        </button>
+      )}
+      {scanner.mode === 'in-process' && denied > 0 && !scanner.canElevate && scanner.hint && <span className="hint" data-testid="scanner-hint"> · {scanner.hint}</span>}
+      {scanner.message && <span className="scanner-message" role="status" data-testid="scanner-message"> · {scanner.message}</span>}
+    </>
   );
 }
