@@ -3,21 +3,37 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, session as electronSession, shell } from 'electron';
+import { scanWorkerCommand } from '../cli/scan-worker-command.js';
 import { RecentDirs } from '../cli/ui-recent-dirs.js';
 import { UiSession } from '../cli/ui-session.js';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
+import { scanWorkerArguments } from './worker-args.js';
 import { forwardEvents, serveServiceOverIpc } from './ipc-host.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
 
 const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./preload.cjs', import.meta.url));
 
-if (!app.requestSingleInstanceLock()) {
+// "Scan as administrator" starts this same executable elevated (ShellExecuteEx cannot pass
+// ELECTRON_RUN_AS_NODE, so the app itself must know the worker's arguments): it serves scans and
+// never opens a window nor takes the single-instance lock, which would hand it to the open app.
+const workerArgs = scanWorkerArguments(process.argv);
+if (workerArgs) {
+  scanWorkerCommand(workerArgs).then(
+    (code) => app.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`);
+      app.exit(2);
+    },
+  );
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   registerAppScheme();
   let window: BrowserWindow | null = null;
-  const session = new UiSession({ recentDirs: new RecentDirs(join(app.getPath('userData'), 'recent-dirs.json')), ownPids: [process.pid] });
+  // Unpackaged, Electron runs `electron <app dir> ...`: the worker needs the app dir before its arguments.
+  const scanWorker = { program: process.execPath, prefixArgs: app.isPackaged ? [] : [app.getAppPath()], socketDir: app.getPath('userData') };
+  const session = new UiSession({ recentDirs: new RecentDirs(join(app.getPath('userData'), 'recent-dirs.json')), ownPids: [process.pid], scanWorker });
 
   app.on('second-instance', () => {
     if (!window) return;
@@ -79,3 +95,4 @@ function createWindow(service: UiSession): BrowserWindow {
   void window.loadURL(`${APP_ORIGIN}/index.html`);
   return window;
 }
+
