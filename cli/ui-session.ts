@@ -10,8 +10,10 @@ import type {
   ExportRequestDto,
   HoldwatchService,
   ProcessDetails,
+  ProcessInfo,
   RunEvent,
   RunRecord,
+  RunMembershipDto,
   RunRequestDto,
   ScanRequestDto,
   Snapshot,
@@ -22,12 +24,14 @@ import type {
 import { holderKey } from '../core/api-contract.js';
 import { refusalToEnd } from '../core/end-policy.js';
 import { BadInputError } from '../core/errors.js';
-import type { HolderSource } from '../core/platform.js';
+import { shareModeOf } from '../core/handle-access.js';
+import type { HolderSource, ProcessSource, WatchDir } from '../core/platform.js';
+import { RUN_TAG_VARIABLE } from '../core/run/membership.js';
 import type { JournalEntry } from '../core/run/journal-entries.js';
 import type { RunSupervisor } from '../core/run/supervisor.js';
 import { takeSnapshot } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
-import { openHolderSource } from '../native/index.js';
+import { openHolderSource, openProcessSource } from '../native/index.js';
 import { resolveAndStepOut } from './resolve-dir.js';
 import { renderReport, reportOptions } from './run-reports.js';
 import { newRunId, superviseRun } from './supervised-run.js';
@@ -55,7 +59,8 @@ export interface UiSessionOptions {
 export class UiSession implements HoldwatchService {
   /** For one-off requests (scan, process facts): one thread, so its walks never overlap. */
   private source: Promise<HolderSource> | null = null;
-  private readonly watches = new Map<string, { watcher: Watcher; source: HolderSource }>();
+  private readonly watches = new Map<string, { watcher: Watcher; source: HolderSource; dirs: WatchDir[] }>();
+  private processes: Promise<ProcessSource> | null = null;
   private readonly runs = new Map<string, LiveRun>();
   private readonly watchEvents = new Emitter<[string, WatchEvent]>();
   private readonly watchStatus = new Emitter<[string, WatchStatus]>();
@@ -106,7 +111,7 @@ export class UiSession implements HoldwatchService {
         this.watchStatus.emit(watchId, { scans, holders: 0, denied: 0, error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.` });
       },
     });
-    this.watches.set(watchId, { watcher, source });
+    this.watches.set(watchId, { watcher, source, dirs: resolved });
     watcher.start();
     return { watchId };
   }
@@ -183,9 +188,9 @@ export class UiSession implements HoldwatchService {
   }
 
   async getProcessDetails(pid: number): Promise<ProcessDetails | null> {
-    const source = await this.holders();
-    const info = await source.processInfo(pid);
-    if (!info) return null;
+    const facts = await this.processFacts(pid);
+    if (!facts) return null;
+    const { source, info, endRefusal } = facts;
     const ancestry: ProcessDetails['ancestry'] = [];
     const seen = new Set([pid]);
     for (let ppid = info.ppid; ppid > 0 && !seen.has(ppid) && ancestry.length < MAX_ANCESTRY; ) {
@@ -195,14 +200,35 @@ export class UiSession implements HoldwatchService {
       ancestry.push({ pid: parent.pid, name: parent.name, commandLine: parent.commandLine });
       ppid = parent.ppid;
     }
-    return { process: info, ancestry, endRefusal: refusalToEnd(info, { ownPids: this.options.ownPids, platform: source.platform }) };
+    const processes = await (this.processes ??= openProcessSource());
+    // A focused scan of this one process over every dir the session watches: its holdings now.
+    const dirs = this.watchedDirs();
+    const held = dirs.length === 0 ? [] : (await source.scan({ dirs, pids: [pid] })).holders.filter((h) => h.pid === pid && h.processStartedAtMs === info.startedAtMs);
+    const extras = await source.processExtras?.(pid, held.flatMap((h) => (h.handle ? [h.handle] : [])));
+    const [environmentTag, everyone] = await Promise.all([processes.readEnvironmentVariable(pid, RUN_TAG_VARIABLE), processes.listProcesses()]);
+    return {
+      process: info,
+      ancestry,
+      endRefusal,
+      cwd: extras?.cwd ?? null,
+      cwdUnreadableReason: extras ? extras.cwdUnreadableReason : 'the process exited while it was read',
+      environmentTag,
+      // A child started after its parent: an older process with this ppid is a reused pid's orphan.
+      children: everyone.filter((p) => p.ppid === pid && p.pid !== pid && p.startedAtMs >= info.startedAtMs).map((p) => ({ pid: p.pid, name: p.name, startedAtMs: p.startedAtMs })),
+      handleCount: extras?.handleCount ?? null,
+      run: this.runMembershipOf(pid, info.startedAtMs),
+      holdings: held.map((h) => {
+        const fresh = h.handle ? extras?.handles[h.handle] : undefined;
+        return { kind: h.kind, path: h.path, watchedDir: h.watchedDir, deleted: h.deleted, handle: h.handle, access: fresh?.access ?? h.access ?? null, locks: fresh?.locks ?? [], ...shareModeOf(source.platform, h) };
+      }),
+    };
   }
 
   async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {
-    const details = await this.getProcessDetails(pid);
+    const facts = await this.processFacts(pid);
     // Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more.
-    if (!details || Math.abs(details.process.startedAtMs - startedAtMs) > 1000) throw new BadInputError(`process ${pid} has already exited`);
-    if (details.endRefusal) throw new BadInputError(`holdwatch will not end process ${pid}: ${details.endRefusal}`);
+    if (!facts || Math.abs(facts.info.startedAtMs - startedAtMs) > 1000) throw new BadInputError(`process ${pid} has already exited`);
+    if (facts.endRefusal) throw new BadInputError(`holdwatch will not end process ${pid}: ${facts.endRefusal}`);
     try {
       process.kill(pid, 'SIGTERM');
     } catch (error) {
@@ -211,6 +237,26 @@ export class UiSession implements HoldwatchService {
       if (code === 'EPERM') throw new BadInputError(`not allowed to end process ${pid}: it belongs to another user; end it as that user or as administrator`);
       throw error;
     }
+  }
+
+  private async processFacts(pid: number): Promise<{ source: HolderSource; info: ProcessInfo; endRefusal: string | null } | null> {
+    const source = await this.holders();
+    const info = await source.processInfo(pid);
+    return info ? { source, info, endRefusal: refusalToEnd(info, { ownPids: this.options.ownPids, platform: source.platform }) } : null;
+  }
+
+  /** Every dir the session's watches and runs watch, once each. */
+  private watchedDirs(): WatchDir[] {
+    const all = [...[...this.watches.values()].flatMap((w) => w.dirs), ...[...this.runs.values()].flatMap((r) => r.supervisor?.watchDirs ?? [])];
+    return [...new Map(all.map((d) => [d.matchPrefix, d])).values()];
+  }
+
+  private runMembershipOf(pid: number, startedAtMs: number): RunMembershipDto | null {
+    for (const [runId, run] of this.runs) {
+      const member = run.supervisor?.membershipOf(pid, startedAtMs);
+      if (member) return { runId, spawnedDuring: member.spawnedDuring, byTagOnly: member.byTagOnly, ancestry: member.ancestry };
+    }
+    return null;
   }
 
   async exportReport({ runId, format, redact }: ExportRequestDto): Promise<ExportedReport> {

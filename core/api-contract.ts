@@ -14,6 +14,8 @@ import type {
   ExportedReport,
   ExportRequestDto,
   FailureRecord,
+  HandleAccess,
+  HoldingDetail,
   Holder,
   HoldwatchService,
   ProcessDetails,
@@ -59,6 +61,8 @@ const phase = z.enum(['setup', 'call', 'teardown']);
 /** Paths and commands are bounded: a hostile page must not make the host allocate without limit. */
 const path = z.string().min(1).max(32_768);
 
+const HandleAccessSchema: z.ZodType<HandleAccess> = z.object({ rights: z.array(z.enum(['read', 'write', 'delete'])), flags: z.string(), raw: z.string() });
+
 export const HolderSchema: z.ZodType<Holder> = z.object({
   pid,
   ppid: pid,
@@ -71,6 +75,7 @@ export const HolderSchema: z.ZodType<Holder> = z.object({
   deleted: z.boolean(),
   handle: z.string().nullable(),
   watchedDir: z.string(),
+  access: HandleAccessSchema.optional(),
 });
 
 const ProcessInfoSchema: z.ZodType<ProcessInfo> = z.object({
@@ -203,7 +208,29 @@ const RunRequestSchema: z.ZodType<RunRequestDto> = z.strictObject({ command: z.a
 const EndProcessRequestSchema: z.ZodType<EndProcessRequestDto> = z.strictObject({ pid: pid.min(1), startedAtMs: z.number() });
 const ExportRequestSchema: z.ZodType<ExportRequestDto> = z.strictObject({ runId: id, format: z.enum(['md', 'json', 'html']), redact: z.boolean() });
 const ExportedReportSchema: z.ZodType<ExportedReport> = z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() });
-const ProcessDetailsSchema: z.ZodType<ProcessDetails> = z.object({ process: ProcessInfoSchema, ancestry: z.array(AncestryEntrySchema), endRefusal: z.string().nullable() });
+const HoldingDetailSchema: z.ZodType<HoldingDetail> = z.object({
+  kind: z.enum(['file', 'dir', 'cwd', 'root', 'exe', 'mmap', 'module']),
+  path: z.string(),
+  watchedDir: z.string(),
+  deleted: z.boolean(),
+  handle: z.string().nullable(),
+  access: HandleAccessSchema.nullable(),
+  locks: z.array(z.string()),
+  share: z.array(z.string()).nullable(),
+  shareUnknownReason: z.string().nullable(),
+});
+const ProcessDetailsSchema: z.ZodType<ProcessDetails> = z.object({
+  process: ProcessInfoSchema,
+  ancestry: z.array(AncestryEntrySchema),
+  endRefusal: z.string().nullable(),
+  cwd: z.string().nullable(),
+  cwdUnreadableReason: z.string().nullable(),
+  environmentTag: z.string().nullable(),
+  children: z.array(z.object({ pid, name: z.string(), startedAtMs: z.number() })),
+  handleCount: z.number().int().nonnegative().nullable(),
+  run: z.object({ runId: z.string(), spawnedDuring: z.string().nullable(), byTagOnly: z.boolean(), ancestry: z.array(AncestryEntrySchema) }).nullable(),
+  holdings: z.array(HoldingDetailSchema),
+});
 
 type Method = { [K in keyof HoldwatchService]: HoldwatchService[K] extends (...args: never[]) => Promise<unknown> ? (K extends `on${string}` ? never : K) : never }[keyof HoldwatchService];
 type RequestOf<M extends Method> = Parameters<HoldwatchService[M]> extends [infer R] ? R : undefined;

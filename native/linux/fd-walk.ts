@@ -5,6 +5,7 @@ import { closeSync, openSync, readdirSync, readlinkSync, readSync, statSync } fr
 import type { HolderKind, ProcessInfo } from '../../core/api.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
 import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
+import { readFdInfo } from './fdinfo.js';
 import { isGoneError, readProcessInfo } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
@@ -20,6 +21,8 @@ export interface RawHolding {
   deleted: boolean;
   handle: string | null;
   watchedDir: string;
+  /** An fd's open flags (fdinfo `flags:`); null for rows without an fd or when unreadable. */
+  openFlags: number | null;
 }
 
 export interface WalkResult {
@@ -89,13 +92,14 @@ function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds:
     const dir = dirOf(target, dirs);
     if (!dir) continue;
     const { path, deleted } = resolveDeleted(target, () => statSync(fdPath).nlink === 0);
-    let isDir = known?.get(fd);
-    if (isDir === undefined || isDir.target !== target) {
+    let facts = known?.get(fd);
+    if (facts === undefined || facts.target !== target) {
       const statted = isDirectoryFd(fdPath);
-      isDir = statted === null ? undefined : { target, dir: statted };
+      // The access mode is read with the kind, once per (fd, target): see fd-kind-cache.ts.
+      facts = statted === null ? undefined : { target, dir: statted, flags: readFdInfo(pid, fd)?.flags ?? null };
     }
-    if (isDir && kinds) (seen ??= new Map()).set(fd, isDir);
-    out.holdings.push({ pid, kind: isDir?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display });
+    if (facts && kinds) (seen ??= new Map()).set(fd, facts);
+    out.holdings.push({ pid, kind: facts?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display, openFlags: facts?.flags ?? null });
   }
   kinds?.remember(pid, seen);
   const exe = readLinkOrNull(base + 'exe');
@@ -105,7 +109,7 @@ function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds:
     const dir = dirOf(target, dirs);
     if (!dir) continue;
     const { path, deleted } = resolveDeleted(target, () => !pathExists(splitDeletedSuffix(target).path));
-    out.holdings.push({ pid, kind, path, deleted, handle: null, watchedDir: dir.display });
+    out.holdings.push({ pid, kind, path, deleted, handle: null, watchedDir: dir.display, openFlags: null });
   }
   walkMaps(pid, dirs, exe === null ? null : splitDeletedSuffix(exe).path, out);
 }
@@ -129,7 +133,7 @@ function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string | null
     if (!dir) continue;
     const { path, deleted } = resolveDeleted(mapping.target, () => inodeOf(splitDeletedSuffix(mapping.target).path) !== mapping.inode);
     if (path === exePath) continue;
-    out.holdings.push({ pid, kind: 'mmap', path, deleted, handle: null, watchedDir: dir.display });
+    out.holdings.push({ pid, kind: 'mmap', path, deleted, handle: null, watchedDir: dir.display, openFlags: null });
   }
 }
 

@@ -6,6 +6,7 @@ import { holderKey } from '../../core/api-contract.js';
 import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';
+import { ProcessFacts } from './ProcessFacts.js';
 
 export function DetailsPanel() {
   const key = useStore((s) => s.selection.selectedKey);
@@ -73,6 +74,7 @@ export function DetailsPanel() {
           {info && `${info.exe ?? 'image unreadable'} · started ${clockTime(info.startedAtMs)}${info.user ? ` · ${info.user}` : ''}`}
         </dd>
       </dl>
+      {details?.data && <ProcessFacts details={details.data} />}
       <h3>Ancestry</h3>
       {attribution && attribution.ancestry.length > 0 ? (
         <ol className="ancestry" aria-label="Ancestry recorded when first seen">
