@@ -9,7 +9,7 @@ import { isUnder } from '../../core/paths.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
-import { closeHandle, openProcess, processHandleCount, PROCESS_DUP_HANDLE, PROCESS_QUERY_LIMITED_INFORMATION } from './kernel32.js';
+import { closeHandle, openProcess, PROCESS_DUP_HANDLE, PROCESS_QUERY_LIMITED_INFORMATION } from './kernel32.js';
 import { NameCache, type CachedName } from './name-cache.js';
 import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines } from './name-worker-client.js';
 import { DosDevices, PathKeys } from './path-keys.js';
@@ -239,7 +239,7 @@ export class Win32HolderSource implements HolderSource {
     return row ? describeProcess(row, this.reader) : null;
   }
 
-  /** The PEB's current directory and GetProcessHandleCount; access comes with each scanned holder. */
+  /** The PEB's current directory and the handle count; access comes with each scanned holder. */
   async processExtras(pid: number): Promise<ProcessExtras | null> {
     const row = this.tables.processList().find((p) => p.pid === pid);
     if (!row) return null;
@@ -250,18 +250,9 @@ export class Win32HolderSource implements HolderSource {
     } catch (error) {
       cwdUnreadableReason = `${(error as Error).message} (a process of another user or an elevated one: scan as administrator)`;
     }
-    let handleCount: number | null = null;
-    try {
-      const handle = openProcess(pid, PROCESS_QUERY_LIMITED_INFORMATION);
-      try {
-        handleCount = processHandleCount(handle);
-      } finally {
-        closeHandle(handle);
-      }
-    } catch {
-      // denied or exiting: the count stays unknown
-    }
-    return { cwd, cwdUnreadableReason, handleCount, handles: {} };
+    const handleCount = this.tables.handleCountOf(pid);
+    // A live process always holds some handle: none means it exited after the process list was read.
+    return handleCount === 0 ? null : { cwd, cwdUnreadableReason, handleCount, handles: {} };
   }
 
   async dispose(): Promise<void> {
