@@ -41,7 +41,10 @@ export interface Holder {
   handle: string | null;
   /** Which watched directory this path is under (its display form), for multi-dir watches. */
   watchedDir: string;
-  /** How the handle was opened, where the backend reads it during the scan (rows with a handle). */
+  /**
+   * How the handle was opened, where the backend reads it during the scan (rows with a handle).
+   * Linux scans give the access mode only (O_RDONLY...); getProcessDetails reads the full flags.
+   */
   access?: HandleAccess;
 }
 

@@ -1,11 +1,10 @@
 // The hot path: walk /proc/<pid>/{fd,cwd,root,exe,maps} for a set of pids and keep what lies under
 // the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
 // promise each; parallelism comes from splitting pids across threads (scan-pool.ts).
-import { closeSync, openSync, readdirSync, readlinkSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from 'node:fs';
 import type { HolderKind, ProcessInfo } from '../../core/api.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
 import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
-import { readFdInfo } from './fdinfo.js';
 import { isGoneError, readProcessInfo } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
@@ -21,7 +20,7 @@ export interface RawHolding {
   deleted: boolean;
   handle: string | null;
   watchedDir: string;
-  /** An fd's open flags (fdinfo `flags:`); null for rows without an fd or when unreadable. */
+  /** An fd's access mode as open(2) flags (accessModeOfLink); null for rows without an fd or when unreadable. */
   openFlags: number | null;
 }
 
@@ -96,7 +95,7 @@ function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds:
     if (facts === undefined || facts.target !== target) {
       const statted = isDirectoryFd(fdPath);
       // The access mode is read with the kind, once per (fd, target): see fd-kind-cache.ts.
-      facts = statted === null ? undefined : { target, dir: statted, flags: readFdInfo(pid, fd)?.flags ?? null };
+      facts = statted === null ? undefined : { target, dir: statted, flags: accessModeOfLink(fdPath) };
     }
     if (facts && kinds) (seen ??= new Map()).set(fd, facts);
     out.holdings.push({ pid, kind: facts?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display, openFlags: facts?.flags ?? null });
@@ -201,6 +200,22 @@ function readLinkOrNull(path: string): string | null {
     if (isGoneError(error) || code === 'EACCES' || code === 'EPERM') return null;
     throw error;
   }
+}
+
+const O_PATH = 0o10000000;
+
+/**
+ * The fd's access mode as open(2) flags (O_RDONLY, O_WRONLY, O_RDWR; O_PATH when neither), from the
+ * mode of its /proc/<pid>/fd link: the kernel sets the link's owner r and w bits from the open file's
+ * FMODE_READ and FMODE_WRITE (fs/proc/fd.c). One lstat, where fdinfo costs an open, a read and a close:
+ * measured, that was +86% on a cold scan of 8,000 held fds. The full flags are read for the details panel.
+ */
+function accessModeOfLink(fdPath: string): number | null {
+  const mode = lstatSync(fdPath, { throwIfNoEntry: false })?.mode;
+  if (mode === undefined) return null;
+  const read = (mode & 0o400) !== 0;
+  const write = (mode & 0o200) !== 0;
+  return read && write ? 2 : write ? 1 : read ? 0 : O_PATH;
 }
 
 /** null when the fd closed before it could be statted (then it is reported as a file, and not remembered). */

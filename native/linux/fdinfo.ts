@@ -1,6 +1,6 @@
 // /proc/<pid>/fdinfo/<fd>: the open flags of one fd (`flags:`, octal f_flags) and the advisory
-// locks held through it (`lock:` lines, as /proc/locks prints them). Read only for fds under a
-// watched dir, and during a watch only when an fd is first seen (fd-kind-cache.ts).
+// locks held through it (`lock:` lines, as /proc/locks prints them). Read for the details panel
+// only: a scan takes the access mode from the fd link's mode, one lstat instead of three calls.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isGoneError } from './proc-stat.js';
 

@@ -68,7 +68,9 @@ describe('getProcessDetails', () => {
 
       // The watch's own rows carry the access too (read during the scan, not only for the panel).
       const written = await until(async () => seen.find((h) => h.pid === holder.pid && h.path.endsWith('written.log')), 'the watch row');
-      expect(written.access).toMatchObject({ rights: ['write'] });
+      expect(written.access).toMatchObject({ rights: ['write'], flags: 'O_WRONLY' }); // a scan reads the access mode only
+      const read = await until(async () => seen.find((h) => h.pid === holder.pid && h.path.endsWith('read.txt')), 'the read row');
+      expect(read.access).toMatchObject({ rights: ['read'], flags: 'O_RDONLY' });
     } finally {
       off();
       await session.stopWatch(watchId);
