@@ -94,6 +94,13 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .option('--no-open', 'print the URL only; do not open a browser')
     .action(async (options: { port: number; open: boolean }) => setExitCode(await (await import('./ui-command.js')).uiCommand(options)));
 
+  // Internal: the scanner worker holdwatch ui starts (elevated on Windows). Hidden from help.
+  program
+    .command('scan-worker', { hidden: true })
+    .option('--pipe <name>', 'the pipe (Windows) or unix socket the host listens on')
+    .option('--token <hex>', 'the token that proves this worker to the host')
+    .action(async (options: { pipe?: string; token?: string }) => setExitCode(await (await import('./scan-worker-command.js')).scanWorkerCommand(options)));
+
   return program;
 }
 

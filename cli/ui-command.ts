@@ -12,6 +12,8 @@ import { UiSession } from './ui-session.js';
 
 /** Where vite puts the renderer: dist/renderer, beside dist/cli. */
 export const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
+/** The CLI's entry, which the scanner worker runs as `scan-worker`. */
+const CLI_SCRIPT = fileURLToPath(new URL('../../bin/holdwatch.js', import.meta.url));
 
 export interface UiOptions {
   port: number;
@@ -20,7 +22,8 @@ export interface UiOptions {
 
 export async function uiCommand(options: UiOptions): Promise<number> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new BadInputError(`the UI is not built (no ${RENDERER_DIR}index.html): run \`npm run build\``);
-  const session = new UiSession({ recentDirs: new RecentDirs(join(dataDir(), 'recent-dirs.json')), ownPids: [process.pid] });
+  const scanWorker = { program: process.execPath, prefixArgs: [CLI_SCRIPT], socketDir: dataDir(), sameRights: process.env.HOLDWATCH_TEST_SCANNER_SAME_RIGHTS === '1' };
+  const session = new UiSession({ recentDirs: new RecentDirs(join(dataDir(), 'recent-dirs.json')), ownPids: [process.pid], scanWorker });
   try {
     const server = await startUiServer({ service: session, port: options.port, staticDir: RENDERER_DIR });
     try {

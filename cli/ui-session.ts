@@ -2,19 +2,22 @@
 // runs started from the UI, process details, ending a process, exports. Every watch and run gets its
 // own holder source (a source's scan pool serves one scan at a time: concurrent scans on one pool
 // receive each other's results); all are owned here and closed by dispose().
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type {
+  CapturedLiveStack,
   EndProcessRequestDto,
   ExportedReport,
   ExportRequestDto,
   HoldwatchService,
+  LiveStackRequestDto,
   ProcessDetails,
   ProcessInfo,
   RunEvent,
   RunRecord,
   RunMembershipDto,
   RunRequestDto,
+  ScannerStatus,
   ScanRequestDto,
   Snapshot,
   WatchEvent,
@@ -24,6 +27,7 @@ import type {
 import { holderKey } from '../core/api-contract.js';
 import { refusalToEnd } from '../core/end-policy.js';
 import { BadInputError } from '../core/errors.js';
+import { formatLiveStack } from '../core/live-stack.js';
 import { shareModeOf } from '../core/handle-access.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../core/platform.js';
 import { RUN_TAG_VARIABLE } from '../core/run/membership.js';
@@ -31,7 +35,10 @@ import type { JournalEntry } from '../core/run/journal-entries.js';
 import type { RunSupervisor } from '../core/run/supervisor.js';
 import { takeSnapshot } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
-import { openHolderSource, openProcessSource } from '../native/index.js';
+import { openHolderSource, openProcessSource, runsElevated, scannerWorkerLauncher } from '../native/index.js';
+import { RemoteHolderSource } from '../native/remote/remote-holder-source.js';
+import { dataDir } from './data-dir.js';
+import { captureLiveStackInWorker, dumpsDirOutside } from './live-stack-capture.js';
 import { resolveAndStepOut } from './resolve-dir.js';
 import { renderReport, reportOptions } from './run-reports.js';
 import { newRunId, superviseRun } from './supervised-run.js';
@@ -39,6 +46,7 @@ import { elapsedMs, systemClock } from './system.js';
 import type { RecentDirs } from './ui-recent-dirs.js';
 import { revealInFileManager } from './ui-reveal.js';
 import { Emitter } from './ui-emitter.js';
+import { WatchScanner, type WatchScannerOptions } from './watch-scanner.js';
 
 /** The whole record is sent at most this often while a run goes (each failure and the end at once). */
 const RECORD_THROTTLE_MS = 300;
@@ -48,19 +56,34 @@ interface LiveRun {
   stop: (() => void) | null;
   supervisor: RunSupervisor | null;
   record: RunRecord | null;
+  /** Resolved before the command starts; a minidump is never written under them. */
+  dirs: readonly WatchDir[];
 }
 
 export interface UiSessionOptions {
   recentDirs: RecentDirs;
   /** holdwatch's own pids (the host, and Electron's main when it hosts): never ended. */
   ownPids: readonly number[];
+  /** How to start `holdwatch scan-worker` ("Scan as administrator"); absent: not offered, the hint says what to do. */
+  scanWorker?: ScanWorkerLaunch;
+}
+
+export interface ScanWorkerLaunch {
+  /** The program and the arguments before `scan-worker` (node and bin/holdwatch.js). */
+  program: string;
+  prefixArgs: string[];
+  /** Where the worker's unix socket goes off Windows (the data dir). */
+  socketDir: string;
+  /** Test only: offer it off Windows too, the worker started with the host's own rights (not elevated). */
+  sameRights?: boolean;
 }
 
 export class UiSession implements HoldwatchService {
   /** For one-off requests (scan, process facts): one thread, so its walks never overlap. */
   private source: Promise<HolderSource> | null = null;
-  private readonly watches = new Map<string, { watcher: Watcher; source: HolderSource; dirs: WatchDir[] }>();
+  private readonly watches = new Map<string, { watcher: Watcher; source: WatchScanner; dirs: readonly WatchDir[]; last: WatchStatus }>();
   private processes: Promise<ProcessSource> | null = null;
+  private scannerPlan: Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> | null = null;
   private readonly runs = new Map<string, LiveRun>();
   private readonly watchEvents = new Emitter<[string, WatchEvent]>();
   private readonly watchStatus = new Emitter<[string, WatchStatus]>();
@@ -97,21 +120,26 @@ export class UiSession implements HoldwatchService {
     for (const dir of resolved) this.options.recentDirs.remember(dir.display);
     const watchId = `w${this.nextWatch++}`;
     let scans = 0;
+    const scanner = new WatchScanner(source, {
+      ...(await this.planScanner()),
+      openInProcess: () => this.openSource(2),
+      onStatus: (status) => this.emitWatchStatus(watchId, { scanner: status }),
+    });
     const watcher: Watcher = new Watcher({
-      source,
+      source: scanner,
       dirs: resolved,
       clock: systemClock,
       fullIntervalMs: intervalMs ?? 500,
       onPoll: ({ events, result, full }) => {
         for (const event of events) this.watchEvents.emit(watchId, event);
-        if (full) this.watchStatus.emit(watchId, { scans: ++scans, holders: watcher.current().length, denied: result.denied.length, error: null });
+        if (full) this.emitWatchStatus(watchId, { scans: ++scans, holders: watcher.current().length, denied: result.denied.length, error: null, scanner: scanner.status });
       },
       onError: (error) => {
         void this.stopWatch(watchId);
         this.watchStatus.emit(watchId, { scans, holders: 0, denied: 0, error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.` });
       },
     });
-    this.watches.set(watchId, { watcher, source, dirs: resolved });
+    this.watches.set(watchId, { watcher, source: scanner, dirs: resolved, last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status } });
     watcher.start();
     return { watchId };
   }
@@ -122,6 +150,43 @@ export class UiSession implements HoldwatchService {
     if (!watch) return;
     watch.watcher.dispose();
     await watch.source.dispose();
+  }
+
+  async elevateScanner(watchId: string): Promise<ScannerStatus> {
+    const watch = this.watches.get(watchId);
+    if (!watch) throw new BadInputError(`no watch ${watchId} in this session`);
+    return watch.source.elevate(watch.last.denied);
+  }
+
+  /** The watches' scanner workers: holdwatch's own too, never ended from the UI. */
+  private scannerPids(): number[] {
+    return [...this.watches.values()].flatMap((w) => (w.source.workerPid === null ? [] : [w.source.workerPid]));
+  }
+
+  /** Merges into the watch's last status and sends it: scanner changes go out between polls too. */
+  private emitWatchStatus(watchId: string, change: Partial<WatchStatus>): void {
+    const watch = this.watches.get(watchId);
+    const status = { ...(watch?.last ?? { scans: 0, holders: 0, denied: 0, error: null }), ...change };
+    if (watch) watch.last = status;
+    this.watchStatus.emit(watchId, status);
+  }
+
+  /** Whether "Scan as administrator" is offered, decided once per session; else the next step to show. */
+  private planScanner(): Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> {
+    this.scannerPlan ??= (async () => {
+      const launch = this.options.scanWorker;
+      if (launch?.sameRights) return { startWorker: () => this.startScanWorker(launch), hint: null };
+      if (await runsElevated()) return { startWorker: null, hint: null };
+      if (process.platform !== 'win32') return { startWorker: null, hint: 'Run `sudo holdwatch ui` to see them.' };
+      if (!launch) return { startWorker: null, hint: 'Start holdwatch as administrator to see them.' };
+      return { startWorker: () => this.startScanWorker(launch), hint: null };
+    })();
+    return this.scannerPlan;
+  }
+
+  private async startScanWorker(launch: ScanWorkerLaunch): Promise<RemoteHolderSource> {
+    if (process.platform !== 'win32') mkdirSync(launch.socketDir, { recursive: true });
+    return RemoteHolderSource.start({ launch: await scannerWorkerLauncher(launch.program, launch.prefixArgs, { sameRights: launch.sameRights }), socketDir: launch.socketDir });
   }
 
   onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void {
@@ -140,7 +205,7 @@ export class UiSession implements HoldwatchService {
   async startRun({ command, cwd, dirs, env }: RunRequestDto): Promise<{ runId: string }> {
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new BadInputError(`the working directory ${cwd} does not exist`);
     const runId = newRunId();
-    const run: LiveRun = { stop: null, supervisor: null, record: null };
+    const run: LiveRun = { stop: null, supervisor: null, record: null, dirs: [] };
     this.runs.set(runId, run);
     const emit = (event: RunEvent) => this.runEvents.emit(runId, event);
     const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
@@ -153,6 +218,7 @@ export class UiSession implements HoldwatchService {
       watch: dirs,
       env: { ...process.env, ...env },
       runId,
+      checkDirs: (resolved) => (run.dirs = resolved),
       io: { stdin: 'ignore', output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }), userSeesTerminal: false, forwardSignals: false },
       onSpawned: ({ stop }) => {
         run.stop = stop;
@@ -202,7 +268,7 @@ export class UiSession implements HoldwatchService {
     }
     const processes = await (this.processes ??= openProcessSource());
     // A focused scan of this one process over every dir the session watches: its holdings now.
-    const dirs = this.watchedDirs();
+    const dirs = [...new Map([...this.watches.values(), ...this.runs.values()].flatMap((w) => w.dirs).map((d) => [d.matchPrefix, d])).values()];
     const held = dirs.length === 0 ? [] : (await source.scan({ dirs, pids: [pid] })).holders.filter((h) => h.pid === pid && h.processStartedAtMs === info.startedAtMs);
     const extras = await source.processExtras?.(pid, held.flatMap((h) => (h.handle ? [h.handle] : [])));
     const [environmentTag, everyone] = await Promise.all([processes.readEnvironmentVariable(pid, RUN_TAG_VARIABLE), processes.listProcesses()]);
@@ -226,8 +292,7 @@ export class UiSession implements HoldwatchService {
 
   async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {
     const facts = await this.processFacts(pid);
-    // Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more.
-    if (!facts || Math.abs(facts.info.startedAtMs - startedAtMs) > 1000) throw new BadInputError(`process ${pid} has already exited`);
+    if (!facts || !isSameProcess(facts.info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
     if (facts.endRefusal) throw new BadInputError(`holdwatch will not end process ${pid}: ${facts.endRefusal}`);
     try {
       process.kill(pid, 'SIGTERM');
@@ -242,13 +307,7 @@ export class UiSession implements HoldwatchService {
   private async processFacts(pid: number): Promise<{ source: HolderSource; info: ProcessInfo; endRefusal: string | null } | null> {
     const source = await this.holders();
     const info = await source.processInfo(pid);
-    return info ? { source, info, endRefusal: refusalToEnd(info, { ownPids: this.options.ownPids, platform: source.platform }) } : null;
-  }
-
-  /** Every dir the session's watches and runs watch, once each. */
-  private watchedDirs(): WatchDir[] {
-    const all = [...[...this.watches.values()].flatMap((w) => w.dirs), ...[...this.runs.values()].flatMap((r) => r.supervisor?.watchDirs ?? [])];
-    return [...new Map(all.map((d) => [d.matchPrefix, d])).values()];
+    return info ? { source, info, endRefusal: refusalToEnd(info, { ownPids: [...this.options.ownPids, ...this.scannerPids()], platform: source.platform }) } : null;
   }
 
   private runMembershipOf(pid: number, startedAtMs: number): RunMembershipDto | null {
@@ -257,6 +316,18 @@ export class UiSession implements HoldwatchService {
       if (member) return { runId, spawnedDuring: member.spawnedDuring, byTagOnly: member.byTagOnly, ancestry: member.ancestry };
     }
     return null;
+  }
+
+  /** Refuses a reused pid; the capture runs in a child process with a deadline (see live-stack-capture.ts). */
+  async captureLiveStack({ pid, startedAtMs }: LiveStackRequestDto): Promise<CapturedLiveStack> {
+    const source = await this.holders();
+    const info = await source.processInfo(pid);
+    if (!info || !isSameProcess(info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
+    const watched = [...this.watches.values(), ...this.runs.values()].flatMap((w) => w.dirs);
+    // Only Windows writes (a minidump); on Linux the tools print and nothing lands on disk.
+    if (source.platform === 'win32') dumpsDirOutside(dataDir(), watched);
+    const result = await captureLiveStackInWorker(pid, { dataDir: dataDir() });
+    return result.kind === 'stack' ? { ...result, text: formatLiveStack(result) } : result;
   }
 
   async exportReport({ runId, format, redact }: ExportRequestDto): Promise<ExportedReport> {
@@ -318,6 +389,11 @@ export class UiSession implements HoldwatchService {
       }
     }
   }
+}
+
+/** Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more. */
+function isSameProcess(info: ProcessInfo, startedAtMs: number): boolean {
+  return Math.abs(info.startedAtMs - startedAtMs) <= 1000;
 }
 
 function messageOf(error: unknown): string {

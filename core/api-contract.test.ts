@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Holder, HoldwatchService } from './api.js';
-import { ContractError, dispatchRequest, holderKey, serviceClient, type ServiceTransport } from './api-contract.js';
+import { ContractError, dispatchRequest, holderKey, parseServiceEvent, serviceClient, type ServiceTransport } from './api-contract.js';
 
 const holder: Holder = {
   pid: 42,
@@ -35,10 +35,12 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     stopRun: record('stopRun'),
     getProcessDetails: record('getProcessDetails'),
     endProcess: record('endProcess'),
+    captureLiveStack: record('captureLiveStack'),
     exportReport: record('exportReport'),
     revealPath: record('revealPath'),
     listRecentDirs: record('listRecentDirs'),
     defaultDir: record('defaultDir'),
+    elevateScanner: record('elevateScanner'),
     onWatchEvent: none,
     onWatchStatus: none,
     onRunEvent: none,
@@ -51,7 +53,8 @@ describe('dispatchRequest (the host side)', () => {
     await expect(dispatchRequest(service, 'startWatch', { dirs: ['/tmp'] })).resolves.toEqual({ watchId: 'w1' });
     await expect(dispatchRequest(service, 'stopWatch', 'w1')).resolves.toBeNull();
     await expect(dispatchRequest(service, 'listRecentDirs', undefined)).resolves.toEqual(['/tmp']);
-    expect(service.calls).toEqual([['startWatch', { dirs: ['/tmp'] }], ['stopWatch', 'w1'], ['listRecentDirs', undefined]]);
+    await dispatchRequest(service, 'captureLiveStack', { pid: 42, startedAtMs: 1000 });
+    expect(service.calls).toEqual([['startWatch', { dirs: ['/tmp'] }], ['stopWatch', 'w1'], ['listRecentDirs', undefined], ['captureLiveStack', { pid: 42, startedAtMs: 1000 }]]);
   });
 
   it.each([
@@ -67,6 +70,11 @@ describe('dispatchRequest (the host side)', () => {
     ['pid as text', 'getProcessDetails', '42'],
     ['negative pid', 'endProcess', { pid: -1, startedAtMs: 0 }],
     ['pid 0', 'endProcess', { pid: 0, startedAtMs: 0 }],
+    ['live stack without start time', 'captureLiveStack', { pid: 42 }],
+    ['live stack of pid 0', 'captureLiveStack', { pid: 0, startedAtMs: 1 }],
+    ['live stack with a fractional pid', 'captureLiveStack', { pid: 4.2, startedAtMs: 1 }],
+    ['live stack with an extra field', 'captureLiveStack', { pid: 42, startedAtMs: 1, tool: '/bin/sh' }],
+    ['live stack as a bare pid', 'captureLiveStack', 42],
     ['unknown format', 'exportReport', { runId: 'r', format: 'exe', redact: false }],
     ['null request', 'scan', null],
     ['argument where none is taken', 'defaultDir', { evil: true }],
@@ -95,6 +103,16 @@ describe('serviceClient (the front-end side)', () => {
     await expect(client.startWatch({ dirs: ['/tmp'] })).rejects.toBeInstanceOf(ContractError);
   });
 
+  it('accepts a live stack or an unavailable answer, and rejects a stack without its text', async () => {
+    const stack = { kind: 'stack', pid: 42, tool: 'gdb', threads: [{ id: 42, frames: [{ function: 'clock_nanosleep', module: '/lib/libc.so.6' }] }], rawText: '#0 ...', text: 'thread 42\n  clock_nanosleep\n' };
+    const unavailable = { kind: 'unavailable', pid: 42, reason: 'no stack tool found on PATH (gdb, eu-stack)', nextStep: 'install gdb' };
+    const request = { pid: 42, startedAtMs: 1 };
+    await expect(serviceClient(transport(stack), () => {}).captureLiveStack(request)).resolves.toEqual(stack);
+    await expect(serviceClient(transport(unavailable), () => {}).captureLiveStack(request)).resolves.toEqual(unavailable);
+    await expect(serviceClient(transport({ ...stack, text: undefined }), () => {}).captureLiveStack(request)).rejects.toBeInstanceOf(ContractError);
+    await expect(serviceClient(transport({ ...stack, tool: 'strace' }), () => {}).captureLiveStack(request)).rejects.toBeInstanceOf(ContractError);
+  });
+
   it('delivers valid events and reports malformed ones without calling listeners', () => {
     const t = transport(null);
     const invalid: ContractError[] = [];
@@ -110,5 +128,19 @@ describe('serviceClient (the front-end side)', () => {
     expect(seen).toEqual([['w1', 'appeared', '42/1000/file/fd 3//tmp/x/a.log']]);
     expect(invalid).toHaveLength(2);
     expect(invalid[0]).toBeInstanceOf(ContractError);
+  });
+});
+
+describe('Scan as administrator in the contract', () => {
+  it('elevateScanner takes a watch id; a watch status carries the scanner, checked field by field', async () => {
+    const service = recordingService();
+    await dispatchRequest(service, 'elevateScanner', 'w1');
+    await expect(dispatchRequest(service, 'elevateScanner', { watchId: 'w1' })).rejects.toBeInstanceOf(ContractError);
+    expect(service.calls).toEqual([['elevateScanner', 'w1']]);
+    const scanner = { mode: 'starting', elevated: false, canElevate: true, hint: null, message: null };
+    const status = { scans: 2, holders: 1, denied: 4, error: null };
+    expect(parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status: { ...status, scanner } })).toMatchObject({ status: { scanner } });
+    expect(parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status })).toMatchObject({ status }); // hosts without a scanner
+    expect(() => parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status: { ...status, scanner: { ...scanner, mode: 'root-shell' } } })).toThrow(ContractError);
   });
 });

@@ -10,6 +10,8 @@ import type {
   AncestryEntry,
   AttributedHolder,
   Attribution,
+  CapturedLiveStack,
+  DeniedProcess,
   EndProcessRequestDto,
   ExportedReport,
   ExportRequestDto,
@@ -18,15 +20,19 @@ import type {
   HoldingDetail,
   Holder,
   HoldwatchService,
+  LiveStackRequestDto,
+  LiveStackResult,
   ProcessDetails,
   ProcessInfo,
   RunEvent,
   RunRecord,
   RunRequestDto,
+  ScannerStatus,
   ScanRequestDto,
   Snapshot,
   TestEvent,
   TestRecord,
+  UnnamedHandles,
   WatchEvent,
   WatchRequestDto,
   WatchStatus,
@@ -78,7 +84,7 @@ export const HolderSchema: z.ZodType<Holder> = z.object({
   access: HandleAccessSchema.optional(),
 });
 
-const ProcessInfoSchema: z.ZodType<ProcessInfo> = z.object({
+export const ProcessInfoSchema: z.ZodType<ProcessInfo> = z.object({
   pid,
   ppid: pid,
   startedAtMs: z.number(),
@@ -121,13 +127,16 @@ const AttributionSchema: z.ZodType<Attribution> = z.object({
 
 const AttributedHolderSchema: z.ZodType<AttributedHolder> = z.intersection(HolderSchema, z.object({ attribution: AttributionSchema }));
 
+export const DeniedProcessSchema: z.ZodType<DeniedProcess> = z.object({ pid, name: z.string(), reason: z.string() });
+export const UnnamedHandlesSchema: z.ZodType<UnnamedHandles> = z.object({ pid, name: z.string(), count: z.number(), reason: z.string() });
+
 export const SnapshotSchema: z.ZodType<Snapshot> = z.object({
   dir: z.string(),
   platform,
   scannedAt: iso,
   holders: z.array(HolderSchema),
-  denied: z.array(z.object({ pid, name: z.string(), reason: z.string() })),
-  unnamed: z.array(z.object({ pid, name: z.string(), count: z.number(), reason: z.string() })).optional(),
+  denied: z.array(DeniedProcessSchema),
+  unnamed: z.array(UnnamedHandlesSchema).optional(),
   stats: z.object({ processes: z.number(), handles: z.number(), ms: z.number() }),
 });
 
@@ -188,11 +197,20 @@ export const RunEventSchema: z.ZodType<RunEvent> = z.discriminatedUnion('type', 
   z.object({ type: z.literal('ended'), exitCode: z.number().nullable(), record: RunRecordSchema.nullable(), error: z.string().nullable() }),
 ]);
 
+const ScannerStatusSchema: z.ZodType<ScannerStatus> = z.object({
+  mode: z.enum(['in-process', 'starting', 'worker']),
+  elevated: z.boolean(),
+  canElevate: z.boolean(),
+  hint: z.string().nullable(),
+  message: z.string().nullable(),
+});
+
 const WatchStatusSchema: z.ZodType<WatchStatus> = z.object({
   scans: z.number().int().nonnegative(),
   holders: z.number().int().nonnegative(),
   denied: z.number().int().nonnegative(),
   error: z.string().nullable(),
+  scanner: ScannerStatusSchema.optional(),
 });
 
 const id = z.string().min(1).max(200);
@@ -205,9 +223,20 @@ const ScanRequestSchema: z.ZodType<ScanRequestDto> = z.strictObject({ dirs });
 const WatchRequestSchema: z.ZodType<WatchRequestDto> = z.strictObject({ dirs, intervalMs: z.number().int().min(20).max(3_600_000).optional() });
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 const RunRequestSchema: z.ZodType<RunRequestDto> = z.strictObject({ command: z.array(z.string().max(32_768)).min(1).max(1000), cwd: path, dirs, env: z.record(envName, z.string().max(32_768)).optional() });
-const EndProcessRequestSchema: z.ZodType<EndProcessRequestDto> = z.strictObject({ pid: pid.min(1), startedAtMs: z.number() });
+/** A process as the user saw it: (pid, start time), so a reused pid is refused. */
+const processIdentity = z.strictObject({ pid: pid.min(1), startedAtMs: z.number() });
+const EndProcessRequestSchema: z.ZodType<EndProcessRequestDto> = processIdentity;
 const ExportRequestSchema: z.ZodType<ExportRequestDto> = z.strictObject({ runId: id, format: z.enum(['md', 'json', 'html']), redact: z.boolean() });
 const ExportedReportSchema: z.ZodType<ExportedReport> = z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() });
+const LiveStackRequestSchema: z.ZodType<LiveStackRequestDto> = processIdentity;
+const liveStackTool = z.enum(['py-spy', 'gdb', 'eu-stack', 'minidump']);
+const LiveStackFrameSchema = z.object({ function: z.string(), file: z.string().optional(), line: z.number().optional(), module: z.string().optional() });
+const LiveStackThreadSchema = z.object({ id: z.number(), name: z.string().optional(), frames: z.array(LiveStackFrameSchema), state: z.string().optional(), startAddress: z.string().optional() });
+const LiveStackSchema = z.object({ kind: z.literal('stack'), pid, tool: liveStackTool, threads: z.array(LiveStackThreadSchema), dumpPath: z.string().optional(), note: z.string().optional(), rawText: z.string() });
+const LiveStackUnavailableSchema = z.object({ kind: z.literal('unavailable'), pid, reason: z.string(), nextStep: z.string(), tool: liveStackTool.optional() });
+/** What `holdwatch stack --json` prints. */
+export const LiveStackResultSchema: z.ZodType<LiveStackResult> = z.discriminatedUnion('kind', [LiveStackSchema, LiveStackUnavailableSchema]);
+const CapturedLiveStackSchema: z.ZodType<CapturedLiveStack> = z.discriminatedUnion('kind', [LiveStackSchema.extend({ text: z.string() }), LiveStackUnavailableSchema]);
 const HoldingDetailSchema: z.ZodType<HoldingDetail> = z.object({
   kind: z.enum(['file', 'dir', 'cwd', 'root', 'exe', 'mmap', 'module']),
   path: z.string(),
@@ -245,10 +274,12 @@ export const SERVICE_METHODS: { [M in Method]: { request: z.ZodType<RequestOf<M>
   stopRun: { request: id, result: done },
   getProcessDetails: { request: pid, result: ProcessDetailsSchema.nullable() },
   endProcess: { request: EndProcessRequestSchema, result: done },
+  captureLiveStack: { request: LiveStackRequestSchema, result: CapturedLiveStackSchema },
   exportReport: { request: ExportRequestSchema, result: ExportedReportSchema },
   revealPath: { request: path, result: done },
   listRecentDirs: { request: nothing, result: z.array(z.string()) },
   defaultDir: { request: nothing, result: z.string() },
+  elevateScanner: { request: id, result: ScannerStatusSchema },
 };
 
 export type ServiceMethod = Method;
@@ -336,10 +367,12 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     stopRun: (r) => call('stopRun', r),
     getProcessDetails: (r) => call('getProcessDetails', r),
     endProcess: (r) => call('endProcess', r),
+    captureLiveStack: (r) => call('captureLiveStack', r),
     exportReport: (r) => call('exportReport', r),
     revealPath: (r) => call('revealPath', r),
     listRecentDirs: () => call('listRecentDirs', undefined),
     defaultDir: () => call('defaultDir', undefined),
+    elevateScanner: (r) => call('elevateScanner', r),
     onWatchEvent: listen((e) => (e.channel === 'watch' ? [e.watchId, e.event] : null)),
     onWatchStatus: listen((e) => (e.channel === 'watch-status' ? [e.watchId, e.status] : null)),
     onRunEvent: listen((e) => (e.channel === 'run' ? [e.runId, e.event] : null)),

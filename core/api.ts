@@ -123,6 +123,8 @@ export interface HoldwatchService {
   getProcessDetails(pid: number): Promise<ProcessDetails | null>;
   /** Ends a process, identified by (pid, start time); refuses holdwatch itself and system processes. */
   endProcess(request: EndProcessRequestDto): Promise<void>;
+  /** The live stack of a process identified by (pid, start time): py-spy/gdb/eu-stack, or a minidump on Windows. */
+  captureLiveStack(request: LiveStackRequestDto): Promise<CapturedLiveStack>;
   exportReport(request: ExportRequestDto): Promise<ExportedReport>;
   /** Shows the path in the host's file manager: its folder is opened, nothing is ever executed. */
   revealPath(path: string): Promise<void>;
@@ -131,6 +133,11 @@ export interface HoldwatchService {
   /** The system temp dir: where most teardown failures happen. */
   defaultDir(): Promise<string>;
   onWatchStatus(listener: (watchId: string, status: WatchStatus) => void): () => void;
+  /**
+   * "Scan as administrator": restarts only this watch's scanner, as an elevated worker process (the
+   * UI and the watch keep running). Resolves when it scans, or with the reason it does not (declined).
+   */
+  elevateScanner(watchId: string): Promise<ScannerStatus>;
   onRunEvent(listener: (runId: string, event: RunEvent) => void): () => void;
 }
 
@@ -379,6 +386,22 @@ export interface WatchStatus {
   denied: number;
   /** Set when the watch failed and stopped; a readable sentence with the next step. */
   error: string | null;
+  /** Where this watch's scans run, and whether they can run elevated. */
+  scanner?: ScannerStatus;
+}
+
+/** A watch's scanner: in the host, or in a separate worker process started elevated. */
+export interface ScannerStatus {
+  /** `starting`: the worker is being started (the consent prompt, node start-up); scans go on in the host meanwhile. */
+  mode: 'in-process' | 'starting' | 'worker';
+  /** The worker says it runs as administrator (root); false in the host and while starting. */
+  elevated: boolean;
+  /** "Scan as administrator" can be offered here (Windows, not already an administrator). */
+  canElevate: boolean;
+  /** When it cannot: the next step to see denied processes (e.g. `sudo holdwatch ui`); null when there is none to give. */
+  hint: string | null;
+  /** The last attempt's outcome (declined, failed, the worker stopped) as a sentence with the next step; null when none. */
+  message: string | null;
 }
 
 /** A run started from a front end, as it happens. `record` is the whole record so far (throttled). */
@@ -390,3 +413,61 @@ export type RunEvent =
   | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
   | { type: 'record'; record: RunRecord }
   | { type: 'ended'; exitCode: number | null; record: RunRecord | null; error: string | null };
+
+// ---- Live stacks on demand (`holdwatch stack`, the details panel): parsed in core/live-stack.ts.
+
+export type LiveStackTool = 'py-spy' | 'gdb' | 'eu-stack' | 'minidump';
+
+export interface LiveStackFrame {
+  function: string;
+  file?: string;
+  line?: number;
+  /** The shared object or module the frame is in, when the tool names it. */
+  module?: string;
+}
+
+export interface LiveStackThread {
+  /** OS thread id (LWP on Linux, TID on Windows) where the tool gives it. */
+  id: number;
+  name?: string;
+  /** Innermost first. Empty for a minidump: its frames are resolved by WinDbg/Visual Studio. */
+  frames: LiveStackFrame[];
+  /** Windows: the scheduler's view (Waiting, Running...) and why it waits. */
+  state?: string;
+  /** Windows: the thread's start address, hex. */
+  startAddress?: string;
+}
+
+export interface LiveStack {
+  kind: 'stack';
+  pid: number;
+  tool: LiveStackTool;
+  threads: LiveStackThread[];
+  /** The minidump written (Windows), to open in WinDbg or Visual Studio. */
+  dumpPath?: string;
+  /** A limit the user should know of, e.g. native frames only because py-spy is missing. */
+  note?: string;
+  /** What the tool printed, for a user who wants more than the parsed frames. */
+  rawText: string;
+}
+
+export interface LiveStackUnavailable {
+  kind: 'unavailable';
+  pid: number;
+  /** One line: what is missing (a tool, a privilege). */
+  reason: string;
+  /** One line: what to do about it. */
+  nextStep: string;
+  tool?: LiveStackTool;
+}
+
+export type LiveStackResult = LiveStack | LiveStackUnavailable;
+
+export interface LiveStackRequestDto {
+  pid: number;
+  /** The identity the user saw: a reused pid is refused, not attached to. */
+  startedAtMs: number;
+}
+
+/** What captureLiveStack answers: the stack with its text as `holdwatch stack` prints it, or what is missing. */
+export type CapturedLiveStack = (LiveStack & { text: string }) | LiveStackUnavailable;

@@ -1,53 +1,10 @@
 // A live stack of a holder, taken on demand by an outside tool (py-spy, gdb, eu-stack) or written
 // as a minidump (Windows). Pure types and parsers of the tools' output; running them is native's job.
 import { z } from 'zod';
+import type { LiveStack, LiveStackFrame, LiveStackThread, LiveStackUnavailable } from './api.js';
 
-export type LiveStackTool = 'py-spy' | 'gdb' | 'eu-stack' | 'minidump';
-
-export interface LiveStackFrame {
-  function: string;
-  file?: string;
-  line?: number;
-  /** The shared object or module the frame is in, when the tool names it. */
-  module?: string;
-}
-
-export interface LiveStackThread {
-  /** OS thread id (LWP on Linux, TID on Windows) where the tool gives it. */
-  id: number;
-  name?: string;
-  /** Innermost first. Empty for a minidump: its frames are resolved by WinDbg/Visual Studio. */
-  frames: LiveStackFrame[];
-  /** Windows: the scheduler's view (Waiting, Running...) and why it waits. */
-  state?: string;
-  /** Windows: the thread's start address, hex. */
-  startAddress?: string;
-}
-
-export interface LiveStack {
-  kind: 'stack';
-  pid: number;
-  tool: LiveStackTool;
-  threads: LiveStackThread[];
-  /** The minidump written (Windows), to open in WinDbg or Visual Studio. */
-  dumpPath?: string;
-  /** A limit the user should know of, e.g. native frames only because py-spy is missing. */
-  note?: string;
-  /** What the tool printed, for a user who wants more than the parsed frames. */
-  rawText: string;
-}
-
-export interface LiveStackUnavailable {
-  kind: 'unavailable';
-  pid: number;
-  /** One line: what is missing (a tool, a privilege). */
-  reason: string;
-  /** One line: what to do about it. */
-  nextStep: string;
-  tool?: LiveStackTool;
-}
-
-export type LiveStackResult = LiveStack | LiveStackUnavailable;
+// The result types cross process boundaries (`stack --json`, the service): they live in the contract.
+export type { LiveStack, LiveStackFrame, LiveStackResult, LiveStackThread, LiveStackTool, LiveStackUnavailable } from './api.js';
 
 /** `reason: next step`, the one line a CLI prints. */
 export function describeUnavailable(result: LiveStackUnavailable): string {

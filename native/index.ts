@@ -1,5 +1,6 @@
 // Picks the platform backend once, loading only that one (koffi is never loaded off Windows).
 import type { HolderSource, LiveStackSource, ProcessSource } from '../core/platform.js';
+import type { WorkerLauncher } from './remote/remote-holder-source.js';
 
 export interface HolderSourceOptions {
   /** Threads for the Linux walk; a long-lived watcher uses 2, a one-shot scan 1. */
@@ -62,4 +63,39 @@ export class UnsupportedPlatformError extends Error {
   constructor(readonly platform: string) {
     super(`holdwatch does not support ${platform} yet (linux and win32 are supported)`);
   }
+}
+
+/** Whether this process runs as administrator (Windows) or root (elsewhere). */
+export async function runsElevated(platform = process.platform): Promise<boolean> {
+  if (platform === 'win32') {
+    const { isUserAnAdmin } = await import('./win32/shell32.js');
+    return isUserAnAdmin();
+  }
+  return process.geteuid?.() === 0;
+}
+
+/**
+ * How the scanner worker is started: elevated through the UAC prompt on Windows; elsewhere (and
+ * with `sameRights`, for tests) as a plain child with the host's rights.
+ */
+export async function scannerWorkerLauncher(program: string, prefixArgs: readonly string[], options: { sameRights?: boolean } = {}, platform = process.platform): Promise<WorkerLauncher> {
+  if (platform === 'win32' && !options.sameRights) {
+    const { elevatedLauncher } = await import('./win32/elevated-launch.js');
+    return elevatedLauncher(program, prefixArgs);
+  }
+  const { spawnLauncher } = await import('./remote/spawn-launcher.js');
+  return spawnLauncher(program, prefixArgs, platform === 'linux' ? { [BOOT_TIME_ENV]: String((await import('./linux/proc-stat.js')).readBootTimeMs()) } : {});
+}
+
+/**
+ * Linux start times are boot time + ticks, and each process reads the boot time a few ms apart:
+ * the worker takes the host's, so a holder keeps its identity (pid, start) across the switch.
+ * Windows start times come from the kernel's CreateTime and need nothing.
+ */
+const BOOT_TIME_ENV = 'HOLDWATCH_HOST_BOOT_TIME_MS';
+
+/** In the scanner worker, before its source opens: adopt the host's boot time (see BOOT_TIME_ENV). */
+export async function adoptHostIdentityClock(env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<void> {
+  const ms = Number(env[BOOT_TIME_ENV]);
+  if (platform === 'linux' && Number.isFinite(ms) && ms > 0) (await import('./linux/proc-stat.js')).adoptBootTimeMs(ms);
 }

@@ -127,11 +127,6 @@ export class RunSupervisor {
     return this.recorder.record();
   }
 
-  /** The directories this run watches, as resolved. */
-  get watchDirs(): readonly WatchDir[] {
-    return this.options.dirs;
-  }
-
   /** How the run sees a live process (ancestry as recorded at first sight); null for a stranger. */
   membershipOf(pid: number, startedAtMs: number): (MemberFacts & { spawnedDuring: string | null }) | null {
     const member = this.membership?.memberOf(pid, startedAtMs);

@@ -32,13 +32,15 @@ export interface ToolOptions {
   graceMs?: number;
   /** Output beyond this is dropped (a runaway tool must not fill memory). */
   maxBytes?: number;
+  /** The tool's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Runs `file args`, ends it at the deadline (SIGTERM, then SIGKILL), and always settles. */
 export function runTool(file: string, args: readonly string[], options: ToolOptions): Promise<ToolRun> {
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env, windowsHide: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;

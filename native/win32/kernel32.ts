@@ -21,6 +21,8 @@ const queryDosDeviceW = fn('uint32_t QueryDosDeviceW(str16 device, void *target,
 const getLogicalDriveStringsW = fn('uint32_t GetLogicalDriveStringsW(uint32_t chars, void *buffer)');
 const getLongPathNameW = fn('uint32_t GetLongPathNameW(str16 path, void *buffer, uint32_t chars)');
 const getTempPathW = fn('uint32_t GetTempPathW(uint32_t chars, void *buffer)');
+const waitForSingleObject = fn('uint32_t WaitForSingleObject(void *handle, uint32_t ms)');
+const terminateProcessFn = fn('bool TerminateProcess(void *process, uint32_t exitCode)');
 const queryFullProcessImageNameW = fn('bool QueryFullProcessImageNameW(void *process, uint32_t flags, void *name, _Inout_ uint32_t *chars)');
 
 export const PROCESS_DUP_HANDLE = 0x0040;
@@ -153,4 +155,18 @@ export function processImageName(process: ProcessHandle): string {
   const chars = [1024];
   if (!queryFullProcessImageNameW()(process, 0, buf, chars)) throw new Win32Error('QueryFullProcessImageNameW', lastError());
   return buf.toString('utf16le', 0, (chars[0] ?? 0) * 2);
+}
+
+const WAIT_OBJECT_0 = 0;
+const WAIT_FAILED = 0xffffffff;
+
+/** True once the process has exited; never waits (a zero timeout), so the event loop never blocks. */
+export function processExited(process: ProcessHandle): boolean {
+  const result = waitForSingleObject()(process, 0) as number;
+  if (result === WAIT_FAILED) throw new Win32Error('WaitForSingleObject', lastError());
+  return result === WAIT_OBJECT_0;
+}
+
+export function terminateProcess(process: ProcessHandle, exitCode: number): void {
+  if (!terminateProcessFn()(process, exitCode)) throw new Win32Error('TerminateProcess', lastError());
 }

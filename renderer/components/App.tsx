@@ -1,6 +1,6 @@
 // The window: a header with the watch's state, the start screen until something is watched, then
 // the table and timeline beside the details and export panels.
-import { stopWatch } from '../store/intents.js';
+import { elevateScanner, stopWatch } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { DetailsPanel } from './DetailsPanel.js';
 import { ExportPanel } from './ExportPanel.js';
@@ -52,7 +52,7 @@ export function App() {
 }
 
 function WatchState() {
-  const { phase, scans, denied, error } = useStore((s) => s.watch);
+  const { phase, scans, denied, error, scanner } = useStore((s) => s.watch);
   if (phase === 'starting') return <span className="progress">Resolving the directory…</span>;
   if (phase === 'first-scan') return <span className="progress">First scan of every process — this can take a few seconds on a busy machine…</span>;
   if (phase === 'error') return <span className="error" role="alert">{error}</span>;
@@ -60,7 +60,32 @@ function WatchState() {
   return (
     <span className="live" data-testid="watch-live">
       live · {scans} {scans === 1 ? 'scan' : 'scans'}
-      {denied > 0 ? ` · ${denied} ${denied === 1 ? 'process' : 'processes'} not inspectable (run as administrator or root to see them)` : ''}
+      {denied > 0 ? ` · ${denied} ${denied === 1 ? 'process' : 'processes'} not inspectable` : ''}
+      {denied > 0 && !scanner ? ' (run as administrator or root to see them)' : ''}
+      {scanner && <ScannerState denied={denied} />}
     </span>
+  );
+}
+
+/** "Scan as administrator" beside the denied count, its progress and outcome; or the next step where no button can help. */
+function ScannerState({ denied }: { denied: number }) {
+  const scanner = useStore((s) => s.watch.scanner)!;
+  return (
+    <>
+      {scanner.mode === 'worker' && <span data-testid="scanner-mode">{scanner.elevated ? ' · scanning as administrator' : ' · scanning in a separate worker (not elevated)'}</span>}
+      {scanner.mode === 'starting' && (
+        <>
+          {' · '}
+          <span className="progress" data-testid="scanner-starting">Starting the elevated scanner (answer the Windows prompt)…</span>
+        </>
+      )}
+      {scanner.mode === 'in-process' && denied > 0 && scanner.canElevate && (
+        <button className="elevate" data-testid="elevate" onClick={() => void elevateScanner()}>
+          Scan as administrator
+        </button>
+      )}
+      {scanner.mode === 'in-process' && denied > 0 && !scanner.canElevate && scanner.hint && <span className="hint" data-testid="scanner-hint"> · {scanner.hint}</span>}
+      {scanner.message && <span className="scanner-message" role="status" data-testid="scanner-message"> · {scanner.message}</span>}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { holderKey } from '../../core/api-contract.js';
 import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';
+import { LiveStackSection } from './LiveStackSection.js';
 import { ProcessFacts } from './ProcessFacts.js';
 
 export function DetailsPanel() {
@@ -112,6 +113,7 @@ export function DetailsPanel() {
       </div>
       {details?.data?.endRefusal && <p className="dim">holdwatch will not end it: {details.data.endRefusal}.</p>}
       {notice && <p className="notice" role="status">{notice}</p>}
+      <LiveStackSection holder={holder} holderKey={key} />
     </section>
   );
 }

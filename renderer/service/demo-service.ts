@@ -1,6 +1,6 @@
 // DEMO ONLY — a fake backend that invents holders, for the 20,000-row volume measurement and for
 // screenshots. Enabled only by `?demo=<count>` in the URL; it never touches a real process.
-import type { Holder, HoldwatchService, RunEvent, WatchEvent, WatchStatus } from '../../core/api.js';
+import type { CapturedLiveStack, Holder, HoldwatchService, LiveStackRequestDto, RunEvent, WatchEvent, WatchStatus } from '../../core/api.js';
 
 type Listener<A extends unknown[]> = (...args: A) => void;
 
@@ -27,6 +27,9 @@ export class DemoService implements HoldwatchService {
   private readonly status = new Set<Listener<[string, WatchStatus]>>();
   private readonly run = new Set<Listener<[string, RunEvent]>>();
 
+  /** A `C:\...` dir makes the demo a Windows host: its live stack is a minidump and a thread list. */
+  private windows = false;
+
   constructor(private readonly count: number) {}
 
   async scan(): Promise<never> {
@@ -35,6 +38,7 @@ export class DemoService implements HoldwatchService {
 
   async startWatch({ dirs }: { dirs: string[] }) {
     const watchId = 'demo';
+    this.windows = /^[A-Za-z]:\\/.test(dirs[0]!);
     const at = new Date().toISOString();
     // After the answer, as a real host would: all holders in one poll.
     setTimeout(() => {
@@ -55,6 +59,20 @@ export class DemoService implements HoldwatchService {
   async endProcess(): Promise<never> {
     throw new Error('the demo backend ends no process');
   }
+  /** An invented stack (gdb's shape, or a minidump's on a Windows dir) after a pause, so progress and result show offline. */
+  async captureLiveStack({ pid }: LiveStackRequestDto): Promise<CapturedLiveStack> {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    if (this.windows) {
+      const dumpPath = `C:\\Users\\demo\\AppData\\Local\\holdwatch\\dumps\\demo-${pid}.dmp`;
+      const threads = [4, 8, 12].map((tid, i) => ({ id: pid + tid, frames: [], state: i === 0 ? 'Waiting (UserRequest)' : 'Waiting (WrQueue)', startAddress: `0x7ff6a1b2${1000 + i * 16}` }));
+      const note = 'DEMO dump, invented: open a real one in WinDbg (~*k) or Visual Studio';
+      const text = [`minidump: ${dumpPath}`, `note: ${note}`, ...threads.map((t) => `thread ${t.id} ${t.state} start ${t.startAddress}`)].join('\n') + '\n';
+      return { kind: 'stack', pid, tool: 'minidump', threads, dumpPath, note, rawText: text, text };
+    }
+    const frames = ['clock_nanosleep', 'time_sleep', '_PyEval_EvalFrameDefault', 'Py_RunMain', 'main'].map((name) => ({ function: name, module: 'demo' }));
+    const text = `note: DEMO stack, invented\nthread ${pid} "python3"\n${frames.map((f) => `  ${f.function} [demo]`).join('\n')}\n`;
+    return { kind: 'stack', pid, tool: 'gdb', threads: [{ id: pid, name: 'python3', frames }], note: 'DEMO stack, invented', rawText: text, text };
+  }
   async exportReport(): Promise<never> {
     throw new Error('the demo backend has no runs');
   }
@@ -66,6 +84,9 @@ export class DemoService implements HoldwatchService {
   }
   async defaultDir() {
     return '/demo';
+  }
+  async elevateScanner(): Promise<never> {
+    throw new Error('the demo backend has no scanner to elevate');
   }
   onWatchEvent(l: Listener<[string, WatchEvent]>) {
     this.watch.add(l);

@@ -24,7 +24,7 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
       const { status } = item;
       watch = status.error
         ? { ...watch, phase: 'error', error: status.error, watchId: null }
-        : { ...watch, phase: 'live', scans: status.scans, denied: status.denied, error: null };
+        : { ...watch, phase: 'live', scans: status.scans, denied: status.denied, error: null, scanner: status.scanner ?? watch.scanner };
     } else {
       if (item.runId !== run.runId) continue;
       const { event } = item;

@@ -1,11 +1,11 @@
 // What the user asks for: each intent calls the service and records the outcome in the store,
 // an error as a readable sentence with the next step.
-import type { ReportFormat } from '../../core/api.js';
+import type { Holder, ReportFormat } from '../../core/api.js';
 import { holderKey } from '../../core/api-contract.js';
 import { parseCommandLine } from '../command-line.js';
 import { service } from '../service/current.js';
 import { useStore } from './store.js';
-import type { SortColumn } from './slices.js';
+import type { LiveStackState, SortColumn } from './slices.js';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -26,7 +26,7 @@ export async function startWatch(dir: string): Promise<void> {
     return;
   }
   await stopWatch();
-  set((s) => ({ watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, rows: new Map() }, selection: { selectedKey: null, frozenFailure: null, details: null } }));
+  set((s) => ({ watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() }, selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null } }));
   try {
     const { watchId } = await service().startWatch({ dirs: [trimmed], intervalMs: get().settings.intervalMs });
     set((s) => ({ watch: { ...s.watch, watchId, phase: s.watch.phase === 'starting' ? 'first-scan' : s.watch.phase } }));
@@ -41,6 +41,19 @@ export async function stopWatch(): Promise<void> {
   if (!watchId) return;
   set((s) => ({ watch: { ...s.watch, watchId: null, phase: 'idle' } }));
   await service().stopWatch(watchId).catch(() => undefined); // already stopped is stopped
+}
+
+/** "Scan as administrator": the host restarts only this watch's scanner, elevated; the status line shows progress and the outcome. */
+export async function elevateScanner(): Promise<void> {
+  const { watchId, scanner } = get().watch;
+  if (!watchId || !scanner) return;
+  const update = (change: Partial<typeof scanner>) => set((s) => (s.watch.watchId === watchId && s.watch.scanner ? { watch: { ...s.watch, scanner: { ...s.watch.scanner, ...change } } } : {}));
+  update({ mode: 'starting', message: null });
+  try {
+    update(await service().elevateScanner(watchId));
+  } catch (error) {
+    update({ mode: 'in-process', message: `The elevated scanner could not start: ${messageOf(error)}. Try again, or start holdwatch as administrator.` });
+  }
 }
 
 export async function startRun(commandLine: string, cwd: string, dir: string): Promise<void> {
@@ -71,7 +84,7 @@ export async function stopRun(): Promise<void> {
 
 export async function selectRow(key: string | null): Promise<void> {
   const row = key ? (get().watch.rows.get(key)?.holder ?? frozenHolder(key)) : null;
-  set((s) => ({ selection: { ...s.selection, selectedKey: key, details: row ? { pid: row.pid, state: 'loading', data: null, error: null } : null } }));
+  set((s) => ({ selection: { ...s.selection, selectedKey: key, details: row ? { pid: row.pid, state: 'loading', data: null, error: null } : null, liveStack: s.selection.liveStack?.key === key ? s.selection.liveStack : null } }));
   if (!row) return;
   try {
     const data = await service().getProcessDetails(row.pid);
@@ -83,11 +96,29 @@ export async function selectRow(key: string | null): Promise<void> {
 }
 
 /** A holder of the frozen snapshot (it may be gone from the live table). */
-function frozenHolder(key: string): { pid: number } | null {
+function frozenHolder(key: string): Holder | null {
   const { record, failures } = get().run;
   const all = [...(record?.holders ?? []), ...failures.flatMap((f) => f.holders)];
-  const found = all.find((h) => holderKey(h) === key);
-  return found ? { pid: found.pid } : null;
+  return all.find((h) => holderKey(h) === key) ?? null;
+}
+
+let liveStackRequests = 0;
+
+/** The live stack of the selected holder's process, by its identity; an answer after the user moved on is dropped. */
+export async function captureLiveStack(): Promise<void> {
+  const key = get().selection.selectedKey;
+  const holder = key ? (get().watch.rows.get(key)?.holder ?? frozenHolder(key)) : null;
+  if (!key || !holder) return;
+  const requestId = ++liveStackRequests;
+  const { pid } = holder;
+  const settle = (answer: { result: LiveStackState['result']; error: string | null }) =>
+    set((s) => (s.selection.liveStack?.requestId === requestId && s.selection.selectedKey === key ? { selection: { ...s.selection, liveStack: { ...s.selection.liveStack, ...answer, state: answer.error ? 'error' : 'ready', atMs: Date.now() } } } : {}));
+  set((s) => ({ selection: { ...s.selection, liveStack: { requestId, key, pid, state: 'running', result: null, error: null, atMs: null } } }));
+  try {
+    settle({ result: await service().captureLiveStack({ pid, startedAtMs: holder.processStartedAtMs }), error: null });
+  } catch (error) {
+    settle({ result: null, error: `Could not take the live stack of PID ${pid}: ${messageOf(error)}. If the process is still there, try again, or run \`holdwatch stack ${pid}\` in a terminal.` });
+  }
 }
 
 export function freezeFailure(index: number | null): void {

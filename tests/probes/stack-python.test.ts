@@ -1,5 +1,5 @@
 // The Python stack probe inside real Python processes, matched against a real /proc scan.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from '../../core/stacks/index.js';
@@ -24,6 +24,25 @@ const LAUNCHER = `import subprocess, sys
 child = subprocess.Popen(["sh", "-c", 'exec 3>>"$1"; echo held; exec sleep 600', "sh", sys.argv[1]], start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # the Popen
 child.stdout.readline()
 print(child.pid, flush=True)
+`;
+
+// Opens the same file from one line 50 times, then from another line, then from the first again,
+// and keeps that last one open: the repeats are one record, and the latest open still wins.
+const REPEATS = `import sys
+path = sys.argv[1]
+def poll():
+    for _ in range(50):
+        open(path).close()  # the polling open
+poll()
+open(path).close()  # the other open
+held = open(path)  # the kept open
+import contextlib
+@contextlib.contextmanager
+def resource():
+    yield open(path)  # the open inside a context manager
+with resource() as also_held:  # the with line
+    print("ready", flush=True)
+    sys.stdin.read()
 `;
 
 describe('python stack probe', () => {
@@ -62,6 +81,27 @@ describe('python stack probe', () => {
     expect(topUserFrame(spawn.stack.frames)).toMatchObject({ file: script, line: lineOf(LAUNCHER, 'the Popen') });
     // sh and sleep are not Python: no open stack, and the reason says so.
     expect(matchOpenStack({ ...holder!, firstSeenAtMs: Date.now() }, index)).toEqual({ found: false, reason: NOT_PROBED });
+  });
+
+  it('records a repeated open from the same line once, and the latest open of a path still wins', async () => {
+    const script = scratch.write('repeats.py', REPEATS);
+    const target = join(scratch.watched, 'repeated.txt');
+    writeFileSync(target, 'x');
+    const { child } = await startHolding(PYTHON, [script, target], scratch.probedEnv(), scratch.root);
+    const { records } = scratch.records();
+    const opens = records.filter((r) => r.kind === 'open' && r.pid === child.pid && r.path === target);
+    const lines = opens.map((r) => (r.kind === 'open' ? topUserFrame(r.frames)?.line : undefined));
+    expect(lines).toEqual(['the polling open', 'the other open', 'the kept open', 'the open inside'].map((n) => lineOf(REPEATS, n)));
+    // The context manager's frame, contextlib's __enter__ between, then the `with` line: a library
+    // frame between the user's frames is kept, and the walk goes on past it.
+    const inside = opens.at(-1)!;
+    expect(inside.kind === 'open' && inside.frames.map((f) => [f.function, f.user])).toEqual([
+      ['resource', true], ['_GeneratorContextManager.__enter__', false], ['<module>', true],
+    ]);
+    expect(inside.kind === 'open' && inside.frames[2]!.line).toBe(lineOf(REPEATS, 'the with line'));
+    const holder = (await scanHolders(scratch.watched)).find((h) => h.pid === child.pid && h.path === target);
+    const lookup = matchOpenStack({ ...holder!, firstSeenAtMs: Date.now() }, indexProbeRecords(records));
+    expect(lookup.found && topUserFrame(lookup.stack.frames)?.line).toBe(lineOf(REPEATS, 'the open inside'));
   });
 
   it("keeps the user's sitecustomize and PYTHONPATH working", () => {

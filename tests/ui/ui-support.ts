@@ -20,8 +20,11 @@ export interface RunningUi {
   stop(): Promise<number | null>;
 }
 
-export function startUi(env: Record<string, string> = {}): Promise<RunningUi> {
-  const child = spawn(process.execPath, [CLI, 'ui', '--port', '0', '--no-open'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+/** `asUser`: run the host as that user (setpriv), e.g. `nobody` to see what a non-root user sees. */
+export function startUi(env: Record<string, string> = {}, options: { asUser?: string } = {}): Promise<RunningUi> {
+  const argv = [CLI, 'ui', '--port', '0', '--no-open'];
+  const [command, args] = options.asUser ? ['setpriv', [`--reuid=${options.asUser}`, `--regid=${options.asUser === 'nobody' ? 'nogroup' : options.asUser}`, '--clear-groups', process.execPath, ...argv]] : [process.execPath, argv];
+  const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d));

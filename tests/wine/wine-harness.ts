@@ -3,7 +3,8 @@
 // carries a run marker in its environment, so teardown ends exactly ours (grandchildren included),
 // then `wineserver -k` as a second line of defence.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import { join, resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
@@ -152,4 +153,20 @@ export async function waitFor(condition: () => boolean, errLog: string, timeoutM
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out; the child's stderr says: ${existsSync(errLog) ? readFileSync(errLog, 'utf8').slice(0, 2000) : '(nothing)'}`);
+}
+
+/** A describe block's Wine: prefix ready and a scratch dir before its tests; its processes ended and the dir removed after. */
+export function useWineScratch(name: string): { wine: WineEnv; procs: WineProcesses; scratch: string } {
+  const suite = {} as { wine: WineEnv; procs: WineProcesses; scratch: string };
+  beforeAll(() => {
+    suite.wine = prepareWine(`${name}-${process.pid}-${Date.now()}`);
+    suite.scratch = mkdtempSync(`/tmp/holdwatch-wine-${name}-`);
+    suite.procs = new WineProcesses(suite.wine, suite.scratch);
+  }, 300_000);
+  afterAll(() => {
+    suite.procs?.killAll();
+    suite.procs?.stopWineserver();
+    if (suite.scratch) rmSync(suite.scratch, { recursive: true, force: true });
+  });
+  return suite;
 }

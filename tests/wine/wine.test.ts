@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot, WatchEvent } from '../../core/api.js';
 import type { LiveStack } from '../../core/live-stack.js';
 import { readMinidump } from './minidump-file.js';
+import { describeElevatedUnderWine } from './elevated-scenarios.js';
 import { describeRunUnderWine } from './run-scenarios.js';
 import { prepareWine, REPO, toWine, waitFor, waitForFile, wineAvailable, WineProcesses, type WineEnv } from './wine-harness.js';
 
@@ -255,3 +256,4 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
 
 // `holdwatch run` scenarios: after the suite above, never beside it (see run-scenarios.ts).
 describeRunUnderWine(haveWine);
+describeElevatedUnderWine(haveWine);

@@ -1,0 +1,56 @@
+// The details panel's live stack: `holdwatch stack <pid> --json` in a child process, so neither
+// gdb's seconds nor MiniDumpWriteDump (a synchronous FFI call that suspends the target's threads)
+// run on the host's event loop, and a capture that hangs is ended at a deadline with its process.
+import { posix, win32 } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LiveStackResult } from '../core/api.js';
+import { LiveStackResultSchema } from '../core/api-contract.js';
+import { BadInputError } from '../core/errors.js';
+import type { WatchDir } from '../core/platform.js';
+// Generic despite its folder: spawn with a deadline, SIGTERM then SIGKILL, always settles.
+import { runTool } from '../native/linux/live-stack-tools.js';
+import { EXIT_STACK_UNAVAILABLE } from './stack-command.js';
+import { refuseInsideWatched } from './watched-dirs.js';
+
+const CLI = fileURLToPath(new URL('../../bin/holdwatch.js', import.meta.url));
+/** Above the worst case inside (py-spy, gdb, eu-stack: 10 s each plus 2 s grace), so it only ends a hung worker. */
+export const CAPTURE_DEADLINE_MS = 45_000;
+
+export interface CaptureOptions {
+  /** holdwatch's data dir: Windows writes the minidump to `<dataDir>/dumps`. */
+  dataDir: string;
+  deadlineMs?: number;
+}
+
+/** Where minidumps go (as stack-command.ts puts them); refused inside a watched directory (holdwatch never writes there). */
+export function dumpsDirOutside(dataDir: string, watched: readonly WatchDir[], platform: NodeJS.Platform = process.platform): string {
+  const dir = (platform === 'win32' ? win32 : posix).join(dataDir, 'dumps');
+  refuseInsideWatched(dir, watched, (w) => `a minidump would be written to ${dir}, inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere and try again`);
+  return dir;
+}
+
+/** The live stack, or what is missing; BadInputError when the process is gone. */
+export async function captureLiveStackInWorker(pid: number, options: CaptureOptions): Promise<LiveStackResult> {
+  const deadlineMs = options.deadlineMs ?? CAPTURE_DEADLINE_MS;
+  // Under Electron, execPath is the app: ELECTRON_RUN_AS_NODE makes it the plain Node the CLI needs.
+  const env = { ...process.env, HOLDWATCH_DATA_DIR: options.dataDir, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
+  const run = await runTool(process.execPath, [CLI, 'stack', String(pid), '--json'], { deadlineMs, env });
+  if (run.timedOut) {
+    return { kind: 'unavailable', pid, reason: `the capture took longer than ${deadlineMs} ms and was ended`, nextStep: `run \`holdwatch stack ${pid}\` in a terminal to see where it stops` };
+  }
+  const line = run.stderr.trim().split('\n')[0]?.replace(/^holdwatch: /, '') ?? '';
+  if (run.code === 0 || run.code === EXIT_STACK_UNAVAILABLE) {
+    const parsed = LiveStackResultSchema.safeParse(safeJson(run.stdout));
+    if (parsed.success) return parsed.data;
+  }
+  if (run.code === 2) throw new BadInputError(line || `process ${pid} has exited`);
+  throw new Error(`holdwatch stack ${pid} failed (exit ${run.code}): ${line || 'no output'}`);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

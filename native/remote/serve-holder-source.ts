@@ -1,0 +1,52 @@
+// The worker side of the scanner pipe: says hello with its token, then answers HolderSource calls
+// one at a time (a source's scan pool serves one scan at a time). Returns when the pipe closes: the
+// host closed it or died, and the worker must not outlive it.
+import type { Socket } from 'node:net';
+import { BadInputError } from '../../core/errors.js';
+import type { HolderSource } from '../../core/platform.js';
+import { WorkerRequestSchema, type WorkerReply, type WorkerRequest } from '../../core/scan-worker-contract.js';
+import { SerialQueue } from '../../core/serial-queue.js';
+import { readJsonLines, writeJsonLine } from './json-lines.js';
+
+export interface ServeOptions {
+  token: string;
+  /** Whether this worker runs with administrator (root) rights: the host shows it. */
+  elevated: boolean;
+}
+
+/** Serves `source` on `socket` until it closes; resolves with why it closed. */
+export function serveHolderSource(socket: Socket, source: HolderSource, options: ServeOptions): Promise<string> {
+  const queue = new SerialQueue();
+  const send = (reply: WorkerReply) => writeJsonLine(socket, reply);
+  send({ type: 'hello', token: options.token, pid: process.pid, platform: source.platform, elevated: options.elevated });
+  return new Promise((resolve) => {
+    readJsonLines(
+      socket,
+      (value) => {
+        const parsed = WorkerRequestSchema.safeParse(value);
+        // A malformed request is a broken or hostile host: stop serving it.
+        if (!parsed.success) return socket.destroy();
+        const request = parsed.data;
+        void queue.run(async () => {
+          try {
+            send({ type: 'result', id: request.id, value: await answer(source, request) });
+          } catch (error) {
+            send({ type: 'error', id: request.id, error: { message: error instanceof Error ? error.message : String(error), badInput: error instanceof BadInputError } });
+          }
+        });
+      },
+      resolve,
+    );
+  });
+}
+
+function answer(source: HolderSource, request: WorkerRequest): Promise<unknown> {
+  switch (request.type) {
+    case 'resolveWatchDir':
+      return source.resolveWatchDir(request.input);
+    case 'scan':
+      return source.scan(request.request);
+    case 'processInfo':
+      return source.processInfo(request.pid);
+  }
+}

@@ -1,0 +1,99 @@
+// "Scan as administrator" in a real browser, driven where Linux can drive it meaningfully: the host
+// runs as the unprivileged user `nobody`, so root's processes really are denied. Without the
+// test-only switch the UI gives the next step as text (`sudo holdwatch ui`), no button; with
+// HOLDWATCH_TEST_SCANNER_SAME_RIGHTS=1 the button is offered and starts the real scanner worker
+// with nobody's own rights (Linux has no elevation prompt; the Windows launch is tested under Wine),
+// and the watch keeps its holder across the switch.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openChromium, screenshot, startUi, type Browser, type RunningUi } from './ui-support.js';
+
+let scratch: string;
+let browser: Browser;
+const uis: RunningUi[] = [];
+const holders: ChildProcess[] = [];
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'hw-ui-elevate-'));
+  chmodSync(scratch, 0o777);
+  browser = await openChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const holder of holders) holder.kill('SIGKILL');
+  const codes = await Promise.all(uis.map((ui) => ui.stop()));
+  rmSync(scratch, { recursive: true, force: true });
+  expect(codes.every((code) => code === 0)).toBe(true);
+}, 30_000);
+
+/** A dir and a data dir `nobody` can use. */
+function nobodyDirs(name: string): { watched: string; data: string } {
+  const watched = join(scratch, name, 'watched');
+  const data = join(scratch, name, 'data');
+  mkdirSync(watched, { recursive: true });
+  mkdirSync(data);
+  for (const dir of [join(scratch, name), watched, data]) chmodSync(dir, 0o777);
+  return { watched, data };
+}
+
+/** python3 as `nobody` holding `path` open until killed; resolves with its pid once it holds. */
+function nobodyHolding(path: string): Promise<number> {
+  const child = spawn('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', '/usr/bin/python3', '-c', 'import sys, time\nf = open(sys.argv[1], "a")\nprint("ready", flush=True)\ntime.sleep(600)', path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  holders.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => String(d).includes('ready') && resolve(child.pid!));
+    child.on('exit', (code) => reject(new Error(`holder exited ${code}`)));
+  });
+}
+
+async function watchAs(ui: RunningUi, dir: string) {
+  const { page } = browser;
+  await page.goto(ui.url);
+  await page.fill('#dir', dir);
+  await page.click('button[type=submit]');
+  await page.getByTestId('watch-live').getByText(/processes? not inspectable/).waitFor({ timeout: 20_000 });
+  return page;
+}
+
+describe.skipIf(process.geteuid?.() !== 0)('Scan as administrator, as the user nobody', () => {
+  it('without a way to elevate: the denied count and the next step as text, no button', async () => {
+    const { watched, data } = nobodyDirs('hint');
+    const ui = await startUi({ HOLDWATCH_DATA_DIR: data }, { asUser: 'nobody' });
+    uis.push(ui);
+    const page = await watchAs(ui, watched);
+    await expect(page.getByTestId('scanner-hint').textContent()).resolves.toContain('Run `sudo holdwatch ui` to see them.');
+    expect(await page.getByTestId('elevate').count()).toBe(0);
+    await screenshot(page, 'elevate-01-linux-hint');
+  }, 60_000);
+
+  it('with the test switch: the button starts the real scanner worker, progress shows, the holder stays', async () => {
+    const { watched, data } = nobodyDirs('worker');
+    writeFileSync(join(watched, 'held.txt'), 'x');
+    chmodSync(join(watched, 'held.txt'), 0o666);
+    const ui = await startUi({ HOLDWATCH_DATA_DIR: data, HOLDWATCH_TEST_SCANNER_SAME_RIGHTS: '1' }, { asUser: 'nobody' });
+    uis.push(ui);
+    const pid = await nobodyHolding(join(watched, 'held.txt'));
+    const page = await watchAs(ui, watched);
+    const row = page.locator(`[role=row][data-pid="${pid}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    const button = page.getByTestId('elevate');
+    await expect(button.textContent()).resolves.toBe('Scan as administrator');
+    await screenshot(page, 'elevate-02-button');
+    await button.click();
+    // The worker takes about half a second to start here (node start-up): long enough to see the progress.
+    await page.getByTestId('scanner-starting').waitFor({ timeout: 5_000 });
+    await screenshot(page, 'elevate-03-starting');
+    await page.getByTestId('scanner-mode').waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('scanner-mode').textContent()).resolves.toContain('scanning in a separate worker (not elevated)');
+    await expect(page.getByTestId('scanner-message').textContent()).resolves.toContain('without administrator rights');
+    // A few polls later, through the worker: the holder row is still there, and still live.
+    await page.waitForTimeout(1500);
+    await row.waitFor();
+    expect(await page.getByTestId('elevate').count()).toBe(0);
+    await screenshot(page, 'elevate-04-worker');
+  }, 90_000);
+});
