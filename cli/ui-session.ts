@@ -17,6 +17,7 @@ import type {
   ProcessInfo,
   RunEvent,
   RunRecord,
+  RunMembershipDto,
   RunRequestDto,
   ScannerStatus,
   ScanRequestDto,
@@ -28,12 +29,14 @@ import type {
 import { refusalToEnd } from '../core/end-policy.js';
 import { BadInputError } from '../core/errors.js';
 import { formatLiveStack } from '../core/live-stack.js';
-import type { HolderSource, WatchDir } from '../core/platform.js';
+import { shareModeOf } from '../core/handle-access.js';
+import type { HolderSource, ProcessSource, WatchDir } from '../core/platform.js';
+import { RUN_TAG_VARIABLE } from '../core/run/membership.js';
 import type { JournalEntry } from '../core/run/journal-entries.js';
 import type { RunSupervisor } from '../core/run/supervisor.js';
 import { takeSnapshot } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
-import { openHolderSource, runsElevated, scannerWorkerLauncher } from '../native/index.js';
+import { openHolderSource, openProcessSource, runsElevated, scannerWorkerLauncher } from '../native/index.js';
 import { RemoteHolderSource } from '../native/remote/remote-holder-source.js';
 import { dataDir, runsPath } from './data-dir.js';
 import { FollowedRun } from './followed-run.js';
@@ -87,6 +90,7 @@ export class UiSession implements HoldwatchService {
   /** For one-off requests (scan, process facts): one thread, so its walks never overlap. */
   private source: Promise<HolderSource> | null = null;
   private readonly watches = new Map<string, { watcher: Watcher; source: WatchScanner; dirs: readonly WatchDir[]; last: WatchStatus }>();
+  private processes: Promise<ProcessSource> | null = null;
   private scannerPlan: Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> | null = null;
   private readonly runs = new Map<string, LiveRun>();
   private readonly watchEvents = new Emitter<[string, WatchEvent]>();
@@ -269,9 +273,9 @@ export class UiSession implements HoldwatchService {
   }
 
   async getProcessDetails(pid: number): Promise<ProcessDetails | null> {
-    const source = await this.holders();
-    const info = await source.processInfo(pid);
-    if (!info) return null;
+    const facts = await this.processFacts(pid);
+    if (!facts) return null;
+    const { source, info, endRefusal } = facts;
     const ancestry: ProcessDetails['ancestry'] = [];
     const seen = new Set([pid]);
     for (let ppid = info.ppid; ppid > 0 && !seen.has(ppid) && ancestry.length < MAX_ANCESTRY; ) {
@@ -281,13 +285,34 @@ export class UiSession implements HoldwatchService {
       ancestry.push({ pid: parent.pid, name: parent.name, commandLine: parent.commandLine });
       ppid = parent.ppid;
     }
-    return { process: info, ancestry, endRefusal: refusalToEnd(info, { ownPids: [...this.options.ownPids, ...this.scannerPids()], platform: source.platform }) };
+    const processes = await (this.processes ??= openProcessSource());
+    // A focused scan of this one process over every dir the session watches: its holdings now.
+    const dirs = [...new Map([...this.watches.values(), ...this.runs.values()].flatMap((w) => w.dirs).map((d) => [d.matchPrefix, d])).values()];
+    const held = dirs.length === 0 ? [] : (await source.scan({ dirs, pids: [pid] })).holders.filter((h) => h.pid === pid && h.processStartedAtMs === info.startedAtMs);
+    const extras = await source.processExtras?.(pid, held.flatMap((h) => (h.handle ? [h.handle] : [])));
+    const [environmentTag, everyone] = await Promise.all([processes.readEnvironmentVariable(pid, RUN_TAG_VARIABLE), processes.listProcesses()]);
+    return {
+      process: info,
+      ancestry,
+      endRefusal,
+      cwd: extras?.cwd ?? null,
+      cwdUnreadableReason: extras ? extras.cwdUnreadableReason : 'the process exited while it was read',
+      environmentTag,
+      // A child started after its parent: an older process with this ppid is a reused pid's orphan.
+      children: everyone.filter((p) => p.ppid === pid && p.pid !== pid && p.startedAtMs >= info.startedAtMs).map((p) => ({ pid: p.pid, name: p.name, startedAtMs: p.startedAtMs })),
+      handleCount: extras?.handleCount ?? null,
+      run: this.runMembershipOf(pid, info.startedAtMs),
+      holdings: held.map((h) => {
+        const fresh = h.handle ? extras?.handles[h.handle] : undefined;
+        return { kind: h.kind, path: h.path, watchedDir: h.watchedDir, deleted: h.deleted, handle: h.handle, access: fresh?.access ?? h.access ?? null, locks: fresh?.locks ?? [], ...shareModeOf(source.platform, h) };
+      }),
+    };
   }
 
   async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {
-    const details = await this.getProcessDetails(pid);
-    if (!details || !isSameProcess(details.process, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
-    if (details.endRefusal) throw new BadInputError(`holdwatch will not end process ${pid}: ${details.endRefusal}`);
+    const facts = await this.processFacts(pid);
+    if (!facts || !isSameProcess(facts.info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
+    if (facts.endRefusal) throw new BadInputError(`holdwatch will not end process ${pid}: ${facts.endRefusal}`);
     try {
       process.kill(pid, 'SIGTERM');
     } catch (error) {
@@ -296,6 +321,20 @@ export class UiSession implements HoldwatchService {
       if (code === 'EPERM') throw new BadInputError(`not allowed to end process ${pid}: it belongs to another user; end it as that user or as administrator`);
       throw error;
     }
+  }
+
+  private async processFacts(pid: number): Promise<{ source: HolderSource; info: ProcessInfo; endRefusal: string | null } | null> {
+    const source = await this.holders();
+    const info = await source.processInfo(pid);
+    return info ? { source, info, endRefusal: refusalToEnd(info, { ownPids: [...this.options.ownPids, ...this.scannerPids()], platform: source.platform }) } : null;
+  }
+
+  private runMembershipOf(pid: number, startedAtMs: number): RunMembershipDto | null {
+    for (const [runId, run] of this.runs) {
+      const member = run.supervisor?.membershipOf(pid, startedAtMs);
+      if (member) return { runId, spawnedDuring: member.spawnedDuring, byTagOnly: member.byTagOnly, ancestry: member.ancestry };
+    }
+    return null;
   }
 
   /** Refuses a reused pid; the capture runs in a child process with a deadline (see live-stack-capture.ts). */

@@ -17,6 +17,8 @@ import type {
   ExportedReport,
   ExportRequestDto,
   FailureRecord,
+  HandleAccess,
+  HoldingDetail,
   Holder,
   HoldwatchService,
   LiveStackRequestDto,
@@ -66,6 +68,8 @@ const phase = z.enum(['setup', 'call', 'teardown']);
 /** Paths and commands are bounded: a hostile page must not make the host allocate without limit. */
 const path = z.string().min(1).max(32_768);
 
+const HandleAccessSchema: z.ZodType<HandleAccess> = z.object({ rights: z.array(z.enum(['read', 'write', 'delete'])), flags: z.string(), raw: z.string() });
+
 export const HolderSchema: z.ZodType<Holder> = z.object({
   pid,
   ppid: pid,
@@ -78,6 +82,7 @@ export const HolderSchema: z.ZodType<Holder> = z.object({
   deleted: z.boolean(),
   handle: z.string().nullable(),
   watchedDir: z.string(),
+  access: HandleAccessSchema.optional(),
 });
 
 export const ProcessInfoSchema: z.ZodType<ProcessInfo> = z.object({
@@ -234,7 +239,29 @@ const LiveStackUnavailableSchema = z.object({ kind: z.literal('unavailable'), pi
 /** What `holdwatch stack --json` prints. */
 export const LiveStackResultSchema: z.ZodType<LiveStackResult> = z.discriminatedUnion('kind', [LiveStackSchema, LiveStackUnavailableSchema]);
 const CapturedLiveStackSchema: z.ZodType<CapturedLiveStack> = z.discriminatedUnion('kind', [LiveStackSchema.extend({ text: z.string() }), LiveStackUnavailableSchema]);
-const ProcessDetailsSchema: z.ZodType<ProcessDetails> = z.object({ process: ProcessInfoSchema, ancestry: z.array(AncestryEntrySchema), endRefusal: z.string().nullable() });
+const HoldingDetailSchema: z.ZodType<HoldingDetail> = z.object({
+  kind: z.enum(['file', 'dir', 'cwd', 'root', 'exe', 'mmap', 'module']),
+  path: z.string(),
+  watchedDir: z.string(),
+  deleted: z.boolean(),
+  handle: z.string().nullable(),
+  access: HandleAccessSchema.nullable(),
+  locks: z.array(z.string()),
+  share: z.array(z.string()).nullable(),
+  shareUnknownReason: z.string().nullable(),
+});
+const ProcessDetailsSchema: z.ZodType<ProcessDetails> = z.object({
+  process: ProcessInfoSchema,
+  ancestry: z.array(AncestryEntrySchema),
+  endRefusal: z.string().nullable(),
+  cwd: z.string().nullable(),
+  cwdUnreadableReason: z.string().nullable(),
+  environmentTag: z.string().nullable(),
+  children: z.array(z.object({ pid, name: z.string(), startedAtMs: z.number() })),
+  handleCount: z.number().int().nonnegative().nullable(),
+  run: z.object({ runId: z.string(), spawnedDuring: z.string().nullable(), byTagOnly: z.boolean(), ancestry: z.array(AncestryEntrySchema) }).nullable(),
+  holdings: z.array(HoldingDetailSchema),
+});
 
 type Method = { [K in keyof HoldwatchService]: HoldwatchService[K] extends (...args: never[]) => Promise<unknown> ? (K extends `on${string}` ? never : K) : never }[keyof HoldwatchService];
 type RequestOf<M extends Method> = Parameters<HoldwatchService[M]> extends [infer R] ? R : undefined;

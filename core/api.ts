@@ -41,6 +41,27 @@ export interface Holder {
   handle: string | null;
   /** Which watched directory this path is under (its display form), for multi-dir watches. */
   watchedDir: string;
+  /**
+   * How the handle was opened, where the backend reads it during the scan (rows with a handle).
+   * Linux scans give the access mode only (O_RDONLY...); getProcessDetails reads the full flags.
+   */
+  access?: HandleAccess;
+}
+
+/** What a handle may do to its file: Windows DELETE access counts as `delete`. */
+export type AccessRight = 'read' | 'write' | 'delete';
+
+/** How a handle was opened, as the OS records it. */
+export interface HandleAccess {
+  /**
+   * Read, write, delete, in that order, as share checks count them (Windows execute/traverse is read);
+   * empty for a handle that only names the file (Linux O_PATH, Windows attributes-only access).
+   */
+  rights: AccessRight[];
+  /** The OS's own words: `O_WRONLY | O_APPEND | O_CLOEXEC` (Linux), `FILE_GENERIC_READ | DELETE` (Windows). */
+  flags: string;
+  /** The raw value: fdinfo's octal `flags:` (`02100001`), GrantedAccess in hex (`0x0012019f`). */
+  raw: string;
 }
 
 export interface DeniedProcess {
@@ -302,6 +323,46 @@ export interface ProcessDetails {
   ancestry: AncestryEntry[];
   /** Why holdwatch will not end it (itself, a system process); null when it may. */
   endRefusal: string | null;
+  /** Its current directory; null when unreadable, with `cwdUnreadableReason` saying why. */
+  cwd: string | null;
+  cwdUnreadableReason: string | null;
+  /** HOLDWATCH_RUN in its environment (the run that tagged it); null when absent or unreadable. */
+  environmentTag: string | null;
+  /** Live children now. */
+  children: { pid: number; name: string; startedAtMs: number }[];
+  /** Every handle it has open (Linux: fds; Windows: all object types); null when unreadable. */
+  handleCount: number | null;
+  /** Its place in a run of this session; null when it belongs to none. */
+  run: RunMembershipDto | null;
+  /** What it holds under the watched dirs of this session (every watch and run), with access. */
+  holdings: HoldingDetail[];
+}
+
+export interface RunMembershipDto {
+  runId: string;
+  /** The test it was spawned during (the runner's hint, else the test running at its start). */
+  spawnedDuring: string | null;
+  /** True when only its HOLDWATCH_RUN tag ties it to the run (its parent chain was already broken). */
+  byTagOnly: boolean;
+  /** From this process up to the run's command, as recorded when the run first saw it. */
+  ancestry: AncestryEntry[];
+}
+
+/** One thing a process holds, as the details panel shows it. */
+export interface HoldingDetail {
+  kind: HolderKind;
+  path: string;
+  /** The watched dir it lies under (display form). */
+  watchedDir: string;
+  deleted: boolean;
+  handle: string | null;
+  /** null for rows without a handle (mmap, exe, module; cwd on Linux) or when it could not be read. */
+  access: HandleAccess | null;
+  /** Advisory locks on it held through this handle (Linux fdinfo `lock:` lines): `FLOCK ADVISORY WRITE`. */
+  locks: string[];
+  /** Windows share mode (`FILE_SHARE_READ`...); null when it cannot be known, and `shareUnknownReason` says why. */
+  share: string[] | null;
+  shareUnknownReason: string | null;
 }
 
 export interface EndProcessRequestDto {

@@ -1,5 +1,5 @@
 // What a platform backend (native/<os>) provides to core. Core decides; backends only report OS facts.
-import type { DeniedProcess, Holder, PlatformName, ProcessInfo, UnnamedHandles } from './api.js';
+import type { DeniedProcess, HandleAccess, Holder, PlatformName, ProcessInfo, UnnamedHandles } from './api.js';
 import type { LiveStackResult } from './live-stack.js';
 
 /**
@@ -42,8 +42,21 @@ export interface HolderSource {
   scan(request: ScanRequest): Promise<ScanResult>;
   /** Process facts for a pid, or null when it is gone. */
   processInfo(pid: number): Promise<ProcessInfo | null>;
+  /** Facts the details panel reads on demand for one process; null when it is gone. Optional per backend. */
+  processExtras?(pid: number, handles: readonly string[]): Promise<ProcessExtras | null>;
   /** Releases workers, cached process handles and the like. Idempotent. */
   dispose(): Promise<void>;
+}
+
+/** One process's facts beyond ProcessInfo, read fresh (never from a scan's caches). */
+export interface ProcessExtras {
+  /** Current directory; null when unreadable, with the reason. */
+  cwd: string | null;
+  cwdUnreadableReason: string | null;
+  /** Every open handle (Linux fds; Windows all object types); null when unreadable. */
+  handleCount: number | null;
+  /** Per asked-for handle (`fd 5`): its access and locks read now; absent when the backend has no fresher view than the scan. */
+  handles: Record<string, { access: HandleAccess | null; locks: string[] }>;
 }
 
 /** The cheap facts needed to follow a process tree: listed for every process on each refresh. */

@@ -1,4 +1,6 @@
 // Small display helpers shared by the components.
+import type { HandleAccess } from '../core/api.js';
+
 export function clockTime(ms: number): string {
   const d = new Date(ms);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -18,4 +20,13 @@ export function ageText(ms: number): string {
   if (s < 60) return `${s} s`;
   const min = Math.floor(s / 60);
   return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
+}
+
+/** A handle's rights as a short label: `read`, `write`, `read-write + delete`, `none`. */
+export function rightsLabel(access: HandleAccess | null | undefined): string {
+  if (!access) return '—';
+  const { rights } = access;
+  if (rights.length === 0) return 'none';
+  const data = rights.includes('read') && rights.includes('write') ? 'read-write' : rights.filter((r) => r !== 'delete').join('');
+  return [data, rights.includes('delete') ? 'delete' : ''].filter(Boolean).join(' + ');
 }

@@ -88,6 +88,11 @@ export class RunRecorder {
     return this.timeline.testAt(ms + RUNNER_LAG_MS);
   }
 
+  /** The test a run's process was spawned in: its runner's hint, else the test running when it started. */
+  spawnTestOf(member: MemberFacts, processStartedAtMs: number): string | null {
+    return this.testOfHint(member.testHint) ?? this.testAt(processStartedAtMs);
+  }
+
   /** The test a runner's environment variable names, matched against the timeline's names. */
   private testOfHint(hint: TestHint | undefined): string | null {
     if (!hint) return null;
@@ -146,7 +151,7 @@ export class RunRecorder {
   private attribute(row: LedgerRow): AttributedHolder {
     // Looked up now, not when the entry arrived: runner events may reach us after the poll that saw it.
     const firstSeenDuring = this.testAt(row.firstSeenAtMs);
-    const spawnedDuring = row.member ? (this.testOfHint(row.member.testHint) ?? this.testAt(row.holder.processStartedAtMs)) : null;
+    const spawnedDuring = row.member ? this.spawnTestOf(row.member, row.holder.processStartedAtMs) : null;
     return {
       ...row.holder,
       attribution: {

@@ -131,6 +131,13 @@ export class RunSupervisor {
     return this.recorder.attributedHolder(key);
   }
 
+  /** How the run sees a live process (ancestry as recorded at first sight); null for a stranger. */
+  membershipOf(pid: number, startedAtMs: number): (MemberFacts & { spawnedDuring: string | null }) | null {
+    const member = this.membership?.memberOf(pid, startedAtMs);
+    if (!member) return null;
+    return { ancestry: member.ancestry, byTagOnly: member.byTagOnly, spawnedDuring: this.recorder.spawnTestOf(member, startedAtMs) };
+  }
+
   dispose(): void {
     this.watcher?.dispose();
   }

@@ -57,11 +57,11 @@ describe('FdKindCache with walkPids', () => {
     const kindOf = (fd: string) => walkPids([pid], dirs, { kinds }).holdings.find((h) => h.handle === `fd ${fd}`)?.kind;
 
     expect([kindOf(dirFd!), kindOf(fileFd!)]).toEqual(['dir', 'file']);
-    expect(kinds.of(pid)?.get(fileFd!)).toEqual({ target: join(watched, 'a.txt'), dir: false });
+    expect(kinds.of(pid)?.get(fileFd!)).toEqual({ target: join(watched, 'a.txt'), dir: false, flags: expect.any(Number) });
 
     expect(await send('swap')).toBe('ok');
     expect(kindOf(fileFd!)).toBe('dir');
-    expect(kinds.of(pid)?.get(fileFd!)).toEqual({ target: join(watched, 'sub'), dir: true });
+    expect(kinds.of(pid)?.get(fileFd!)).toEqual({ target: join(watched, 'sub'), dir: true, flags: expect.any(Number) });
 
     expect(await send('close')).toBe('ok');
     walkPids([pid], dirs, { kinds });

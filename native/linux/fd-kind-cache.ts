@@ -3,9 +3,12 @@
 // (pid, fd, target), so a reopened fd pointing elsewhere is statted again. A path that turns from
 // file to directory (or back) under the same pid and fd number between two polls is the one case
 // it cannot see; that needs the fd closed, the path replaced and reopened at the same number.
+// The fd's access mode is remembered the same way (an lstat per matching fd per poll saved). An fd
+// closed and reopened on the same path at the same number between two polls keeps its first mode
+// here (the holder's row identity cannot tell that reopen either); the details panel reads fdinfo fresh.
 
-/** fd name -> what it pointed at and whether that was a directory. */
-export type PidKinds = Map<string, { target: string; dir: boolean }>;
+/** fd name -> what it pointed at, whether that was a directory, and its access mode as open(2) flags. */
+export type PidKinds = Map<string, { target: string; dir: boolean; flags?: number | null }>;
 
 export class FdKindCache {
   private byPid = new Map<number, PidKinds>();

@@ -1,7 +1,8 @@
 // Gives back last poll's Holder objects for rows that did not change. A steady-state poll then hands
 // the watcher the same objects, whose identity keys are already computed and hashed (core/watch.ts
 // caches them per object), instead of 8,000 fresh strings to build and hash every poll.
-import type { Holder, ProcessInfo } from '../../core/api.js';
+import type { HandleAccess, Holder, ProcessInfo } from '../../core/api.js';
+import { linuxHandleAccess } from '../../core/handle-access.js';
 import type { RawHolding } from './fd-walk.js';
 
 export class HolderReuse {
@@ -42,13 +43,20 @@ function sameRow(old: Holder, raw: RawHolding, info: ProcessInfo): boolean {
     old.kind === raw.kind &&
     old.deleted === raw.deleted &&
     old.watchedDir === raw.watchedDir &&
+    old.access === accessOf(raw) &&
     old.ppid === info.ppid &&
     old.commandLine === info.commandLine &&
     old.processName === info.name
   );
 }
 
+/** Shared objects per flags value (linuxHandleAccess memoises), so an unchanged row compares by identity. */
+function accessOf(raw: RawHolding): HandleAccess | undefined {
+  return raw.openFlags === null ? undefined : linuxHandleAccess(raw.openFlags, process.arch);
+}
+
 function toHolder(raw: RawHolding, info: ProcessInfo): Holder {
+  const access = accessOf(raw);
   return {
     pid: raw.pid,
     ppid: info.ppid,
@@ -61,5 +69,6 @@ function toHolder(raw: RawHolding, info: ProcessInfo): Holder {
     deleted: raw.deleted,
     handle: raw.handle,
     watchedDir: raw.watchedDir,
+    ...(access ? { access } : {}),
   };
 }

@@ -4,7 +4,8 @@ import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSyn
 import { isAbsolute, resolve } from 'node:path';
 import type { DeniedProcess, ProcessInfo } from '../../core/api.js';
 import { BadInputError } from '../../core/errors.js';
-import type { HolderSource, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import { readLinuxProcessExtras } from './process-extras.js';
 import type { MatchDir, WalkResult } from './fd-walk.js';
 import { isGoneError, readProcessInfo } from './proc-stat.js';
 import { HolderReuse } from './holder-reuse.js';
@@ -32,6 +33,10 @@ export class LinuxHolderSource implements HolderSource {
 
   async processInfo(pid: number): Promise<ProcessInfo | null> {
     return readProcessInfo(pid);
+  }
+
+  async processExtras(pid: number, handles: readonly string[]): Promise<ProcessExtras | null> {
+    return readLinuxProcessExtras(pid, handles);
   }
 
   async dispose(): Promise<void> {

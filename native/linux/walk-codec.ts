@@ -13,6 +13,8 @@ export interface PackedWalk {
   fds: Int32Array;
   /** Index into the request's dirs. */
   dirs: Uint16Array;
+  /** Open flags, -1 for null. */
+  flags: Int32Array;
   paths: string[];
   infos: WalkResult['infos'];
   denied: WalkResult['denied'];
@@ -30,6 +32,7 @@ export function packWalk(result: WalkResult, dirs: readonly MatchDir[]): PackedW
     deleted: new Uint8Array(n),
     fds: new Int32Array(n),
     dirs: new Uint16Array(n),
+    flags: new Int32Array(n),
     paths: new Array<string>(n),
     infos: result.infos,
     denied: result.denied,
@@ -43,6 +46,7 @@ export function packWalk(result: WalkResult, dirs: readonly MatchDir[]): PackedW
     packed.deleted[i] = h.deleted ? 1 : 0;
     packed.fds[i] = h.handle === null ? -1 : Number(FD_HANDLE.exec(h.handle)![1]);
     packed.dirs[i] = dirIndex.get(h.watchedDir)!;
+    packed.flags[i] = h.openFlags ?? -1;
     packed.paths[i] = h.path;
   });
   return packed;
@@ -52,6 +56,7 @@ export function unpackWalk(packed: PackedWalk, dirs: readonly MatchDir[]): WalkR
   const holdings: RawHolding[] = new Array(packed.paths.length);
   for (let i = 0; i < holdings.length; i++) {
     const fd = packed.fds[i]!;
+    const flags = packed.flags[i]!;
     holdings[i] = {
       pid: packed.pids[i]!,
       kind: HOLDER_KINDS[packed.kinds[i]!]!,
@@ -59,6 +64,7 @@ export function unpackWalk(packed: PackedWalk, dirs: readonly MatchDir[]): WalkR
       deleted: packed.deleted[i] === 1,
       handle: fd < 0 ? null : `fd ${fd}`,
       watchedDir: dirs[packed.dirs[i]!]!.display,
+      openFlags: flags < 0 ? null : flags,
     };
   }
   return { holdings, infos: packed.infos, denied: packed.denied, processCount: packed.processCount, handleCount: packed.handleCount };

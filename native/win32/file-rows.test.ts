@@ -1,6 +1,7 @@
 // Byte-level tests of the steady-state table pass: the same hand-built x64 buffers as the object
 // parser, read through a 32-bit view; runs per process; word-for-word change detection.
 import { describe, expect, it } from 'vitest';
+import { windowsHandleAccess } from '../../core/handle-access.js';
 import { collectFileRows, rowEntry, sameRun } from './file-rows.js';
 import { parseSystemHandleTable } from './handle-table.js';
 
@@ -92,5 +93,21 @@ describe('sameRun', () => {
   it('ignores handles of other types (a new event or key does not make a process "changed")', () => {
     const after = collectFileRows(systemTable([...rows, { pid: 1234, handle: 0x300, access: 1, type: 44 }]), FILE);
     expect(sameRun(after, run(after, 1234), before, run(before, 1234))).toBe(true);
+  });
+});
+
+describe('GrantedAccess from the table to the holder', () => {
+  it('reads the word at +24 of each row and decodes it as rights', () => {
+    const collected = collectFileRows(systemTable(rows), FILE);
+    const decoded = Array.from({ length: collected.count }, (_, i) => {
+      const entry = rowEntry(collected, i, FILE);
+      return [entry.handle, windowsHandleAccess(entry.grantedAccess, entry.handle === 0x1a4n ? 'cwd' : 'file').rights];
+    });
+    expect(decoded).toEqual([
+      [0x4n, ['read', 'write']],
+      [0x1a4n, ['read']], // a cwd's FILE_TRAVERSE: read access to share checks
+      [0x1acn, ['read']],
+      [0x10n, ['read']],
+    ]);
   });
 });

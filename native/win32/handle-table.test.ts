@@ -1,7 +1,7 @@
 // Byte-level tests of the ntdll buffer parsers: buffers built by hand with the documented x64
 // layouts, so they run on any OS.
 import { describe, expect, it } from 'vitest';
-import { parseObjectName, parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSystemHandleTable } from './handle-table.js';
+import { countProcessHandles, parseObjectName, parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSystemHandleTable } from './handle-table.js';
 
 interface Row { object?: bigint; pid: number; handle: number; access: number; type: number }
 
@@ -52,6 +52,16 @@ describe('parseSystemHandleTable (SystemExtendedHandleInformation)', () => {
     expect(parseSystemHandleTable(buf.subarray(0, 17))).toEqual([]);
     expect(parseSystemHandleTable(Buffer.alloc(7))).toEqual([]);
     expect(parseSystemHandleTable(Buffer.alloc(0))).toEqual([]);
+  });
+});
+
+describe('countProcessHandles', () => {
+  it('counts a process\'s rows of every type, within the valid bytes, and never a pid that only matches in its low word', () => {
+    const buf = systemTable([...rows, { pid: 1234 + 2 ** 32, handle: 0x8, access: 0, type: 37 }]);
+    expect([countProcessHandles(buf, 1234), countProcessHandles(buf, 4), countProcessHandles(buf, 77)]).toEqual([2, 1, 0]);
+    expect(countProcessHandles(buf, 1234, 16 + 2 * 40)).toBe(1);
+    expect(countProcessHandles(systemTable(rows, 5000), 1234)).toBe(2);
+    expect(countProcessHandles(Buffer.alloc(7), 4)).toBe(0);
   });
 });
 

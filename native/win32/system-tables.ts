@@ -2,7 +2,7 @@
 // "File" type index (ObjectTypesInformation, once), and one process's handles (class 51).
 import { collectFileRows, type FileRows } from './file-rows.js';
 import { GrowingQuery } from './grow-query.js';
-import { parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSystemHandleTable, type HandleEntry, type ProcessRow } from './handle-table.js';
+import { countProcessHandles, parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSystemHandleTable, type HandleEntry, type ProcessRow } from './handle-table.js';
 import { closeHandle, openForQuery } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
@@ -66,6 +66,15 @@ export class SystemTables {
     const type = this.fileType();
     const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
     return collectFileRows(bytes, type, bytes.length, reuse);
+  }
+
+  /**
+   * How many handles of any type `pid` has open, from the system table. Preferred over
+   * GetProcessHandleCount: it needs no access to the process, and Wine 8 answers that call with 0.
+   */
+  handleCountOf(pid: number): number {
+    const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
+    return countProcessHandles(bytes, pid);
   }
 
   /** The bare call and the copy out of native memory, nothing else: what the bench holds a poll against. */

@@ -4,8 +4,9 @@
 // identities are held (process-identities.ts), names cached per handle (name-cache.ts), match keys
 // per name (path-keys.ts), module matches per module list; only what changed costs more.
 import type { DeniedProcess, Holder, HolderKind, ProcessInfo, UnnamedHandles } from '../../core/api.js';
+import { windowsHandleAccess } from '../../core/handle-access.js';
 import { isUnder } from '../../core/paths.js';
-import type { HolderSource, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
 import { closeHandle, openProcess, PROCESS_DUP_HANDLE, PROCESS_QUERY_LIMITED_INFORMATION } from './kernel32.js';
@@ -238,6 +239,22 @@ export class Win32HolderSource implements HolderSource {
     return row ? describeProcess(row, this.reader) : null;
   }
 
+  /** The PEB's current directory and the handle count; access comes with each scanned holder. */
+  async processExtras(pid: number): Promise<ProcessExtras | null> {
+    const row = this.tables.processList().find((p) => p.pid === pid);
+    if (!row) return null;
+    let cwd: string | null = null;
+    let cwdUnreadableReason: string | null = null;
+    try {
+      cwd = trimDirectorySeparator(this.reader.parameters(pid, row.createTime).currentDirectory);
+    } catch (error) {
+      cwdUnreadableReason = `${(error as Error).message} (a process of another user or an elevated one: scan as administrator)`;
+    }
+    const handleCount = this.tables.handleCountOf(pid);
+    // A live process always holds some handle: none means it exited after the process list was read.
+    return handleCount === 0 ? null : { cwd, cwdUnreadableReason, handleCount, handles: {} };
+  }
+
   async dispose(): Promise<void> {
     this.worker.dispose();
     this.reader.dispose();
@@ -381,6 +398,8 @@ export class Win32HolderSource implements HolderSource {
         deleted: raw.deleted,
         handle: raw.handle === null ? null : `0x${raw.handle.toString(16)}`,
         watchedDir: raw.watchedDir,
+        // GrantedAccess came with the handle table row: decoding it costs a memoised lookup.
+        ...(raw.cached ? { access: windowsHandleAccess(raw.cached.access, kind) } : {}),
       });
     }
     return holders;
@@ -393,6 +412,11 @@ export class Win32HolderSource implements HolderSource {
       return null;
     }
   }
+}
+
+/** The PEB keeps `C:\work\` with its trailing separator; a drive root keeps it. */
+function trimDirectorySeparator(path: string): string {
+  return path.length > 3 && path.endsWith('\\') ? path.slice(0, -1) : path;
 }
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {

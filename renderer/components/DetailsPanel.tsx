@@ -7,6 +7,7 @@ import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.j
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';
 import { LiveStackSection } from './LiveStackSection.js';
+import { ProcessFacts } from './ProcessFacts.js';
 
 export function DetailsPanel() {
   const key = useStore((s) => s.selection.selectedKey);
@@ -74,6 +75,7 @@ export function DetailsPanel() {
           {info && `${info.exe ?? 'image unreadable'} · started ${clockTime(info.startedAtMs)}${info.user ? ` · ${info.user}` : ''}`}
         </dd>
       </dl>
+      {details?.data && <ProcessFacts details={details.data} />}
       <h3>Ancestry</h3>
       {attribution && attribution.ancestry.length > 0 ? (
         <ol className="ancestry" aria-label="Ancestry recorded when first seen">

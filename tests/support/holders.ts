@@ -11,8 +11,8 @@ export interface HolderProcess {
   send(line: string): void;
 }
 
-function start(command: string, args: string[], cwd?: string): Promise<HolderProcess> {
-  const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+function start(command: string, args: string[], cwd?: string, env?: NodeJS.ProcessEnv): Promise<HolderProcess> {
+  const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'inherit'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
@@ -71,6 +71,18 @@ fd = os.open(sys.argv[1], os.O_RDONLY)
 addr = libc.mmap(None, 4096, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
 assert addr not in (None, ctypes.c_void_p(-1).value), ctypes.get_errno()
 os.close(fd)${PY_WAIT}`, path]);
+}
+
+/**
+ * The details panel's subject: runs in `dir`, holds `written.log` open for writing (with an flock)
+ * and `read.txt` for reading, and has a child python3 that exits when its stdin (from this one) closes.
+ */
+export function pythonHoldingForDetails(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<HolderProcess> {
+  return start('python3', ['-c', `${PY_PRELUDE}
+import fcntl, subprocess
+w = open("written.log", "w"); fcntl.flock(w, fcntl.LOCK_EX); held.append(w)
+open("read.txt", "w").close(); held.append(open("read.txt", "r"))
+kid = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)${PY_WAIT}`], dir, env);
 }
 
 export function nodeHoldingFile(path: string): Promise<HolderProcess> {

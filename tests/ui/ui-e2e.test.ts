@@ -1,12 +1,13 @@
 // The UI in a real browser against `holdwatch ui`, with real processes: a watch sees a holder appear,
 // its details name it; a bats run started from the UI fails its teardown, the failure freezes the
-// snapshot with the holder highlighted, and the Markdown export says so.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// snapshot with the holder highlighted, and the Markdown export says so; the details panel shows a
+// holder's cwd, child and each handle's access.
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { killAllHolders, pythonHoldingFile } from '../support/holders.js';
+import { killAllHolders, pythonHoldingFile, pythonHoldingForDetails, stopHolder } from '../support/holders.js';
 import { openChromium, screenshot, selectFrozenBlocker, startUi, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
@@ -107,6 +108,32 @@ describe('holdwatch ui in Chromium', () => {
     expect(markdown).toContain('starts the indexer');
     await screenshot(page, '06-markdown-export');
   }, 150_000);
+
+  it('shows a real holder’s cwd, child, handle count and each handle’s access', async () => {
+    mkdirSync(join(scratch, 'watched-details'));
+    const watched = realpathSync(join(scratch, 'watched-details'));
+    const { page } = browser;
+    await page.goto(ui.url);
+    await page.fill('#dir', watched);
+    await page.click('button[type=submit]');
+    await page.getByTestId('watch-live').waitFor();
+
+    const holder = await pythonHoldingForDetails(watched, { ...process.env, HOLDWATCH_RUN: 'tag-from-ui-test' });
+    const row = page.locator(`[role=row][data-pid="${holder.pid}"]`).filter({ hasText: 'written.log' });
+    await row.waitFor();
+    await row.click();
+    const details = page.getByTestId('details');
+    await details.getByTestId('process-facts').waitFor();
+    await expect(details.getByTestId('cwd').textContent()).resolves.toBe(watched);
+    await details.getByText('tag-from-ui-test').waitFor();
+    await details.getByTestId('children').getByText('python3').waitFor();
+    const holdings = details.getByTestId('holdings');
+    await expect(holdings.locator('tr', { hasText: 'written.log' }).textContent()).resolves.toMatch(/write.*FLOCK ADVISORY WRITE/);
+    await expect(holdings.locator('tr', { hasText: 'read.txt' }).textContent()).resolves.toContain('read');
+    await details.getByText(/Share: Linux has no share modes/).waitFor();
+    await screenshot(page, '08-details-cwd-children-access');
+    await stopHolder(holder);
+  }, 60_000);
 });
 
 describe('holdwatch ui with 20,000 holders (the DEMO backend, ?demo=N)', () => {

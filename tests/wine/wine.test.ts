@@ -139,6 +139,21 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(r.child.info.commandLine).toContain('-e');
   }, 120_000);
 
+  it('each handle holder carries its GrantedAccess decoded; processExtras reads the PEB cwd and the handle count', async () => {
+    const out = join(scratch, 'details.json');
+    const run = await procs.run('details', [fixture('details.mjs'), dist, toWine(dir), String(holderPids.cwd), toWine(out)]);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    const access = (kind: string, rel: string) => r.holders.find((h: { kind: string; path: string }) => h.kind === kind && h.path === toWine(join(dir, rel)))?.access;
+    expect(access('file', 'share0.txt')).toMatchObject({ rights: ['read', 'write'] }); // O_RDWR: GENERIC_READ | GENERIC_WRITE, mapped
+    expect(access('file', 'shared.txt')).toMatchObject({ rights: ['read'], flags: 'FILE_GENERIC_READ' });
+    expect(access('cwd', 'cwd-dir')).toMatchObject({ raw: '0x00100020', flags: 'FILE_TRAVERSE | SYNCHRONIZE' });
+    expect(access('module', 'mod\\addon-copy.node')).toBeNull(); // a mapped image has no handle
+    expect(r.extras).toMatchObject({ cwd: toWine(join(dir, 'cwd-dir')), cwdUnreadableReason: null });
+    expect(r.extras.handleCount).toBeGreaterThan(3);
+    expect(r.gone).toBeNull();
+  }, 120_000);
+
   it('a stalled name query is reported as unnamed, the rest is named, the next scan works', async () => {
     writeFileSync(join(dir, 'stall-me.txt'), 'the hang');
     writeFileSync(join(dir, 'named.txt'), 'fine');

@@ -1,0 +1,43 @@
+// The access mode a scan reads from each fd's /proc link mode, against a real process holding one
+// file per mode (O_RDONLY, O_WRONLY, O_RDWR, O_PATH), and fdinfo's full flags for the same fds.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { linuxHandleAccess } from '../../core/handle-access.js';
+import { walkPids } from './fd-walk.js';
+import { readFdInfo } from './fdinfo.js';
+
+describe('walkPids access modes', () => {
+  it('reads read, write, read-write and O_PATH from the fd links', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'hw-fd-access-')));
+    const script = `
+import os, sys
+d = sys.argv[1]
+fds = {m: os.open(os.path.join(d, m), f | os.O_CREAT, 0o644) for m, f in [("r", os.O_RDONLY), ("w", os.O_WRONLY), ("rw", os.O_RDWR)]}
+fds["path"] = os.open(os.path.join(d, "r"), os.O_PATH)
+print(" ".join(f"{k}={v}" for k, v in fds.items()), flush=True)
+sys.stdin.read()`;
+    const child = spawn('python3', ['-c', script, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
+        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const fds = Object.fromEntries(line.split(' ').map((kv) => kv.split('='))) as Record<string, string>;
+      const { holdings } = walkPids([child.pid!], [{ matchPrefix: dir, display: dir }]);
+      const rightsOf = (name: string) => {
+        const row = holdings.find((h) => h.handle === `fd ${fds[name]}`)!;
+        return linuxHandleAccess(row.openFlags!).rights;
+      };
+      expect([rightsOf('r'), rightsOf('w'), rightsOf('rw'), rightsOf('path')]).toEqual([['read'], ['write'], ['read', 'write'], []]);
+      // The details panel's fdinfo read agrees, with the flags the link mode cannot carry.
+      expect(linuxHandleAccess(readFdInfo(child.pid!, fds.path!)!.flags!).flags).toMatch(/O_PATH/);
+      expect(linuxHandleAccess(readFdInfo(child.pid!, fds.w!)!.flags!).rights).toEqual(['write']);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
