@@ -56,7 +56,8 @@ const RECORD_THROTTLE_MS = 300;
 const MAX_ANCESTRY = 64;
 
 /** The record so far, and one holder of it by journal key: a run's supervisor, or the recorder of a terminal run followed. */
-type RecordSource = Pick<RunSupervisor, 'record' | 'attributedHolder'>;
+// A followed terminal run has no supervisor here, so no live membership: its details say so by omission.
+type RecordSource = Pick<RunSupervisor, 'record' | 'attributedHolder'> & Partial<Pick<RunSupervisor, 'membershipOf'>>;
 
 interface LiveRun {
   stop: (() => void) | null;
@@ -331,7 +332,7 @@ export class UiSession implements HoldwatchService {
 
   private runMembershipOf(pid: number, startedAtMs: number): RunMembershipDto | null {
     for (const [runId, run] of this.runs) {
-      const member = run.supervisor?.membershipOf(pid, startedAtMs);
+      const member = run.supervisor?.membershipOf?.(pid, startedAtMs);
       if (member) return { runId, spawnedDuring: member.spawnedDuring, byTagOnly: member.byTagOnly, ancestry: member.ancestry };
     }
     return null;
