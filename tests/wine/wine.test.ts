@@ -174,7 +174,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(result.startsAfterSecond).toBe(2);
   }, 180_000);
 
-  it("holdwatch's own handle count is the same after 500 scans as after 1", async () => {
+  it("holdwatch's own handle count is the same after 500 scans as after the first 5", async () => {
     const out = join(scratch, 'count.json');
     const run = await procs.run('handle-count', [fixture('handle-count.mjs'), dist, toWine(dir), '500', toWine(out)], 170_000);
     expect(run.code, run.stderr).toBe(0);
@@ -182,6 +182,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(result.firstHolders).toBeGreaterThanOrEqual(5);
     expect(result.lastHolders).toBe(result.firstHolders);
     expect(result.restrictedHolders).toBe(result.firstHolders);
+    expect(result.afterOne).toBeGreaterThan(10); // a real count: node.exe alone holds dozens
     expect(result.afterAll).toBe(result.afterOne);
     expect(result.afterRestricted).toBe(result.afterOne);
   }, 180_000);
