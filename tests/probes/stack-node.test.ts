@@ -27,6 +27,15 @@ process.stdout.write('ready\\n');
 process.stdin.resume();
 `;
 
+// The probe keeps open records in memory and writes the ones still open about 50 ms later.
+const BLOCKED_LEAK = `const fs = require('node:fs');
+for (let i = 0; i < 50; i++) fs.closeSync(fs.openSync(process.argv[3], 'r')); // opened and closed: never recorded
+const fd = fs.openSync(process.argv[2], 'w'); // the leaked fd
+process.stdout.write('ready\\n');
+if (process.argv[4] === 'spin') for (;;) fs.closeSync(fs.openSync(process.argv[3], 'r')); // the event loop never turns again
+setInterval(() => {}, 60_000); // idle for good: nothing but the probe's own timer runs
+`;
+
 /** The probe writes once per tick; the holder is seen first, so read until its open is there (bounded). */
 async function recordsWithOpen(s: Scratch, pid: number): Promise<ProbeRecord[]> {
   for (let attempt = 0; attempt < 50; attempt++) {
@@ -60,6 +69,30 @@ describe('node stack probe', () => {
     expect(holder.handle).toBe(`fd ${lookup.stack.fd}`);
     expect(topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(STREAM_LEAK, 'the leaking stream'), function: 'openLog' });
   });
+
+  for (const how of ['idle', 'spin'] as const) {
+    it(`records an fd leaked just before the process blocks (${how === 'idle' ? 'on a timer' : 'in a synchronous loop'}), with the time it was opened; fds closed meanwhile are not recorded`, async () => {
+      const script = scratch.write(`blocked-leak-${how}.cjs`, BLOCKED_LEAK);
+      const target = join(scratch.watched, `blocked-${how}.txt`);
+      const churn = join(scratch.root, `churn-${how}.txt`);
+      scratch.write(`churn-${how}.txt`, 'x');
+      const { child } = await startHolding(process.execPath, [script, target, churn, how], scratch.probedEnv(), scratch.root);
+      const readyAtMs = Date.now();
+      try {
+        const holder = await holderOf(child.pid!, target);
+        const records = await recordsWithOpen(scratch, child.pid!);
+        expect(records.filter((r) => r.kind === 'open' && r.path === churn)).toEqual([]);
+        const open = records.find((r) => r.kind === 'open' && r.pid === child.pid && r.path === target);
+        // Written later, stamped when opened: before the child said it was ready.
+        expect(open!.atMs).toBeLessThanOrEqual(readyAtMs);
+        const lookup = matchOpenStack({ ...holder, firstSeenAtMs: Date.now() }, indexProbeRecords(records));
+        expect(lookup).toMatchObject({ found: true, matchedBy: 'fd', stack: { api: 'fs.openSync', path: target } });
+        expect(lookup.found && topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(BLOCKED_LEAK, 'the leaked fd') });
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+  }
 
   it('sees named ESM imports of node:fs too', async () => {
     const script = scratch.write('esm-leak.mjs', ESM_LEAK);
