@@ -37,7 +37,7 @@ const { isMainThread } = require('node:worker_threads');
 const WIRE_VERSION = 1;
 // Frames kept per stack. Each costs ~0.15 µs to capture (more when optimised code is inlined);
 // the user's line is almost always within the first few, behind at most a wrapper library or two.
-const STACK_LIMIT = Number(process.env.HOLDWATCH_PROBE_STACK_LIMIT) || 10;
+const STACK_LIMIT = Number(process.env.HOLDWATCH_PROBE_STACK_LIMIT) || 5;
 // Records wait this long in memory: an fd closed within it is never written.
 const FLUSH_DELAY_MS = 50;
 // When the event loop is blocked (a long synchronous stretch) the timer cannot fire: the next
@@ -52,8 +52,8 @@ const original = {
 };
 
 const state = { logFd: -1, disabled: false, flushTimer: null, flushDueMs: 0, nextId: 1, spawnDepth: 0 };
-/** fd -> open record not written yet (dropped unwritten when the fd closes first). */
-const pendingByFd = new Map();
+/** fd -> open record not written yet (dropped unwritten when the fd closes first). An array: fds are small. */
+let pendingByFd = [];
 /** fd -> id of an open record already written: its close must be written too. */
 const writtenByFd = new Map();
 /** Other records waiting for the next flush (dirs, closes, spawns), in order. */
@@ -84,7 +84,7 @@ function start() {
 function disable(reason) {
   if (state.disabled) return;
   state.disabled = true;
-  pendingByFd.clear();
+  pendingByFd = [];
   writtenByFd.clear();
   queue = [];
   if (state.logFd >= 0) {
@@ -118,23 +118,26 @@ function safeCwd() {
 
 // ---- stacks: captured cheaply, formatted when written.
 
-/** Captures the caller's stack (frames above `above`) into `record`: V8 keeps call sites, no text. */
+/** Captures the caller's stack (frames above `above`) into `record.trace`: V8 keeps call sites, no text. */
 function captureInto(record, above) {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = STACK_LIMIT;
-  Error.captureStackTrace(record, above);
+  Error.captureStackTrace(record.trace, above);
   Error.stackTraceLimit = limit;
   return record;
 }
 
 /**
- * An open record carrying its call's stack. The record is its own stack holder, and one whose fd
- * closed unwritten is reused: it already has the `stack` property V8 defines on a capture, so
- * the next capture skips defining it.
+ * An open record with its call's stack. One whose fd closed unwritten is reused, trace included:
+ * V8 defines `stack` on a holder at its first capture only. (A holder turns into a slow,
+ * dictionary-mode object, hence a holder apart from the record's own fields.)
  */
 function captureOpen(above) {
-  const record = spareOpens.pop() ?? { kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: 0, flags: 'r' };
-  return captureInto(record, above);
+  return captureInto(spareOpens.pop() ?? newOpenRecord(), above);
+}
+
+function newOpenRecord() {
+  return { kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: 0, flags: 'r', trace: {} };
 }
 
 function structuredCallSites(_error, callSites) {
@@ -185,7 +188,7 @@ function onOpened(record, fd, filePath, flags, api) {
     record.fd = fd;
     record.flags = flags;
     schedule(record.atMs);
-    pendingByFd.set(fd, record); // a stream's own record replaces the inner fs.open's for the same fd
+    pendingByFd[fd] = record; // a stream's own record replaces the inner fs.open's for the same fd
   } catch (error) {
     internalError(error);
   }
@@ -194,10 +197,10 @@ function onOpened(record, fd, filePath, flags, api) {
 function onClosing(fd) {
   if (state.disabled || typeof fd !== 'number') return;
   try {
-    const pending = pendingByFd.get(fd);
+    const pending = pendingByFd[fd];
     if (pending !== undefined) {
       // Opened and closed before a flush: never written.
-      pendingByFd.delete(fd);
+      pendingByFd[fd] = undefined;
       if (spareOpens.length < SPARE_LIMIT) spareOpens.push(pending);
       return;
     }
@@ -215,7 +218,7 @@ function onClosing(fd) {
 const dirRecords = new WeakMap();
 
 function captureDirOpen(above) {
-  return captureInto({ kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: null, flags: 'r', written: false, dropped: false }, above);
+  return captureInto({ kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: null, flags: 'r', written: false, dropped: false, trace: {} }, above);
 }
 
 function onOpenedDir(record, dir, dirPath, api) {
@@ -245,7 +248,7 @@ function onClosingDir(dir) {
 
 /** Timed at the call: a sync spawn returns after its child has run, and the matcher pairs a spawn with a child that started after it. */
 function captureSpawn(above) {
-  return captureInto({ kind: 'spawn', atMs: Date.now(), api: '', executable: null, argv: [], cwd: null, childPid: null }, above);
+  return captureInto({ kind: 'spawn', atMs: Date.now(), api: '', executable: null, argv: [], cwd: null, childPid: null, trace: {} }, above);
 }
 
 /** Written at once: a child's records must never precede its spawn's. */
@@ -296,11 +299,12 @@ function flush() {
   state.flushDueMs = 0;
   if (state.disabled) return;
   const records = [];
-  for (const [fd, record] of pendingByFd) {
-    writtenByFd.set(fd, record.id);
+  for (const record of pendingByFd) {
+    if (record === undefined) continue;
+    writtenByFd.set(record.fd, record.id);
     records.push(record);
   }
-  pendingByFd.clear();
+  pendingByFd = [];
   for (const record of queue) {
     if (record.dropped) continue;
     record.written = true;
@@ -324,11 +328,11 @@ function toLine(record) {
   const pid = process.pid;
   switch (record.kind) {
     case 'open':
-      return { v: WIRE_VERSION, kind: 'open', pid, atMs: record.atMs, api: record.api, path: toPath(record.path), fd: record.fd, id: record.id, flags: flagsText(record.flags), frames: formatStack(record) };
+      return { v: WIRE_VERSION, kind: 'open', pid, atMs: record.atMs, api: record.api, path: toPath(record.path), fd: record.fd, id: record.id, flags: flagsText(record.flags), frames: formatStack(record.trace) };
     case 'close':
       return { v: WIRE_VERSION, kind: 'close', pid, atMs: record.atMs, id: record.id, fd: record.fd };
     default:
-      return { v: WIRE_VERSION, kind: 'spawn', pid, atMs: record.atMs, api: record.api, executable: record.executable, argv: record.argv, cwd: record.cwd, childPid: record.childPid, frames: formatStack(record) };
+      return { v: WIRE_VERSION, kind: 'spawn', pid, atMs: record.atMs, api: record.api, executable: record.executable, argv: record.argv, cwd: record.cwd, childPid: record.childPid, frames: formatStack(record.trace) };
   }
 }
 
@@ -375,10 +379,18 @@ function withCallback(args, callback) {
 
 function wrapFs() {
   const openSync = fs.openSync;
-  fs.openSync = likeOriginal(function openSync_(filePath, flags) {
-    if (state.disabled) return Reflect.apply(openSync, this, arguments);
-    const record = captureOpen(openSync_);
-    const fd = Reflect.apply(openSync, this, arguments);
+  // Named arguments, not `arguments`: V8 summarises every value live at the capture, and an
+  // arguments object there costs more than the call it forwards (fs.openSync takes three).
+  fs.openSync = likeOriginal(function openSync_(filePath, flags, mode) {
+    if (state.disabled || arguments.length > 3) return Reflect.apply(openSync, this, arguments);
+    // captureOpen by hand: should V8 not inline a helper here, its optimised frame would cost a
+    // summary of its own in every capture.
+    const record = spareOpens.pop() ?? newOpenRecord();
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = STACK_LIMIT;
+    Error.captureStackTrace(record.trace, openSync_);
+    Error.stackTraceLimit = limit;
+    const fd = openSync.call(this, filePath, flags, mode);
     onOpened(record, fd, filePath, flags, 'fs.openSync');
     return fd;
   }, openSync);
