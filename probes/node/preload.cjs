@@ -5,14 +5,18 @@
 // promises.open, createReadStream/createWriteStream, opendir, close*) and the child_process calls
 // that start processes, recording where each was called from.
 //
-// Why it is built this way (bench/probe-overhead.ts, 10,000 fs.closeSync(fs.openSync()) pairs):
-// - The stack capture is nearly all of the cost. Error.captureStackTrace keeps V8's call sites and
-//   formats nothing; text is made only when a record is written. perf shows ~40% of a probed
-//   open/close pair inside the capture, and ~40% of that in summarising one optimised frame (the
-//   caller's hot loop), which no probe code can avoid; unoptimised frames cost little each.
-// - So the probe captures once per open and does as little else as it can: the record is its own
-//   stack holder, reused when its fd closes unwritten (V8 defines `stack` on the first capture
-//   only, ~5% of a pair), and the hot wrappers allocate no closures or argument arrays.
+// Why it is built this way (bench/probe-overhead.ts: 10,000 fs.closeSync(fs.openSync()) pairs; the
+// same machine, load ~5, best of runs: 3.9 us a pair unprobed; 12.4 us (2.9x) with the probe as it
+// was, capturing 10 frames, a Map, closures; 8.2-8.7 us (1.8-2.2x) now):
+// - The stack capture is nearly all of the cost: perf puts ~2/3 of a probed pair inside
+//   Error.captureStackTrace, and ~40% of that in summarising one optimised frame (the caller's hot
+//   loop), which no probe code can avoid. V8 keeps call sites and formats no text; text is made
+//   only when a record is written. Frames are kept to 5 (each one walked costs, see STACK_LIMIT).
+// - Everything else is kept small: a record and its stack holder are reused when the fd closes
+//   unwritten (V8 defines `stack` on a holder's first capture only), holders live apart from the
+//   records (a captured object turns slow, dictionary-mode), pending opens sit in an fd-indexed
+//   array, and the openSync wrapper forwards named arguments (V8 summarises every value live at
+//   the capture, an `arguments` object included).
 // - Records wait in memory, keyed by fd, and an fd closed before the flush is never written: a
 //   flush ~50 ms later (unref'd timer) writes only what is still open, with its open-time atMs.
 //   holdwatch reads the journals when the run ends, and the matcher goes by fd, path, pid and
@@ -21,9 +25,9 @@
 //   its own records), at exit, and at the next probe call once a record has waited 200 ms while
 //   the event loop was blocked.
 // - What a SIGKILL (or Node's default SIGTERM, which skips 'exit') loses: opens younger than
-//   ~50 ms. The killed process's fds close with it, so the only holders that could miss their
-//   stack are ones a scan caught in those last 50 ms; a handler on SIGTERM would change how the
-//   test process dies, which is worse.
+//   ~50 ms. The killed process's fds close with it (those a child inherited were written before
+//   the child started), so the only holders that could miss their stack are ones a scan caught in
+//   those last 50 ms; a handler on SIGTERM would change how the test process dies, which is worse.
 // Records are JSON lines in <HOLDWATCH_PROBE_LOG>/node-<pid>-<ms>.jsonl, the format the Python
 // probe writes. Nothing here may throw into the test: a failure disables the probe and says so
 // once on stderr.
@@ -35,8 +39,9 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const WIRE_VERSION = 1;
-// Frames kept per stack. Each costs ~0.15 µs to capture (more when optimised code is inlined);
-// the user's line is almost always within the first few, behind at most a wrapper library or two.
+// Frames kept per stack. Each one walked costs (~0.1 us interpreted, ~1 us optimised): 10 cost
+// the bench ~0.2x more than 5. The user's line is almost always within the first few, behind at
+// most a wrapper library or two; the report and the UI show 8 at most.
 const STACK_LIMIT = Number(process.env.HOLDWATCH_PROBE_STACK_LIMIT) || 5;
 // Records wait this long in memory: an fd closed within it is never written.
 const FLUSH_DELAY_MS = 50;

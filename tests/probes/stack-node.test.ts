@@ -27,7 +27,6 @@ process.stdout.write('ready\\n');
 process.stdin.resume();
 `;
 
-// The probe keeps open records in memory and writes the ones still open about 50 ms later.
 const BLOCKED_LEAK = `const fs = require('node:fs');
 for (let i = 0; i < 50; i++) fs.closeSync(fs.openSync(process.argv[3], 'r')); // opened and closed: never recorded
 const fd = fs.openSync(process.argv[2], 'w'); // the leaked fd
@@ -36,7 +35,7 @@ if (process.argv[4] === 'spin') for (;;) fs.closeSync(fs.openSync(process.argv[3
 setInterval(() => {}, 60_000); // idle for good: nothing but the probe's own timer runs
 `;
 
-/** The probe writes once per tick; the holder is seen first, so read until its open is there (bounded). */
+/** The probe writes its records ~50 ms late; the holder is seen first, so read until its open is there (bounded). */
 async function recordsWithOpen(s: Scratch, pid: number): Promise<ProbeRecord[]> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const { records, rejectedLines } = s.records();
