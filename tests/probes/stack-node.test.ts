@@ -2,12 +2,13 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Holder } from '../../core/api.js';
-import { indexProbeRecords, matchOpenStack, type ProbeRecord } from '../../core/stacks/index.js';
+import { indexProbeRecords, matchOpenStack, matchSpawnStack, type ProbeRecord } from '../../core/stacks/index.js';
 import { killAll, lineOf, makeScratch, runToEnd, scanHolders, startHolding, topUserFrame, type Scratch } from './stack-support.js';
 
 const scratch = makeScratch();
+const extraPids: number[] = [];
 afterAll(() => {
-  killAll();
+  killAll(extraPids);
   scratch.dispose();
 });
 
@@ -33,6 +34,13 @@ const fd = fs.openSync(process.argv[2], 'w'); // the leaked fd
 process.stdout.write('ready\\n');
 if (process.argv[4] === 'spin') for (;;) fs.closeSync(fs.openSync(process.argv[3], 'r')); // the event loop never turns again
 setInterval(() => {}, 60_000); // idle for good: nothing but the probe's own timer runs
+`;
+
+const LAUNCHER = `const { spawn } = require('node:child_process');
+const hold = "require('node:fs').openSync(process.argv[1], 'w'); setInterval(() => {}, 60000);";
+const child = spawn(process.execPath, ['-e', hold, process.argv[2]], { detached: true, stdio: 'ignore' }); // the spawn
+child.unref();
+process.stdout.write(child.pid + '\\n', () => process.kill(process.pid, 'SIGKILL')); // no 'exit' handlers run
 `;
 
 /** The probe writes its records ~50 ms late; the holder is seen first, so read until its open is there (bounded). */
@@ -92,6 +100,24 @@ describe('node stack probe', () => {
       }
     });
   }
+
+  it("a detached child's spawn stack points at the spawn line, though its launcher was SIGKILLed right after", async () => {
+    const script = scratch.write('launcher.cjs', LAUNCHER);
+    const target = join(scratch.watched, 'detached.txt');
+    const run = runToEnd(process.execPath, [script, target], scratch.probedEnv(), scratch.root);
+    expect(run.signal).toBe('SIGKILL');
+    const childPid = Number(run.stdout.trim());
+    extraPids.push(childPid);
+    let holder: Holder | undefined;
+    for (let attempt = 0; attempt < 50 && !holder; attempt++) {
+      holder = (await scanHolders(scratch.watched)).find((h) => h.pid === childPid && h.path === target);
+      if (!holder) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(holder).toBeDefined();
+    const spawn = matchSpawnStack({ pid: holder!.pid, ppid: holder!.ppid, startedAtMs: holder!.processStartedAtMs }, indexProbeRecords(scratch.records().records));
+    expect(spawn).toMatchObject({ found: true, matchedBy: 'child-pid', stack: { runtime: 'node', api: 'child_process.spawn', childPid } });
+    expect(spawn.found && topUserFrame(spawn.stack.frames)).toMatchObject({ file: script, line: lineOf(LAUNCHER, 'the spawn') });
+  });
 
   it('sees named ESM imports of node:fs too', async () => {
     const script = scratch.write('esm-leak.mjs', ESM_LEAK);
