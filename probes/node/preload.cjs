@@ -59,6 +59,8 @@ const original = {
 const state = { logFd: -1, disabled: false, flushTimer: null, flushDueMs: 0, nextId: 1, spawnDepth: 0 };
 /** fd -> open record not written yet (dropped unwritten when the fd closes first). An array: fds are small. */
 let pendingByFd = [];
+/** The fds given a pending record since the last flush, so a flush never walks up to the highest fd. */
+let pendingFds = [];
 /** fd -> id of an open record already written: its close must be written too. */
 const writtenByFd = new Map();
 /** Other records waiting for the next flush (dirs, closes, spawns), in order. */
@@ -90,6 +92,7 @@ function disable(reason) {
   if (state.disabled) return;
   state.disabled = true;
   pendingByFd = [];
+  pendingFds = [];
   writtenByFd.clear();
   queue = [];
   if (state.logFd >= 0) {
@@ -194,6 +197,7 @@ function onOpened(record, fd, filePath, flags, api) {
     record.flags = flags;
     schedule(record.atMs);
     pendingByFd[fd] = record; // a stream's own record replaces the inner fs.open's for the same fd
+    pendingFds.push(fd);
   } catch (error) {
     internalError(error);
   }
@@ -299,23 +303,25 @@ function schedule(nowMs) {
   }
 }
 
-/** Writes every record still waiting: opens of fds still open, then the queue, in time order. */
+/** Writes every record still waiting, in time order; at the same ms a close goes first (its fd may be open again). */
 function flush() {
   state.flushDueMs = 0;
   if (state.disabled) return;
   const records = [];
-  for (const record of pendingByFd) {
-    if (record === undefined) continue;
-    writtenByFd.set(record.fd, record.id);
-    records.push(record);
-  }
-  pendingByFd = [];
   for (const record of queue) {
     if (record.dropped) continue;
     record.written = true;
     records.push(record);
   }
   queue = [];
+  for (const fd of pendingFds) {
+    const record = pendingByFd[fd];
+    if (record === undefined) continue; // closed, or already taken (an fd reused since the last flush)
+    pendingByFd[fd] = undefined;
+    writtenByFd.set(fd, record.id);
+    records.push(record);
+  }
+  pendingFds = [];
   if (records.length === 0) return;
   records.sort((a, b) => a.atMs - b.atMs);
   let text = '';
