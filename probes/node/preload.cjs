@@ -5,13 +5,15 @@
 // promises.open, createReadStream/createWriteStream, opendir, close*) and the child_process calls
 // that start processes, recording where each was called from.
 //
-// Why it is built this way (bench/probe-overhead.ts: 10,000 fs.closeSync(fs.openSync()) pairs; the
-// same machine, load ~5, best of runs: 3.9 us a pair unprobed; 12.4 us (2.9x) with the probe as it
-// was, capturing 10 frames, a Map, closures; 8.2-8.7 us (1.8-2.2x) now):
+// Why it is built this way (bench/probe-overhead.ts: 10,000 fs.closeSync(fs.openSync()) pairs in
+// `node -e`; quiet machine, fastest of 15 processes: 3.7 us a pair unprobed, 9.1 us (2.5x) with
+// the probe as it was (10 frames, a Map, closures, arguments), 7.0 us (1.9x) now; the same VM
+// swings a single process by up to +40%, which the bench's medians of 5 rounds still show):
 // - The stack capture is nearly all of the cost: perf puts ~2/3 of a probed pair inside
 //   Error.captureStackTrace, and ~40% of that in summarising one optimised frame (the caller's hot
-//   loop), which no probe code can avoid. V8 keeps call sites and formats no text; text is made
-//   only when a record is written. Frames are kept to 5 (each one walked costs, see STACK_LIMIT).
+//   loop), which no probe code can avoid: even 1 frame costs ~2.5 us. V8 keeps call sites and
+//   formats no text; text is made only when a record is written. Frames are kept to 10, or 2 in a
+//   file-heavy loop (STACK_LIMIT).
 // - Everything else is kept small: a record and its stack holder are reused when the fd closes
 //   unwritten (V8 defines `stack` on a holder's first capture only), holders live apart from the
 //   records (a captured object turns slow, dictionary-mode), pending opens sit in an fd-indexed
@@ -39,10 +41,13 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const WIRE_VERSION = 1;
-// Frames kept per stack. Each one walked costs (~0.1 us interpreted, ~1 us optimised): 10 cost
-// the bench ~0.2x more than 5. The user's line is almost always within the first few, behind at
-// most a wrapper library or two; the report and the UI show 8 at most.
-const STACK_LIMIT = Number(process.env.HOLDWATCH_PROBE_STACK_LIMIT) || 5;
+// Frames kept per stack. The first costs ~2.5 us (the caller's frame, often optimised code), each
+// further one ~0.1-0.4 us. Opens are usually few and get 10, as many as the report and the UI show;
+// past HOT_OPENS opens between two flushes (a file-heavy loop, where the probe's cost adds up), 2:
+// the user's line and its caller, or the user's line behind one library frame.
+const STACK_LIMIT = Number(process.env.HOLDWATCH_PROBE_STACK_LIMIT) || 10;
+const HOT_STACK_LIMIT = Math.min(2, STACK_LIMIT);
+const HOT_OPENS = 100;
 // Records wait this long in memory: an fd closed within it is never written.
 const FLUSH_DELAY_MS = 50;
 // When the event loop is blocked (a long synchronous stretch) the timer cannot fire: the next
@@ -56,7 +61,7 @@ const original = {
   closeSync: fs.closeSync,
 };
 
-const state = { logFd: -1, disabled: false, flushTimer: null, flushDueMs: 0, nextId: 1, spawnDepth: 0 };
+const state = { logFd: -1, disabled: false, flushTimer: null, flushDueMs: 0, nextId: 1, spawnDepth: 0, opensSinceFlush: 0 };
 /** fd -> open record not written yet (dropped unwritten when the fd closes first). An array: fds are small. */
 let pendingByFd = [];
 /** The fds given a pending record since the last flush, so a flush never walks up to the highest fd. */
@@ -129,7 +134,7 @@ function safeCwd() {
 /** Captures the caller's stack (frames above `above`) into `record.trace`: V8 keeps call sites, no text. */
 function captureInto(record, above) {
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = STACK_LIMIT;
+  Error.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
   Error.captureStackTrace(record.trace, above);
   Error.stackTraceLimit = limit;
   return record;
@@ -306,6 +311,7 @@ function schedule(nowMs) {
 /** Writes every record still waiting, in time order; at the same ms a close goes first (its fd may be open again). */
 function flush() {
   state.flushDueMs = 0;
+  state.opensSinceFlush = 0;
   if (state.disabled) return;
   const records = [];
   for (const record of queue) {
@@ -398,7 +404,7 @@ function wrapFs() {
     // summary of its own in every capture.
     const record = spareOpens.pop() ?? newOpenRecord();
     const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = STACK_LIMIT;
+    Error.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
     Error.captureStackTrace(record.trace, openSync_);
     Error.stackTraceLimit = limit;
     const fd = openSync.call(this, filePath, flags, mode);
