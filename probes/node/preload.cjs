@@ -5,12 +5,34 @@
 // promises.open, createReadStream/createWriteStream, opendir, close*) and the child_process calls
 // that start processes, recording where each was called from.
 //
-// Cost is kept off the hot path: a call captures a V8 stack object (Error.captureStackTrace, no
-// text), and the stack is formatted only when its record is written, once per tick
-// (setImmediate, and on exit). An fd closed before then is never written at all: a loop of
-// open/close pairs costs a capture and a Map entry per open. Records are JSON lines in
-// <HOLDWATCH_PROBE_LOG>/node-<pid>-<ms>.jsonl, the format the Python probe writes.
-// Nothing here may throw into the test: a failure disables the probe and says so once on stderr.
+// Why it is built this way (bench/probe-overhead.ts: 10,000 fs.closeSync(fs.openSync()) pairs in
+// `node -e`; quiet machine, fastest of 15 processes: 3.7 us a pair unprobed, 9.1 us (2.5x) with
+// the probe as it was (10 frames, a Map, closures, arguments), 7.0 us (1.9x) now; the same VM
+// swings a single process by up to +40%, which the bench's medians of 5 rounds still show):
+// - The stack capture is nearly all of the cost: perf puts ~2/3 of a probed pair inside
+//   Error.captureStackTrace, and ~40% of that in summarising one optimised frame (the caller's hot
+//   loop), which no probe code can avoid: even 1 frame costs ~2.5 us. V8 keeps call sites and
+//   formats no text; text is made only when a record is written. Frames are kept to 10, or 2 in a
+//   file-heavy loop (STACK_LIMIT).
+// - Everything else is kept small: a record and its stack holder are reused when the fd closes
+//   unwritten (V8 defines `stack` on a holder's first capture only), holders live apart from the
+//   records (a captured object turns slow, dictionary-mode), pending opens sit in an fd-indexed
+//   array, and the openSync wrapper forwards named arguments (V8 summarises every value live at
+//   the capture, an `arguments` object included).
+// - Records wait in memory, keyed by fd, and an fd closed before the flush is never written: a
+//   flush ~50 ms later (unref'd timer) writes only what is still open, with its open-time atMs.
+//   holdwatch reads the journals when the run ends, and the matcher goes by fd, path, pid and
+//   atMs (core/stacks/match.ts), so a late write changes nothing it sees. Writes happen at once
+//   before and after starting a child (its inherited fds and its spawn are on disk before any of
+//   its own records), at exit, and at the next probe call once a record has waited 200 ms while
+//   the event loop was blocked.
+// - What a SIGKILL (or Node's default SIGTERM, which skips 'exit') loses: opens younger than
+//   ~50 ms. The killed process's fds close with it (those a child inherited were written before
+//   the child started), so the only holders that could miss their stack are ones a scan caught in
+//   those last 50 ms; a handler on SIGTERM would change how the test process dies, which is worse.
+// Records are JSON lines in <HOLDWATCH_PROBE_LOG>/node-<pid>-<ms>.jsonl, the format the Python
+// probe writes. Nothing here may throw into the test: a failure disables the probe and says so
+// once on stderr.
 const fs = require('node:fs');
 const path = require('node:path');
 const childProcess = require('node:child_process');
@@ -19,22 +41,37 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const WIRE_VERSION = 1;
-// Frames kept per stack. Capture cost grows with it (~0.7 µs a frame here, bench/probe-overhead.ts);
-// the user's line is almost always within the first few, behind at most a wrapper library or two.
+// Frames kept per stack. The first costs ~2.5 us (the caller's frame, often optimised code), each
+// further one ~0.1-0.4 us. Opens are usually few and get 10, as many as the report and the UI show;
+// past HOT_OPENS opens between two flushes (a file-heavy loop, where the probe's cost adds up), 2:
+// the user's line and its caller, or the user's line behind one library frame.
 const STACK_LIMIT = Number(process.env.HOLDWATCH_PROBE_STACK_LIMIT) || 10;
+const HOT_STACK_LIMIT = Math.min(2, STACK_LIMIT);
+const HOT_OPENS = 100;
+// Records wait this long in memory: an fd closed within it is never written.
+const FLUSH_DELAY_MS = 50;
+// When the event loop is blocked (a long synchronous stretch) the timer cannot fire: the next
+// probe call writes records that have waited longer than this.
+const MAX_WAIT_MS = 200;
+/** Spare open records (see captureOpen); enough for a burst of short-lived fds. */
+const SPARE_LIMIT = 64;
 const original = {
   openSync: fs.openSync,
   writeSync: fs.writeSync,
   closeSync: fs.closeSync,
 };
 
-const state = { logFd: -1, disabled: false, flushScheduled: false, nextId: 1, spawnDepth: 0 };
-/** fd -> open record not written yet (dropped unwritten when the fd closes first). */
-const pendingByFd = new Map();
+const state = { logFd: -1, disabled: false, flushTimer: null, flushDueMs: 0, nextId: 1, spawnDepth: 0, opensSinceFlush: 0 };
+/** fd -> open record not written yet (dropped unwritten when the fd closes first). An array: fds are small. */
+let pendingByFd = [];
+/** The fds given a pending record since the last flush, so a flush never walks up to the highest fd. */
+let pendingFds = [];
 /** fd -> id of an open record already written: its close must be written too. */
 const writtenByFd = new Map();
-/** Records waiting for the next flush, in order. */
+/** Other records waiting for the next flush (dirs, closes, spawns), in order. */
 let queue = [];
+/** Open records of fds that closed unwritten, to capture into again. */
+const spareOpens = [];
 
 function start() {
   const dir = process.env.HOLDWATCH_PROBE_LOG;
@@ -46,7 +83,8 @@ function start() {
     disable(`cannot write ${file}: ${error.code ?? error.message}`);
     return;
   }
-  writeNow([{ v: WIRE_VERSION, kind: 'process', runtime: 'node', pid: process.pid, ppid: process.ppid, atMs: Date.now(), argv: [process.execPath, ...process.execArgv, ...process.argv.slice(1)], cwd: safeCwd() }]);
+  const argv = [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+  writeLines(JSON.stringify({ v: WIRE_VERSION, kind: 'process', runtime: 'node', pid: process.pid, ppid: process.ppid, atMs: Date.now(), argv, cwd: safeCwd() }) + '\n');
   if (state.disabled) return;
   wrapFs();
   wrapChildProcess();
@@ -58,7 +96,8 @@ function start() {
 function disable(reason) {
   if (state.disabled) return;
   state.disabled = true;
-  pendingByFd.clear();
+  pendingByFd = [];
+  pendingFds = [];
   writtenByFd.clear();
   queue = [];
   if (state.logFd >= 0) {
@@ -78,6 +117,10 @@ function disable(reason) {
   }
 }
 
+function internalError(error) {
+  disable(`internal error: ${error && error.message}`);
+}
+
 function safeCwd() {
   try {
     return process.cwd();
@@ -88,13 +131,26 @@ function safeCwd() {
 
 // ---- stacks: captured cheaply, formatted when written.
 
-function captureStack(above) {
-  const holder = {};
+/** Captures the caller's stack (frames above `above`) into `record.trace`: V8 keeps call sites, no text. */
+function captureInto(record, above) {
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = STACK_LIMIT;
-  Error.captureStackTrace(holder, above);
+  Error.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
+  Error.captureStackTrace(record.trace, above);
   Error.stackTraceLimit = limit;
-  return holder;
+  return record;
+}
+
+/**
+ * An open record with its call's stack. One whose fd closed unwritten is reused, trace included:
+ * V8 defines `stack` on a holder at its first capture only. (A holder turns into a slow,
+ * dictionary-mode object, hence a holder apart from the record's own fields.)
+ */
+function captureOpen(above) {
+  return captureInto(spareOpens.pop() ?? newOpenRecord(), above);
+}
+
+function newOpenRecord() {
+  return { kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: 0, flags: 'r', trace: {} };
 }
 
 function structuredCallSites(_error, callSites) {
@@ -131,35 +187,65 @@ function formatStack(holder) {
   return frames;
 }
 
-// ---- records.
+// ---- records. Hot paths (openSync/closeSync) call these directly: no closures, and they never throw.
 
-function onOpened(fd, filePath, flags, stack, api) {
+/** `record` (from captureOpen) now names an open fd. */
+function onOpened(record, fd, filePath, flags, api) {
   if (state.disabled || typeof fd !== 'number') return;
-  // The path is resolved when written: path.resolve costs as much as the rest of this function.
-  const record = { kind: 'open', id: state.nextId++, atMs: Date.now(), api, path: filePath, fd, flags, stack };
-  pendingByFd.set(fd, record); // a stream's own record replaces the inner fs.open's for the same fd
-  schedule();
-}
-
-function onOpenedDir(dir, dirPath, stack, api) {
-  if (state.disabled || dir === null || typeof dir !== 'object') return;
-  const record = { kind: 'open', id: state.nextId++, atMs: Date.now(), api, path: dirPath, fd: null, flags: 'r', stack };
-  dirRecords.set(dir, record);
-  queue.push(record);
-  schedule();
+  try {
+    record.id = state.nextId++;
+    record.atMs = Date.now();
+    record.api = api;
+    // Resolved when written: path.resolve costs as much as the rest of this function.
+    record.path = filePath;
+    record.fd = fd;
+    record.flags = flags;
+    schedule(record.atMs);
+    pendingByFd[fd] = record; // a stream's own record replaces the inner fs.open's for the same fd
+    pendingFds.push(fd);
+  } catch (error) {
+    internalError(error);
+  }
 }
 
 function onClosing(fd) {
   if (state.disabled || typeof fd !== 'number') return;
-  if (pendingByFd.delete(fd)) return; // opened and closed within the tick: never written
-  const id = writtenByFd.get(fd);
-  if (id === undefined) return;
-  writtenByFd.delete(fd);
-  queue.push({ kind: 'close', id, atMs: Date.now(), fd });
-  schedule();
+  try {
+    const pending = pendingByFd[fd];
+    if (pending !== undefined) {
+      // Opened and closed before a flush: never written.
+      pendingByFd[fd] = undefined;
+      if (spareOpens.length < SPARE_LIMIT) spareOpens.push(pending);
+      return;
+    }
+    const id = writtenByFd.get(fd);
+    if (id === undefined) return;
+    writtenByFd.delete(fd);
+    const atMs = Date.now();
+    schedule(atMs);
+    queue.push({ kind: 'close', id, atMs, fd });
+  } catch (error) {
+    internalError(error);
+  }
 }
 
 const dirRecords = new WeakMap();
+
+function captureDirOpen(above) {
+  return captureInto({ kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: null, flags: 'r', written: false, dropped: false, trace: {} }, above);
+}
+
+function onOpenedDir(record, dir, dirPath, api) {
+  if (state.disabled || dir === null || typeof dir !== 'object') return;
+  wrapDirClose(dir);
+  record.id = state.nextId++;
+  record.atMs = Date.now();
+  record.api = api;
+  record.path = dirPath;
+  dirRecords.set(dir, record);
+  schedule(record.atMs);
+  queue.push(record);
+}
 
 function onClosingDir(dir) {
   const record = dirRecords.get(dir);
@@ -169,14 +255,26 @@ function onClosingDir(dir) {
     record.dropped = true;
     return;
   }
-  queue.push({ kind: 'close', id: record.id, atMs: Date.now(), fd: null });
-  schedule();
+  const atMs = Date.now();
+  schedule(atMs);
+  queue.push({ kind: 'close', id: record.id, atMs, fd: null });
 }
 
-function onSpawned(pid, argv, executable, api, stack, cwd) {
+/** Timed at the call: a sync spawn returns after its child has run, and the matcher pairs a spawn with a child that started after it. */
+function captureSpawn(above) {
+  return captureInto({ kind: 'spawn', atMs: Date.now(), api: '', executable: null, argv: [], cwd: null, childPid: null, trace: {} }, above);
+}
+
+/** Written at once: a child's records must never precede its spawn's. */
+function onSpawned(record, pid, argv, executable, api, cwd) {
   if (state.disabled) return;
-  queue.push({ kind: 'spawn', atMs: Date.now(), api, executable, argv, cwd: cwd ?? safeCwd(), childPid: pid, stack });
-  schedule();
+  record.api = api;
+  record.executable = executable;
+  record.argv = argv;
+  record.cwd = cwd ?? safeCwd();
+  record.childPid = pid;
+  queue.push(record);
+  flush();
 }
 
 function toPath(value) {
@@ -194,46 +292,69 @@ function flagsText(flags) {
   return typeof flags === 'string' || typeof flags === 'number' ? String(flags) : 'r';
 }
 
-function schedule() {
-  if (state.flushScheduled) return;
-  state.flushScheduled = true;
-  // unref: a pending flush must not keep a finished process alive ('exit' flushes the rest).
-  setImmediate(flush).unref();
+/** Call before adding a record: arms the flush timer, or writes what waited too long (the loop is blocked). */
+function schedule(nowMs) {
+  if (state.flushDueMs !== 0) {
+    if (nowMs - state.flushDueMs <= MAX_WAIT_MS - FLUSH_DELAY_MS) return;
+    flush();
+  }
+  state.flushDueMs = nowMs + FLUSH_DELAY_MS;
+  if (state.flushTimer === null) {
+    state.flushTimer = setTimeout(flush, FLUSH_DELAY_MS);
+    // unref: a pending flush must not keep a finished process alive ('exit' flushes the rest).
+    state.flushTimer.unref();
+  } else {
+    state.flushTimer.refresh();
+  }
 }
 
+/** Writes every record still waiting, in time order; at the same ms a close goes first (its fd may be open again). */
 function flush() {
-  state.flushScheduled = false;
+  state.flushDueMs = 0;
+  state.opensSinceFlush = 0;
   if (state.disabled) return;
   const records = [];
-  for (const [fd, record] of pendingByFd) {
-    writtenByFd.set(fd, record.id);
-    records.push(record);
-  }
-  pendingByFd.clear();
   for (const record of queue) {
     if (record.dropped) continue;
     record.written = true;
     records.push(record);
   }
   queue = [];
-  if (records.length > 0) writeNow(records.sort((a, b) => a.atMs - b.atMs));
-}
-
-function writeNow(records) {
+  for (const fd of pendingFds) {
+    const record = pendingByFd[fd];
+    if (record === undefined) continue; // closed, or already taken (an fd reused since the last flush)
+    pendingByFd[fd] = undefined;
+    writtenByFd.set(fd, record.id);
+    records.push(record);
+  }
+  pendingFds = [];
+  if (records.length === 0) return;
+  records.sort((a, b) => a.atMs - b.atMs);
   let text = '';
   try {
-    for (const record of records) {
-      const { stack, ...fields } = record;
-      delete fields.written;
-      delete fields.dropped;
-      const line = { v: WIRE_VERSION, pid: process.pid, ...fields };
-      if (fields.kind === 'open') {
-        line.path = toPath(fields.path);
-        line.flags = flagsText(fields.flags);
-      }
-      if (stack !== undefined) line.frames = formatStack(stack);
-      text += JSON.stringify(line) + '\n';
-    }
+    for (const record of records) text += JSON.stringify(toLine(record)) + '\n';
+  } catch (error) {
+    internalError(error);
+    return;
+  }
+  writeLines(text);
+}
+
+/** A record as the wire format has it (core/stacks/records.ts); stacks are formatted here. */
+function toLine(record) {
+  const pid = process.pid;
+  switch (record.kind) {
+    case 'open':
+      return { v: WIRE_VERSION, kind: 'open', pid, atMs: record.atMs, api: record.api, path: toPath(record.path), fd: record.fd, id: record.id, flags: flagsText(record.flags), frames: formatStack(record.trace) };
+    case 'close':
+      return { v: WIRE_VERSION, kind: 'close', pid, atMs: record.atMs, id: record.id, fd: record.fd };
+    default:
+      return { v: WIRE_VERSION, kind: 'spawn', pid, atMs: record.atMs, api: record.api, executable: record.executable, argv: record.argv, cwd: record.cwd, childPid: record.childPid, frames: formatStack(record.trace) };
+  }
+}
+
+function writeLines(text) {
+  try {
     const bytes = Buffer.from(text);
     let offset = 0;
     while (offset < bytes.length) offset += original.writeSync(state.logFd, bytes, offset, bytes.length - offset);
@@ -258,55 +379,60 @@ function likeOriginal(wrapper, target) {
   return wrapper;
 }
 
-function guard(fn) {
+function guard(fn, a, b, c, d, e) {
   try {
-    fn();
+    fn(a, b, c, d, e);
   } catch (error) {
-    disable(`internal error: ${error && error.message}`);
+    internalError(error);
   }
+}
+
+/** The callback-last arguments of an fs call with its callback replaced. */
+function withCallback(args, callback) {
+  const copy = Array.prototype.slice.call(args);
+  copy[copy.length - 1] = callback;
+  return copy;
 }
 
 function wrapFs() {
   const openSync = fs.openSync;
-  fs.openSync = likeOriginal(function openSync_(filePath, flags) {
-    if (state.disabled) return Reflect.apply(openSync, this, arguments);
-    const stack = captureStack(openSync_);
-    const fd = Reflect.apply(openSync, this, arguments);
-    try {
-      onOpened(fd, filePath, flags, stack, 'fs.openSync');
-    } catch (error) {
-      disable(`internal error: ${error && error.message}`);
-    }
+  // Named arguments, not `arguments`: V8 summarises every value live at the capture, and an
+  // arguments object there costs more than the call it forwards (fs.openSync takes three).
+  fs.openSync = likeOriginal(function openSync_(filePath, flags, mode) {
+    if (state.disabled || arguments.length > 3) return Reflect.apply(openSync, this, arguments);
+    // captureOpen by hand: should V8 not inline a helper here, its optimised frame would cost a
+    // summary of its own in every capture.
+    const record = spareOpens.pop() ?? newOpenRecord();
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
+    Error.captureStackTrace(record.trace, openSync_);
+    Error.stackTraceLimit = limit;
+    const fd = openSync.call(this, filePath, flags, mode);
+    onOpened(record, fd, filePath, flags, 'fs.openSync');
     return fd;
   }, openSync);
 
   const open = fs.open;
-  fs.open = likeOriginal(function open_(filePath, ...rest) {
-    const last = rest.length - 1;
-    if (state.disabled || typeof rest[last] !== 'function') return Reflect.apply(open, this, arguments);
-    const stack = captureStack(open_);
-    const callback = rest[last];
-    const flags = last > 0 ? rest[0] : 'r';
-    rest[last] = function (error, fd) {
-      if (!error) guard(() => onOpened(fd, filePath, flags, stack, 'fs.open'));
+  fs.open = likeOriginal(function open_(filePath, flags) {
+    const callback = arguments[arguments.length - 1];
+    if (state.disabled || typeof callback !== 'function') return Reflect.apply(open, this, arguments);
+    const record = captureOpen(open_);
+    const openFlags = arguments.length > 2 ? flags : 'r';
+    return Reflect.apply(open, this, withCallback(arguments, function (error, fd) {
+      if (!error) onOpened(record, fd, filePath, openFlags, 'fs.open');
       return Reflect.apply(callback, this, arguments);
-    };
-    return Reflect.apply(open, this, [filePath, ...rest]);
+    }));
   }, open);
 
   const closeSync = fs.closeSync;
   fs.closeSync = likeOriginal(function closeSync_(fd) {
-    try {
-      onClosing(fd);
-    } catch (error) {
-      disable(`internal error: ${error && error.message}`);
-    }
+    onClosing(fd);
     return Reflect.apply(closeSync, this, arguments);
   }, closeSync);
 
   const close = fs.close;
   fs.close = likeOriginal(function close_(fd) {
-    guard(() => onClosing(fd));
+    onClosing(fd);
     return Reflect.apply(close, this, arguments);
   }, close);
 
@@ -315,52 +441,51 @@ function wrapFs() {
     fs[name] = likeOriginal(function createStream(filePath) {
       const stream = Reflect.apply(create, this, arguments);
       if (state.disabled) return stream;
-      const stack = captureStack(createStream);
-      guard(() => {
-        // The stream opens on a later tick through fs.open (whose own record has no user frame);
-        // its 'open' event comes right after, in the same callback, and takes that fd's record.
-        if (typeof stream.fd === 'number') onOpened(stream.fd, filePath, stream.flags, stack, api);
-        else stream.once('open', (fd) => guard(() => onOpened(fd, stream.path ?? filePath, stream.flags, stack, api)));
-      });
+      const record = captureOpen(createStream);
+      // The stream opens on a later tick through fs.open (whose own record has no user frame);
+      // its 'open' event comes right after, in the same callback, and takes that fd's record.
+      if (typeof stream.fd === 'number') onOpened(record, stream.fd, filePath, stream.flags, api);
+      else guard(() => stream.once('open', (fd) => onOpened(record, fd, stream.path ?? filePath, stream.flags, api)));
       return stream;
     }, create);
   }
 
   const opendirSync = fs.opendirSync;
   fs.opendirSync = likeOriginal(function opendirSync_(dirPath) {
-    const stack = state.disabled ? undefined : captureStack(opendirSync_);
+    const record = state.disabled ? undefined : captureDirOpen(opendirSync_);
     const dir = Reflect.apply(opendirSync, this, arguments);
-    if (stack) guard(() => { wrapDirClose(dir); onOpenedDir(dir, dirPath, stack, 'fs.opendirSync'); });
+    if (record) guard(onOpenedDir, record, dir, dirPath, 'fs.opendirSync');
     return dir;
   }, opendirSync);
 
   const opendir = fs.opendir;
-  fs.opendir = likeOriginal(function opendir_(dirPath, ...rest) {
-    const last = rest.length - 1;
-    if (state.disabled || typeof rest[last] !== 'function') return Reflect.apply(opendir, this, arguments);
-    const stack = captureStack(opendir_);
-    const callback = rest[last];
-    rest[last] = function (error, dir) {
-      if (!error) guard(() => { wrapDirClose(dir); onOpenedDir(dir, dirPath, stack, 'fs.opendir'); });
+  fs.opendir = likeOriginal(function opendir_(dirPath) {
+    const callback = arguments[arguments.length - 1];
+    if (state.disabled || typeof callback !== 'function') return Reflect.apply(opendir, this, arguments);
+    const record = captureDirOpen(opendir_);
+    return Reflect.apply(opendir, this, withCallback(arguments, function (error, dir) {
+      if (!error) guard(onOpenedDir, record, dir, dirPath, 'fs.opendir');
       return Reflect.apply(callback, this, arguments);
-    };
-    return Reflect.apply(opendir, this, [dirPath, ...rest]);
+    }));
   }, opendir);
 
   const promises = fs.promises;
   const openPromise = promises.open;
   promises.open = likeOriginal(async function open(filePath, flags) {
-    const stack = state.disabled ? undefined : captureStack(open);
+    const record = state.disabled ? undefined : captureOpen(open);
     const handle = await Reflect.apply(openPromise, this, arguments);
-    if (stack) guard(() => { wrapFileHandleClose(handle); onOpened(handle.fd, filePath, flags, stack, 'fs.promises.open'); });
+    if (record) {
+      guard(wrapFileHandleClose, handle);
+      onOpened(record, handle.fd, filePath, flags, 'fs.promises.open');
+    }
     return handle;
   }, openPromise);
 
   const opendirPromise = promises.opendir;
   promises.opendir = likeOriginal(async function opendir(dirPath) {
-    const stack = state.disabled ? undefined : captureStack(opendir);
+    const record = state.disabled ? undefined : captureDirOpen(opendir);
     const dir = await Reflect.apply(opendirPromise, this, arguments);
-    if (stack) guard(() => { wrapDirClose(dir); onOpenedDir(dir, dirPath, stack, 'fs.promises.opendir'); });
+    if (record) guard(onOpenedDir, record, dir, dirPath, 'fs.promises.opendir');
     return dir;
   }, opendirPromise);
 }
@@ -372,7 +497,7 @@ function wrapFileHandleClose(handle) {
   const close = handle.close;
   const fd = handle.fd;
   handle.close = likeOriginal(function close_() {
-    guard(() => onClosing(fd));
+    onClosing(fd);
     return Reflect.apply(close, this, arguments);
   }, close);
 }
@@ -386,7 +511,7 @@ function wrapDirClose(dir) {
     const close = proto[name];
     if (typeof close !== 'function') continue;
     proto[name] = likeOriginal(function closeDir() {
-      guard(() => onClosingDir(this));
+      guard(onClosingDir, this);
       return Reflect.apply(close, this, arguments);
     }, close);
   }
@@ -400,8 +525,10 @@ function wrapChildProcess() {
     const api = `child_process.${name}`;
     childProcess[name] = likeOriginal(function startChild_() {
       if (state.disabled || state.spawnDepth > 0) return Reflect.apply(startChild, this, arguments);
-      const stack = captureStack(startChild_);
+      const record = captureSpawn(startChild_);
       const cwd = optionsCwd(arguments);
+      // Before the child exists: the opens it may inherit are on disk, whatever happens to us next.
+      flush();
       state.spawnDepth++;
       let result;
       try {
@@ -416,7 +543,7 @@ function wrapChildProcess() {
         const pid = result && typeof result === 'object' && typeof result.pid === 'number' ? result.pid : null;
         const argv = result && Array.isArray(result.spawnargs) ? result.spawnargs.map(String) : syncArgv(name, args);
         const executable = result && typeof result.spawnfile === 'string' ? result.spawnfile : argv[0] ?? null;
-        onSpawned(pid, argv, executable, api, stack, cwd);
+        onSpawned(record, pid, argv, executable, api, cwd);
       });
       return result;
     }, startChild);
@@ -439,5 +566,5 @@ function syncArgv(name, args) {
 try {
   start();
 } catch (error) {
-  disable(`internal error: ${error && error.message}`);
+  internalError(error);
 }

@@ -2,12 +2,13 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Holder } from '../../core/api.js';
-import { indexProbeRecords, matchOpenStack, type ProbeRecord } from '../../core/stacks/index.js';
+import { indexProbeRecords, matchOpenStack, matchSpawnStack, type ProbeRecord } from '../../core/stacks/index.js';
 import { killAll, lineOf, makeScratch, runToEnd, scanHolders, startHolding, topUserFrame, type Scratch } from './stack-support.js';
 
 const scratch = makeScratch();
+const extraPids: number[] = [];
 afterAll(() => {
-  killAll();
+  killAll(extraPids);
   scratch.dispose();
 });
 
@@ -27,7 +28,23 @@ process.stdout.write('ready\\n');
 process.stdin.resume();
 `;
 
-/** The probe writes once per tick; the holder is seen first, so read until its open is there (bounded). */
+const BLOCKED_LEAK = `const fs = require('node:fs');
+// Opened and closed: never recorded. As many as a file-heavy loop: the leak's stack is a short one.
+for (let i = 0; i < 500; i++) fs.closeSync(fs.openSync(process.argv[3], 'r'));
+const fd = fs.openSync(process.argv[2], 'w'); // the leaked fd
+process.stdout.write('ready\\n');
+if (process.argv[4] === 'spin') for (;;) fs.closeSync(fs.openSync(process.argv[3], 'r')); // the event loop never turns again
+setInterval(() => {}, 60_000); // idle for good: nothing but the probe's own timer runs
+`;
+
+const LAUNCHER = `const { spawn } = require('node:child_process');
+const hold = "require('node:fs').openSync(process.argv[1], 'w'); setInterval(() => {}, 60000);";
+const child = spawn(process.execPath, ['-e', hold, process.argv[2]], { detached: true, stdio: 'ignore' }); // the spawn
+child.unref();
+process.stdout.write(child.pid + '\\n', () => process.kill(process.pid, 'SIGKILL')); // no 'exit' handlers run
+`;
+
+/** The probe writes its records ~50 ms late; the holder is seen first, so read until its open is there (bounded). */
 async function recordsWithOpen(s: Scratch, pid: number): Promise<ProbeRecord[]> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const { records, rejectedLines } = s.records();
@@ -59,6 +76,48 @@ describe('node stack probe', () => {
     expect(lookup).toMatchObject({ matchedBy: 'fd', stack: { runtime: 'node', api: 'fs.createWriteStream', path: target } });
     expect(holder.handle).toBe(`fd ${lookup.stack.fd}`);
     expect(topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(STREAM_LEAK, 'the leaking stream'), function: 'openLog' });
+  });
+
+  for (const how of ['idle', 'spin'] as const) {
+    it(`records an fd leaked just before the process blocks (${how === 'idle' ? 'on a timer' : 'in a synchronous loop'}), with the time it was opened; fds closed meanwhile are not recorded`, async () => {
+      const script = scratch.write(`blocked-leak-${how}.cjs`, BLOCKED_LEAK);
+      const target = join(scratch.watched, `blocked-${how}.txt`);
+      const churn = join(scratch.root, `churn-${how}.txt`);
+      scratch.write(`churn-${how}.txt`, 'x');
+      const { child } = await startHolding(process.execPath, [script, target, churn, how], scratch.probedEnv(), scratch.root);
+      const readyAtMs = Date.now();
+      try {
+        const holder = await holderOf(child.pid!, target);
+        const records = await recordsWithOpen(scratch, child.pid!);
+        expect(records.filter((r) => r.kind === 'open' && r.path === churn)).toEqual([]);
+        const open = records.find((r) => r.kind === 'open' && r.pid === child.pid && r.path === target);
+        // Written later, stamped when opened: before the child said it was ready.
+        expect(open!.atMs).toBeLessThanOrEqual(readyAtMs);
+        const lookup = matchOpenStack({ ...holder, firstSeenAtMs: Date.now() }, indexProbeRecords(records));
+        expect(lookup).toMatchObject({ found: true, matchedBy: 'fd', stack: { api: 'fs.openSync', path: target } });
+        expect(lookup.found && topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(BLOCKED_LEAK, 'the leaked fd') });
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+  }
+
+  it("a detached child's spawn stack points at the spawn line, though its launcher was SIGKILLed right after", async () => {
+    const script = scratch.write('launcher.cjs', LAUNCHER);
+    const target = join(scratch.watched, 'detached.txt');
+    const run = runToEnd(process.execPath, [script, target], scratch.probedEnv(), scratch.root);
+    expect(run.signal).toBe('SIGKILL');
+    const childPid = Number(run.stdout.trim());
+    extraPids.push(childPid);
+    let holder: Holder | undefined;
+    for (let attempt = 0; attempt < 50 && !holder; attempt++) {
+      holder = (await scanHolders(scratch.watched)).find((h) => h.pid === childPid && h.path === target);
+      if (!holder) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(holder).toBeDefined();
+    const spawn = matchSpawnStack({ pid: holder!.pid, ppid: holder!.ppid, startedAtMs: holder!.processStartedAtMs }, indexProbeRecords(scratch.records().records));
+    expect(spawn).toMatchObject({ found: true, matchedBy: 'child-pid', stack: { runtime: 'node', api: 'child_process.spawn', childPid } });
+    expect(spawn.found && topUserFrame(spawn.stack.frames)).toMatchObject({ file: script, line: lineOf(LAUNCHER, 'the spawn') });
   });
 
   it('sees named ESM imports of node:fs too', async () => {

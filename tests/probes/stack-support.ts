@@ -108,7 +108,7 @@ export async function scanHolders(dir: string): Promise<Holder[]> {
 export function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
   const r = spawnSync(command, args, { env, cwd, encoding: 'utf8', timeout: 60_000 });
   if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 export function topUserFrame(frames: StackFrame[]): StackFrame | undefined {
