@@ -45,6 +45,26 @@ with resource() as also_held:  # the with line
     sys.stdin.read()
 `;
 
+// CPython closes a file the moment its last reference goes: a probe that kept the opening frame
+// ("keep the frame, format later") would keep the function's locals, and the file, open after it
+// returns, making the very sharing violation holdwatch exists to explain.
+const NO_CLOSE = `import os, sys
+path = sys.argv[1]
+def held():
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink("/proc/self/fd/" + fd) == path
+        except OSError:
+            pass
+    return count
+def writes_without_close():
+    f = open(path, "w")
+    f.write("x")
+writes_without_close()
+print(held())
+`;
+
 describe('python stack probe', () => {
   it("a leaked file's open stack has the open(...) line as its top user frame", async () => {
     const script = scratch.write('leak.py', LEAK);
@@ -102,6 +122,15 @@ describe('python stack probe', () => {
     const holder = (await scanHolders(scratch.watched)).find((h) => h.pid === child.pid && h.path === target);
     const lookup = matchOpenStack({ ...holder!, firstSeenAtMs: Date.now() }, indexProbeRecords(records));
     expect(lookup.found && topUserFrame(lookup.stack.frames)?.line).toBe(lineOf(REPEATS, 'the open inside'));
+  });
+
+  it("never keeps a test's file open after the function that opened it returns", () => {
+    const script = scratch.write('no-close.py', NO_CLOSE);
+    const target = join(scratch.watched, 'closed-by-refcount.txt');
+    const run = runToEnd(PYTHON, [script, target], scratch.probedEnv(), scratch.root);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('0');
+    expect(scratch.records().records.some((r) => r.kind === 'open' && r.path === target)).toBe(true);
   });
 
   it("keeps the user's sitecustomize and PYTHONPATH working", () => {

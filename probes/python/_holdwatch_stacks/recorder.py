@@ -19,6 +19,8 @@
 # What was cut: reading f_code per frame (an audit event each, see frames.py), a float "%.3f" for
 # atMs, a call per open (the hot path is inline in the hook), and a record that repeats the last
 # one for its path (see _last_open). What is left is the price of running Python code per open.
+# Frames are never kept to be formatted later: a kept frame keeps its function's locals after it
+# returns, so a file the test left to refcounting stays open (tests/probes/stack-python.test.ts).
 import atexit
 import os
 import sys
