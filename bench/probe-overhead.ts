@@ -16,32 +16,26 @@ const PASSES = 5;
 const PYTHON = process.env.BENCH_PYTHON ?? '/usr/bin/python3';
 const repo = join(import.meta.dirname, '..', '..');
 
-const PYTHON_LOOP = `
+/** A Python script timing `pairs` open/close pairs; `sites` call sites take turns opening. */
+function pythonLoop(sites: number): string {
+  const opens = Array.from({ length: sites }, () => '        open(path, "rb").close()').join('\n');
+  return `
 import sys, time
 path = sys.argv[1]
 def passes():
     start = time.perf_counter()
-    for _ in range(${PAIRS}):
-        open(path, "rb").close()
+    for _ in range(${PAIRS / sites}):
+${opens}
     return (time.perf_counter() - start) / ${PAIRS} * 1e6
 passes()
 print(min(passes() for _ in range(${PASSES})))
 `;
+}
 
+const PYTHON_LOOP = pythonLoop(1);
 // The same pairs from two call sites taking turns: no open repeats the record before it, so every
 // open is captured, formatted and written (the probe skips a repeat of a path's last record).
-const PYTHON_LOOP_EACH_RECORDED = `
-import sys, time
-path = sys.argv[1]
-def passes():
-    start = time.perf_counter()
-    for _ in range(${PAIRS / 2}):
-        open(path, "rb").close()
-        open(path, "rb").close()
-    return (time.perf_counter() - start) / ${PAIRS} * 1e6
-passes()
-print(min(passes() for _ in range(${PASSES})))
-`;
+const PYTHON_LOOP_EACH_RECORDED = pythonLoop(2);
 
 // The first loop inside a pytest test: a real test's stack is pytest and pluggy a dozen frames deep.
 const PYTEST_TEST = `
