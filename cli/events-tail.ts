@@ -18,7 +18,14 @@ export class EventsTail {
   ) {
     if (create) writeFileSync(path, '', { flag: 'a' });
     this.fd = openSync(path, 'r');
-    this.watcher = watch(path, () => this.drain());
+    try {
+      this.watcher = watch(path, () => this.drain());
+    } catch (error) {
+      // No object to close() would come back to the caller: the fd must not outlive this throw.
+      closeSync(this.fd);
+      this.fd = null;
+      throw error;
+    }
     this.timer = setInterval(() => this.drain(), 100);
     this.timer.unref();
   }
