@@ -43,3 +43,24 @@ export class ManualClock implements Clock {
     this.nowMs = target;
   }
 }
+
+/**
+ * `work`, or a rejection naming `what` once `ms` pass. The timer is also what keeps a Node process
+ * alive meanwhile: a promise whose only waker went away (a worker gone without a reply) would
+ * otherwise let the event loop drain and the process exit before its caller's record is written.
+ */
+export function withDeadline<T>(clock: Clock, work: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const cancel = clock.setTimeout(() => reject(new Error(`${what} did not finish within ${Math.round(ms / 1000)} s; going on without it`)), ms);
+    work.then(
+      (value) => {
+        cancel();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cancel();
+        reject(error);
+      },
+    );
+  });
+}

@@ -3,7 +3,7 @@
 // teardown-failure signature, and journals every fact. The front end owns the child process and the
 // byte-for-byte pass-through of its output; this class only reads a copy of it.
 import type { AttributedHolder, Holder, PlatformName, RunRecord, TestEvent } from '../api.js';
-import type { Clock } from '../clock.js';
+import { withDeadline, type Clock } from '../clock.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from './journal-entries.js';
@@ -19,6 +19,8 @@ const FAILURE_MERGE_MS = 2000;
  * `after` hook error once that file's process has ended, and the exit closed the handle).
  */
 const JUST_GONE_MS = 1000;
+/** How long each step of finishing may take before the record goes on without it. */
+const FINISH_STEP_MS = 60_000;
 
 export interface FailureMatch {
   kind: string;
@@ -114,8 +116,10 @@ export class RunSupervisor {
     leftovers: (testAt: (ms: number) => string | null) => Promise<RunRecord['leftovers']>,
     stacksOf?: (holders: { key: string; holder: AttributedHolder }[]) => Promise<Record<string, HolderStacks>>,
   ): Promise<RunRecord> {
-    if (this.watcher) await this.watcher.scanNow().catch(this.options.onError);
-    await this.tasks.drain();
+    // Bounded: a stalled final scan must not cost the record (nor hang `holdwatch run` forever).
+    const { clock, onError } = this.options;
+    if (this.watcher) await withDeadline(clock, this.watcher.scanNow(), FINISH_STEP_MS, 'the final scan').catch(onError);
+    await withDeadline(clock, this.tasks.drain(), FINISH_STEP_MS, 'the snapshots still queued').catch(onError);
     this.watcher?.dispose();
     this.write({ t: 'leftovers', leftovers: await leftovers((ms) => this.recorder.testAt(ms)) });
     if (stacksOf) this.write({ t: 'stacks', byKey: await stacksOf(this.recorder.keyedHolders()) });
