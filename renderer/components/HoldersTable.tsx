@@ -82,7 +82,11 @@ const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRo
     <div className={classes} role="row" style={{ transform: `translateY(${top}px)` }} onClick={() => void selectRow(row.key)} data-pid={h.pid} aria-selected={selected}>
       <span className="cell col-process" title={h.commandLine}>{h.processName}</span>
       <span className="cell col-pid">{h.pid}</span>
-      <span className="cell col-kind">{h.kind}</span>
+      {/* The handle tells apart two rows of one process on one path (rm opens a dir twice). */}
+      <span className="cell col-kind" title={h.handle ?? undefined}>
+        {h.kind}
+        {h.handle ? <span className="handle"> {h.handle.replace(/^fd /, '')}</span> : null}
+      </span>
       <span className="cell col-path" title={h.path}>
         {relativePath(h.path, h.watchedDir)}
         {h.deleted ? <em className="deleted"> (deleted)</em> : null}
