@@ -325,9 +325,19 @@ export class UiSession implements HoldwatchService {
   }
 
   private async processFacts(pid: number): Promise<{ source: HolderSource; info: ProcessInfo; endRefusal: string | null } | null> {
-    const source = await this.holders();
+    const source = await this.detailsSource();
     const info = await source.processInfo(pid);
     return info ? { source, info, endRefusal: refusalToEnd(info, { ownPids: [...this.options.ownPids, ...this.scannerPids()], platform: source.platform }) } : null;
+  }
+
+  /**
+   * Where process details are read: an elevated watch's scanner if there is one. The session's own
+   * source keeps the host's rights, so after "Scan as administrator" another user's process would show
+   * an unreadable cwd and no holdings in the panel while the watch lists them.
+   */
+  private detailsSource(): Promise<HolderSource> {
+    const elevated = [...this.watches.values()].find((w) => w.source.status.mode === 'worker' && w.source.status.elevated);
+    return elevated ? Promise.resolve(elevated.source) : this.holders();
   }
 
   private runMembershipOf(pid: number, startedAtMs: number): RunMembershipDto | null {

@@ -63,6 +63,7 @@ describe('WatchScanner', () => {
       expect(statuses.map((s) => s.mode)).toEqual(['starting', 'worker']);
       expect(status).toMatchObject({ mode: 'worker', elevated: true, canElevate: false, message: null }); // root here
       expect(await pids()).toEqual([holder.pid]);
+      expect(await scanner.processExtras(holder.pid, [])).toMatchObject({ cwdUnreadableReason: null, handleCount: expect.any(Number) }); // from the worker
 
       process.kill(worker!.workerPid, 'SIGKILL');
       expect(await pids()).toEqual([holder.pid]); // this scan already runs in the host again

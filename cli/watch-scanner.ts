@@ -3,7 +3,7 @@
 // The Watcher keeps its holders; holder identities (pid, start time) are the same from either side,
 // so a switch adds the newly visible holders and drops none. Owns whichever source is current.
 import type { ProcessInfo, ScannerStatus } from '../core/api.js';
-import type { HolderSource, ScanRequest, ScanResult, WatchDir } from '../core/platform.js';
+import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../core/platform.js';
 import { SerialQueue } from '../core/serial-queue.js';
 import { ElevationDeclinedError, type RemoteHolderSource } from '../native/remote/remote-holder-source.js';
 
@@ -52,6 +52,11 @@ export class WatchScanner implements HolderSource {
 
   processInfo(pid: number): Promise<ProcessInfo | null> {
     return this.queue.run(() => this.withFallback((source) => source.processInfo(pid)));
+  }
+
+  /** null from a source without it, as the details panel reads a missing processExtras. */
+  processExtras(pid: number, handles: readonly string[]): Promise<ProcessExtras | null> {
+    return this.queue.run(() => this.withFallback((source) => source.processExtras?.(pid, handles) ?? Promise.resolve(null)));
   }
 
   /** Starts the worker (scans go on in the host meanwhile), then moves scans to it. `denied`: for the message. */

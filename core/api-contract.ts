@@ -68,7 +68,7 @@ const phase = z.enum(['setup', 'call', 'teardown']);
 /** Paths and commands are bounded: a hostile page must not make the host allocate without limit. */
 const path = z.string().min(1).max(32_768);
 
-const HandleAccessSchema: z.ZodType<HandleAccess> = z.object({ rights: z.array(z.enum(['read', 'write', 'delete'])), flags: z.string(), raw: z.string() });
+export const HandleAccessSchema: z.ZodType<HandleAccess> = z.object({ rights: z.array(z.enum(['read', 'write', 'delete'])), flags: z.string(), raw: z.string() });
 
 export const HolderSchema: z.ZodType<Holder> = z.object({
   pid,

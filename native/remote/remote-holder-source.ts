@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { ZodType } from 'zod';
 import type { PlatformName, ProcessInfo } from '../../core/api.js';
 import { BadInputError } from '../../core/errors.js';
-import type { HolderSource, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
-import { WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../core/scan-worker-contract.js';
+import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import { MAX_EXTRAS_HANDLES, WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../core/scan-worker-contract.js';
 import { readJsonLines, writeJsonLine } from './json-lines.js';
 
 /** A started worker, as its launcher owns it. */
@@ -134,6 +134,11 @@ export class RemoteHolderSource implements HolderSource {
 
   processInfo(pid: number): Promise<ProcessInfo | null> {
     return this.call({ type: 'processInfo', pid }) as Promise<ProcessInfo | null>;
+  }
+
+  /** Past MAX_EXTRAS_HANDLES the worker would refuse the line; those handles keep the scan's access instead. */
+  processExtras(pid: number, handles: readonly string[]): Promise<ProcessExtras | null> {
+    return this.call({ type: 'processExtras', pid, handles: handles.slice(0, MAX_EXTRAS_HANDLES) }) as Promise<ProcessExtras | null>;
   }
 
   /** Closes the pipe (the worker exits on its own), waits briefly, then ends it. Idempotent. */

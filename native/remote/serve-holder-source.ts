@@ -48,5 +48,8 @@ function answer(source: HolderSource, request: WorkerRequest): Promise<unknown> 
       return source.scan(request.request);
     case 'processInfo':
       return source.processInfo(request.pid);
+    case 'processExtras':
+      // A backend without it answers as the host would without it: no extras.
+      return source.processExtras?.(request.pid, request.handles) ?? Promise.resolve(null);
   }
 }

@@ -2,7 +2,7 @@
 // newline-delimited JSON over a unix socket to RemoteHolderSource, scanning a real python3 holder.
 // (Windows starts the same worker elevated through ShellExecuteExW "runas": tests/wine covers that.)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,25 @@ describe('scan-worker over a unix socket', () => {
     }
     expect(await gone(remote.workerPid)).toBe(true);
     await expect(remote.scan({ dirs: [] })).rejects.toBeInstanceOf(ScannerWorkerGoneError);
+  });
+
+  it('reads extras through the worker as in-process: cwd, handle count, the written fd\'s access', async () => {
+    const local = await openHolderSource({ threads: 1 });
+    const remote = await RemoteHolderSource.start({ launch, socketDir });
+    try {
+      const watchDir = await local.resolveWatchDir(dir);
+      const held = (await local.scan({ dirs: [watchDir], pids: [holder.pid] })).holders.find((h) => h.path === join(watchDir.display, 'held.txt'));
+      expect(held?.handle).toMatch(/^fd \d+$/);
+      const handles = [held!.handle!];
+      const viaWorker = await remote.processExtras(holder.pid, handles);
+      expect(viaWorker).toEqual(await local.processExtras!(holder.pid, handles));
+      expect(viaWorker).toMatchObject({ cwd: realpathSync(process.cwd()), cwdUnreadableReason: null, handles: { [handles[0]!]: { access: { rights: ['write'] } } } });
+      expect(viaWorker!.handleCount).toBeGreaterThan(0);
+      expect(await remote.processExtras(2 ** 30, handles)).toBeNull(); // no such process
+    } finally {
+      await local.dispose();
+      await remote.dispose();
+    }
   });
 
   it('a worker with the wrong token is refused: start fails, the worker exits', async () => {

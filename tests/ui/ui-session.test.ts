@@ -1,13 +1,14 @@
 // The UI session as both hosts use it (built, as shipped), with real processes: readable refusals
 // for bad runs, ending a process only by its identity and never holdwatch itself, exports of a run,
 // and process details (cwd, tag, children, handle count, run membership, holdings with access).
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Holder, ProcessDetails, RunEvent } from '../../core/api.js';
 import { RecentDirs } from '../../dist/cli/ui-recent-dirs.js';
 import { UiSession } from '../../dist/cli/ui-session.js';
+import { CLI } from '../support/cli.js';
 import { killAllHolders, pythonHoldingFile, pythonHoldingForDetails } from '../support/holders.js';
 
 let scratch: string;
@@ -150,6 +151,56 @@ describe('UiSession.getProcessDetails', () => {
     } finally {
       off();
       await session.stopRun(runId);
+    }
+  }, 30_000);
+});
+
+/** The scanner worker's pid: the one process whose `--pipe` argument lies in `socketDir`. */
+function workerPidUnder(socketDir: string): number {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').some((arg) => arg.startsWith(socketDir + '/'))) return Number(name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no scanner worker under ${socketDir}`);
+}
+
+/** Bytes a process has read so far (/proc/<pid>/io rchar): grows only when the worker serves a request. */
+function bytesReadBy(pid: number): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
+}
+
+describe('UiSession.getProcessDetails after "Scan as administrator"', () => {
+  // Same-rights worker: as root (these tests run as root) it says elevated, as an elevated Windows worker does.
+  it('reads details through the elevated watch\'s worker, not the session\'s own source', async () => {
+    const socketDir = join(scratch, 'worker-sockets');
+    const watched = realpathSync(join(scratch, 'watched'));
+    const elevated = new UiSession({
+      recentDirs: new RecentDirs(join(scratch, 'data', 'recent-elevated.json')),
+      ownPids: [process.pid],
+      scanWorker: { program: process.execPath, prefixArgs: [CLI], socketDir, sameRights: true },
+    });
+    try {
+      const holder = await pythonHoldingFile(join(watched, 'elevated.log'));
+      // One full poll at the start, the next in an hour: the worker only reads when details ask it.
+      const { watchId } = await elevated.startWatch({ dirs: [watched], intervalMs: 3_600_000 });
+      expect(await elevated.elevateScanner(watchId)).toMatchObject({ mode: 'worker', elevated: true });
+      const worker = workerPidUnder(socketDir);
+
+      const before = bytesReadBy(worker);
+      await elevated.listActiveRuns(); // the session's own source: the worker reads nothing
+      expect(bytesReadBy(worker)).toBe(before);
+      const details = await elevated.getProcessDetails(holder.pid);
+      expect(bytesReadBy(worker)).toBeGreaterThan(before);
+      expect(details).toMatchObject({ process: { pid: holder.pid, name: 'python3' }, cwdUnreadableReason: null });
+      expect(details!.handleCount).toBeGreaterThan(0);
+      expect(details!.holdings.find((h) => h.path === join(watched, 'elevated.log'))).toMatchObject({ kind: 'file', access: { rights: ['write'] } });
+      expect(details!.ancestry[0]!.pid).toBe(process.pid);
+    } finally {
+      await elevated.dispose();
     }
   }, 30_000);
 });
