@@ -19,6 +19,10 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     if (error.code !== 'EPIPE') throw error;
   };
   process.stdout.on('error', ignoreClosedStdout);
+  // Exiting before the record is written must never be silent (the journal still has the run).
+  let stage = 'running the command';
+  const exitedEarly = () => process.stderr.write(`holdwatch: exited while ${stage}, before the run's reports were written (exit code ${process.exitCode ?? 0}); the journal is in the data dir's runs folder\n`);
+  process.once('exit', exitedEarly);
   const { record, exitCode, journalPath } = await superviseRun({
     command,
     cwd: process.cwd(),
@@ -33,10 +37,18 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     },
     checkDirs: (dirs) => checkReportTargets(options, dirs, (p) => resolve(p)),
     onError: (error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`),
-  }).finally(() => process.stdout.off('error', ignoreClosedStdout));
+    onStage: (name) => (stage = name),
+  })
+    .catch((error: unknown) => {
+      process.off('exit', exitedEarly); // main reports it in one line
+      throw error;
+    })
+    .finally(() => process.stdout.off('error', ignoreClosedStdout));
+  stage = 'writing the reports';
   writeRunReports(record, options);
   if (options.killLeftovers) killStragglers(record);
   summarizeRun(record, journalPath);
+  process.off('exit', exitedEarly);
   return exitCode;
 }
 

@@ -45,6 +45,8 @@ export interface SupervisedRunOptions {
   /** The command is running: `stop` ends it (SIGTERM). */
   onSpawned?: (run: { runId: string; stop: () => void }) => void;
   onError: (error: unknown) => void;
+  /** What the run is doing now, for a caller that must say where an early exit happened. */
+  onStage?: (stage: string) => void;
   /** A holder source the caller owns (the UI session shares one); else one is opened and closed here. */
   holders?: HolderSource;
   runId?: string;
@@ -98,9 +100,11 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     const exitCode = await runChild(prepared, { env, cwd: options.cwd, io: options.io, runId: session.runId, onSpawned: options.onSpawned }, session.supervisor);
     // Already now: nothing in the cleanup below may lose it (an unref'd worker's exit cannot hold the loop).
     if (options.io.stdin === 'inherit') process.exitCode = exitCode;
+    options.onStage?.('finishing the record (final scan, leftovers, stacks)');
     const record = await session.finish(exitCode, {});
     return { record, exitCode, journalPath: session.journalPath };
   } finally {
+    options.onStage?.('releasing the scanner');
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
 }
