@@ -35,6 +35,8 @@ export type JournalEntry =
   /** `test` when the runner said which test printed the line (go test -json); else found by time. */
   /** `scannedAtMs`: when the scan it triggered began (the snapshot's moment). */
   | { t: 'failure'; atMs: number; scannedAtMs?: number; text: string; path: string | null; kind: string; code: number | null; holderKeys: string[]; test?: string | null }
+  /** The runner named the test of a failure first seen as a bare output line (the failure at `atMs`). */
+  | { t: 'failure-test'; atMs: number; test: string }
   | { t: 'leftovers'; leftovers: LeftoverRecord[] }
   /** Open-time and spawn-time stacks per holder key, matched from the probes' logs at the end. */
   | { t: 'stacks'; byKey: Record<string, HolderStacks> }

@@ -38,6 +38,7 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     holderKeys: z.array(z.string()),
     test: z.string().nullable().optional(),
   }),
+  z.object({ t: z.literal('failure-test'), atMs: ms, test: z.string() }),
   z.object({ t: z.literal('leftovers'), leftovers: z.array(z.object({ path: z.string(), createdDuring: z.string().nullable() })) }),
   z.object({ t: z.literal('stacks'), byKey: z.record(z.string(), z.object({ open: LookupSchema, spawn: LookupSchema })) }),
   z.object({ t: z.literal('run-end'), atMs: ms, exitCode: z.number().nullable(), lastSeen: z.record(z.string(), ms) }),

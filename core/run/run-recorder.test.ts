@@ -67,6 +67,17 @@ describe('RunRecorder verdicts', () => {
 });
 
 describe('blockersOf', () => {
+  it("a failure first seen as a bare line during the next test takes the test the runner later names", () => {
+    const failure: JournalEntry = { t: 'failure', atMs: T0 + 1150, text: "rm: cannot remove '/w/x': Directory not empty", path: '/w/x', kind: 'directory-not-empty', code: null, holderKeys: [], test: null };
+    const base = [test('test-start', 'starts the indexer', T0 + 100), test('test-start', 'a later test', T0 + 1100), failure];
+    expect(recorderWith(base).record().failures[0]!.test).toBe('a later test'); // by arrival time alone
+    const named = recorderWith([...base, { t: 'failure-test', atMs: T0 + 1150, test: 'starts the indexer' }]);
+    expect(named.record().failures[0]!.test).toBe('starts the indexer');
+    // A failure that already has its test is never renamed.
+    const own = recorderWith([...base.slice(0, 2), { ...failure, test: 'a later test' } as JournalEntry, { t: 'failure-test', atMs: T0 + 1150, test: 'starts the indexer' }]);
+    expect(own.record().failures[0]!.test).toBe('a later test');
+  });
+
   it('prefers holders under the failing path, else all', () => {
     const a = holder(1, '/w/x/a');
     const b = holder(2, '/w/y/b');

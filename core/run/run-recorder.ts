@@ -60,6 +60,11 @@ export class RunRecorder {
           if (row) row.blocked = true;
         }
         break;
+      case 'failure-test': {
+        const failure = this.failures.findLast((f) => f.atMs === entry.atMs && !f.test);
+        if (failure) failure.test = entry.test;
+        break;
+      }
       case 'leftovers':
         this.leftovers = entry.leftovers;
         break;

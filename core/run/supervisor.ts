@@ -58,6 +58,8 @@ export class RunSupervisor {
   private readonly failureTexts = new Set<string>();
   private lastFailureAtMs = -Infinity;
   private lastTeardownEventFailureAtMs = -Infinity;
+  /** The last failure seen as a bare output line, until a runner event names its test. */
+  private namelessFailure: { atMs: number; test: string | null; written: boolean } | null = null;
   private readonly tasks: SerialQueue;
 
   constructor(private readonly options: SupervisorOptions) {
@@ -103,6 +105,7 @@ export class RunSupervisor {
     // prints its message only later, in the summary.
     // One teardown, one failure: skip it when an output line already reported a failure just now.
     const teardownFailed = event.type === 'phase' && event.phase === 'teardown' && (event.outcome === 'error' || event.outcome === 'failed');
+    if (teardownFailed && this.options.clock.now() - this.lastFailureAtMs <= FAILURE_MERGE_MS) this.nameNamelessFailure(event.name);
     if (teardownFailed && this.options.clock.now() - this.lastFailureAtMs > FAILURE_MERGE_MS) {
       const text = event.detail ?? `teardown of ${event.name} failed`;
       this.recordFailure(text, this.options.detectFailure(text) ?? { kind: 'teardown-error', code: null, path: null }, event.name);
@@ -146,12 +149,25 @@ export class RunSupervisor {
     this.watcher?.dispose();
   }
 
+  /**
+   * The output line (bats' `# rm: ...`) reached us before the runner's event naming its test, and
+   * under load after the next test had begun: dating it by arrival would blame that later test.
+   */
+  private nameNamelessFailure(test: string): void {
+    const slot = this.namelessFailure;
+    if (!slot || slot.test !== null || this.options.clock.now() - slot.atMs > FAILURE_MERGE_MS) return;
+    slot.test = test;
+    if (slot.written) this.write({ t: 'failure-test', atMs: slot.atMs, test });
+  }
+
   private recordFailure(line: string, match: FailureMatch, test?: string): void {
     // pytest reports a teardown error live (plugin) and prints the same text again in its summary.
     if (!this.watcher || this.failureTexts.has(line)) return;
     this.failureTexts.add(line);
     const atMs = this.options.clock.now();
     this.lastFailureAtMs = atMs;
+    const slot = { atMs, test: test ?? null, written: false };
+    if (test === undefined) this.namelessFailure = slot;
     // Scan now, from this line, not at the next tick: the holder may be gone by then. The poll's own
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
     const scan = this.watcher.scanNow();
@@ -159,7 +175,8 @@ export class RunSupervisor {
       const heldUntilJustNow = match.path === null ? [] : holdersOnPath([...this.justGone.values()].filter((g) => g.lastSeenAtMs >= atMs - JUST_GONE_MS).map((g) => g.holder), match.path);
       // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
       const blockers = blockersOf([...this.watcher!.current(), ...heldUntilJustNow], match.path);
-      this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: [...new Set(blockers.map(holderKey))], test: test ?? null });
+      this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: [...new Set(blockers.map(holderKey))], test: slot.test });
+      slot.written = true;
     }), this.options.onError);
   }
 
