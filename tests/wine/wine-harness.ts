@@ -34,6 +34,10 @@ export function wineAvailable(): boolean {
 export function prepareWine(runId: string): WineEnv {
   const out = execFileSync('bash', [join(REPO, 'scripts', 'wine-setup.sh')], { encoding: 'utf8', timeout: 240_000, stdio: ['ignore', 'pipe', 'inherit'] });
   const cache = out.trim().split('\n').pop()!;
+  const env = { ...process.env, WINEPREFIX: join(cache, 'prefix'), WINEDEBUG: '-all' };
+  // Persistent until stopWineserver(): by default wineserver quits 3 s after its last process, and a
+  // process started while it shuts down can die at once (a CI run lost a holder so, exit 0, no output).
+  execFileSync('wineserver', ['-p'], { env, stdio: 'ignore', timeout: 20_000 });
   return {
     cache,
     nodeExe: join(cache, 'node-20.20.2', 'node.exe'),
