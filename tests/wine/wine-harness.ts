@@ -37,7 +37,11 @@ export function prepareWine(runId: string): WineEnv {
   const env = { ...process.env, WINEPREFIX: join(cache, 'prefix'), WINEDEBUG: '-all' };
   // Persistent until stopWineserver(): by default wineserver quits 3 s after its last process, and a
   // process started while it shuts down can die at once (a CI run lost a holder so, exit 0, no output).
-  execFileSync('wineserver', ['-p'], { env, stdio: 'ignore', timeout: 20_000 });
+  try {
+    execFileSync('wineserver', ['-p'], { env, stdio: 'ignore', timeout: 20_000 });
+  } catch {
+    // One is running already (another suite's, or the user's): it serves us as it is.
+  }
   return {
     cache,
     nodeExe: join(cache, 'node-20.20.2', 'node.exe'),
