@@ -1,30 +1,14 @@
 // Byte-level tests of the steady-state table pass: the same hand-built x64 buffers as the object
 // parser, read through a 32-bit view; runs per process; word-for-word change detection.
 import { describe, expect, it } from 'vitest';
+import { systemHandleTable, type HandleRow } from '../../tests/support/system-handle-table.js';
 import { windowsHandleAccess } from '../../core/handle-access.js';
 import { collectFileRows, rowEntry, sameRun } from './file-rows.js';
 import { parseSystemHandleTable } from './handle-table.js';
 
-interface Row { object?: bigint; pid: number; handle: number; access: number; type: number }
 const FILE = 37;
 
-function systemTable(rows: Row[], declared = rows.length, offset = 0): Buffer {
-  const backing = Buffer.alloc(offset + 16 + rows.length * 40);
-  const buf = backing.subarray(offset);
-  buf.writeBigUInt64LE(BigInt(declared), 0);
-  rows.forEach((r, i) => {
-    const at = 16 + i * 40;
-    buf.writeBigUInt64LE(r.object ?? 0n, at);
-    buf.writeBigUInt64LE(BigInt(r.pid), at + 8);
-    buf.writeBigUInt64LE(BigInt(r.handle), at + 16);
-    buf.writeUInt32LE(r.access, at + 24);
-    buf.writeUInt16LE(7, at + 28); // CreatorBackTraceIndex shares the word: must not be read as the type
-    buf.writeUInt16LE(r.type, at + 30);
-  });
-  return buf;
-}
-
-const rows: Row[] = [
+const rows: HandleRow[] = [
   { object: 0xffff800012345678n, pid: 4, handle: 0x4, access: 0x0012019f, type: FILE },
   { pid: 4, handle: 0x8, access: 0x1f0fff, type: 7 },
   { pid: 1234, handle: 0x1a4, access: 0x00100020, type: FILE },
@@ -35,7 +19,7 @@ const rows: Row[] = [
 
 describe('collectFileRows', () => {
   it('keeps File rows only, grouped in per-process runs, with the same fields as the object parser', () => {
-    const collected = collectFileRows(systemTable(rows), FILE);
+    const collected = collectFileRows(systemHandleTable(rows), FILE);
     expect(collected.count).toBe(4);
     expect(collected.runs).toEqual([
       { pid: 4, start: 0, end: 1 },
@@ -43,39 +27,39 @@ describe('collectFileRows', () => {
       { pid: 77, start: 3, end: 4 },
     ]);
     const entries = Array.from({ length: collected.count }, (_, i) => rowEntry(collected, i, FILE));
-    expect(entries).toEqual(parseSystemHandleTable(systemTable(rows), undefined, FILE));
+    expect(entries).toEqual(parseSystemHandleTable(systemHandleTable(rows), undefined, FILE));
   });
 
   it('reads a buffer that does not start on a 4-byte boundary', () => {
-    const collected = collectFileRows(systemTable(rows, rows.length, 1), FILE);
+    const collected = collectFileRows(systemHandleTable(rows, rows.length, 1), FILE);
     expect(rowEntry(collected, 1, FILE)).toEqual({ pid: 1234, object: 0n, handle: 0x1a4n, grantedAccess: 0x00100020, typeIndex: FILE });
   });
 
   it('stops at the rows that really fit when the declared count ran ahead (the table grew)', () => {
-    const buf = systemTable(rows, 50);
+    const buf = systemHandleTable(rows, 50);
     expect(collectFileRows(buf, FILE).count).toBe(4);
     expect(collectFileRows(buf, FILE, 16 + 3 * 40).count).toBe(2);
   });
 
   it('grows the reused word buffer past its size', () => {
-    const many: Row[] = Array.from({ length: 3000 }, (_, i) => ({ pid: 8, handle: 4 * (i + 1), access: 0x120089, type: FILE }));
-    const collected = collectFileRows(systemTable(many), FILE, undefined, { words: new Uint32Array(12), count: 0, runs: [] });
+    const many: HandleRow[] = Array.from({ length: 3000 }, (_, i) => ({ pid: 8, handle: 4 * (i + 1), access: 0x120089, type: FILE }));
+    const collected = collectFileRows(systemHandleTable(many), FILE, undefined, { words: new Uint32Array(12), count: 0, runs: [] });
     expect(collected.count).toBe(3000);
     expect(rowEntry(collected, 2999, FILE).handle).toBe(12000n);
   });
 
   it('a pid met again after another pid starts a second run (callers treat it as changed)', () => {
-    const split = collectFileRows(systemTable([...rows, { pid: 4, handle: 0x20, access: 1, type: FILE }]), FILE);
+    const split = collectFileRows(systemHandleTable([...rows, { pid: 4, handle: 0x20, access: 1, type: FILE }]), FILE);
     expect(split.runs.map((r) => r.pid)).toEqual([4, 1234, 77, 4]);
   });
 });
 
 describe('sameRun', () => {
-  const before = collectFileRows(systemTable(rows), FILE);
+  const before = collectFileRows(systemHandleTable(rows), FILE);
   const run = (rowsOf: ReturnType<typeof collectFileRows>, pid: number) => rowsOf.runs.find((r) => r.pid === pid)!;
 
   it('is true for a process whose File rows are unchanged, wherever its run sits', () => {
-    const after = collectFileRows(systemTable(rows.filter((r) => r.pid !== 4)), FILE);
+    const after = collectFileRows(systemHandleTable(rows.filter((r) => r.pid !== 4)), FILE);
     expect(sameRun(after, run(after, 1234), before, run(before, 1234))).toBe(true);
     expect(sameRun(after, run(after, 77), before, run(before, 77))).toBe(true);
   });
@@ -86,19 +70,19 @@ describe('sameRun', () => {
     ['a reused value with other access', rows.map((r) => (r.handle === 0x1ac ? { ...r, access: 0x0012019f } : r))],
     ['a reused value on another object', rows.map((r) => (r.handle === 0x1ac ? { ...r, object: 0xffff800000000010n } : r))],
   ])('is false after %s', (_, changed) => {
-    const after = collectFileRows(systemTable(changed), FILE);
+    const after = collectFileRows(systemHandleTable(changed), FILE);
     expect(sameRun(after, run(after, 1234), before, run(before, 1234))).toBe(false);
   });
 
   it('ignores handles of other types (a new event or key does not make a process "changed")', () => {
-    const after = collectFileRows(systemTable([...rows, { pid: 1234, handle: 0x300, access: 1, type: 44 }]), FILE);
+    const after = collectFileRows(systemHandleTable([...rows, { pid: 1234, handle: 0x300, access: 1, type: 44 }]), FILE);
     expect(sameRun(after, run(after, 1234), before, run(before, 1234))).toBe(true);
   });
 });
 
 describe('GrantedAccess from the table to the holder', () => {
   it('reads the word at +24 of each row and decodes it as rights', () => {
-    const collected = collectFileRows(systemTable(rows), FILE);
+    const collected = collectFileRows(systemHandleTable(rows), FILE);
     const decoded = Array.from({ length: collected.count }, (_, i) => {
       const entry = rowEntry(collected, i, FILE);
       return [entry.handle, windowsHandleAccess(entry.grantedAccess, entry.handle === 0x1a4n ? 'cwd' : 'file').rights];

@@ -1,26 +1,10 @@
 // Byte-level tests of the ntdll buffer parsers: buffers built by hand with the documented x64
 // layouts, so they run on any OS.
 import { describe, expect, it } from 'vitest';
+import { systemHandleTable, type HandleRow } from '../../tests/support/system-handle-table.js';
 import { countProcessHandles, parseObjectName, parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSystemHandleTable } from './handle-table.js';
 
-interface Row { object?: bigint; pid: number; handle: number; access: number; type: number }
-
-function systemTable(rows: Row[], declared = rows.length): Buffer {
-  const buf = Buffer.alloc(16 + rows.length * 40);
-  buf.writeBigUInt64LE(BigInt(declared), 0);
-  rows.forEach((r, i) => {
-    const at = 16 + i * 40;
-    buf.writeBigUInt64LE(r.object ?? 0n, at);
-    buf.writeBigUInt64LE(BigInt(r.pid), at + 8);
-    buf.writeBigUInt64LE(BigInt(r.handle), at + 16);
-    buf.writeUInt32LE(r.access, at + 24);
-    buf.writeUInt16LE(7, at + 28); // CreatorBackTraceIndex: must not be read as the type
-    buf.writeUInt16LE(r.type, at + 30);
-  });
-  return buf;
-}
-
-const rows: Row[] = [
+const rows: HandleRow[] = [
   { object: 0xffff800012345678n, pid: 4, handle: 0x4, access: 0x0012019f, type: 37 },
   { pid: 1234, handle: 0x1a4, access: 0x00100020, type: 37 },
   { pid: 1234, handle: 0x1a8, access: 0x000f003f, type: 44 },
@@ -28,7 +12,7 @@ const rows: Row[] = [
 
 describe('parseSystemHandleTable (SystemExtendedHandleInformation)', () => {
   it('reads every field at its x64 offset', () => {
-    expect(parseSystemHandleTable(systemTable(rows))).toEqual([
+    expect(parseSystemHandleTable(systemHandleTable(rows))).toEqual([
       { pid: 4, object: 0xffff800012345678n, handle: 4n, grantedAccess: 0x0012019f, typeIndex: 37 },
       { pid: 1234, object: 0n, handle: 0x1a4n, grantedAccess: 0x00100020, typeIndex: 37 },
       { pid: 1234, object: 0n, handle: 0x1a8n, grantedAccess: 0x000f003f, typeIndex: 44 },
@@ -36,18 +20,18 @@ describe('parseSystemHandleTable (SystemExtendedHandleInformation)', () => {
   });
 
   it('keeps only the requested type (File) and does not skip the 0x0012019f access mask', () => {
-    const files = parseSystemHandleTable(systemTable(rows), undefined, 37);
+    const files = parseSystemHandleTable(systemHandleTable(rows), undefined, 37);
     expect(files.map((e) => e.handle)).toEqual([4n, 0x1a4n]);
   });
 
   it('clamps a header that counts more rows than the data holds (the table grew between calls)', () => {
-    const buf = systemTable(rows, 5000);
+    const buf = systemHandleTable(rows, 5000);
     expect(parseSystemHandleTable(buf)).toHaveLength(3);
     expect(parseSystemHandleTable(buf, 16 + 2 * 40)).toHaveLength(2);
   });
 
   it('ignores a torn trailing row and tolerates odd, tiny and empty sizes', () => {
-    const buf = systemTable(rows);
+    const buf = systemHandleTable(rows);
     expect(parseSystemHandleTable(buf, buf.length - 1)).toHaveLength(2);
     expect(parseSystemHandleTable(buf.subarray(0, 17))).toEqual([]);
     expect(parseSystemHandleTable(Buffer.alloc(7))).toEqual([]);
@@ -57,10 +41,10 @@ describe('parseSystemHandleTable (SystemExtendedHandleInformation)', () => {
 
 describe('countProcessHandles', () => {
   it('counts a process\'s rows of every type, within the valid bytes, and never a pid that only matches in its low word', () => {
-    const buf = systemTable([...rows, { pid: 1234 + 2 ** 32, handle: 0x8, access: 0, type: 37 }]);
+    const buf = systemHandleTable([...rows, { pid: 1234 + 2 ** 32, handle: 0x8, access: 0, type: 37 }]);
     expect([countProcessHandles(buf, 1234), countProcessHandles(buf, 4), countProcessHandles(buf, 77)]).toEqual([2, 1, 0]);
     expect(countProcessHandles(buf, 1234, 16 + 2 * 40)).toBe(1);
-    expect(countProcessHandles(systemTable(rows, 5000), 1234)).toBe(2);
+    expect(countProcessHandles(systemHandleTable(rows, 5000), 1234)).toBe(2);
     expect(countProcessHandles(Buffer.alloc(7), 4)).toBe(0);
   });
 });
