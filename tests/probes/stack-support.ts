@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import type { Holder, StackFrame } from '../../core/api.js';
 import { parseProbeLog, probeEnvironment, type ProbeRecord } from '../../core/stacks/index.js';
 import { LinuxHolderSource } from '../../native/linux/linux-holder-source.js';
+import { expect } from 'vitest';
 
 export const PYTHON = '/usr/bin/python3';
 export const PYTHON_PROBE = join(import.meta.dirname, '../../probes/python');
@@ -109,6 +110,18 @@ export function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv
   const r = spawnSync(command, args, { env, cwd, encoding: 'utf8', timeout: 60_000 });
   if (r.error) throw r.error;
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+type Ran = ReturnType<typeof runToEnd>;
+
+/** A probe that cannot write its log: same exit status and stdout as unprobed, one added stderr line. */
+export function expectOnlyOneLineMore(plain: Ran, probed: Ran, status: number, line: RegExp): void {
+  expect(plain.status).toBe(status);
+  expect(probed.status).toBe(status);
+  expect(probed.stdout).toBe(plain.stdout);
+  const extra = probed.stderr.split('\n').filter((l) => !plain.stderr.split('\n').includes(l));
+  expect(extra).toHaveLength(1);
+  expect(extra[0]).toMatch(line);
 }
 
 export function topUserFrame(frames: StackFrame[]): StackFrame | undefined {
