@@ -105,12 +105,15 @@ export class RunSupervisor {
     // prints its message only later, in the summary.
     // One teardown, one failure: skip it when an output line already reported a failure just now.
     const teardownFailed = event.type === 'phase' && event.phase === 'teardown' && (event.outcome === 'error' || event.outcome === 'failed');
-    if (teardownFailed && this.options.clock.now() - this.lastFailureAtMs <= FAILURE_MERGE_MS) this.nameNamelessFailure(event.name);
-    if (teardownFailed && this.options.clock.now() - this.lastFailureAtMs > FAILURE_MERGE_MS) {
-      const text = event.detail ?? `teardown of ${event.name} failed`;
-      this.recordFailure(text, this.options.detectFailure(text) ?? { kind: 'teardown-error', code: null, path: null }, event.name);
-      this.lastTeardownEventFailureAtMs = this.options.clock.now();
+    if (!teardownFailed) return;
+    const now = this.options.clock.now();
+    if (now - this.lastFailureAtMs <= FAILURE_MERGE_MS) {
+      this.nameNamelessFailure(event.name); // the output line came first: this event names its test
+      return;
     }
+    const text = event.detail ?? `teardown of ${event.name} failed`;
+    this.recordFailure(text, this.options.detectFailure(text) ?? { kind: 'teardown-error', code: null, path: null }, event.name);
+    this.lastTeardownEventFailureAtMs = now;
   }
 
   /** The command exited: a last full scan, leftovers, the end entry. Returns the record. */
