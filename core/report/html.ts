@@ -24,7 +24,7 @@ import {
   timelineExcerpt,
   timeMs,
   VERDICT_MEANING,
-  VERDICT_ORDER,
+  verdictsPresent,
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
@@ -83,7 +83,7 @@ export function renderHtml(input: RunRecord, options: ReportOptions = {}): strin
 }
 
 function timelineSection(record: RunRecord, holders: readonly AttributedHolder[]): string {
-  const used = VERDICT_ORDER.filter((v) => holders.some((h) => h.attribution.verdict === v));
+  const used = verdictsPresent(holders);
   const swatch = (color: string, text: string) => `<span><i class="swatch" style="background:${color}"></i>${html(text)}</span>`;
   // Only what the picture shows: phase colours when the runner gave phase times, red when something failed.
   const phased = record.tests.some((t) => t.phaseTimes !== undefined);
@@ -125,7 +125,7 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   const rest = holders.slice(maxRows);
   // The file is for reading locally, so the rest is one click away rather than only in the JSON.
   const more = rest.length === 0 ? '' : `<details><summary>… and ${rest.length} more holders</summary><table>${head}${holderRows(record, rest)}</table></details>`;
-  const used = VERDICT_ORDER.filter((v) => holders.some((h) => h.attribution.verdict === v));
+  const used = verdictsPresent(holders);
   const legend = used.map((v) => `${verdictBadge(v)} ${html(VERDICT_MEANING[v])}`).join('<br>');
   const dirs = record.watched.length === 1 ? `Paths are relative to ${code(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
   return `<section><h2>Holders (${holders.length})</h2><table>${head}${holderRows(record, holders.slice(0, maxRows))}</table>${more}<p class="legend">${dirs}<br>${legend}</p></section>`;

@@ -23,6 +23,7 @@ import {
   timeMs,
   VERDICT_MEANING,
   VERDICT_ORDER,
+  verdictsPresent,
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
@@ -100,7 +101,7 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
     h.attribution.spawnedDuring === null ? '—' : mdCode(h.attribution.spawnedDuring),
     h.attribution.firstSeenDuring === null ? '—' : mdCode(h.attribution.firstSeenDuring),
   ]);
-  const used = VERDICT_ORDER.filter((v) => holders.some((h) => h.attribution.verdict === v));
+  const used = verdictsPresent(holders);
   const legend = used.map((v) => `**${v}**: ${VERDICT_MEANING[v]}`).join('; ');
   const dirs = record.watched.length === 1 ? `Paths are relative to ${mdCode(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
   return [

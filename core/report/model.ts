@@ -6,6 +6,11 @@ import { holderKey } from '../api-contract.js';
 
 export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'in-run', 'outside-run'];
 
+/** The verdicts these holders carry, in VERDICT_ORDER: what a legend needs to explain. */
+export function verdictsPresent(holders: readonly AttributedHolder[]): Verdict[] {
+  return VERDICT_ORDER.filter((v) => holders.some((h) => h.attribution.verdict === v));
+}
+
 export const VERDICT_MEANING: Record<Verdict, string> = {
   'blocked-cleanup': 'held a path when a teardown failed',
   'leaked-past-test': 'outlived the test during which it appeared (on Windows, that cleanup fails)',
