@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import type { RunRecord } from '../core/api.js';
+import { withDeadline } from '../core/clock.js';
 import { BadInputError } from '../core/errors.js';
 import type { HolderSource, WatchDir } from '../core/platform.js';
 import type { JournalEntry } from '../core/run/journal-entries.js';
@@ -65,7 +66,7 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
   if (command.length === 0) throw new BadInputError('no command given: holdwatch run --watch <dir> -- <command...>');
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
   const holders = options.holders ?? (await openHolderSource({ threads: 2 }));
-  const cleanups: (() => void | Promise<void>)[] = options.holders ? [] : [() => holders.dispose()];
+  const cleanups: Cleanup[] = options.holders ? [] : [{ stage: 'stopping the scan workers', run: () => holders.dispose() }];
   try {
     const dirs: WatchDir[] = [];
     for (const input of options.watch) dirs.push(await holders.resolveWatchDir(input));
@@ -86,11 +87,11 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
       ...(options.onEntry ? { onEntry: options.onEntry } : {}),
       onError: options.onError,
     });
-    cleanups.push(() => session.dispose());
+    cleanups.push({ stage: 'closing the journal', run: () => session.dispose() });
     session.supervisor.begin();
     if (options.listed) {
       const marker = await markRunListed(runs, { runId: session.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() }, (pid) => processes.processInfo(pid));
-      cleanups.push(() => marker.close());
+      cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
     }
     const tail = session.followEvents(join(runs, `${session.runId}.events.jsonl`));
     const probeLogDir = session.createProbeLogDir();
@@ -104,10 +105,23 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     const record = await session.finish(exitCode, {});
     return { record, exitCode, journalPath: session.journalPath };
   } finally {
-    options.onStage?.('releasing the scanner');
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    for (const cleanup of cleanups.reverse()) {
+      options.onStage?.(cleanup.stage);
+      // Its own timer keeps the process alive: a cleanup whose only waker went away would let the event
+      // loop drain and Node exit before the reports are written (seen in tests as "exited while
+      // releasing the scanner", not reproduced since). Past the deadline it is left behind, said once.
+      await withDeadline(systemClock, Promise.resolve().then(cleanup.run), CLEANUP_MS, cleanup.stage).catch(options.onError);
+    }
   }
 }
+
+interface Cleanup {
+  /** What the run is doing meanwhile, for the "exited while ..." line. */
+  stage: string;
+  run: () => void | Promise<void>;
+}
+
+const CLEANUP_MS = 10_000;
 
 interface ChildOptions {
   env: NodeJS.ProcessEnv;

@@ -85,6 +85,10 @@ describe('attribution', () => {
     expect(open?.found).toBe(true);
     const userFrame = open!.found ? open!.stack.frames.find((f) => f.user) : undefined;
     expect(userFrame).toMatchObject({ file: join(REPO_ROOT, 'examples/pytest-leak/test_leak.py'), line: OPEN_LINE, function: 'test_writes_log' });
+    // Above the test the walk ends at pytest's call of it: pluggy's dozen frames are not recorded.
+    const outermost = open!.found ? open!.stack.frames.at(-1) : undefined;
+    expect(outermost).toMatchObject({ function: 'pytest_pyfunc_call', user: false });
+    expect(outermost?.file).toMatch(/_pytest[/\\]python\.py$/);
     expect(out.record.leftovers.map((l) => l.path)).toContain(work);
     const report = readFileSync(reportPath, 'utf8');
     rmSync(reportPath);

@@ -124,6 +124,28 @@ describe('python stack probe', () => {
     expect(lookup.found && topUserFrame(lookup.stack.frames)?.line).toBe(lineOf(REPEATS, 'the open inside'));
   });
 
+  it('records from four threads opening 2,000 files each never interleave, across the log growing', () => {
+    // The log is written without a lock (one mmap.write per record): 8,000 records of ~200 bytes
+    // outgrow its first 256 KiB several times while the threads race.
+    const script = scratch.write('threads.py', `import os, sys, threading
+root = sys.argv[1]
+def opens(n):
+    for i in range(2000):
+        open(os.path.join(root, "t%d-%d" % (n, i)), "w").close()
+threads = [threading.Thread(target=opens, args=(n,)) for n in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+`);
+    const dir = join(scratch.watched, 'threads');
+    mkdirSync(dir);
+    const run = runToEnd(PYTHON, [script, dir], scratch.probedEnv(), scratch.root);
+    expect(run.stderr).toBe('');
+    const { records, rejectedLines } = scratch.records();
+    expect(rejectedLines).toBe(0);
+    const paths = new Set(records.flatMap((r) => (r.kind === 'open' && r.path.startsWith(dir) ? [r.path] : [])));
+    expect(paths.size).toBe(8000);
+  });
+
   it("never keeps a test's file open after the function that opened it returns", () => {
     const script = scratch.write('no-close.py', NO_CLOSE);
     const target = join(scratch.watched, 'closed-by-refcount.txt');

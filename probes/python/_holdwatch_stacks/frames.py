@@ -4,9 +4,10 @@
 # The stdlib, installed packages and the probe itself are not "user" code; the probe's frames are
 # dropped, and of the library frames above the first user frame only the nearest ones are kept
 # (`pathlib.Path.open`, `subprocess.Popen.__init__`: the API the user called). Above the user's
-# frames the walk stops after a few library frames in a row: that is the test runner (pytest and
-# pluggy are a dozen frames deep), useless to the reader and the main cost of a deep stack; a
-# single library frame between user frames (contextlib's `__enter__`, a decorator) is kept.
+# frames the walk stops at the test runner's call of the test (pytest, unittest), or after a few
+# library frames in a row: the runner is a dozen frames deep (pluggy), useless to the reader and the
+# main cost of a deep stack; a single library frame between user frames (contextlib's `__enter__`,
+# a decorator) is kept.
 import os
 from .wire import json_str as _json_str
 
@@ -16,12 +17,15 @@ _MAX_WALK = 200
 _TRAILING_LIBRARY_FRAMES = 3
 
 _PROBE = object()
+_RUNNER = object()  # kind of a test runner's frame: above the user's frames, the walk ends at it
 _here = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _probe_prefixes = (_here, os.path.join(os.path.dirname(_here.rstrip(os.sep)), "sitecustomize.py"))
 _stdlib = os.path.dirname(os.__file__) + os.sep
 _installed = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+_runners = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, _stdlib + "unittest" + os.sep)
 
-# id(code) -> (code, is_user, JSON before the line number, JSON after it), or (code, _PROBE...).
+# id(code) -> (code, kind, JSON before the line number, JSON after it). kind: True (user), False
+# (library), _RUNNER or _PROBE. id() is audited, but this cache is only read once per call site.
 # Keyed by id: a code object's own hash digests its bytecode, too slow for every frame; the entry
 # keeps the code alive, so an id is never reused under us. Bounded: generated code can be endless.
 _codes = {}
@@ -36,21 +40,21 @@ def _classify(code):
     else:
         # `<string>` (python -c) and `<stdin>` are the user's code; `<frozen importlib...>` is not.
         library = name.startswith("<frozen") or name.startswith(_stdlib) or any(p in name for p in _installed)
-        user = not library
+        kind = _RUNNER if library and any(r in name for r in _runners) else not library
         function = getattr(code, "co_qualname", code.co_name)
-        info = (code, user, "[" + _json_str(name) + ",", ",null," + _json_str(function) + (",true]" if user else ",false]"))
+        info = (code, kind, "[" + _json_str(name) + ",", ",null," + _json_str(function) + (",true]" if kind is True else ",false]"))
     if info is _PROBE:
         info = (code, _PROBE, "", "")
     _codes[id(code)] = info
     return info
 
 
-# (id(f_globals), f_lineno, f_lasti) -> (globals, kind, JSON of the frame). Reading `frame.f_code`
+# (hash of f_globals, f_lineno, f_lasti) -> (globals, kind, JSON of the frame). Reading `frame.f_code`
 # raises an `object.__getattr__` audit event on 3.11, which re-enters the audit hook: the probe's
 # biggest cost when paid per frame per open (measured: 2.5x an unprobed open). `f_globals`,
 # `f_lineno`, `f_lasti` and `f_back` raise nothing, and a module's globals plus a line and an
 # instruction offset name one code object, so f_code is read once per call site, not per open.
-# The entry keeps the globals dict alive so its id is never reused under us.
+# The entry keeps the globals dict alive so its identity hash is never reused under us.
 _sites = {}
 _FROZEN = object()
 
@@ -69,53 +73,66 @@ def _classify_site(frame, key):
     return site
 
 
-def capture_sites(frame, _sites=_sites, _id=id, _classify_site=_classify_site, _PROBE=_PROBE, _FROZEN=_FROZEN,
-                  _MAX_FRAMES=_MAX_FRAMES, _KEEP_LIBRARY=_LEADING_LIBRARY_FRAMES + 1, _TRAILING=_TRAILING_LIBRARY_FRAMES):
+def capture_sites(frame, _sites=_sites, _hash=object.__hash__, _classify_site=_classify_site, _PROBE=_PROBE, _FROZEN=_FROZEN,
+                  _RUNNER=_RUNNER, _MAX_FRAMES=_MAX_FRAMES, _KEEP_LIBRARY=_LEADING_LIBRARY_FRAMES, _TRAILING=_TRAILING_LIBRARY_FRAMES):
     """Frames from `frame` outwards, innermost first, as a list of each frame's JSON text.
 
     The texts are the cache's own objects, so two captures from the same place compare equal by
     identity, element by element. None when `frame` is importlib's own (an import reading files).
     """
     # The hot loop of the probe (every open): locals only, no allocation but the keys and one list.
+    # `_hash` is object.__hash__, the dict's identity: id() raises a `builtins.id` audit event,
+    # which re-entered the hook once per frame (measured: 1.7k instructions a frame).
     if frame is None:
         return []
-    key = (_id(frame.f_globals), frame.f_lineno, frame.f_lasti)
+    key = (_hash(frame.f_globals), frame.f_lineno, frame.f_lasti)
     site = _sites.get(key) or _classify_site(frame, key)
-    if site[1] is _FROZEN:
+    kind = site[1]
+    if kind is True:
+        out = [site[2]]  # the common case: the test's own line called open()
+    elif kind is _FROZEN:
         return None
-    out = []
-    seen_user = False
-    walked = 0
-    while True:
-        kind = site[1]
-        if kind is not _PROBE:
-            out.append(site[2])
-            if seen_user:
-                if len(out) >= _MAX_FRAMES:
-                    break
-                if kind is True:
-                    walked = 0
-                else:
-                    walked += 1
-                    if walked >= _TRAILING:
-                        del out[len(out) - walked + 1:]  # the runner's entry frame says enough
-                        break
-            elif kind is True:
-                seen_user = True
-                walked = 0
-                if len(out) > _KEEP_LIBRARY:
-                    del out[:-_KEEP_LIBRARY]
-            else:
-                walked += 1
-                if walked >= _MAX_WALK:
-                    break
+    else:
+        out = []
+        walked = 0
+        # Up to the first user frame: the library API the user called (pathlib's open, Popen.__init__).
+        while kind is not True:
+            if kind is not _PROBE:
+                out.append(site[2])
+            frame = frame.f_back
+            walked += 1
+            if frame is None or walked >= _MAX_WALK:
+                del out[_MAX_FRAMES:]  # no user frame at all (interpreter startup, a library's thread)
+                return out
+            key = (_hash(frame.f_globals), frame.f_lineno, frame.f_lasti)
+            site = _sites.get(key) or _classify_site(frame, key)
+            kind = site[1]
+        if len(out) > _KEEP_LIBRARY:
+            del out[:-_KEEP_LIBRARY]
+        out.append(site[2])
+    # Then the user's frames outwards, through the odd library frame between them, until the
+    # test runner's entry frame or a few library frames in a row.
+    trailing = 0
+    while len(out) < _MAX_FRAMES:
         frame = frame.f_back
         if frame is None:
             break
-        key = (_id(frame.f_globals), frame.f_lineno, frame.f_lasti)
+        key = (_hash(frame.f_globals), frame.f_lineno, frame.f_lasti)
         site = _sites.get(key) or _classify_site(frame, key)
-    if not seen_user:  # no user frame at all (interpreter startup, a library's own thread)
-        del out[_MAX_FRAMES:]
+        kind = site[1]
+        if kind is True:
+            trailing = 0
+        elif kind is _RUNNER:
+            out.append(site[2])  # pytest's or unittest's call of the test: all above it is theirs
+            break
+        elif kind is not _PROBE:
+            trailing += 1
+            if trailing >= _TRAILING:
+                del out[len(out) - trailing + 2:]  # the library's entry frame says enough
+                break
+        else:
+            continue
+        out.append(site[2])
     return out
 
 

@@ -14,13 +14,14 @@
 #
 # Cost per open, in instructions counted with `valgrind --tool=callgrind` (deterministic, unlike a
 # clock on a busy machine) for `open(path, "rb").close()` in a two-frame stack, Python 3.11:
-#   unprobed 12.5k; the hook being called at all +1.7k; sys._getframe (audited: it re-enters the
-#   hook) +2.5k; the two-frame capture +12k; formatting +6k; the mmap write +4k.
-# What was cut: reading f_code per frame (an audit event each, see frames.py), a float "%.3f" for
-# atMs, a call per open (the hot path is inline in the hook), and a record that repeats the last
-# one for its path (see _last_open). What is left is the price of running Python code per open.
-# Frames are never kept to be formatted later: a kept frame keeps its function's locals after it
-# returns, so a file the test left to refcounting stays open (tests/probes/stack-python.test.ts).
+#   unprobed 12.0k; probed 27.6k, of which the hook being called at all 1.8k, sys._getframe 1.9k
+#   (audited: it re-enters the hook), and each frame of the capture about 3.3k (its line number
+#   alone 1.1k); an open that is recorded costs 9.9k more (formatting and the mmap write).
+# What was cut: reading f_code per frame and id() (each raises an audit event, see frames.py), a
+# float "%.3f" for atMs and a "%" format of the line, a lock per record (log_file.py), a call per
+# open (the hot path is inline in the hook), the runner's frames above the test (pytest and pluggy
+# are a dozen deep), and a record that repeats the last one for its path (see _last_open).
+# What is left is the price of running Python code per open.
 import atexit
 import os
 import sys
@@ -63,6 +64,7 @@ def _open_log():
         return False
     _state["log"] = log
     _state["pid"] = pid
+    _state["open_prefix"] = '{"v":%d,"kind":"open","pid":%d,"atMs":' % (_WIRE_VERSION, pid)
     _state["cwd"] = None
     return True
 
@@ -183,7 +185,6 @@ def _caller(depth=3):
 
 # atMs in whole milliseconds: a float's "%.3f" was a sixth of the probe's cost per open, and the
 # matcher compares against scan times that are whole milliseconds anyway.
-_OPEN_LINE = '{"v":%d,"kind":"open","pid":%%d,"atMs":%%d,"api":"%%s","path":%%s,"fd":null,"mode":%%s,"flags":%%d,"frames":%%s}\n' % _WIRE_VERSION
 _POSIX = os.sep == "/"
 
 # path -> (frames, mode, flags) of the last open record written for it. A test that opens the same
@@ -268,7 +269,7 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         if sites is None:
             return  # an import reading .pyc and source files through io.open_code: not the test's
         path, mode, flags = args
-        if not (_POSIX and type(path) is str and path[:1] == "/"):
+        if not (type(path) is str and (path[:1] == "/" if _POSIX else path[1:3] == ":\\")):
             path = _path_text(path)
             if path is None:
                 return
@@ -278,10 +279,12 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         if len(_last) >= _LAST_OPEN_LIMIT:
             _last.clear()
         _last[path] = seen
-        line = _OPEN_LINE % (
-            _state["pid"], _now() * 1000, "open" if mode is not None else "os.open", _json_str(path),
-            _json_str(mode) if type(mode) is str else "null", flags if type(flags) is int else 0, _as_json(sites),
-        )
+        # Joined from pieces: "%d" of a float and a seven-item "%" format cost twice as much.
+        line = "".join((
+            _state["open_prefix"], str(int(_now() * 1000)), ',"api":"open","path":' if mode is not None else ',"api":"os.open","path":',
+            _json_str(path), ',"fd":null,"mode":', _json_str(mode) if type(mode) is str else "null",
+            ',"flags":', str(flags) if type(flags) is int else "0", ',"frames":[', ",".join(sites), "]}\n",
+        ))
         try:
             log.write(line.encode("ascii"))
         except Exception as error:  # ENOSPC, EIO: stop recording, never raise
