@@ -146,6 +146,26 @@ for t in threads: t.join()
     expect(paths.size).toBe(8000);
   });
 
+  it('two modules whose opens sit on the same line at the same offset each get their own file in the stack', () => {
+    // The call-site cache is keyed by line and offset first: a hit must still be the same module.
+    const twin = 'def touch(path):\n    open(path, "a").close()  # the twin open\n';
+    scratch.write('twin_a.py', twin);
+    scratch.write('twin_b.py', twin);
+    const script = scratch.write('twins.py', `import sys
+sys.path.insert(0, ${JSON.stringify(scratch.root)})
+import twin_a, twin_b
+for name in ("a1", "b1", "a2", "b2"):
+    (twin_a if name[0] == "a" else twin_b).touch(sys.argv[1] + "/" + name)
+`);
+    const dir = join(scratch.watched, 'twins');
+    mkdirSync(dir);
+    expect(runToEnd(PYTHON, [script, dir], scratch.probedEnv(), scratch.root).stderr).toBe('');
+    const files = Object.fromEntries(
+      scratch.records().records.flatMap((r) => (r.kind === 'open' && r.path.startsWith(dir) ? [[r.path.slice(dir.length + 1), r.frames[0]?.file]] : [])),
+    );
+    expect(files).toEqual({ a1: join(scratch.root, 'twin_a.py'), b1: join(scratch.root, 'twin_b.py'), a2: join(scratch.root, 'twin_a.py'), b2: join(scratch.root, 'twin_b.py') });
+  });
+
   it("never keeps a test's file open after the function that opened it returns", () => {
     const script = scratch.write('no-close.py', NO_CLOSE);
     const target = join(scratch.watched, 'closed-by-refcount.txt');

@@ -9,6 +9,30 @@ import { join, resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 const RUN_MARKER = 'HOLDWATCH_WINE_TEST_RUN';
+/** The prefix prepareWine() set up last: failure messages say how its wineserver is doing. */
+let currentPrefix: string | null = null;
+
+/**
+ * The wineserver(s) serving `prefix`, as "pid (started N s after boot)", for failure messages: a
+ * pair of tests once failed together (holders gone, a new holder "exited 0" at once), which a
+ * wineserver dying and a new one starting would explain.
+ */
+export function wineserverSummary(prefix = currentPrefix): string {
+  if (prefix === null) return 'no Wine prefix prepared';
+  const servers: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'wineserver') continue;
+      if (!readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`WINEPREFIX=${prefix}`)) continue;
+      const ticks = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]);
+      servers.push(`${entry} (started ${(ticks / 100).toFixed(1)} s after boot)`);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return servers.length ? `wineserver ${servers.join(', ')}` : 'no wineserver running';
+}
 
 export interface WineEnv {
   cache: string;
@@ -35,6 +59,7 @@ export function prepareWine(runId: string): WineEnv {
   const out = execFileSync('bash', [join(REPO, 'scripts', 'wine-setup.sh')], { encoding: 'utf8', timeout: 240_000, stdio: ['ignore', 'pipe', 'inherit'] });
   const cache = out.trim().split('\n').pop()!;
   const env = { ...process.env, WINEPREFIX: join(cache, 'prefix'), WINEDEBUG: '-all' };
+  currentPrefix = env.WINEPREFIX;
   // Persistent until stopWineserver(): by default wineserver quits 3 s after its last process, and a
   // process started while it shuts down can die at once (a CI run lost a holder so, exit 0, no output).
   try {
@@ -65,6 +90,8 @@ export interface WineRun {
 
 export class WineProcesses {
   private readonly children = new Set<ChildProcess>();
+  /** How each child ended, in order: "name: code 0 after 812 ms" (failure messages). */
+  readonly exits: string[] = [];
 
   constructor(
     private readonly wine: WineEnv,
@@ -80,7 +107,11 @@ export class WineProcesses {
     try {
       const child = spawn('wine', [this.wine.nodeExe, ...args], { env: this.wine.env, stdio: [input, out, err], cwd: REPO });
       this.children.add(child);
-      child.on('exit', () => this.children.delete(child));
+      const started = Date.now();
+      child.on('exit', (code, signal) => {
+        this.children.delete(child);
+        this.exits.push(`${name}: ${signal ? `signal ${signal}` : `code ${code}`} after ${Date.now() - started} ms`);
+      });
       return { child, logs };
     } finally {
       closeSync(out);
@@ -147,7 +178,7 @@ export async function waitForFile(path: string, child: ChildProcess, errLog: str
       const text = readFileSync(path, 'utf8');
       if (text.length > 0) return text;
     }
-    if (child.exitCode !== null) throw new Error(`wine child exited ${child.exitCode} before ${path}: ${readFileSync(errLog, 'utf8').slice(0, 2000)}`);
+    if (child.exitCode !== null) throw new Error(`wine child exited ${child.exitCode} before ${path} (${wineserverSummary()}): ${readFileSync(errLog, 'utf8').slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${path}`);

@@ -4,13 +4,13 @@
 // prefix: the prefix is booted once per run. Under CI (CI set) a missing Wine fails the suite.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot, WatchEvent } from '../../core/api.js';
 import type { LiveStack } from '../../core/live-stack.js';
 import { readMinidump } from './minidump-file.js';
 import { describeElevatedUnderWine } from './elevated-scenarios.js';
 import { describeRunUnderWine } from './run-scenarios.js';
-import { prepareWine, REPO, toWine, waitFor, waitForFile, wineAvailable, WineProcesses, type WineEnv } from './wine-harness.js';
+import { prepareWine, REPO, toWine, waitFor, waitForFile, wineAvailable, WineProcesses, wineserverSummary, type WineEnv } from './wine-harness.js';
 
 const haveWine = wineAvailable();
 const required = Boolean(process.env.CI);
@@ -76,7 +76,16 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
       startHolder('cwd', [`cwd=${w('cwd-dir')}`]),
       startHolder('module', [`module=${w('mod\\addon-copy.node')}`]),
     ]);
+    server = wineserverSummary();
   }, 300_000);
+
+  // Says in the output which test a wineserver went away in (the holders die with it).
+  let server = '';
+  afterEach((context) => {
+    const now = wineserverSummary();
+    if (now !== server) console.error(`[wine] after "${context.task.name}": ${server} became ${now}; exits: ${procs.exits.slice(-5).join('; ')}`);
+    server = now;
+  });
 
   afterAll(() => {
     procs?.killAll();
@@ -244,7 +253,8 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
   }, 120_000);
 
   it('rmdir fails with EBUSY/ENOTEMPTY while held and succeeds once the holders exit', async () => {
-    expect(['EBUSY', 'ENOTEMPTY']).toContain(await removeDir());
+    const held = await removeDir();
+    expect(['EBUSY', 'ENOTEMPTY'], `${held}; ${wineserverSummary()}; exits so far: ${procs.exits.filter((e) => !/^(scan|rm)-/.test(e)).join('; ')}`).toContain(held);
     expect(existsSync(dir)).toBe(true);
     writeFileSync(join(scratch, 'release'), 'go');
     procs.killAll();

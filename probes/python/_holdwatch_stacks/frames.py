@@ -49,31 +49,40 @@ def _classify(code):
     return info
 
 
-# (hash of f_globals, f_lineno, f_lasti) -> (globals, kind, JSON of the frame). Reading `frame.f_code`
-# raises an `object.__getattr__` audit event on 3.11, which re-enters the audit hook: the probe's
-# biggest cost when paid per frame per open (measured: 2.5x an unprobed open). `f_globals`,
-# `f_lineno`, `f_lasti` and `f_back` raise nothing, and a module's globals plus a line and an
-# instruction offset name one code object, so f_code is read once per call site, not per open.
-# The entry keeps the globals dict alive so its identity hash is never reused under us.
+# Call sites, in two dicts. Reading `frame.f_code` raises an `object.__getattr__` audit event, and
+# id() a `builtins.id` one: each re-enters the audit hook, the probe's biggest cost when paid per
+# frame per open (measured: 2.5x an unprobed open). `f_globals`, `f_lineno`, `f_lasti` and `f_back`
+# raise nothing, and a module's globals plus a line and an instruction offset name one code object,
+# so f_code is read once per call site, not per open.
+# _sites: (f_lineno, f_lasti) -> (globals, kind, JSON of the frame), the one read per frame: a hit
+# is confirmed by `site[0] is frame.f_globals`, cheaper than hashing the globals for the key.
+# _sites_by_module: (identity hash of f_globals, f_lineno, f_lasti) -> the same, for the modules
+# whose call sites share a line and an offset. Entries keep the globals dict alive, so its identity
+# hash is never reused under us.
 _sites = {}
+_sites_by_module = {}
 _FROZEN = object()
 
 
-def _classify_site(frame, key):
-    if len(_sites) > 20000:
-        _sites.clear()
-    code = frame.f_code
-    info = _codes.get(id(code)) or _classify(code)
-    kind = info[1]
-    if kind is not _PROBE and code.co_filename.startswith("<frozen"):
-        kind = _FROZEN  # importlib reading .pyc and source files: never the test's open
-    text = "" if kind is _PROBE else info[2] + str(frame.f_lineno or 0) + info[3]
-    site = (frame.f_globals, kind, text)
-    _sites[key] = site
+def _site_of(frame, _hash=object.__hash__):
+    key = (_hash(frame.f_globals), frame.f_lineno, frame.f_lasti)
+    site = _sites_by_module.get(key)
+    if site is None:
+        if len(_sites_by_module) > 20000:
+            _sites_by_module.clear()
+            _sites.clear()
+        code = frame.f_code
+        info = _codes.get(id(code)) or _classify(code)
+        kind = info[1]
+        if kind is not _PROBE and code.co_filename.startswith("<frozen"):
+            kind = _FROZEN  # importlib reading .pyc and source files: never the test's open
+        text = "" if kind is _PROBE else info[2] + str(key[1] or 0) + info[3]
+        site = _sites_by_module[key] = (frame.f_globals, kind, text)
+    _sites[key[1:]] = site
     return site
 
 
-def capture_sites(frame, _sites=_sites, _hash=object.__hash__, _classify_site=_classify_site, _PROBE=_PROBE, _FROZEN=_FROZEN,
+def capture_sites(frame, _sites=_sites, _site_of=_site_of, _PROBE=_PROBE, _FROZEN=_FROZEN,
                   _RUNNER=_RUNNER, _MAX_FRAMES=_MAX_FRAMES, _KEEP_LIBRARY=_LEADING_LIBRARY_FRAMES, _TRAILING=_TRAILING_LIBRARY_FRAMES):
     """Frames from `frame` outwards, innermost first, as a list of each frame's JSON text.
 
@@ -81,12 +90,11 @@ def capture_sites(frame, _sites=_sites, _hash=object.__hash__, _classify_site=_c
     identity, element by element. None when `frame` is importlib's own (an import reading files).
     """
     # The hot loop of the probe (every open): locals only, no allocation but the keys and one list.
-    # `_hash` is object.__hash__, the dict's identity: id() raises a `builtins.id` audit event,
-    # which re-entered the hook once per frame (measured: 1.7k instructions a frame).
     if frame is None:
         return []
-    key = (_hash(frame.f_globals), frame.f_lineno, frame.f_lasti)
-    site = _sites.get(key) or _classify_site(frame, key)
+    site = _sites.get((frame.f_lineno, frame.f_lasti))
+    if site is None or site[0] is not frame.f_globals:
+        site = _site_of(frame)
     kind = site[1]
     if kind is True:
         out = [site[2]]  # the common case: the test's own line called open()
@@ -104,8 +112,9 @@ def capture_sites(frame, _sites=_sites, _hash=object.__hash__, _classify_site=_c
             if frame is None or walked >= _MAX_WALK:
                 del out[_MAX_FRAMES:]  # no user frame at all (interpreter startup, a library's thread)
                 return out
-            key = (_hash(frame.f_globals), frame.f_lineno, frame.f_lasti)
-            site = _sites.get(key) or _classify_site(frame, key)
+            site = _sites.get((frame.f_lineno, frame.f_lasti))
+            if site is None or site[0] is not frame.f_globals:
+                site = _site_of(frame)
             kind = site[1]
         if len(out) > _KEEP_LIBRARY:
             del out[:-_KEEP_LIBRARY]
@@ -117,8 +126,9 @@ def capture_sites(frame, _sites=_sites, _hash=object.__hash__, _classify_site=_c
         frame = frame.f_back
         if frame is None:
             break
-        key = (_hash(frame.f_globals), frame.f_lineno, frame.f_lasti)
-        site = _sites.get(key) or _classify_site(frame, key)
+        site = _sites.get((frame.f_lineno, frame.f_lasti))
+        if site is None or site[0] is not frame.f_globals:
+            site = _site_of(frame)
         kind = site[1]
         if kind is True:
             trailing = 0

@@ -14,8 +14,8 @@
 #
 # Cost per open, in instructions counted with `valgrind --tool=callgrind` (deterministic, unlike a
 # clock on a busy machine) for `open(path, "rb").close()` in a two-frame stack, Python 3.11:
-#   unprobed 12.0k; probed 27.6k, of which the hook being called at all 1.8k, sys._getframe 1.9k
-#   (audited: it re-enters the hook), and each frame of the capture about 3.3k (its line number
+#   unprobed 12.0k; probed 26.5k, of which the hook being called at all 1.8k, sys._getframe 1.9k
+#   (audited: it re-enters the hook), and each frame of the capture about 2.8k (its line number
 #   alone 1.1k); an open that is recorded costs 9.9k more (formatting and the mmap write).
 # What was cut: reading f_code per frame and id() (each raises an audit event, see frames.py), a
 # float "%.3f" for atMs and a "%" format of the line, a lock per record (log_file.py), a call per
