@@ -146,6 +146,24 @@ for t in threads: t.join()
     expect(paths.size).toBe(8000);
   });
 
+  it("a unittest test's stack ends at unittest's call of it, walking on past a mock.patch wrapper", () => {
+    scratch.write('test_unit_open.py', `import os, unittest
+from unittest import mock
+kept = []
+class OpensTest(unittest.TestCase):
+    @mock.patch.dict(os.environ, {"HW": "1"})
+    def test_open(self):
+        kept.append(open(os.environ["TARGET"], "w"))  # the unittest open
+`);
+    const target = join(scratch.watched, 'unittest.txt');
+    const run = runToEnd(PYTHON, ['-m', 'unittest', '-q', 'test_unit_open'], scratch.probedEnv({ TARGET: target }), scratch.root);
+    expect(run.status, run.stderr).toBe(0);
+    const open = scratch.records().records.find((r) => r.kind === 'open' && r.path === target);
+    expect(open?.kind === 'open' && open.frames.map((f) => [f.function, f.user])).toEqual([
+      ['OpensTest.test_open', true], ['_patch_dict.decorate_callable.<locals>._inner', false], ['TestCase._callTestMethod', false],
+    ]);
+  });
+
   it('two modules whose opens sit on the same line at the same offset each get their own file in the stack', () => {
     // The call-site cache is keyed by line and offset first: a hit must still be the same module.
     const twin = 'def touch(path):\n    open(path, "a").close()  # the twin open\n';

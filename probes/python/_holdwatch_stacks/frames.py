@@ -22,7 +22,9 @@ _here = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _probe_prefixes = (_here, os.path.join(os.path.dirname(_here.rstrip(os.sep)), "sitecustomize.py"))
 _stdlib = os.path.dirname(os.__file__) + os.sep
 _installed = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
-_runners = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, _stdlib + "unittest" + os.sep)
+# unittest's case.py, not its mock.py: a `@patch` wrapper sits between the user's frames.
+_runners = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep,
+            _stdlib + os.path.join("unittest", "case.py"), _stdlib + os.path.join("unittest", "async_case.py"))
 
 # id(code) -> (code, kind, JSON before the line number, JSON after it). kind: True (user), False
 # (library), _RUNNER or _PROBE. id() is audited, but this cache is only read once per call site.
