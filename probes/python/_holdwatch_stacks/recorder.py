@@ -42,6 +42,9 @@ def start():
     directory = os.environ.get("HOLDWATCH_PROBE_LOG")
     if not directory or os.environ.get("HOLDWATCH_PROBE_DISABLED"):
         return
+    if not hasattr(sys, "addaudithook"):
+        _disable("Python 3.8 or later is needed (sys.addaudithook); this is %d.%d" % sys.version_info[:2])
+        return
     _state["dir"] = directory
     if not _open_log():
         return
