@@ -65,7 +65,8 @@ export function describeRunUnderWine(haveWine: boolean): void {
       const failure = record.failures[0]!;
       expect(record.failures).toHaveLength(1);
       expect({ kind: failure.kind, code: failure.code, path: failure.path }).toEqual({ kind: 'busy', code: 16, path: lock });
-      expect(failure.holders.map((h) => [h.kind, h.path, h.processName, h.attribution.verdict])).toEqual([['file', lock, 'node.exe', 'blocked-cleanup']]);
+      const rows = JSON.stringify(failure.holders.map((h) => ({ pid: h.pid, startedAtMs: h.processStartedAtMs, handle: h.handle, access: h.access })));
+      expect(failure.holders.map((h) => [h.kind, h.path, h.processName, h.attribution.verdict]), rows).toEqual([['file', lock, 'node.exe', 'blocked-cleanup']]);
       const holder = failure.holders[0]!;
       expect(holder.commandLine).toMatch(/ebusy\.test\.mjs$/);
       expect(holder.attribution.firstSeenDuring).toBe('writes the lock file');
