@@ -175,9 +175,15 @@ export class RunSupervisor {
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
     const scan = this.watcher.scanNow();
     void scan.then((outcome) => this.tasks.run(async () => {
+      const current = this.watcher!.current();
       const heldUntilJustNow = match.path === null ? [] : holdersOnPath([...this.justGone.values()].filter((g) => g.lastSeenAtMs >= atMs - JUST_GONE_MS).map((g) => g.holder), match.path);
+      // A handle gone just now counts for a process that no longer holds the path (it exited, or
+      // closed it after the failure), not for one that still does: rmSync's own lstat/chmod retries
+      // open attribute-only handles to the file it cannot delete, a second "blocker" in the
+      // process that holds it (seen under Wine, in CI).
+      const stillHolding = new Set(match.path === null ? [] : holdersOnPath(current, match.path).map(processOf));
       // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
-      const blockers = blockersOf([...this.watcher!.current(), ...heldUntilJustNow], match.path);
+      const blockers = blockersOf([...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processOf(h)))], match.path);
       this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: [...new Set(blockers.map(holderKey))], test: slot.test });
       slot.written = true;
     }), this.options.onError);
@@ -220,4 +226,9 @@ export class RunSupervisor {
     this.recorder.apply(entry);
     this.options.journal(entry);
   }
+}
+
+/** A process's identity (pid and start time): a pid alone may be reused. */
+function processOf(holder: Holder): string {
+  return `${holder.pid}/${holder.processStartedAtMs}`;
 }

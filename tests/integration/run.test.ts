@@ -98,6 +98,32 @@ describe('attribution', () => {
     expect(report).toContain(`test_leak.py:${OPEN_LINE}`);
   });
 
+  it("a handle its holder closed just before the failure line is not a second blocker while that process still holds the path", async () => {
+    // As rmSync's lstat/chmod retries on Windows open the file they cannot delete: a second handle in
+    // the process that holds it, gone by the time the failure line is printed.
+    const script = `
+import sys, time
+p = sys.argv[1]
+lock = open(p, "w")
+time.sleep(0.5)
+moment = open(p)
+time.sleep(0.5)
+moment.close()
+time.sleep(0.15)
+print("OSError: [Errno 16] Device or resource busy: '" + p + "'", flush=True)
+time.sleep(0.5)
+`;
+    const target = join(dir, 'busy.lock');
+    const out = await runUnderHoldwatch([dir], [SYSTEM_PYTHON, '-c', script, target]);
+    // The focus polls saw both handles (else this test could not fail) ...
+    expect(out.record.holders.filter((h) => h.path === target)).toHaveLength(2);
+    // ... and the failure names the one still open.
+    expect(out.record.failures).toHaveLength(1);
+    const blockers = out.record.failures[0]!.holders;
+    expect(blockers).toHaveLength(1);
+    expect(blockers[0]!.handle).toBe(out.record.holders.find((h) => h.path === target && h.attribution.verdict === 'blocked-cleanup')?.handle);
+  });
+
   it('a failure line triggers a snapshot naming a detached holder, attributed through the run tag', async () => {
     // script -> launcher (exits at once) -> writer in a new session: the writer is reparented.
     const launcher = [
