@@ -18,6 +18,7 @@ class MappedLog:
         self._fd = os.open(path, flags, 0o644)
         self._lock = _thread.allocate_lock()
         self._size = 0
+        self._closed = False
         self._map = None
         try:
             self._reserve(_FIRST_SIZE)
@@ -39,12 +40,12 @@ class MappedLog:
         # lock and the offset were 1.9k of the 11.7k instructions a record cost, callgrind).
         try:
             self._map.write(data)
-        except ValueError:  # past the end of the reserved space
+        except ValueError:  # past the end of the reserved space, or closed
             self._grow_and_write(data)
 
     def _grow_and_write(self, data):
         with self._lock:
-            if self._map is None:
+            if self._closed:
                 return  # closed at exit while another thread still opened files: dropped, not an error
             end = self._map.tell() + len(data)
             if end > self._size:
@@ -56,11 +57,11 @@ class MappedLog:
     def close(self):
         """Unmaps and cuts the file to what was written. Idempotent."""
         with self._lock:
-            if self._map is None:
+            if self._closed:
                 return
+            self._closed = True
             end = self._map.tell()
-            self._map.close()
-            self._map = None
+            self._map.close()  # kept: a late write() gets ValueError from it, and _grow_and_write drops it
             try:
                 os.ftruncate(self._fd, end)
             finally:
@@ -68,6 +69,7 @@ class MappedLog:
 
     def abandon(self):
         """In a forked child: the map and fd are the parent's; drop them without touching the file."""
+        self._closed = True
         self._map = None
         try:
             os.close(self._fd)
