@@ -55,6 +55,11 @@ export function holderKey(h: Holder): string {
   return key;
 }
 
+/** Identity of a process: (pid, start time), since a pid alone may be reused. */
+export function processKey(h: { pid: number; processStartedAtMs: number }): string {
+  return `${h.pid}:${h.processStartedAtMs}`;
+}
+
 /** A payload that does not match the contract: rejected with this, never acted on. */
 export class ContractError extends Error {
   override readonly name = 'ContractError';

@@ -2,7 +2,7 @@
 // which tests the timeline excerpt keeps, leftovers by test. Renderers only format these.
 import type { AttributedHolder, PlatformName, RunRecord, TestOutcome, TestPhase, TestRecord, Verdict } from '../api.js';
 import { isUnder, POSIX_STYLE, relativeDisplay, WINDOWS_STYLE, type PathStyle } from '../paths.js';
-import { holderKey } from '../api-contract.js';
+import { holderKey, processKey } from '../api-contract.js';
 
 export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'in-run', 'outside-run'];
 
@@ -34,10 +34,6 @@ export function displayPath(record: RunRecord, path: string, dir?: string): stri
 export function holderPath(record: RunRecord, holder: AttributedHolder): string {
   const path = displayPath(record, holder.path, holder.watchedDir);
   return holder.deleted ? `${path} (deleted)` : path;
-}
-
-export function processKey(h: { pid: number; processStartedAtMs: number }): string {
-  return `${h.pid}:${h.processStartedAtMs}`;
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { AttributedHolder, Holder, PlatformName, RunRecord, TestEvent } from '../api.js';
 import { withDeadline, type Clock } from '../clock.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
+import { processKey } from '../api-contract.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from './journal-entries.js';
 import { RunMembership } from './membership.js';
@@ -181,9 +182,9 @@ export class RunSupervisor {
       // closed it after the failure), not for one that still does: rmSync's own lstat/chmod retries
       // open attribute-only handles to the file it cannot delete, a second "blocker" in the
       // process that holds it (seen under Wine, in CI).
-      const stillHolding = new Set(match.path === null ? [] : holdersOnPath(current, match.path).map(processOf));
+      const stillHolding = new Set(match.path === null ? [] : holdersOnPath(current, match.path).map(processKey));
       // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
-      const blockers = blockersOf([...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processOf(h)))], match.path);
+      const blockers = blockersOf([...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processKey(h)))], match.path);
       this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: [...new Set(blockers.map(holderKey))], test: slot.test });
       slot.written = true;
     }), this.options.onError);
@@ -226,9 +227,4 @@ export class RunSupervisor {
     this.recorder.apply(entry);
     this.options.journal(entry);
   }
-}
-
-/** A process's identity (pid and start time): a pid alone may be reused. */
-function processOf(holder: Holder): string {
-  return `${holder.pid}/${holder.processStartedAtMs}`;
 }
