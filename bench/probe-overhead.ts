@@ -18,6 +18,7 @@ import { probeEnvironment } from '../core/stacks/index.js';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const PAIRS = 10_000;
 const PASSES = 7;
+const CHILD_TIMEOUT_MS = 300_000;
 const PYTHON = process.env.BENCH_PYTHON ?? '/usr/bin/python3';
 const repo = join(import.meta.dirname, '..', '..');
 
@@ -93,8 +94,15 @@ function output(command: string, args: string[], env: NodeJS.ProcessEnv): Promis
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bench child took over ${CHILD_TIMEOUT_MS / 1000} s: ${command}`));
+    }, CHILD_TIMEOUT_MS);
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
   });
 }
 
