@@ -6,31 +6,42 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { join, resolve } from 'node:path';
+import { readStat } from '../../native/linux/proc-stat.js';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 const RUN_MARKER = 'HOLDWATCH_WINE_TEST_RUN';
 /** The prefix prepareWine() set up last: failure messages say how its wineserver is doing. */
 let currentPrefix: string | null = null;
 
-/**
- * The wineserver(s) serving `prefix`, as "pid (started N s after boot)", for failure messages: a
- * pair of tests once failed together (holders gone, a new holder "exited 0" at once), which a
- * wineserver dying and a new one starting would explain.
- */
-export function wineserverSummary(prefix = currentPrefix): string {
-  if (prefix === null) return 'no Wine prefix prepared';
-  const servers: string[] = [];
+/** Pids whose environment holds `pair` (NAME=value); processes gone meanwhile or not ours to read are skipped. */
+function pidsWithEnv(pair: string): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'wineserver') continue;
-      if (!readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`WINEPREFIX=${prefix}`)) continue;
-      const ticks = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]);
-      servers.push(`${entry} (started ${(ticks / 100).toFixed(1)} s after boot)`);
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(pair)) pids.push(Number(entry));
     } catch {
       // gone meanwhile, or not ours to read
     }
   }
+  return pids;
+}
+
+/**
+ * The wineserver(s) serving `prefix` (comm `wineserver64` on Debian), as "pid (started <time>)", for
+ * failure messages: a pair of tests once failed together (holders gone, a new holder "exited 0" at
+ * once), which a wineserver dying and a new one starting would explain.
+ */
+export function wineserverSummary(prefix = currentPrefix): string {
+  if (prefix === null) return 'no Wine prefix prepared';
+  const servers = pidsWithEnv(`WINEPREFIX=${prefix}`).flatMap((pid) => {
+    try {
+      const stat = readStat(pid);
+      return stat.name.startsWith('wineserver') ? [`${pid} (started ${new Date(stat.startedAtMs).toISOString()})`] : [];
+    } catch {
+      return []; // gone meanwhile
+    }
+  });
   return servers.length ? `wineserver ${servers.join(', ')}` : 'no wineserver running';
 }
 
@@ -150,13 +161,12 @@ export class WineProcesses {
   /** Ends every process of this run: the ones we spawned and any they spawned (marker in environ). */
   killAll(): void {
     for (const child of this.children) child.kill('SIGKILL');
-    const marker = `${RUN_MARKER}=${this.wine.env[RUN_MARKER]}`;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    for (const pid of pidsWithEnv(`${RUN_MARKER}=${this.wine.env[RUN_MARKER]}`)) {
+      if (pid === process.pid) continue;
       try {
-        if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(marker)) process.kill(Number(entry), 'SIGKILL');
+        process.kill(pid, 'SIGKILL');
       } catch {
-        // gone or not ours to read
+        // gone meanwhile
       }
     }
   }
