@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LiveStackResult } from '../core/api.js';
 import { LiveStackResultSchema } from '../core/api-contract.js';
 import { BadInputError } from '../core/errors.js';
+import { parseJsonOrUndefined } from '../core/json-text.js';
 import type { WatchDir } from '../core/platform.js';
 // Generic despite its folder: spawn with a deadline, SIGTERM then SIGKILL, always settles.
 import { runTool } from '../native/linux/live-stack-tools.js';
@@ -40,17 +41,9 @@ export async function captureLiveStackInWorker(pid: number, options: CaptureOpti
   }
   const line = run.stderr.trim().split('\n')[0]?.replace(/^holdwatch: /, '') ?? '';
   if (run.code === 0 || run.code === EXIT_STACK_UNAVAILABLE) {
-    const parsed = LiveStackResultSchema.safeParse(safeJson(run.stdout));
+    const parsed = LiveStackResultSchema.safeParse(parseJsonOrUndefined(run.stdout));
     if (parsed.success) return parsed.data;
   }
   if (run.code === 2) throw new BadInputError(line || `process ${pid} has exited`);
   throw new Error(`holdwatch stack ${pid} failed (exit ${run.code}): ${line || 'no output'}`);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

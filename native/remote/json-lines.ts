@@ -2,6 +2,7 @@
 // a newline is cut off at MAX_WORKER_LINE_BYTES instead of growing the host's memory without end.
 import type { Socket } from 'node:net';
 import { LineSplitter } from '../../core/runners/line-splitter.js';
+import { parseJsonOrUndefined } from '../../core/json-text.js';
 import { MAX_WORKER_LINE_BYTES } from '../../core/scan-worker-contract.js';
 
 /** Calls `onLine` with each parsed line (unparseable text arrives as `undefined`); `onEnd` once when the socket ends. */
@@ -25,7 +26,7 @@ export function readJsonLines(socket: Socket, onLine: (value: unknown) => void, 
     }
     for (const line of splitter.push(chunk)) {
       if (ended) return;
-      if (line.length > 0) onLine(parseJson(line));
+      if (line.length > 0) onLine(parseJsonOrUndefined(line));
     }
   });
   socket.on('error', (error) => end(error.message));
@@ -34,12 +35,4 @@ export function readJsonLines(socket: Socket, onLine: (value: unknown) => void, 
 
 export function writeJsonLine(socket: Socket, value: unknown): void {
   if (!socket.destroyed) socket.write(`${JSON.stringify(value)}\n`);
-}
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }

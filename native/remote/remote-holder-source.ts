@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ZodType } from 'zod';
 import type { PlatformName, ProcessInfo } from '../../core/api.js';
 import { BadInputError } from '../../core/errors.js';
+import { parseJsonOrUndefined } from '../../core/json-text.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { MAX_EXTRAS_HANDLES, WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../core/scan-worker-contract.js';
 import { readJsonLines, writeJsonLine } from './json-lines.js';
@@ -221,7 +222,7 @@ function acceptWorker(server: Server, token: string, timeoutMs: number): Promise
           return;
         }
         socket.off('data', onFirstLine);
-        const parsed = WorkerReplySchema.safeParse(safeJson(text.slice(0, newline)));
+        const parsed = WorkerReplySchema.safeParse(parseJsonOrUndefined(text.slice(0, newline)));
         const hello = parsed.success && parsed.data.type === 'hello' ? parsed.data : null;
         const given = Buffer.from(hello?.token ?? '');
         if (!hello || given.length !== expected.length || !timingSafeEqual(given, expected)) return socket.destroy();
@@ -237,13 +238,6 @@ function acceptWorker(server: Server, token: string, timeoutMs: number): Promise
   });
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The worker leaves on its own once the pipe is gone; give it a moment, then end it. Always releases the launcher's handle. */
 async function endWorker(worker: LaunchedWorker): Promise<void> {
