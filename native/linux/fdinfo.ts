@@ -20,18 +20,23 @@ export function readFdInfo(pid: number, fd: string): FdInfo | null {
   try {
     handle = openSync(`/proc/${pid}/fdinfo/${fd}`, 'r');
   } catch (error) {
-    if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
+    if (fdGone(error)) return null;
     throw error;
   }
   try {
     const length = readSync(handle, buffer, 0, buffer.length, null);
     return parseFdInfo(buffer.toString('latin1', 0, length));
   } catch (error) {
-    if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
+    if (fdGone(error)) return null;
     throw error;
   } finally {
     closeSync(handle);
   }
+}
+
+/** The fd closed, the process exited, or it is not ours to read: no info, not an error. */
+function fdGone(error: unknown): boolean {
+  return isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES';
 }
 
 export function parseFdInfo(text: string): FdInfo {
