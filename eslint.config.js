@@ -1,14 +1,29 @@
-// Lint: typescript-eslint's recommended rules, plus the layer rule that keeps imports going down:
-// core imports nothing of ours; native imports core; cli and electron import core and native;
-// renderer imports only types from core/api; probes stand alone (they run inside test processes).
+// Lint: typescript-eslint's recommended rules, plus the layer rule that keeps imports going down.
+// Each layer names what it MAY import (VS Code's code-import-patterns); everything else of ours is
+// refused, so a new upward edge fails lint instead of waiting for a reviewer:
+//   contract <- nothing; core <- contract; native <- core, contract; host <- native, core, contract;
+//   cli and electron <- host and below, never each other; renderer <- contract only;
+//   probes <- nothing (they run inside test processes).
 import tseslint from 'typescript-eslint';
 
-const layer = (files, forbidden, message) => ({
-  files,
-  rules: {
-    'no-restricted-imports': ['error', { patterns: forbidden.map((folder) => ({ group: [`**/${folder}/**`, `**/${folder}`], message })) }],
-  },
-});
+const LAYERS = ['contract', 'core', 'native', 'host', 'cli', 'electron', 'renderer', 'probes', 'bench', 'tests'];
+
+/**
+ * `files` may import only `allowed` (and themselves); the rest of LAYERS is refused with `message`.
+ * A co-located test obeys its layer too, and may also use tests/ (fixtures, spawn helpers).
+ */
+const layer = (files, allowed, message, extra = []) => {
+  const self = files[0].split('/')[0];
+  const rule = (forbidden) => ['error', { patterns: [...forbidden.map((folder) => ({ group: [`**/${folder}/**`, `**/${folder}`], message })), ...extra] }];
+  const forbidden = LAYERS.filter((l) => l !== self && !allowed.includes(l));
+  return [
+    { files, ignores: ['**/*.test.ts'], rules: { 'no-restricted-imports': rule(forbidden) } },
+    { files: files.map((f) => f.replace(/\*\.tsx?$/, '*.test.ts')), rules: { 'no-restricted-imports': rule(forbidden.filter((l) => l !== 'tests')) } },
+  ];
+};
+
+/** Properties of `process` a layer may not touch: it is given what it needs instead. */
+const banned = (object, properties, message) => properties.map((property) => ({ object, property, message }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-artifacts/**', 'bench/.build/**', '**/*.js', '!eslint.config.js'] },
@@ -19,31 +34,39 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  layer(['core/**/*.ts'], ['native', 'cli', 'electron', 'renderer', 'probes', 'bench'], 'core imports nothing of ours: it is the bottom layer.'),
+  ...layer(['contract/**/*.ts'], [], 'contract imports nothing of ours: it is what every layer shares.'),
+  ...layer(['core/**/*.ts'], ['contract'], 'core imports only contract: it decides, it never touches the OS.'),
+  ...layer(['native/**/*.ts'], ['core', 'contract'], 'native imports only core and contract.'),
+  ...layer(['host/**/*.ts'], ['native', 'core', 'contract'], 'host imports native, core and contract: the front ends (cli, electron) sit above it.'),
+  ...layer(['cli/**/*.ts'], ['host', 'native', 'core', 'contract'], 'cli imports host and below, never electron.'),
+  ...layer(['electron/**/*.ts'], ['host', 'native', 'core', 'contract'], 'electron imports host and below, never cli.'),
+  ...layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], ['contract'], 'renderer speaks only the contract.', [{ group: ['node:*'], message: 'renderer runs in a browser: no Node modules.' }]).map((c) => ({ ...c, rules: { 'no-restricted-imports': ['error', { patterns: c.rules['no-restricted-imports'][1].patterns.map((p) => (p.group[0] === '**/core/**' ? { ...p, group: ['**/core/**', '!**/core/api.js', '!**/core/api-contract.js'] } : p)) }] } })),
+  ...layer(['probes/**/*.mjs', 'probes/**/*.cjs'], [], 'probes run inside test processes and stand alone.'),
   {
-    files: ['core/**/*.ts'],
-    ignores: ['core/**/*.test.ts'],
+    // require() in the .cjs probes: the same rule, by the path's text.
+    files: ['probes/**/*.cjs'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `CallExpression[callee.name="require"] > Literal[value=/(^|\\/)(${LAYERS.filter((l) => l !== 'probes').join('|')})\\//]`, message: 'probes run inside test processes and stand alone.' },
+      ],
+    },
+  },
+  {
+    files: ['contract/**/*.ts', 'core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       // Core never touches the process, stdout or the clock directly: they are injected.
       'no-restricted-globals': ['error', { name: 'process', message: 'inject it; core never touches process' }],
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'use the injected Clock' }],
     },
   },
-  layer(['native/**/*.ts'], ['cli', 'electron', 'renderer', 'probes', 'bench'], 'native imports only core.'),
-  layer(['cli/**/*.ts', 'electron/**/*.ts'], ['renderer', 'bench'], 'cli and electron import core and native only.'),
-  layer(['probes/**/*.ts'], ['core', 'native', 'cli', 'electron', 'renderer', 'bench'], 'probes run inside test processes and stand alone.'),
   {
-    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    files: ['host/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/native/**', '**/cli/**', '**/electron/**', '**/probes/**', '**/bench/**', 'node:*'], message: 'renderer speaks only core/api.' },
-            { group: ['**/core/**', '!**/core/api', '!**/core/api.js', '!**/core/api-contract', '!**/core/api-contract.js'], message: 'renderer imports only core/api (types) and core/api-contract (its schemas).' },
-          ],
-        },
-      ],
+      // The host serves two front ends: exiting, changing directory and printing are theirs to do.
+      'no-restricted-properties': ['error', ...banned('process', ['exit', 'exitCode', 'chdir', 'stdout', 'stderr'], 'the front end (cli, electron) does this; the host takes a callback or an option')],
     },
   },
 );

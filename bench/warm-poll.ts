@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { Watcher } from '../core/watch.js';
 import { LinuxHolderSource } from '../native/linux/linux-holder-source.js';
-import { systemClock } from '../cli/system.js';
+import { systemClock } from '../host/system-clock.js';
 import type { Measurement } from './measurement.js';
 
 export class WarmPoller {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SystemTables } from '../native/win32/system-tables.js';
-import { Win32HolderSource } from '../native/win32/win32-holder-source.js';
+import { Win32HolderSource, type Win32ScanStats } from '../native/win32/win32-holder-source.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const LOAD_PROCESSES = Number(process.env.BENCH_LOAD_PROCESSES ?? 20);
@@ -40,7 +40,8 @@ async function timeInterleaved(rounds: number, steps: (() => unknown)[]): Promis
 const ms = (t: Timing) => `median ${t.median.toFixed(3)} ms, p90 ${t.p90.toFixed(3)} ms, mean ${t.mean.toFixed(3)} ms`;
 
 async function measure(label: string, watched: string, tables: SystemTables): Promise<void> {
-  const source = new Win32HolderSource();
+  let last: Win32ScanStats = { named: 0, changedPids: [], workerStarts: 0 };
+  const source = new Win32HolderSource({ onScanned: (stats) => (last = stats) });
   try {
     const dir = await source.resolveWatchDir(watched);
     const first = await source.scan({ dirs: [dir] });
@@ -54,8 +55,8 @@ async function measure(label: string, watched: string, tables: SystemTables): Pr
       () => tables.fileHandles(),
       async () => {
         await source.scan({ dirs: [dir] });
-        namedDuringPolls += source.lastScanNamed;
-        for (const pid of source.lastScanChanged) changed.set(pid, (changed.get(pid) ?? 0) + 1);
+        namedDuringPolls += last.named;
+        for (const pid of last.changedPids) changed.set(pid, (changed.get(pid) ?? 0) + 1);
       },
     ]);
     const [list] = await timeInterleaved(Math.min(ROUNDS, 50), [() => tables.processList()]);

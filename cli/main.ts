@@ -2,13 +2,12 @@
 // Each command's module is imported when that command runs: `scan --json` must not pay for the UI
 // server, zod or React-side contracts at start-up (measured: --help went from 0.55 s to ~0.1 s).
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { EXIT_BAD_INPUT, EXIT_INTERNAL } from '../contract/exit-codes.js';
 import { BadInputError } from '../core/errors.js';
 import { UnsupportedPlatformError } from '../native/index.js';
 import type { AttachOptions } from './attach-command.js';
 import type { RunOptions } from './run-command.js';
-import type { ReportFormat } from './run-reports.js';
-
-const EXIT_BAD_INPUT = 2;
+import type { ReportFormat } from '../host/run/run-reports.js';
 
 function parseIntervalMs(value: string): number {
   const ms = Number(value);
@@ -99,7 +98,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .command('scan-worker', { hidden: true })
     .option('--pipe <name>', 'the pipe (Windows) or unix socket the host listens on')
     .option('--token <hex>', 'the token that proves this worker to the host')
-    .action(async (options: { pipe?: string; token?: string }) => setExitCode(await (await import('./scan-worker-command.js')).scanWorkerCommand(options)));
+    .action(async (options: { pipe?: string; token?: string }) => setExitCode(await (await import('../host/scanner/scan-worker.js')).serveScanWorker(options)));
 
   return program;
 }
@@ -130,5 +129,5 @@ function exitCodeFor(error: unknown): number {
   // A real failure: one line, not a stack (HOLDWATCH_DEBUG=1 shows it).
   process.stderr.write(`holdwatch: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
   if (process.env.HOLDWATCH_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
-  return 70;
+  return EXIT_INTERNAL;
 }

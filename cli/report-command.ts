@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../core/errors.js';
 import { RunRecorder } from '../core/run/run-recorder.js';
-import { dataDir } from './data-dir.js';
-import { readJournal } from './journal-file.js';
-import { renderReport, reportOptions, type ReportFormat } from './run-reports.js';
+import { dataDirOf, runsPathIn } from '../host/data-dir.js';
+import { readJournal } from '../host/run/journal-file.js';
+import { renderReport, reportOptions, type ReportFormat } from '../host/run/run-reports.js';
 
 export async function reportCommand(run: string, options: { format: ReportFormat; redact?: boolean }): Promise<number> {
   const path = journalPathOf(run);
@@ -21,7 +21,8 @@ export async function reportCommand(run: string, options: { format: ReportFormat
 function journalPathOf(run: string): string {
   if (run.trim() === '' || run.includes('\0')) throw new BadInputError('no run given');
   if (run.endsWith('.jsonl') && existsSync(run)) return run;
-  const byId = join(dataDir(), 'runs', `${run}.jsonl`);
+  const runs = runsPathIn(dataDirOf(process.env, process.platform));
+  const byId = join(runs, `${run}.jsonl`);
   if (/^[\w.-]+$/.test(run) && existsSync(byId)) return byId;
-  throw new BadInputError(`no such run: ${run} (give a run id from ${join(dataDir(), 'runs')} or a journal path)`);
+  throw new BadInputError(`no such run: ${run} (give a run id from ${runs} or a journal path)`);
 }

@@ -2,9 +2,10 @@
 // byte for byte, follows its processes and tests, and exits with its exit code (128+n for a signal).
 import { resolve } from 'node:path';
 import type { RunRecord } from '../core/api.js';
-import { checkReportTargets, writeRunReports, type ReportTargets } from './run-reports.js';
-import { summarizeRun } from './run-session.js';
-import { superviseRun } from './supervised-run.js';
+import { dataDirOf } from '../host/data-dir.js';
+import { checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
+import { runSummaryLine } from '../host/run/run-recording.js';
+import { superviseRun } from '../host/run/supervised-run.js';
 
 export interface RunOptions extends ReportTargets {
   watch: string[];
@@ -28,6 +29,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     cwd: process.cwd(),
     watch: options.watch,
     env: process.env,
+    dataDir: dataDirOf(process.env, process.platform),
     listed: true,
     io: {
       stdin: 'inherit',
@@ -38,6 +40,8 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     checkDirs: (dirs) => checkReportTargets(options, dirs, (p) => resolve(p)),
     onError: (error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`),
     onStage: (name) => (stage = name),
+    // Already now: nothing in the cleanup after it may lose it (an unref'd worker's exit cannot hold the loop).
+    onExited: (code) => (process.exitCode = code),
   })
     .catch((error: unknown) => {
       process.off('exit', exitedEarly); // main reports it in one line
@@ -45,9 +49,9 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     })
     .finally(() => process.stdout.off('error', ignoreClosedStdout));
   stage = 'writing the reports';
-  writeRunReports(record, options);
+  writeRunReports(record, { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY });
   if (options.killLeftovers) killStragglers(record);
-  summarizeRun(record, journalPath);
+  process.stderr.write(runSummaryLine(record, journalPath));
   process.off('exit', exitedEarly);
   return exitCode;
 }

@@ -1,9 +1,10 @@
 // `holdwatch scan <dir> [--json] [--check]`: one snapshot.
+import { EXIT_HOLDERS_FOUND } from '../contract/exit-codes.js';
 import { openHolderSource } from '../native/index.js';
 import { takeSnapshot } from '../core/snapshot.js';
 import { formatHolderTable } from './holder-table.js';
-import { resolveAndStepOut } from './resolve-dir.js';
-import { elapsedMs, systemClock } from './system.js';
+import { resolveAndStepOut } from '../host/resolve-dir.js';
+import { elapsedMs, systemClock } from '../host/system-clock.js';
 
 export interface ScanOptions {
   json?: boolean;
@@ -13,7 +14,7 @@ export interface ScanOptions {
 export async function scanCommand(dirInput: string, options: ScanOptions): Promise<number> {
   const source = await openHolderSource({ threads: 1 });
   try {
-    const dir = await resolveAndStepOut(source, dirInput);
+    const dir = await resolveAndStepOut(source, dirInput, process);
     const snapshot = await takeSnapshot(source, dir, systemClock, elapsedMs);
     if (options.json) {
       process.stdout.write(JSON.stringify(snapshot) + '\n');
@@ -23,7 +24,7 @@ export async function scanCommand(dirInput: string, options: ScanOptions): Promi
       process.stdout.write(count === 0 ? `Nothing holds ${snapshot.dir}\n` : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${snapshot.dir}\n`);
       if (snapshot.denied.length > 0) process.stdout.write(`${snapshot.denied.length} process(es) could not be inspected (run as root to see them; --json lists them)\n`);
     }
-    return options.check && snapshot.holders.length > 0 ? 1 : 0;
+    return options.check && snapshot.holders.length > 0 ? EXIT_HOLDERS_FOUND : 0;
   } finally {
     await source.dispose();
   }

@@ -3,17 +3,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BadInputError } from '../core/errors.js';
-import { dataDir } from './data-dir.js';
-import { RecentDirs } from './ui-recent-dirs.js';
-import { startUiServer } from './ui-server.js';
-import { UiSession } from './ui-session.js';
-
-/** Where vite puts the renderer: dist/renderer, beside dist/cli. */
-export const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
-/** The CLI's entry, which the scanner worker runs as `scan-worker`. */
-const CLI_SCRIPT = fileURLToPath(new URL('../../bin/holdwatch.js', import.meta.url));
+import { dataDirOf } from '../host/data-dir.js';
+import { CLI_SCRIPT, RENDERER_DIR } from '../host/install-paths.js';
+import { startUiHost } from '../host/web/ui-host.js';
 
 export interface UiOptions {
   port: number;
@@ -22,20 +15,16 @@ export interface UiOptions {
 
 export async function uiCommand(options: UiOptions): Promise<number> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new BadInputError(`the UI is not built (no ${RENDERER_DIR}index.html): run \`npm run build\``);
-  const scanWorker = { program: process.execPath, prefixArgs: [CLI_SCRIPT], socketDir: dataDir(), sameRights: process.env.HOLDWATCH_TEST_SCANNER_SAME_RIGHTS === '1' };
-  const session = new UiSession({ recentDirs: new RecentDirs(join(dataDir(), 'recent-dirs.json')), ownPids: [process.pid], scanWorker });
+  const dataDir = dataDirOf(process.env, process.platform);
+  const scanWorker = { program: process.execPath, prefixArgs: [CLI_SCRIPT], socketDir: dataDir };
+  const host = await startUiHost({ port: options.port, dataDir, env: process.env, workingDirectory: process, scanWorker });
   try {
-    const server = await startUiServer({ service: session, port: options.port, staticDir: RENDERER_DIR });
-    try {
-      process.stdout.write(`${server.url}\n`);
-      process.stderr.write('holdwatch: the UI is served on 127.0.0.1 only — Ctrl-C to stop\n');
-      if (options.open) openBrowser(server.url);
-      await stopSignal();
-    } finally {
-      await server.close();
-    }
+    process.stdout.write(`${host.url}\n`);
+    process.stderr.write('holdwatch: the UI is served on 127.0.0.1 only — Ctrl-C to stop\n');
+    if (options.open) openBrowser(host.url);
+    await stopSignal();
   } finally {
-    await session.dispose();
+    await host.close();
   }
   return 0;
 }

@@ -5,8 +5,8 @@ import { sortHolders } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
 import { openHolderSource } from '../native/index.js';
 import { formatHolderTable, holderPathForDisplay } from './holder-table.js';
-import { resolveAndStepOut } from './resolve-dir.js';
-import { systemClock } from './system.js';
+import { resolveAndStepOut } from '../host/resolve-dir.js';
+import { systemClock } from '../host/system-clock.js';
 
 export interface WatchOptions {
   json?: boolean;
@@ -17,7 +17,7 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
   const source = await openHolderSource({ threads: 2 });
   let watcher: Watcher | undefined;
   try {
-    const dir = await resolveAndStepOut(source, dirInput);
+    const dir = await resolveAndStepOut(source, dirInput, process);
     const view = options.json ? jsonLinesView() : process.stdout.isTTY ? liveTableView(dir.display) : eventLinesView();
     const stopped = waitForStopSignal();
     let failure: unknown;

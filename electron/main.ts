@@ -1,17 +1,18 @@
-// The desktop app's main process: one UI session served over IPC to one hardened window. No logic
+// The desktop app's main process: one host session served over IPC to one hardened window. No logic
 // that core or the session could hold lives here.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, session as electronSession, shell } from 'electron';
-import { scanWorkerCommand } from '../cli/scan-worker-command.js';
-import { RecentDirs } from '../cli/ui-recent-dirs.js';
-import { UiSession } from '../cli/ui-session.js';
+import { dataDirOf } from '../host/data-dir.js';
+import { RENDERER_DIR } from '../host/install-paths.js';
+import { RecentDirs } from '../host/recent-dirs.js';
+import { serveScanWorker } from '../host/scanner/scan-worker.js';
+import { HostSession } from '../host/session/host-session.js';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
 import { scanWorkerArguments } from './worker-args.js';
 import { forwardEvents, serveServiceOverIpc } from './ipc-host.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
 
-const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./preload.cjs', import.meta.url));
 
 // "Scan as administrator" starts this same executable elevated (ShellExecuteEx cannot pass
@@ -19,7 +20,7 @@ const PRELOAD = fileURLToPath(new URL('./preload.cjs', import.meta.url));
 // never opens a window nor takes the single-instance lock, which would hand it to the open app.
 const workerArgs = scanWorkerArguments(process.argv);
 if (workerArgs) {
-  scanWorkerCommand(workerArgs).then(
+  serveScanWorker(workerArgs).then(
     (code) => app.exit(code),
     (error: unknown) => {
       process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -33,7 +34,14 @@ if (workerArgs) {
   let window: BrowserWindow | null = null;
   // Unpackaged, Electron runs `electron <app dir> ...`: the worker needs the app dir before its arguments.
   const scanWorker = { program: process.execPath, prefixArgs: app.isPackaged ? [] : [app.getAppPath()], socketDir: app.getPath('userData') };
-  const session = new UiSession({ recentDirs: new RecentDirs(join(app.getPath('userData'), 'recent-dirs.json')), ownPids: [process.pid], scanWorker });
+  const session = new HostSession({
+    recentDirs: new RecentDirs(join(app.getPath('userData'), 'recent-dirs.json')),
+    ownPids: [process.pid],
+    scanWorker,
+    dataDir: dataDirOf(process.env, process.platform),
+    env: process.env,
+    workingDirectory: process,
+  });
 
   app.on('second-instance', () => {
     if (!window) return;
@@ -66,7 +74,7 @@ if (workerArgs) {
   app.on('will-quit', () => void session.dispose());
 }
 
-function createWindow(service: UiSession): BrowserWindow {
+function createWindow(service: HostSession): BrowserWindow {
   const state = loadWindowState(app.getPath('userData'));
   const window = new BrowserWindow({
     ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),

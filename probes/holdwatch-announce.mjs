@@ -2,7 +2,7 @@
 // by hand, an IDE's test button ran it): with no HOLDWATCH_EVENTS, the probe writes its events to
 // <data dir>/inbox/<pid>-<random>.jsonl, where a running `holdwatch attach` picks them up. Only when
 // that inbox exists (holdwatch creates it), so a user without holdwatch pays one stat() and no file.
-// The data dir is found as cli/data-dir.ts finds it; keep the two in step.
+// The data dir is found as host/data-dir.ts finds it; keep the two in step.
 import { closeSync, constants, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';

@@ -7,7 +7,7 @@ import { setService } from './service/current.js';
 import { wireStore } from './store/wire.js';
 import './styles.css';
 
-const service = connectService(window.location);
+const service = await connectService(window.location);
 setService(service);
 wireStore(service);
 createRoot(document.getElementById('root')!).render(

@@ -18,6 +18,14 @@ export interface Deadlines {
 
 export const DEFAULT_DEADLINES: Deadlines = { perQueryMs: 1000, totalMs: 8000, startupMs: 15000 };
 
+/** The script a worker runs, and its arguments: the shipped name-worker.js unless a test gives its own. */
+export interface NameWorkerEntry {
+  script: string;
+  args: readonly string[];
+}
+
+const SHIPPED_ENTRY: NameWorkerEntry = { script: fileURLToPath(new URL('./name-worker.js', import.meta.url)), args: [] };
+
 /** `stalled`: this handle's own query hung (asking again would hang again); else it was never asked. */
 export type NameOutcome = { kind: 'named'; answer: Named } | { kind: 'unnamed'; reason: string; stalled: boolean };
 
@@ -84,7 +92,7 @@ export class NameWorkerClient {
 
   constructor(
     private readonly deadlines: Deadlines = DEFAULT_DEADLINES,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly entry: NameWorkerEntry = SHIPPED_ENTRY,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
@@ -135,8 +143,7 @@ export class NameWorkerClient {
   private async ensureWorker(): Promise<WorkerProcess | null> {
     if (this.worker && !this.worker.exited) return this.worker;
     this.killWorker();
-    const entry = fileURLToPath(new URL('./name-worker.js', import.meta.url));
-    const child = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'pipe'], env: this.env, windowsHide: true });
+    const child = spawn(process.execPath, [this.entry.script, ...this.entry.args], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     this.starts++;
     const worker = new WorkerProcess(child);
     this.worker = worker;

@@ -11,7 +11,7 @@ import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
 import { closeHandle, openProcess, PROCESS_DUP_HANDLE, PROCESS_QUERY_LIMITED_INFORMATION } from './kernel32.js';
 import { NameCache, type CachedName } from './name-cache.js';
-import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines } from './name-worker-client.js';
+import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameWorkerEntry } from './name-worker-client.js';
 import { DosDevices, PathKeys } from './path-keys.js';
 import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './process-identities.js';
 import { ProcessReader } from './process-reader.js';
@@ -23,10 +23,21 @@ import { FOLDED_KEYS, resolveWin32WatchDir } from './watch-dir.js';
 
 export interface Win32Options {
   deadlines?: Deadlines;
-  /** Environment for the name worker (tests pass the stall hook here). */
-  workerEnv?: NodeJS.ProcessEnv;
+  /** The name worker's script (the Wine tests give one that hangs on purpose); the shipped one by default. */
+  nameWorker?: NameWorkerEntry;
   /** How often a process's module list is re-read (default 2000 ms; 0 = every scan). */
   moduleRefreshMs?: number;
+  /** After each scan, what it cost (the bench and the Wine tests watch this; the product passes none). */
+  onScanned?: (stats: Win32ScanStats) => void;
+}
+
+export interface Win32ScanStats {
+  /** Handles sent to the worker: 0 in a steady state. */
+  named: number;
+  /** Processes a system-wide scan re-examined because their File rows changed. */
+  changedPids: readonly number[];
+  /** Name worker starts so far: a stall restarts it. */
+  workerStarts: number;
 }
 
 interface RawHolding {
@@ -83,19 +94,15 @@ export class Win32HolderSource implements HolderSource {
   private lastScans = new Map<number, PidScan>();
   private lastDirsKey = '';
 
+  private readonly onScanned: Win32Options['onScanned'];
+  /** This scan's cost so far, for onScanned. */
+  private scanNamed = 0;
+  private scanChanged: number[] = [];
+
   constructor(options: Win32Options = {}) {
     this.moduleRefreshMs = options.moduleRefreshMs ?? 2000;
-    this.worker = new NameWorkerClient(options.deadlines ?? DEFAULT_DEADLINES, options.workerEnv ?? process.env);
-  }
-
-  /** Handles sent to the worker by the last scan: 0 in a steady state (the bench prints it). */
-  lastScanNamed = 0;
-  /** Processes the last system-wide scan re-examined because their File rows changed (the bench prints it). */
-  lastScanChanged: number[] = [];
-
-  /** Worker starts so far: a stall restarts it (tests and the bench read this). */
-  get workerStarts(): number {
-    return this.worker.starts;
+    this.onScanned = options.onScanned;
+    this.worker = new NameWorkerClient(options.deadlines ?? DEFAULT_DEADLINES, options.nameWorker);
   }
 
   async resolveWatchDir(input: string): Promise<WatchDir> {
@@ -104,8 +111,8 @@ export class Win32HolderSource implements HolderSource {
 
   async scan(request: ScanRequest): Promise<ScanResult> {
     const nowMs = performance.now();
-    this.lastScanNamed = 0;
-    this.lastScanChanged = [];
+    this.scanNamed = 0;
+    this.scanChanged = [];
     this.keys.begin();
     const dirs: KeyedDir[] = request.dirs.map((dir) => ({ dir, key: this.keys.keyOf(dir.matchPrefix).key }));
     const wanted = request.pids ? new Set(request.pids) : null;
@@ -123,6 +130,7 @@ export class Win32HolderSource implements HolderSource {
     const deny = (pid: number, reason: string) => denied.set(pid, { pid, name: this.identities.get(pid)?.imageName || '?', reason });
     this.collectModules(wanted, dirs, holdings, deny, nowMs);
     const holders = this.enrich(holdings, deny);
+    this.onScanned?.({ named: this.scanNamed, changedPids: this.scanChanged, workerStarts: this.worker.starts });
     return { holders, denied: [...denied.values()], unnamed, processCount: wanted ? wanted.size : this.identities.size, handleCount };
   }
 
@@ -165,7 +173,7 @@ export class Win32HolderSource implements HolderSource {
     }
     // Nothing changed is the common case: no await, no allocation beyond the pass itself.
     const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs);
-    this.lastScanChanged = [...fresh.keys()];
+    this.scanChanged = [...fresh.keys()];
     for (const [pid, scan] of fresh) scans.set(pid, scan);
     this.cache.endScan(fresh.keys());
     this.lastScans = scans;
@@ -317,7 +325,7 @@ export class Win32HolderSource implements HolderSource {
       if (cached) named[i] = cached;
       else missing.push(i);
     }
-    this.lastScanNamed = missing.length;
+    this.scanNamed = missing.length;
     if (missing.length === 0) return named;
     const live = [...this.identities.values()].filter((p) => !p.denied).map((p) => ({ pid: p.pid, createTime: String(p.createTime) }));
     const answers = await this.worker.nameAll(missing.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })), live);

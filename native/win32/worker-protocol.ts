@@ -36,6 +36,3 @@ export const WorkerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('fatal'), message: z.string() }),
 ]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
-
-/** Test-only: the worker stalls forever on a handle whose name contains this text (the pipe hang). */
-export const STALL_ENV = 'HOLDWATCH_TEST_STALL_NAME_CONTAINING';

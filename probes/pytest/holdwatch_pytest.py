@@ -5,7 +5,7 @@ Load it with ``-p holdwatch_pytest`` (holdwatch puts this folder on PYTHONPATH).
 IDE's test button, a plain terminal), it announces the run to a running ``holdwatch attach`` instead:
 it writes to ``<data dir>/inbox/<pid>-<random>.jsonl``, the first line naming this process, but only
 when that inbox exists (holdwatch creates it), so without holdwatch it costs one stat and writes
-nothing. The data dir is found as cli/data-dir.ts finds it; keep the two in step. Each event is one line,
+nothing. The data dir is found as host/data-dir.ts finds it; keep the two in step. Each event is one line,
 appended and written through at once (a crash loses nothing), in the shape of
 core/runners/events.ts: ``{"type", "name", "phase"?, "outcome"?, "atMs", "detail"?}``.
 

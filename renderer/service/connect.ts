@@ -1,15 +1,16 @@
 // Picks the transport once: Electron's bridge when present, else the WebSocket of `holdwatch ui`;
-// `?demo=N` (and only it) swaps in the named demo backend.
+// `?demo=N` (and only it) swaps in the named demo backend, loaded as its own chunk only then, so the
+// app's bundle does not carry it.
 import type { HoldwatchService } from '../../core/api.js';
 import { serviceClient } from '../../core/api-contract.js';
 import { useStore } from '../store/store.js';
 import { electronBridge } from './bridge.js';
-import { DemoService } from './demo-service.js';
 import { webSocketTransport } from './ws-transport.js';
 
-export function connectService(location: Location): HoldwatchService {
+export async function connectService(location: Location): Promise<HoldwatchService> {
   const demo = Number(new URLSearchParams(location.search).get('demo'));
   if (demo > 0) {
+    const { DemoService } = await import('./demo-service.js');
     useStore.setState((s) => ({ settings: { ...s.settings, connection: 'open' } }));
     return new DemoService(Math.min(demo, 1_000_000));
   }

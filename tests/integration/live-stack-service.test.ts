@@ -8,22 +8,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapturedLiveStack } from '../../core/api.js';
 import { ContractError, dispatchRequest } from '../../core/api-contract.js';
-import { captureLiveStackInWorker } from '../../dist/cli/live-stack-capture.js';
-import { RecentDirs } from '../../dist/cli/ui-recent-dirs.js';
-import { UiSession } from '../../dist/cli/ui-session.js';
+import { captureLiveStackInWorker } from '../../dist/host/session/live-stack-capture.js';
+import { RecentDirs } from '../../dist/host/recent-dirs.js';
+import { HostSession } from '../../dist/host/session/host-session.js';
 
 let scratch: string;
-let session: UiSession;
+let session: HostSession;
 let python: ChildProcess;
 let startedAtMs: number;
-const savedDataDir = process.env.HOLDWATCH_DATA_DIR;
 
 const state = (pid: number) => /^State:\s+(\S)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-live-stack-'));
-  process.env.HOLDWATCH_DATA_DIR = join(scratch, 'data');
-  session = new UiSession({ recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')), ownPids: [process.pid] });
+  session = new HostSession({ recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')), ownPids: [process.pid], dataDir: join(scratch, 'data'), env: process.env, workingDirectory: process });
   python = spawn('python3', ['-c', 'import time\nprint("ready", flush=True)\ntime.sleep(1000)'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     python.on('exit', (code) => reject(new Error(`python3 exited early (${code})`)));
@@ -35,8 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   python?.kill('SIGKILL');
   await session?.dispose();
-  if (savedDataDir === undefined) delete process.env.HOLDWATCH_DATA_DIR;
-  else process.env.HOLDWATCH_DATA_DIR = savedDataDir;
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -73,7 +69,7 @@ describe('captureLiveStack', () => {
   });
 
   it('ends a worker that passes its deadline and says so; the target runs on', async () => {
-    const result = await captureLiveStackInWorker(python.pid!, { dataDir: join(scratch, 'data'), deadlineMs: 1 });
+    const result = await captureLiveStackInWorker(python.pid!, { dataDir: join(scratch, 'data'), env: process.env, deadlineMs: 1 });
     expect(result).toMatchObject({ kind: 'unavailable', reason: 'the capture took longer than 1 ms and was ended', nextStep: `run \`holdwatch stack ${python.pid}\` in a terminal to see where it stops` });
     expect(state(python.pid!)).toBe('S');
   });

@@ -7,19 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../core/api.js';
-import { RecentDirs } from '../../dist/cli/ui-recent-dirs.js';
-import { UiSession } from '../../dist/cli/ui-session.js';
+import { RecentDirs } from '../../dist/host/recent-dirs.js';
+import { HostSession } from '../../dist/host/session/host-session.js';
 import { BLOCKED_SUITE as SUITE, endTerminalRuns, killTerminalRun, startTerminalRun } from '../support/terminal-run.js';
 
 let scratch: string;
-let session: UiSession;
+let session: HostSession;
 const holderPids = new Set<number>();
 const savedDataDir = process.env.HOLDWATCH_DATA_DIR;
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-ui-attach-'));
   process.env.HOLDWATCH_DATA_DIR = join(scratch, 'data'); // the session and the terminal runs share it
-  session = new UiSession({ recentDirs: new RecentDirs(join(scratch, 'recent.json')), ownPids: [process.pid] });
+  session = new HostSession({ recentDirs: new RecentDirs(join(scratch, 'recent.json')), ownPids: [process.pid], dataDir: join(scratch, 'data'), env: process.env, workingDirectory: process });
 });
 
 afterEach(() => {
@@ -67,7 +67,7 @@ function eventsOf(runId: string) {
   return { events, ended: ended.finally(off) };
 }
 
-describe('UiSession: attaching to a terminal run', () => {
+describe('HostSession: attaching to a terminal run', () => {
   it('lists the run, attaches, and receives its tests, the holder and the failure; the record stays for export', async () => {
     const { run, listed, events, ended } = await attachedRun('follow');
     expect(listed).toMatchObject({ command: ['bats', SUITE], cwd: join(scratch, 'follow'), watched: [run.work] });

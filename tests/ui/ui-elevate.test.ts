@@ -1,15 +1,18 @@
 // "Scan as administrator" in a real browser, driven where Linux can drive it meaningfully: the host
-// runs as the unprivileged user `nobody`, so root's processes really are denied. Without the
-// test-only switch the UI gives the next step as text (`sudo holdwatch ui`), no button; with
-// HOLDWATCH_TEST_SCANNER_SAME_RIGHTS=1 the button is offered and starts the real scanner worker
-// with nobody's own rights (Linux has no elevation prompt; the Windows launch is tested under Wine),
-// and the watch keeps its holder across the switch.
+// runs as the unprivileged user `nobody`, so root's processes really are denied. `holdwatch ui` gives
+// the next step as text (`sudo holdwatch ui`), no button; a test host that injects a same-rights
+// scanner worker (tests/fixtures/ui-host/same-rights-ui.mjs) offers the button, which starts the real
+// scanner worker with nobody's own rights (Linux has no elevation prompt; the Windows launch is tested
+// under Wine), and the watch keeps its holder across the switch.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/cli.js';
 import { openChromium, screenshot, startUi, type Browser, type RunningUi } from './ui-support.js';
+
+const SAME_RIGHTS_UI = join(REPO_ROOT, 'tests/fixtures/ui-host/same-rights-ui.mjs');
 
 let scratch: string;
 let browser: Browser;
@@ -70,11 +73,11 @@ describe.skipIf(process.geteuid?.() !== 0)('Scan as administrator, as the user n
     await screenshot(page, 'elevate-01-linux-hint');
   }, 60_000);
 
-  it('with the test switch: the button starts the real scanner worker, progress shows, the holder stays', async () => {
+  it('with a same-rights worker injected: the button starts the real scanner worker, progress shows, the holder stays', async () => {
     const { watched, data } = nobodyDirs('worker');
     writeFileSync(join(watched, 'held.txt'), 'x');
     chmodSync(join(watched, 'held.txt'), 0o666);
-    const ui = await startUi({ HOLDWATCH_DATA_DIR: data, HOLDWATCH_TEST_SCANNER_SAME_RIGHTS: '1' }, { asUser: 'nobody' });
+    const ui = await startUi({ HOLDWATCH_DATA_DIR: data }, { asUser: 'nobody', host: SAME_RIGHTS_UI });
     uis.push(ui);
     const pid = await nobodyHolding(join(watched, 'held.txt'));
     const page = await watchAs(ui, watched);

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revealInFileManager } from '../../dist/cli/ui-reveal.js';
+import { revealInFileManager } from '../../dist/host/reveal.js';
 
 let dir: string;
 const savedPath = process.env.PATH;

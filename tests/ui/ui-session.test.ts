@@ -6,31 +6,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Holder, ProcessDetails, RunEvent } from '../../core/api.js';
-import { RecentDirs } from '../../dist/cli/ui-recent-dirs.js';
-import { UiSession } from '../../dist/cli/ui-session.js';
+import { RecentDirs } from '../../dist/host/recent-dirs.js';
+import { HostSession } from '../../dist/host/session/host-session.js';
 import { CLI } from '../support/cli.js';
 import { killAllHolders, pythonHoldingFile, pythonHoldingForDetails } from '../support/holders.js';
 
 let scratch: string;
-let session: UiSession;
-const savedDataDir = process.env.HOLDWATCH_DATA_DIR;
+let session: HostSession;
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-ui-session-'));
   mkdirSync(join(scratch, 'watched'));
-  process.env.HOLDWATCH_DATA_DIR = join(scratch, 'data'); // run journals go here, not in the user's data dir
-  session = new UiSession({ recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')), ownPids: [process.pid] });
+  // Run journals go to the scratch data dir, not the user's.
+  session = new HostSession({ recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')), ownPids: [process.pid], dataDir: join(scratch, 'data'), env: process.env, workingDirectory: process });
 });
 
 afterAll(async () => {
   await session.dispose();
   await killAllHolders();
-  if (savedDataDir === undefined) delete process.env.HOLDWATCH_DATA_DIR;
-  else process.env.HOLDWATCH_DATA_DIR = savedDataDir;
   rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 });
 
-describe('UiSession', () => {
+describe('HostSession', () => {
   it('refuses a run whose command does not exist or whose working directory is missing, readably', async () => {
     const dirs = [join(scratch, 'watched')];
     await expect(session.startRun({ command: ['no-such-runner-xyz'], cwd: scratch, dirs })).rejects.toThrow('command not found: no-such-runner-xyz');
@@ -90,7 +87,7 @@ async function until<T>(read: () => Promise<T | null | undefined>, what: string,
   }
 }
 
-describe('UiSession.getProcessDetails', () => {
+describe('HostSession.getProcessDetails', () => {
   // Real paths: /proc shows cwd and fd targets with symlinks (a /tmp that is a link) resolved.
   let watched = '';
   beforeAll(() => (watched = realpathSync(join(scratch, 'watched'))));
@@ -173,15 +170,18 @@ function bytesReadBy(pid: number): number {
   return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
 }
 
-describe('UiSession.getProcessDetails after "Scan as administrator"', () => {
+describe('HostSession.getProcessDetails after "Scan as administrator"', () => {
   // Same-rights worker: as root (these tests run as root) it says elevated, as an elevated Windows worker does.
   it('reads details through the elevated watch\'s worker, not the session\'s own source', async () => {
     const socketDir = join(scratch, 'worker-sockets');
     const watched = realpathSync(join(scratch, 'watched'));
-    const elevated = new UiSession({
+    const elevated = new HostSession({
       recentDirs: new RecentDirs(join(scratch, 'data', 'recent-elevated.json')),
       ownPids: [process.pid],
       scanWorker: { program: process.execPath, prefixArgs: [CLI], socketDir, sameRights: true },
+      dataDir: join(scratch, 'data'),
+      env: process.env,
+      workingDirectory: process,
     });
     try {
       const holder = await pythonHoldingFile(join(watched, 'elevated.log'));

@@ -21,9 +21,12 @@ export interface RunningUi {
   stop(): Promise<number | null>;
 }
 
-/** `asUser`: run the host as that user (setpriv), e.g. `nobody` to see what a non-root user sees. */
-export function startUi(env: Record<string, string> = {}, options: { asUser?: string } = {}): Promise<RunningUi> {
-  const argv = [CLI, 'ui', '--port', '0', '--no-open'];
+/**
+ * `asUser`: run the host as that user (setpriv), e.g. `nobody` to see what a non-root user sees.
+ * `host`: a test host script to run instead of the CLI's `ui` (it prints its URL the same way).
+ */
+export function startUi(env: Record<string, string> = {}, options: { asUser?: string; host?: string } = {}): Promise<RunningUi> {
+  const argv = options.host ? [options.host] : [CLI, 'ui', '--port', '0', '--no-open'];
   const [command, args] = options.asUser ? ['setpriv', [`--reuid=${options.asUser}`, `--regid=${options.asUser === 'nobody' ? 'nogroup' : options.asUser}`, '--clear-groups', process.execPath, ...argv]] : [process.execPath, argv];
   const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';

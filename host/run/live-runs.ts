@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ActiveRun, ProcessInfo } from '../core/api.js';
-import { tryUnlink } from './inbox-dir.js';
+import type { ActiveRun, ProcessInfo } from '../../core/api.js';
+import { tryUnlink } from '../inbox/inbox-dir.js';
 
 const MARKER_FILE = /^(.+)\.live\.json$/;
 /** Start times read twice may differ by a clock tick; a reused pid's differs by far more. */
@@ -23,7 +23,7 @@ const MarkerSchema = z.object({
 });
 
 /** A listed run, with the start time that tells its holdwatch from a later process given the same pid. */
-export type LiveRun = z.infer<typeof MarkerSchema>;
+export type ListedRun = z.infer<typeof MarkerSchema>;
 
 export type ProcessLookup = (pid: number) => Promise<ProcessInfo | null>;
 
@@ -31,7 +31,7 @@ export type ProcessLookup = (pid: number) => Promise<ProcessInfo | null>;
 export class LiveRunMarker {
   private path: string | null;
 
-  constructor(runsDir: string, run: LiveRun) {
+  constructor(runsDir: string, run: ListedRun) {
     const path = join(runsDir, `${run.runId}.live.json`);
     writeFileSync(`${path}.tmp`, JSON.stringify(run));
     renameSync(`${path}.tmp`, path);
@@ -47,26 +47,26 @@ export class LiveRunMarker {
 }
 
 /** Lists this holdwatch's run while it goes (`holdwatch run`): the marker the UI finds it by. */
-export async function markRunListed(runsDir: string, run: Omit<LiveRun, 'pid' | 'pidStartedAtMs'>, processInfo: ProcessLookup): Promise<LiveRunMarker> {
+export async function markRunListed(runsDir: string, run: Omit<ListedRun, 'pid' | 'pidStartedAtMs'>, processInfo: ProcessLookup): Promise<LiveRunMarker> {
   const self = await processInfo(process.pid);
   return new LiveRunMarker(runsDir, { ...run, pid: process.pid, pidStartedAtMs: self?.startedAtMs ?? null });
 }
 
 /** True while the run's holdwatch is the process that wrote the marker. */
-export async function isRunning(run: LiveRun, processInfo: ProcessLookup): Promise<boolean> {
+export async function isRunning(run: ListedRun, processInfo: ProcessLookup): Promise<boolean> {
   const info = await processInfo(run.pid);
   return info !== null && (run.pidStartedAtMs === null || Math.abs(info.startedAtMs - run.pidStartedAtMs) <= SAME_START_MS);
 }
 
 /** The runs going now, newest first; stale markers are removed, unreadable ones skipped (one may be mid-rename). */
-export async function listLiveRuns(runsDir: string, processInfo: ProcessLookup): Promise<LiveRun[]> {
+export async function listLiveRuns(runsDir: string, processInfo: ProcessLookup): Promise<ListedRun[]> {
   let names: string[];
   try {
     names = readdirSync(runsDir);
   } catch {
     return []; // no run was ever recorded here
   }
-  const runs: LiveRun[] = [];
+  const runs: ListedRun[] = [];
   for (const name of names) {
     const runId = MARKER_FILE.exec(name)?.[1];
     if (runId === undefined) continue;
@@ -78,11 +78,11 @@ export async function listLiveRuns(runsDir: string, processInfo: ProcessLookup):
   return runs.sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0));
 }
 
-export function toActiveRun({ runId, command, cwd, watched, startedAt, pid }: LiveRun): ActiveRun {
+export function toActiveRun({ runId, command, cwd, watched, startedAt, pid }: ListedRun): ActiveRun {
   return { runId, command, cwd, watched, startedAt, pid };
 }
 
-function readMarker(path: string): LiveRun | null {
+function readMarker(path: string): ListedRun | null {
   try {
     const parsed = MarkerSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     return parsed.success ? parsed.data : null;

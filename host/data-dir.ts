@@ -1,26 +1,27 @@
 // holdwatch's data directory: XDG on Linux, %LOCALAPPDATA% on Windows, HOLDWATCH_DATA_DIR to override.
-// Run journals live here, never inside a watched directory. probes/holdwatch-announce.mjs finds the
-// same dir on its own (probes may not import our code): keep the two in step.
+// Run journals live here, never inside a watched directory. The front end finds it once (dataDirOf)
+// and hands it to the host. probes/holdwatch-announce.mjs finds the same dir on its own (probes may
+// not import our code): keep the two in step.
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { WatchDir } from '../core/platform.js';
 import { refuseInsideWatched } from './watched-dirs.js';
 
-export function dataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function dataDirOf(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
   if (env.HOLDWATCH_DATA_DIR) return env.HOLDWATCH_DATA_DIR;
   if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'holdwatch');
   return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'holdwatch');
 }
 
 /** Where run journals live; runsDir() checks and creates it before anything is written there. */
-export function runsPath(): string {
-  return join(dataDir(), 'runs');
+export function runsPathIn(dataDir: string): string {
+  return join(dataDir, 'runs');
 }
 
 /** The runs folder, created; refuses a data dir inside a watched dir (holdwatch never writes there). */
-export function runsDir(watched: readonly WatchDir[]): string {
-  const dir = runsPath();
+export function runsDir(dataDir: string, watched: readonly WatchDir[]): string {
+  const dir = runsPathIn(dataDir);
   refuseInsideWatched(dir, watched, (w) => `the data directory ${dir} is inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere`);
   mkdirSync(dir, { recursive: true });
   return dir;

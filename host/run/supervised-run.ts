@@ -4,20 +4,20 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
-import type { RunRecord } from '../core/api.js';
-import { withDeadline } from '../core/clock.js';
-import { BadInputError } from '../core/errors.js';
-import type { HolderSource, WatchDir } from '../core/platform.js';
-import type { JournalEntry } from '../core/run/journal-entries.js';
-import type { RunSupervisor } from '../core/run/supervisor.js';
-import { SniffingParser } from '../core/runners/sniffing-parser.js';
-import { openHolderSource, openProcessSource } from '../native/index.js';
-import { runsDir } from './data-dir.js';
+import type { RunRecord } from '../../core/api.js';
+import { withDeadline } from '../../core/clock.js';
+import { BadInputError } from '../../core/errors.js';
+import type { HolderSource, WatchDir } from '../../core/platform.js';
+import type { JournalEntry } from '../../core/run/journal-entries.js';
+import type { RunSupervisor } from '../../core/run/supervisor.js';
+import { SniffingParser } from '../../core/runners/sniffing-parser.js';
+import { openHolderSource, openProcessSource } from '../../native/index.js';
+import { runsDir } from '../data-dir.js';
 import { markRunListed } from './live-runs.js';
 import { runEnvironment } from './run-env.js';
-import { newRunId, RunSession } from './run-session.js';
+import { newRunId, RunRecording } from './run-recording.js';
 import { prepareCommand, type PreparedCommand } from './runner-probes.js';
-import { systemClock } from './system.js';
+import { systemClock } from '../system-clock.js';
 
 /** Where the command's output goes, and how it relates to the terminal holdwatch runs in. */
 export interface RunIo {
@@ -38,6 +38,8 @@ export interface SupervisedRunOptions {
   cwd: string;
   watch: string[];
   env: NodeJS.ProcessEnv;
+  /** holdwatch's data dir: the journal goes to its runs folder. */
+  dataDir: string;
   io: RunIo;
   /** Checked once the dirs are resolved, before anything runs (report targets outside watched dirs). */
   checkDirs?: (dirs: readonly WatchDir[]) => void;
@@ -45,10 +47,12 @@ export interface SupervisedRunOptions {
   onEntry?: (entry: JournalEntry, supervisor: RunSupervisor) => void;
   /** The command is running: `stop` ends it (SIGTERM). */
   onSpawned?: (run: { runId: string; stop: () => void }) => void;
+  /** The command exited, before the record is finished: `holdwatch run` sets its own exit code here. */
+  onExited?: (exitCode: number) => void;
   onError: (error: unknown) => void;
   /** What the run is doing now, for a caller that must say where an early exit happened. */
   onStage?: (stage: string) => void;
-  /** A holder source the caller owns (the UI session shares one); else one is opened and closed here. */
+  /** A holder source the caller owns (the host session could share one); else one is opened and closed here. */
   holders?: HolderSource;
   runId?: string;
   /** Leave a marker while the run goes, so a UI can list it and follow it (`holdwatch run` in a terminal). */
@@ -70,13 +74,13 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
   try {
     const dirs: WatchDir[] = [];
     for (const input of options.watch) dirs.push(await holders.resolveWatchDir(input));
-    const runs = runsDir(dirs);
+    const runs = runsDir(options.dataDir, dirs);
     options.checkDirs?.(dirs);
     // Warm the backend before the command starts. On Windows the first scan loads koffi and starts the
     // name worker (under Wine, seconds): a test holding a file for 300 ms would otherwise pass unseen.
     const processes = await openProcessSource();
     if (holders.platform === 'win32') await Promise.all([holders.scan({ dirs }), processes.listProcesses()]);
-    const session = new RunSession({
+    const recording = new RunRecording({
       command,
       cwd: options.cwd,
       dirs,
@@ -87,23 +91,22 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
       ...(options.onEntry ? { onEntry: options.onEntry } : {}),
       onError: options.onError,
     });
-    cleanups.push({ stage: 'closing the journal', run: () => session.dispose() });
-    session.supervisor.begin();
+    cleanups.push({ stage: 'closing the journal', run: () => recording.dispose() });
+    recording.supervisor.begin();
     if (options.listed) {
-      const marker = await markRunListed(runs, { runId: session.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() }, (pid) => processes.processInfo(pid));
+      const marker = await markRunListed(runs, { runId: recording.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() }, (pid) => processes.processInfo(pid));
       cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
     }
-    const tail = session.followEvents(join(runs, `${session.runId}.events.jsonl`));
-    const probeLogDir = session.createProbeLogDir();
+    const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`));
+    const probeLogDir = recording.createProbeLogDir();
 
     const prepared = prepareCommand(command, options.io.userSeesTerminal);
-    const env = runEnvironment(options.env, session.runId, tail.path, probeLogDir, options.io.userSeesTerminal);
-    const exitCode = await runChild(prepared, { env, cwd: options.cwd, io: options.io, runId: session.runId, onSpawned: options.onSpawned }, session.supervisor);
-    // Already now: nothing in the cleanup below may lose it (an unref'd worker's exit cannot hold the loop).
-    if (options.io.stdin === 'inherit') process.exitCode = exitCode;
+    const env = runEnvironment(options.env, recording.runId, tail.path, probeLogDir, options.io.userSeesTerminal);
+    const exitCode = await runChild(prepared, { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned }, recording.supervisor);
+    options.onExited?.(exitCode);
     options.onStage?.('finishing the record (final scan, leftovers, stacks)');
-    const record = await session.finish(exitCode, {});
-    return { record, exitCode, journalPath: session.journalPath };
+    const record = await recording.finish(exitCode);
+    return { record, exitCode, journalPath: recording.journalPath };
   } finally {
     for (const cleanup of cleanups.reverse()) {
       options.onStage?.(cleanup.stage);

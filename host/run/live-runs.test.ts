@@ -6,13 +6,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openProcessSource } from '../native/index.js';
-import { listLiveRuns, LiveRunMarker, markRunListed, toActiveRun, type LiveRun } from './live-runs.js';
+import { openProcessSource } from '../../native/index.js';
+import { listLiveRuns, LiveRunMarker, markRunListed, toActiveRun, type ListedRun } from './live-runs.js';
 
 let runs: string;
 const processes = await openProcessSource();
 const processInfo = (pid: number) => processes.processInfo(pid);
-const run = (runId: string, over: Partial<LiveRun> = {}): LiveRun => ({ runId, command: ['pytest'], cwd: '/p', watched: ['/w'], startedAt: '2026-01-01T00:00:00.000Z', pid: process.pid, pidStartedAtMs: null, ...over });
+const run = (runId: string, over: Partial<ListedRun> = {}): ListedRun => ({ runId, command: ['pytest'], cwd: '/p', watched: ['/w'], startedAt: '2026-01-01T00:00:00.000Z', pid: process.pid, pidStartedAtMs: null, ...over });
 
 beforeEach(() => {
   runs = mkdtempSync(join(tmpdir(), 'hw-live-runs-'));

@@ -2,24 +2,25 @@
 // gdb's seconds nor MiniDumpWriteDump (a synchronous FFI call that suspends the target's threads)
 // run on the host's event loop, and a capture that hangs is ended at a deadline with its process.
 import { posix, win32 } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { LiveStackResult } from '../core/api.js';
-import { LiveStackResultSchema } from '../core/api-contract.js';
-import { BadInputError } from '../core/errors.js';
-import { parseJsonOrUndefined } from '../core/json-text.js';
-import type { WatchDir } from '../core/platform.js';
+import type { LiveStackResult } from '../../core/api.js';
+import { LiveStackResultSchema } from '../../core/api-contract.js';
+import { EXIT_BAD_INPUT, EXIT_STACK_UNAVAILABLE } from '../../contract/exit-codes.js';
+import { BadInputError } from '../../core/errors.js';
+import { parseJsonOrUndefined } from '../../core/json-text.js';
+import type { WatchDir } from '../../core/platform.js';
 // Generic despite its folder: spawn with a deadline, SIGTERM then SIGKILL, always settles.
-import { runTool } from '../native/linux/live-stack-tools.js';
-import { EXIT_STACK_UNAVAILABLE } from './stack-command.js';
-import { refuseInsideWatched } from './watched-dirs.js';
+import { runTool } from '../../native/linux/live-stack-tools.js';
+import { CLI_SCRIPT } from '../install-paths.js';
+import { refuseInsideWatched } from '../watched-dirs.js';
 
-const CLI = fileURLToPath(new URL('../../bin/holdwatch.js', import.meta.url));
 /** Above the worst case inside (py-spy, gdb, eu-stack: 10 s each plus 2 s grace), so it only ends a hung worker. */
 export const CAPTURE_DEADLINE_MS = 45_000;
 
 export interface CaptureOptions {
   /** holdwatch's data dir: Windows writes the minidump to `<dataDir>/dumps`. */
   dataDir: string;
+  /** The environment the `holdwatch stack` child starts with (the host's own). */
+  env: NodeJS.ProcessEnv;
   deadlineMs?: number;
 }
 
@@ -34,8 +35,8 @@ export function dumpsDirOutside(dataDir: string, watched: readonly WatchDir[], p
 export async function captureLiveStackInWorker(pid: number, options: CaptureOptions): Promise<LiveStackResult> {
   const deadlineMs = options.deadlineMs ?? CAPTURE_DEADLINE_MS;
   // Under Electron, execPath is the app: ELECTRON_RUN_AS_NODE makes it the plain Node the CLI needs.
-  const env = { ...process.env, HOLDWATCH_DATA_DIR: options.dataDir, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
-  const run = await runTool(process.execPath, [CLI, 'stack', String(pid), '--json'], { deadlineMs, env });
+  const env = { ...options.env, HOLDWATCH_DATA_DIR: options.dataDir, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
+  const run = await runTool(process.execPath, [CLI_SCRIPT, 'stack', String(pid), '--json'], { deadlineMs, env });
   if (run.timedOut) {
     return { kind: 'unavailable', pid, reason: `the capture took longer than ${deadlineMs} ms and was ended`, nextStep: `run \`holdwatch stack ${pid}\` in a terminal to see where it stops` };
   }
@@ -44,6 +45,6 @@ export async function captureLiveStackInWorker(pid: number, options: CaptureOpti
     const parsed = LiveStackResultSchema.safeParse(parseJsonOrUndefined(run.stdout));
     if (parsed.success) return parsed.data;
   }
-  if (run.code === 2) throw new BadInputError(line || `process ${pid} has exited`);
+  if (run.code === EXIT_BAD_INPUT) throw new BadInputError(line || `process ${pid} has exited`);
   throw new Error(`holdwatch stack ${pid} failed (exit ${run.code}): ${line || 'no output'}`);
 }

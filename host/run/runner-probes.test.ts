@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type * as Probes from './runner-probes.js';
 
-// The built module, as the CLI runs it: the probes' path is computed from dist/cli, not from here.
-const { NODE_REPORTER, prepareCommand } = (await import(new URL('../dist/cli/runner-probes.js', import.meta.url).href)) as typeof Probes;
+// The built module, as the CLI runs it: the probes' path is computed from dist/host, not from here.
+const { NODE_REPORTER, prepareCommand } = (await import(new URL('../../dist/host/run/runner-probes.js', import.meta.url).href)) as typeof Probes;
 
 describe('prepareCommand for node --test', () => {
   let scratch: string | undefined;

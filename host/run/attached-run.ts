@@ -1,12 +1,12 @@
 // One run holdwatch did not start: an existing process (and its descendants) followed as a run, with
 // the events its probe announced in the inbox. It never kills anything; it ends when the process does.
 import { readlinkSync } from 'node:fs';
-import type { RunRecord } from '../core/api.js';
-import type { ProcessSource } from '../core/platform.js';
-import { readArgv } from '../native/linux/proc-stat.js';
-import { tryUnlink } from './inbox-dir.js';
-import type { ReportTargets } from './run-reports.js';
-import { RunSession, type RunSessionSetup } from './run-session.js';
+import type { RunRecord } from '../../core/api.js';
+import type { ProcessSource } from '../../core/platform.js';
+import { readArgv } from '../../native/linux/proc-stat.js';
+import { tryUnlink } from '../inbox/inbox-dir.js';
+import { writeRunReports, type ReportTargets } from './run-reports.js';
+import { RunRecording, type RunRecordingSetup } from './run-recording.js';
 
 /** How often an attached process is checked for having exited (it is not our child: no exit event). */
 const EXIT_POLL_MS = 200;
@@ -37,33 +37,33 @@ export async function descendsFrom(pid: number, root: number, processes: Process
 }
 
 export class AttachedRun {
-  readonly session: RunSession;
+  readonly recording: RunRecording;
   private readonly announceFiles: string[] = [];
   private finished = false;
   private stopWaiting: (() => void) | null = null;
 
   constructor(
     readonly target: AttachTarget,
-    setup: Omit<RunSessionSetup, 'command' | 'cwd'>,
+    setup: Omit<RunRecordingSetup, 'command' | 'cwd'>,
     private readonly processes: ProcessSource,
   ) {
-    this.session = new RunSession({ ...setup, command: target.command, cwd: target.cwd });
+    this.recording = new RunRecording({ ...setup, command: target.command, cwd: target.cwd });
   }
 
   get runId(): string {
-    return this.session.runId;
+    return this.recording.runId;
   }
 
   start(): void {
-    this.session.supervisor.begin();
-    this.session.supervisor.attach(this.target.pid);
+    this.recording.supervisor.begin();
+    this.recording.supervisor.attach(this.target.pid);
   }
 
   /** An announce file of this run: its events join the timeline; the file goes once the run is recorded. */
   addEvents(path: string): void {
     if (this.finished || this.announceFiles.includes(path)) return;
     this.announceFiles.push(path);
-    this.session.followEvents(path);
+    this.recording.followEvents(path);
   }
 
   /** Resolves when the process has exited (or a pid reuse says so), or when stop() is called. */
@@ -92,15 +92,19 @@ export class AttachedRun {
   /** Records the end (the exit code of a process that is not our child is unknown), writes the reports. */
   async finish(targets: ReportTargets): Promise<RunRecord> {
     this.finished = true;
-    const record = await this.session.finish(null, targets);
+    const record = await this.recording.finish(null);
+    writeRunReports(record, targets);
     for (const path of this.announceFiles) tryUnlink(path);
-    this.session.summarize(record); // last: the summary line says the run is fully recorded
     return record;
+  }
+
+  get journalPath(): string {
+    return this.recording.journalPath;
   }
 
   dispose(): void {
     this.stop();
-    this.session.dispose();
+    this.recording.dispose();
   }
 }
 

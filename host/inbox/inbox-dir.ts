@@ -4,9 +4,8 @@
 // one out removes the folder.
 import { mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WatchDir } from '../core/platform.js';
-import { dataDir } from './data-dir.js';
-import { refuseInsideWatched } from './watched-dirs.js';
+import type { WatchDir } from '../../core/platform.js';
+import { refuseInsideWatched } from '../watched-dirs.js';
 
 /** `<writer pid>-<random>.jsonl`, as the probes name their announce files. */
 export const ANNOUNCE_FILE = /^(\d+)-[0-9a-f]+\.jsonl$/;
@@ -20,8 +19,8 @@ export class Inbox {
   }
 
   /** Creates the inbox and marks this holdwatch as listening; refuses an inbox inside a watched dir. */
-  static open(watched: readonly WatchDir[]): Inbox {
-    const path = join(dataDir(), 'inbox');
+  static open(dataDir: string, watched: readonly WatchDir[]): Inbox {
+    const path = join(dataDir, 'inbox');
     refuseInsideWatched(path, watched, (w) => `the inbox ${path} is inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere`);
     mkdirSync(path, { recursive: true });
     const inbox = new Inbox(path);

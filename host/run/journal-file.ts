@@ -1,7 +1,7 @@
 // The run journal on disk: one JSON object per line, written through at once (a crash loses nothing).
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { JournalEntry } from '../core/run/journal-entries.js';
-import { parseJournal } from '../core/run/journal-schema.js';
+import type { JournalEntry } from '../../core/run/journal-entries.js';
+import { parseJournal } from '../../core/run/journal-schema.js';
 
 export class JournalFile {
   private fd: number | null;

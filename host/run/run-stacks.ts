@@ -2,9 +2,9 @@
 // the code that started its process.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AttributedHolder } from '../core/api.js';
-import type { HolderStacks } from '../core/run/journal-entries.js';
-import { indexProbeRecords, matchOpenStack, matchSpawnStack, parseProbeLog, type ProbeRecord } from '../core/stacks/index.js';
+import type { AttributedHolder } from '../../core/api.js';
+import type { HolderStacks } from '../../core/run/journal-entries.js';
+import { indexProbeRecords, matchOpenStack, matchSpawnStack, parseProbeLog, type ProbeRecord } from '../../core/stacks/index.js';
 
 export function readProbeRecords(logDir: string): ProbeRecord[] {
   let names: string[];

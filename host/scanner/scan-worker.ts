@@ -1,18 +1,19 @@
-// `holdwatch scan-worker --pipe <p> --token <t>` (internal, hidden from help): the scanner worker
-// that `holdwatch ui` starts, elevated on Windows ("Scan as administrator"). It connects to the
-// host's pipe, proves itself with the token, serves scans, and exits when the pipe closes: the host
-// ended it or died, and the worker is never left behind.
+// The scanner worker that a host starts, elevated on Windows ("Scan as administrator"), as
+// `holdwatch scan-worker --pipe <p> --token <t>` or the desktop app's own executable: it connects to
+// the host's pipe, proves itself with the token, serves scans, and returns when the pipe closes (the
+// host ended it or died), so the worker is never left behind.
 import { connect, type Socket } from 'node:net';
-import { BadInputError } from '../core/errors.js';
-import { adoptHostIdentityClock, openHolderSource, runsElevated } from '../native/index.js';
-import { serveHolderSource } from '../native/remote/serve-holder-source.js';
+import { BadInputError } from '../../core/errors.js';
+import { adoptHostIdentityClock, openHolderSource, runsElevated } from '../../native/index.js';
+import { serveHolderSource } from '../../native/remote/serve-holder-source.js';
 
 export interface ScanWorkerOptions {
   pipe?: string;
   token?: string;
 }
 
-export async function scanWorkerCommand({ pipe, token }: ScanWorkerOptions): Promise<number> {
+/** Serves scans until the host closes the pipe; resolves to the exit code. */
+export async function serveScanWorker({ pipe, token }: ScanWorkerOptions): Promise<number> {
   if (!pipe || !token) throw new BadInputError('scan-worker is started by holdwatch ui (it needs --pipe and --token)');
   if (!/^[0-9a-f]{16,256}$/.test(token)) throw new BadInputError('scan-worker: --token must be the hex token holdwatch ui gave it');
   const socket = await connectTo(pipe);

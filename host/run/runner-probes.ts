@@ -3,7 +3,7 @@
 // `node --test ...` holdwatch's reporter beside the one Node would have used, unless the user chose.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PROBES_DIR } from './run-env.js';
+import { PROBES_DIR } from '../install-paths.js';
 
 export const BATS_FORMATTER = PROBES_DIR + 'bats/holdwatch-bats-formatter.mjs';
 export const NODE_REPORTER = PROBES_DIR + 'node-reporter/holdwatch-reporter.mjs';

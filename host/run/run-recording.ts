@@ -1,27 +1,26 @@
-// One supervised run as the CLI records it, whoever started its processes (`run` spawns them,
+// One run as holdwatch records it, whoever started its processes (`run` spawns them,
 // `attach` finds them running): the journal file, the supervisor, the probes' events files, the
-// leftovers baseline, and at the end the reports and the one-line summary.
+// leftovers baseline, and at the end the record and its one-line summary.
 import { randomBytes } from 'node:crypto';
 import { release } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from '../core/api.js';
-import type { JournalEntry } from '../core/run/journal-entries.js';
-import { pathStyleOf } from '../core/paths.js';
-import type { HolderSource, ProcessSource, WatchDir } from '../core/platform.js';
-import { findLeftovers } from '../core/run/leftovers.js';
-import { RunSupervisor } from '../core/run/supervisor.js';
-import { ProbeEventsParser } from '../core/runners/probe-events.js';
+import type { RunRecord } from '../../core/api.js';
+import type { JournalEntry } from '../../core/run/journal-entries.js';
+import { pathStyleOf } from '../../core/paths.js';
+import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
+import { findLeftovers } from '../../core/run/leftovers.js';
+import { RunSupervisor } from '../../core/run/supervisor.js';
+import { ProbeEventsParser } from '../../core/runners/probe-events.js';
 import { matchRunStacks } from './run-stacks.js';
-import { listTree } from '../native/tree-listing.js';
+import { listTree } from '../../native/tree-listing.js';
 import { EventsTail } from './events-tail.js';
-import { detectFailure } from './failure-line.js';
+import { detectFailure } from '../../core/signatures/failure-line.js';
 import { JournalFile } from './journal-file.js';
-import { writeRunReports, type ReportTargets } from './run-reports.js';
-import { systemClock } from './system.js';
-import { holdwatchVersion } from './version.js';
+import { systemClock } from '../system-clock.js';
+import { holdwatchVersion } from '../version.js';
 
-export interface RunSessionSetup {
+export interface RunRecordingSetup {
   command: string[];
   cwd: string;
   dirs: readonly WatchDir[];
@@ -33,14 +32,14 @@ export interface RunSessionSetup {
   runId?: string;
   /** Every journal entry, as it happens (the UI streams them); `supervisor.record()` is the record so far. */
   onEntry?: (entry: JournalEntry, supervisor: RunSupervisor) => void;
-  onError?: (error: unknown) => void;
+  onError: (error: unknown) => void;
 }
 
 export function newRunId(): string {
   return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
 }
 
-export class RunSession {
+export class RunRecording {
   readonly runId: string;
   readonly supervisor: RunSupervisor;
   private readonly journal: JournalFile;
@@ -48,7 +47,7 @@ export class RunSession {
   private readonly tails: EventsTail[] = [];
   private probeLogDir: string | undefined;
 
-  constructor(private readonly setup: RunSessionSetup) {
+  constructor(private readonly setup: RunRecordingSetup) {
     this.runId = setup.runId ?? newRunId();
     this.journal = new JournalFile(join(setup.runsDir, `${this.runId}.jsonl`));
     try {
@@ -68,7 +67,7 @@ export class RunSession {
           setup.onEntry?.(entry, this.supervisor);
         },
         detectFailure,
-        onError: setup.onError ?? ((error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`)),
+        onError: setup.onError,
       });
     } catch (error) {
       this.journal.close();
@@ -95,8 +94,8 @@ export class RunSession {
     return this.probeLogDir;
   }
 
-  /** The run is over: last events, last scan, leftovers, stacks, the end entry, then the reports. */
-  async finish(exitCode: number | null, targets: ReportTargets): Promise<RunRecord> {
+  /** The run is over: last events, last scan, leftovers, stacks, then the end entry. */
+  async finish(exitCode: number | null): Promise<RunRecord> {
     for (const tail of this.tails) tail.close();
     const { dirs } = this.setup;
     const logDir = this.probeLogDir;
@@ -105,12 +104,7 @@ export class RunSession {
       async (testAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), testAt, pathStyleOf(d))),
       logDir ? (holders) => matchRunStacks(logDir, holders) : undefined,
     );
-    writeRunReports(record, targets);
     return record;
-  }
-
-  summarize(record: RunRecord): void {
-    summarizeRun(record, this.journal.path);
   }
 
   /** Idempotent; the sources belong to the caller. */
@@ -125,9 +119,9 @@ function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {
   return new Set(dirs.flatMap((d) => listTree(d.display).map((e) => e.path)));
 }
 
-/** The one line on stderr after a run: what was found, and where the journal is. */
-export function summarizeRun(record: RunRecord, journalPath: string): void {
+/** The one line the front end prints after a run: what was found, and where the journal is. */
+export function runSummaryLine(record: RunRecord, journalPath: string): string {
   const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
   const parts = [`${record.holders.length} holder(s)`, `${count('leaked-past-test')} leaked past their test`, `${count('blocked-cleanup')} blocked cleanup`, `${record.failures.length} teardown failure(s)`, `${record.leftovers.length} leftover(s)`];
-  process.stderr.write(`holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${journalPath}\n`);
+  return `holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${journalPath}\n`;
 }

@@ -25,31 +25,31 @@ import type {
   WatchEvent,
   WatchRequestDto,
   WatchStatus,
-} from '../core/api.js';
-import { refusalToEnd } from '../core/end-policy.js';
-import { BadInputError } from '../core/errors.js';
-import { formatLiveStack } from '../core/live-stack.js';
-import { shareModeOf } from '../core/handle-access.js';
-import type { HolderSource, ProcessSource, WatchDir } from '../core/platform.js';
-import { RUN_TAG_VARIABLE } from '../core/run/membership.js';
-import type { JournalEntry } from '../core/run/journal-entries.js';
-import type { RunSupervisor } from '../core/run/supervisor.js';
-import { takeSnapshot } from '../core/snapshot.js';
-import { Watcher } from '../core/watch.js';
-import { openHolderSource, openProcessSource, runsElevated, scannerWorkerLauncher } from '../native/index.js';
-import { RemoteHolderSource } from '../native/remote/remote-holder-source.js';
-import { dataDir, runsPath } from './data-dir.js';
-import { FollowedRun } from './followed-run.js';
-import { isRunning, listLiveRuns, toActiveRun } from './live-runs.js';
+} from '../../core/api.js';
+import { refusalToEnd } from '../../core/end-policy.js';
+import { BadInputError } from '../../core/errors.js';
+import { formatLiveStack } from '../../core/live-stack.js';
+import { shareModeOf } from '../../core/handle-access.js';
+import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
+import { RUN_TAG_VARIABLE } from '../../core/run/membership.js';
+import type { JournalEntry } from '../../core/run/journal-entries.js';
+import type { RunSupervisor } from '../../core/run/supervisor.js';
+import { takeSnapshot } from '../../core/snapshot.js';
+import { Watcher } from '../../core/watch.js';
+import { openHolderSource, openProcessSource, runsElevated, scannerWorkerLauncher } from '../../native/index.js';
+import { RemoteHolderSource } from '../../native/remote/remote-holder-source.js';
+import { runsPathIn } from '../data-dir.js';
+import { FollowedRun } from '../run/followed-run.js';
+import { isRunning, listLiveRuns, toActiveRun } from '../run/live-runs.js';
 import { captureLiveStackInWorker, dumpsDirOutside } from './live-stack-capture.js';
-import { resolveAndStepOut } from './resolve-dir.js';
-import { renderReport, reportOptions } from './run-reports.js';
-import { newRunId, superviseRun } from './supervised-run.js';
-import { elapsedMs, systemClock } from './system.js';
-import type { RecentDirs } from './ui-recent-dirs.js';
-import { revealInFileManager } from './ui-reveal.js';
-import { Emitter } from './ui-emitter.js';
-import { WatchScanner, type WatchScannerOptions } from './watch-scanner.js';
+import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
+import { renderReport, reportOptions } from '../run/run-reports.js';
+import { newRunId, superviseRun } from '../run/supervised-run.js';
+import { elapsedMs, systemClock } from '../system-clock.js';
+import type { RecentDirs } from '../recent-dirs.js';
+import { revealInFileManager } from '../reveal.js';
+import { Emitter } from '../../core/emitter.js';
+import { WatchScanner, type WatchScannerOptions } from '../scanner/watch-scanner.js';
 
 /** The whole record is sent at most this often while a run goes (each failure and the end at once). */
 const RECORD_THROTTLE_MS = 300;
@@ -59,7 +59,7 @@ const MAX_ANCESTRY = 64;
 // A followed terminal run has no supervisor here, so no live membership: its details say so by omission.
 type RecordSource = Pick<RunSupervisor, 'record' | 'attributedHolder'> & Partial<Pick<RunSupervisor, 'membershipOf'>>;
 
-interface LiveRun {
+interface SessionRun {
   stop: (() => void) | null;
   supervisor: RecordSource | null;
   record: RunRecord | null;
@@ -69,12 +69,18 @@ interface LiveRun {
   dirs: readonly WatchDir[];
 }
 
-export interface UiSessionOptions {
+export interface HostSessionOptions {
   recentDirs: RecentDirs;
   /** holdwatch's own pids (the host, and Electron's main when it hosts): never ended. */
   ownPids: readonly number[];
   /** How to start `holdwatch scan-worker` ("Scan as administrator"); absent: not offered, the hint says what to do. */
   scanWorker?: ScanWorkerLaunch;
+  /** holdwatch's data dir (journals, live-run markers, minidumps), as the front end found it (dataDirOf). */
+  dataDir: string;
+  /** The environment a run started here inherits, as a shell would pass the host's own. */
+  env: NodeJS.ProcessEnv;
+  /** The host process's current directory (`process`): stepped out of every watched dir. */
+  workingDirectory: WorkingDirectory;
 }
 
 export interface ScanWorkerLaunch {
@@ -87,20 +93,20 @@ export interface ScanWorkerLaunch {
   sameRights?: boolean;
 }
 
-export class UiSession implements HoldwatchService {
+export class HostSession implements HoldwatchService {
   /** For one-off requests (scan, process facts): one thread, so its walks never overlap. */
   private source: Promise<HolderSource> | null = null;
   private readonly watches = new Map<string, { watcher: Watcher; source: WatchScanner; dirs: readonly WatchDir[]; last: WatchStatus }>();
   private processes: Promise<ProcessSource> | null = null;
   private scannerPlan: Promise<Pick<WatchScannerOptions, 'startWorker' | 'hint'>> | null = null;
-  private readonly runs = new Map<string, LiveRun>();
+  private readonly runs = new Map<string, SessionRun>();
   private readonly watchEvents = new Emitter<[string, WatchEvent]>();
   private readonly watchStatus = new Emitter<[string, WatchStatus]>();
   private readonly runEvents = new Emitter<[string, RunEvent]>();
   private nextWatch = 1;
   private disposed = false;
 
-  constructor(private readonly options: UiSessionOptions) {}
+  constructor(private readonly options: HostSessionOptions) {}
 
   private holders(): Promise<HolderSource> {
     this.source ??= this.openSource(1);
@@ -114,14 +120,14 @@ export class UiSession implements HoldwatchService {
   async scan({ dirs }: ScanRequestDto): Promise<Snapshot> {
     if (dirs.length !== 1) throw new BadInputError('scan takes one directory');
     const source = await this.holders();
-    return takeSnapshot(source, await resolveAndStepOut(source, dirs[0]!), systemClock, elapsedMs);
+    return takeSnapshot(source, await resolveAndStepOut(source, dirs[0]!, this.options.workingDirectory), systemClock, elapsedMs);
   }
 
   async startWatch({ dirs, intervalMs }: WatchRequestDto): Promise<{ watchId: string }> {
     const source = await this.openSource(2);
     const resolved = [];
     try {
-      for (const dir of dirs) resolved.push(await resolveAndStepOut(source, dir));
+      for (const dir of dirs) resolved.push(await resolveAndStepOut(source, dir, this.options.workingDirectory));
     } catch (error) {
       await source.dispose();
       throw error;
@@ -222,7 +228,8 @@ export class UiSession implements HoldwatchService {
       command,
       cwd,
       watch: dirs,
-      env: { ...process.env, ...env },
+      env: { ...this.options.env, ...env },
+      dataDir: this.options.dataDir,
       runId,
       checkDirs: (resolved) => (run.dirs = resolved),
       io: { stdin: 'ignore', output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }), userSeesTerminal: false, forwardSignals: false },
@@ -249,14 +256,14 @@ export class UiSession implements HoldwatchService {
 
   async listActiveRuns(): Promise<ActiveRun[]> {
     const source = await this.holders();
-    return (await listLiveRuns(runsPath(), (pid) => source.processInfo(pid))).map(toActiveRun);
+    return (await listLiveRuns(runsPathIn(this.options.dataDir), (pid) => source.processInfo(pid))).map(toActiveRun);
   }
 
   /** Replays the run's journal, then follows it; its end (or stopRun) leaves the record here for exports. */
   async attachRun(runId: string): Promise<void> {
     const source = await this.holders();
     const processInfo = (pid: number) => source.processInfo(pid);
-    const live = (await listLiveRuns(runsPath(), processInfo)).find((r) => r.runId === runId);
+    const live = (await listLiveRuns(runsPathIn(this.options.dataDir), processInfo)).find((r) => r.runId === runId);
     if (!live) throw new BadInputError(`no run ${runId} is going: it has ended, or it was not started with holdwatch run`);
     // Its dirs, so that no minidump taken while following lands under them (a dir gone since is skipped).
     const dirs = (await Promise.all(live.watched.map((d) => source.resolveWatchDir(d).catch(() => null)))).filter((d) => d !== null);
@@ -265,7 +272,7 @@ export class UiSession implements HoldwatchService {
     const { run, onEntry, end } = this.trackRun(runId);
     run.dirs = dirs;
     try {
-      run.followed = new FollowedRun(join(runsPath(), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), { onEntry, onEnd: end });
+      run.followed = new FollowedRun(join(runsPathIn(this.options.dataDir), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), { onEntry, onEnd: end });
     } catch (error) {
       this.runs.delete(runId);
       throw new BadInputError(`cannot read the journal of run ${runId}: ${messageOf(error)}`);
@@ -355,8 +362,8 @@ export class UiSession implements HoldwatchService {
     if (!info || !isSameProcess(info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
     const watched = [...this.watches.values(), ...this.runs.values()].flatMap((w) => w.dirs);
     // Only Windows writes (a minidump); on Linux the tools print and nothing lands on disk.
-    if (source.platform === 'win32') dumpsDirOutside(dataDir(), watched);
-    const result = await captureLiveStackInWorker(pid, { dataDir: dataDir() });
+    if (source.platform === 'win32') dumpsDirOutside(this.options.dataDir, watched);
+    const result = await captureLiveStackInWorker(pid, { dataDir: this.options.dataDir, env: this.options.env });
     return result.kind === 'stack' ? { ...result, text: formatLiveStack(result) } : result;
   }
 
@@ -393,7 +400,7 @@ export class UiSession implements HoldwatchService {
 
   /** A run's place in the session: its events, the record sent throttled, and its end (the record kept). */
   private trackRun(runId: string) {
-    const run: LiveRun = { stop: null, supervisor: null, record: null, dirs: [] };
+    const run: SessionRun = { stop: null, supervisor: null, record: null, dirs: [] };
     this.runs.set(runId, run);
     const emit = (event: RunEvent) => this.runEvents.emit(runId, event);
     const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
@@ -410,7 +417,7 @@ export class UiSession implements HoldwatchService {
     return { run, emit, onEntry, end };
   }
 
-  private runOf(runId: string): LiveRun {
+  private runOf(runId: string): SessionRun {
     const run = this.runs.get(runId);
     if (!run) throw new BadInputError(`no run ${runId} in this session`);
     return run;

@@ -1,11 +1,11 @@
 // Writes a run's reports where the user asked (never inside a watched dir), and a GitHub Actions step
-// summary when GITHUB_STEP_SUMMARY is set.
+// summary where the front end says (GITHUB_STEP_SUMMARY).
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import type { RunRecord } from '../core/api.js';
-import type { WatchDir } from '../core/platform.js';
-import { renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../core/report/index.js';
-import { refuseInsideWatched } from './watched-dirs.js';
+import type { RunRecord } from '../../core/api.js';
+import type { WatchDir } from '../../core/platform.js';
+import { renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../../core/report/index.js';
+import { refuseInsideWatched } from '../watched-dirs.js';
 
 export type ReportFormat = 'md' | 'json' | 'html';
 
@@ -14,6 +14,8 @@ export interface ReportTargets {
   json?: string;
   html?: string;
   redact?: boolean;
+  /** GitHub Actions' step summary file (GITHUB_STEP_SUMMARY): the summary is appended there. */
+  stepSummary?: string;
 }
 
 export function reportOptions(redact: boolean | undefined): ReportOptions {
@@ -34,10 +36,10 @@ export function checkReportTargets(targets: ReportTargets, dirs: readonly WatchD
   }
 }
 
-export function writeRunReports(record: RunRecord, targets: ReportTargets, env: NodeJS.ProcessEnv = process.env): void {
+export function writeRunReports(record: RunRecord, targets: ReportTargets): void {
   const options = reportOptions(targets.redact);
   if (targets.report) writeFileSync(targets.report, renderReport(record, 'md', options));
   if (targets.json) writeFileSync(targets.json, renderReport(record, 'json', options));
   if (targets.html) writeFileSync(targets.html, renderReport(record, 'html', options));
-  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, renderStepSummary(record, options) + '\n');
+  if (targets.stepSummary) appendFileSync(targets.stepSummary, renderStepSummary(record, options) + '\n');
 }

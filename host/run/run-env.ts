@@ -1,11 +1,9 @@
 // The test command's environment: the run tag that keeps every descendant attributable, the probes'
 // events file, and the bundled pytest plugin — always added to what the user has, never replacing it.
 import { delimiter } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { RUN_TAG_VARIABLE } from '../core/run/membership.js';
-import { probeEnvironment } from '../core/stacks/index.js';
-
-export const PROBES_DIR = fileURLToPath(new URL('../../probes/', import.meta.url));
+import { RUN_TAG_VARIABLE } from '../../core/run/membership.js';
+import { probeEnvironment } from '../../core/stacks/index.js';
+import { PROBES_DIR } from '../install-paths.js';
 
 export function runEnvironment(base: NodeJS.ProcessEnv, runId: string, eventsPath: string, probeLogDir: string, stdoutIsTty: boolean): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, [RUN_TAG_VARIABLE]: runId, HOLDWATCH_EVENTS: eventsPath };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WatchDir } from '../core/platform.js';
+import type { WatchDir } from '../../core/platform.js';
 import { dumpsDirOutside } from './live-stack-capture.js';
 
 const watching = (display: string, caseInsensitive: boolean): WatchDir => ({ input: display, display, matchPrefix: display, caseInsensitive });

@@ -1,0 +1,121 @@
+// Runs holdwatch did not start, followed as `holdwatch attach` does: one process and its tree until it
+// exits, or each run a probe announces in the inbox until told to stop. Either way the journal, reports
+// and summary are those of `holdwatch run`, and nothing is ever killed. What to say goes to `log`; the
+// front end prints it.
+import { extname } from 'node:path';
+import type { RunRecord } from '../../core/api.js';
+import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
+import type { Announcement } from '../inbox/inbox-announce.js';
+import { tryUnlink, type Inbox } from '../inbox/inbox-dir.js';
+import { InboxWatcher } from '../inbox/inbox-watch.js';
+import { AttachedRun, descendsFrom, type AttachTarget } from './attached-run.js';
+import { runSummaryLine } from './run-recording.js';
+import type { ReportTargets } from './run-reports.js';
+
+export interface AttachContext {
+  dirs: WatchDir[];
+  holders: HolderSource;
+  processes: ProcessSource;
+  runsDir: string;
+  inbox: Inbox;
+  targets: ReportTargets;
+  /** Resolves when the user stops (Ctrl-C / SIGTERM): the runs still going are then recorded as they stand. */
+  stopped: Promise<void>;
+  /** One line to show the user (with its newline). */
+  log: (line: string) => void;
+}
+
+/** Closes what the follow opened, whatever happens; each run's own dispose is idempotent. */
+type Cleanups = (() => void)[];
+
+/** One run: the process `target` and its tree, with the events of any probe announcing from inside it. */
+export async function followProcess(target: AttachTarget, c: AttachContext, cleanups: Cleanups): Promise<void> {
+  const run = new AttachedRun(target, recordingSetup(c), c.processes);
+  cleanups.push(() => run.dispose());
+  run.start();
+  const watcher = new InboxWatcher(
+    c.inbox,
+    (path, a) => void descendsFrom(a.pid, target.pid, c.processes).then((mine) => mine && run.addEvents(path), logError(c)),
+    warnInvalid(c),
+  );
+  cleanups.push(() => watcher.close());
+  c.log(`holdwatch: attached to pid ${target.pid} (${target.command.join(' ')}); run ${run.runId}\n`);
+  void c.stopped.then(() => run.stop());
+  await run.waitForExit();
+  watcher.check(); // a probe that announced just before the end
+  watcher.close();
+  finished(c, run, await run.finish(c.targets));
+}
+
+/** Every announced run, each its own run, until stopped; then the ones still going are recorded too. */
+export async function followAnnouncedRuns(c: AttachContext, cleanups: Cleanups): Promise<void> {
+  const active = new Map<number, AttachedRun>();
+  const finishing = new Set<Promise<void>>();
+  let queue = Promise.resolve();
+  const onAnnounce = (path: string, a: Announcement) => {
+    // One at a time, so two files of one process join one run.
+    queue = queue.then(() => startOrJoin(path, a)).catch(logError(c));
+  };
+  const startOrJoin = async (path: string, a: Announcement) => {
+    const running = active.get(a.pid);
+    if (running) return running.addEvents(path);
+    const info = await c.processes.processInfo(a.pid);
+    if (!info) {
+      c.log(`holdwatch: the run announced by pid ${a.pid} (${a.argv.join(' ')}) ended before holdwatch saw it; skipped\n`);
+      return tryUnlink(path);
+    }
+    const run = new AttachedRun({ pid: a.pid, startedAtMs: info.startedAtMs, command: a.argv, cwd: a.cwd }, recordingSetup(c), c.processes);
+    active.set(a.pid, run);
+    cleanups.push(() => run.dispose());
+    run.start();
+    run.addEvents(path);
+    c.log(`holdwatch: following pid ${a.pid} (${a.argv.join(' ')}); run ${run.runId}\n`);
+    const done = run
+      .waitForExit()
+      .then(async () => {
+        active.delete(a.pid);
+        finished(c, run, await run.finish(perRunTargets(c.targets, run.runId)));
+      })
+      .catch(logError(c))
+      .finally(() => {
+        run.dispose();
+        finishing.delete(done);
+      });
+    finishing.add(done);
+  };
+  const watcher = new InboxWatcher(c.inbox, onAnnounce, warnInvalid(c));
+  cleanups.push(() => watcher.close());
+  c.log(`holdwatch: waiting for runs announced in ${c.inbox.path} (Ctrl-C to stop)\n`);
+  await c.stopped;
+  watcher.close();
+  await queue;
+  for (const run of active.values()) run.stop();
+  while (finishing.size > 0) await Promise.all([...finishing]);
+}
+
+function recordingSetup(c: AttachContext) {
+  return { dirs: c.dirs, holders: c.holders, processes: c.processes, runsDir: c.runsDir, onError: logError(c) };
+}
+
+/** Last: the summary line says the run is fully recorded. */
+function finished(c: AttachContext, run: AttachedRun, record: RunRecord): void {
+  c.log(runSummaryLine(record, run.journalPath));
+}
+
+/** Several runs, one set of report paths: each run's reports get its id before the extension. */
+function perRunTargets(targets: ReportTargets, runId: string): ReportTargets {
+  const withId = (path: string | undefined) => {
+    if (!path) return undefined;
+    const ext = extname(path);
+    return `${path.slice(0, path.length - ext.length)}-${runId}${ext}`;
+  };
+  return { report: withId(targets.report), json: withId(targets.json), html: withId(targets.html), redact: targets.redact, stepSummary: targets.stepSummary };
+}
+
+function warnInvalid(c: AttachContext): (path: string) => void {
+  return (path) => c.log(`holdwatch: ignoring ${path}: not an announce file\n`);
+}
+
+function logError(c: AttachContext): (error: unknown) => void {
+  return (error) => c.log(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`);
+}
