@@ -40,7 +40,7 @@ export default tseslint.config(
   ...layer(['host/**/*.ts'], ['native', 'core', 'contract'], 'host imports native, core and contract: the front ends (cli, electron) sit above it.'),
   ...layer(['cli/**/*.ts'], ['host', 'native', 'core', 'contract'], 'cli imports host and below, never electron.'),
   ...layer(['electron/**/*.ts'], ['host', 'native', 'core', 'contract'], 'electron imports host and below, never cli.'),
-  ...layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], ['contract'], 'renderer speaks only the contract.', [{ group: ['node:*'], message: 'renderer runs in a browser: no Node modules.' }]).map((c) => ({ ...c, rules: { 'no-restricted-imports': ['error', { patterns: c.rules['no-restricted-imports'][1].patterns.map((p) => (p.group[0] === '**/core/**' ? { ...p, group: ['**/core/**', '!**/core/api.js', '!**/core/api-contract.js'] } : p)) }] } })),
+  ...layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], ['contract'], 'renderer speaks only the contract.', [{ group: ['node:*'], message: 'renderer runs in a browser: no Node modules.' }]),
   ...layer(['probes/**/*.mjs', 'probes/**/*.cjs'], [], 'probes run inside test processes and stand alone.'),
   {
     // require() in the .cjs probes: the same rule, by the path's text.

@@ -1,7 +1,7 @@
 // Human-readable holder tables for `scan` and the live `watch` view.
 import type TableModule from 'cli-table3';
 import { createRequire } from 'node:module';
-import type { Holder } from '../core/api.js';
+import type { Holder } from '../contract/holders.js';
 import { POSIX_STYLE, relativeDisplay, WINDOWS_STYLE } from '../core/paths.js';
 
 export function holderPathForDisplay(holder: Holder): string {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BadInputError } from '../core/errors.js';
 import { RunRecorder } from '../core/run/run-recorder.js';
 import { dataDirOf, runsPathIn } from '../host/data-dir.js';
-import { readJournal } from '../host/run/journal-file.js';
+import { readJournal } from '../host/run/journal-reader.js';
 import { renderReport, reportOptions, type ReportFormat } from '../host/run/run-reports.js';
 
 export async function reportCommand(run: string, options: { format: ReportFormat; redact?: boolean }): Promise<number> {

@@ -1,7 +1,7 @@
 // `holdwatch run --watch <dir> [...] -- <cmd...>`: runs the test command with its output passed through
 // byte for byte, follows its processes and tests, and exits with its exit code (128+n for a signal).
 import { resolve } from 'node:path';
-import type { RunRecord } from '../core/api.js';
+import type { RunRecord } from '../contract/runs.js';
 import { dataDirOf } from '../host/data-dir.js';
 import { checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
 import { runSummaryLine } from '../host/run/run-recording.js';

@@ -1,6 +1,6 @@
 // `holdwatch watch <dir> [--json] [--interval ms]`: live. JSON lines with --json; a table redrawn in
 // place on a terminal; one line per event when piped. Ctrl-C / SIGTERM close everything, exit 0.
-import type { Holder, WatchEvent } from '../core/api.js';
+import type { Holder, WatchEvent } from '../contract/holders.js';
 import { sortHolders } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
 import { openHolderSource } from '../native/index.js';

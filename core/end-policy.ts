@@ -1,6 +1,6 @@
 // Whether holdwatch may end a process for the user. Ending a system process can take the machine
 // down, and ending holdwatch (or the app's own host) leaves the user with nothing: both are refused.
-import type { PlatformName, ProcessInfo } from './api.js';
+import type { PlatformName, ProcessInfo } from '../contract/holders.js';
 
 /** Processes Windows needs to stay up (ending csrss.exe bluescreens the machine). */
 const WINDOWS_SYSTEM = new Set(['system', 'idle', 'registry', 'smss.exe', 'csrss.exe', 'wininit.exe', 'services.exe', 'lsass.exe', 'winlogon.exe', 'svchost.exe', 'fontdrvhost.exe', 'dwm.exe', 'memory compression']);

@@ -1,6 +1,6 @@
 // How a handle was opened, in one shape for both platforms: Linux open(2) flags as fdinfo shows
 // them, Windows GrantedAccess from the handle table. Pure, so both backends and tests share it.
-import type { AccessRight, HandleAccess, Holder, HolderKind, PlatformName } from './api.js';
+import type { AccessRight, HandleAccess, Holder, HolderKind, PlatformName } from '../contract/holders.js';
 import { DELETE, FILE_APPEND_DATA, FILE_EXECUTE, FILE_READ_DATA, FILE_WRITE_DATA, formatFileAccess, GENERIC_ALL, GENERIC_READ, GENERIC_WRITE } from './access-masks.js';
 
 /**

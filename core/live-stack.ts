@@ -1,10 +1,10 @@
 // A live stack of a holder, taken on demand by an outside tool (py-spy, gdb, eu-stack) or written
 // as a minidump (Windows). Pure types and parsers of the tools' output; running them is native's job.
 import { z } from 'zod';
-import type { LiveStack, LiveStackFrame, LiveStackThread, LiveStackUnavailable } from './api.js';
+import type { LiveStack, LiveStackFrame, LiveStackThread, LiveStackUnavailable } from '../contract/live-stack.js';
 
 // The result types cross process boundaries (`stack --json`, the service): they live in the contract.
-export type { LiveStack, LiveStackFrame, LiveStackResult, LiveStackThread, LiveStackTool, LiveStackUnavailable } from './api.js';
+export type { LiveStack, LiveStackFrame, LiveStackResult, LiveStackThread, LiveStackTool, LiveStackUnavailable } from '../contract/live-stack.js';
 
 /** `reason: next step`, the one line a CLI prints. */
 export function describeUnavailable(result: LiveStackUnavailable): string {

@@ -1,39 +1,10 @@
 // What a platform backend (native/<os>) provides to core. Core decides; backends only report OS facts.
-import type { DeniedProcess, HandleAccess, Holder, PlatformName, ProcessInfo, UnnamedHandles } from './api.js';
+import type { PlatformName, ProcessInfo } from '../contract/holders.js';
+import type { ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../contract/scan-worker.js';
 import type { LiveStackResult } from './live-stack.js';
 
-/**
- * A watched directory after the backend resolved it: symlinks followed (Linux), kernel name found
- * (Windows). `matchPrefix` is what raw handle paths are compared against; `display` is what users see.
- */
-export interface WatchDir {
-  /** What the user typed. */
-  input: string;
-  /** Absolute, canonical, shown to users (DOS form on Windows). */
-  display: string;
-  /** Canonical form raw OS paths are matched against (kernel form on Windows). */
-  matchPrefix: string;
-  /** Windows matches case-insensitively; Linux does not. */
-  caseInsensitive: boolean;
-}
-
-export interface ScanRequest {
-  dirs: readonly WatchDir[];
-  /**
-   * Restrict the scan to these processes (the cheap, frequent poll of the processes that matter).
-   * Absent means the whole system.
-   */
-  pids?: readonly number[];
-}
-
-export interface ScanResult {
-  holders: Holder[];
-  denied: DeniedProcess[];
-  unnamed: UnnamedHandles[];
-  /** Processes examined; with `handles`, what the scan cost. */
-  processCount: number;
-  handleCount: number;
-}
+// The shapes that also cross the scanner worker's pipe are schemas in contract/scan-worker.ts.
+export type { ProcessExtras, ScanRequest, ScanResult, WatchDir };
 
 export interface HolderSource {
   readonly platform: PlatformName;
@@ -46,17 +17,6 @@ export interface HolderSource {
   processExtras?(pid: number, handles: readonly string[]): Promise<ProcessExtras | null>;
   /** Releases workers, cached process handles and the like. Idempotent. */
   dispose(): Promise<void>;
-}
-
-/** One process's facts beyond ProcessInfo, read fresh (never from a scan's caches). */
-export interface ProcessExtras {
-  /** Current directory; null when unreadable, with the reason. */
-  cwd: string | null;
-  cwdUnreadableReason: string | null;
-  /** Every open handle (Linux fds; Windows all object types); null when unreadable. */
-  handleCount: number | null;
-  /** Per asked-for handle (`fd 5`): its access and locks read now; absent when the backend has no fresher view than the scan. */
-  handles: Record<string, { access: HandleAccess | null; locks: string[] }>;
 }
 
 /** The cheap facts needed to follow a process tree: listed for every process on each refresh. */

@@ -1,5 +1,5 @@
 // One scan, as the contract's Snapshot: what `holdwatch scan --json` prints.
-import type { Holder, Snapshot } from './api.js';
+import type { Holder, Snapshot } from '../contract/holders.js';
 import type { Clock } from './clock.js';
 import type { HolderSource, WatchDir } from './platform.js';
 

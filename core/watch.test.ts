@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Holder } from './api.js';
+import type { Holder } from '../contract/holders.js';
 import { ManualClock } from './clock.js';
 import type { HolderSource, ScanRequest, ScanResult, WatchDir } from './platform.js';
 import { diffHolders, holderKey, Watcher, type PollOutcome } from './watch.js';

@@ -2,14 +2,14 @@
 // Cheap by design: the processes that matter (a test run's tree, given by `focusPids`) are polled
 // every `focusIntervalMs`, the whole system every `fullIntervalMs`, and `scanNow()` runs a full
 // scan immediately (a failure line was just seen). Polls never overlap.
-import type { Holder, WatchEvent } from './api.js';
+import type { Holder, WatchEvent } from '../contract/holders.js';
 import type { HolderSource, ScanResult, WatchDir } from './platform.js';
 import type { Clock } from './clock.js';
-import { holderKey } from './api-contract.js';
+import { holderKey } from '../contract/identity.js';
 import { SerialQueue } from './serial-queue.js';
 
 // Defined with the contract, so the renderer keys rows exactly as core does.
-export { holderKey } from './api-contract.js';
+export { holderKey } from '../contract/identity.js';
 
 export interface HolderDiff {
   appeared: Holder[];

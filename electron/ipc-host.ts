@@ -2,8 +2,9 @@
 // contract), the sender checked (our window, our origin), the payload validated before the session
 // sees it, and the session's events forwarded to the window.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import type { HoldwatchService } from '../core/api.js';
-import { dispatchRequest, IPC_EVENT_CHANNEL, ipcChannelOf, SERVICE_METHOD_NAMES, subscribeAll } from '../core/api-contract.js';
+import type { HoldwatchService } from '../contract/service.js';
+import { dispatchRequest, subscribeAll } from '../contract/service-client.js';
+import { IPC_EVENT_CHANNEL, ipcChannelOf, SERVICE_METHOD_NAMES } from '../contract/service.js';
 import { APP_ORIGIN } from './app-protocol.js';
 
 export function serveServiceOverIpc(service: HoldwatchService, isOurs: (contents: WebContents) => boolean): () => void {

@@ -2,7 +2,8 @@
 // contract method, listen to the event stream). No ipcRenderer, no Node, nothing else crosses.
 // Sandboxed preloads cannot import files, so vite bundles this one (vite.preload.config.ts).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC_EVENT_CHANNEL, ipcChannelOf, isServiceMethod, type ServiceTransport } from '../core/api-contract.js';
+import { isServiceMethod, type ServiceTransport } from '../contract/service-client.js';
+import { IPC_EVENT_CHANNEL, ipcChannelOf } from '../contract/service.js';
 
 const bridge: ServiceTransport = {
   invoke: (method, request) => {

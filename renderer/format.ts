@@ -1,5 +1,5 @@
 // Small display helpers shared by the components.
-import type { HandleAccess } from '../core/api.js';
+import type { HandleAccess } from '../contract/holders.js';
 
 export function clockTime(ms: number): string {
   const d = new Date(ms);

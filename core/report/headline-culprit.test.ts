@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { AttributedHolder, RunRecord } from '../api.js';
+import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
 import { renderMarkdown } from './markdown.js';
 
 function holder(pid: number, name: string, kind: 'file' | 'dir', path: string, firstSeenAt: string): AttributedHolder {

@@ -1,6 +1,6 @@
 // The first line of every report: what failed, what held it, and which test started the holder.
 // Built as text and code pieces so Markdown and HTML each escape the values their own way.
-import type { AttributedHolder, FailureRecord, RunRecord } from '../api.js';
+import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
 import { isUnder } from '../paths.js';
 import { compareHolders, displayPath, errorLabel, holderPath, pathStyle, sortedHolders, teardownFailed, testsByName } from './model.js';
 

@@ -1,7 +1,7 @@
 // The run drawn as inline SVG: tests as bars (setup/call/teardown segments where the runner gave
 // phase times), one lane per holder from first to last sighting, failures as red markers. Hover
 // text comes from SVG <title>, so the picture needs no script.
-import type { AttributedHolder, RunRecord, TestPhase, TestRecord, Verdict } from '../api.js';
+import type { AttributedHolder, RunRecord, TestPhase, TestRecord, Verdict } from '../../contract/runs.js';
 import { formatDuration, holderPath, offset, outcomeLabel, PHASES, phaseSummary, sortedHolders, teardownFailed, timeMs, errorLabel } from './model.js';
 import { html } from './text.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttributedHolder } from '../api.js';
+import type { AttributedHolder } from '../../contract/runs.js';
 import { FIXTURE_NAMES, loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
 import { renderHtml } from './html.js';
 

@@ -1,6 +1,7 @@
 // One self-contained HTML file: inline CSS and SVG, no script, no network (a CSP says so to the
 // browser too), every machine-given string escaped so a path holding `<script>` stays text.
-import type { AttributedHolder, RunRecord, StackLookup } from '../api.js';
+import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
+import type { StackLookup } from '../../contract/stacks.js';
 import { headline, headlineText, type Inline } from './headline.js';
 import { FAILED_COLOR, PHASE_COLOR, renderTimelineSvg, VERDICT_COLOR } from './html-timeline.js';
 import { REPORT_CSS } from './html-style.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import { FIXTURE_NAMES, loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
 import { renderJson } from './json.js';
 

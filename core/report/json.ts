@@ -1,6 +1,6 @@
 // `--json`: the whole record, always in the same key order whatever order the supervisor built the
 // objects in, so two runs diff cleanly and scripts can rely on the layout.
-import type { RunRecord } from '../api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import { redactRecord, type RedactOptions } from './redact.js';
 
 // Known keys in reading order (record, test, holder, attribution, failure, leftover, versions).

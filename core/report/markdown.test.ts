@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttributedHolder, RunRecord } from '../api.js';
+import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
 import { loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
 import { renderMarkdown } from './markdown.js';
 

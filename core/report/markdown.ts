@@ -1,6 +1,6 @@
 // The report made to paste into a GitHub issue: headline first, then the evidence a maintainer
 // asks for (holders, ancestry, timeline, leftovers, platform, how to reproduce).
-import type { AttributedHolder, RunRecord } from '../api.js';
+import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
 import { headline, type Inline } from './headline.js';
 import {
   bodyPassedTeardownFailed,

@@ -1,8 +1,9 @@
 // The facts every report format shows, decided once: holder order, display paths, test lookup,
 // which tests the timeline excerpt keeps, leftovers by test. Renderers only format these.
-import type { AttributedHolder, PlatformName, RunRecord, TestOutcome, TestPhase, TestRecord, Verdict } from '../api.js';
+import type { PlatformName } from '../../contract/holders.js';
+import type { AttributedHolder, RunRecord, TestOutcome, TestPhase, TestRecord, Verdict } from '../../contract/runs.js';
 import { isUnder, POSIX_STYLE, relativeDisplay, WINDOWS_STYLE, type PathStyle } from '../paths.js';
-import { holderKey, processKey } from '../api-contract.js';
+import { holderKey, processKey } from '../../contract/identity.js';
 
 export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'in-run', 'outside-run'];
 

@@ -1,5 +1,5 @@
 // Options every renderer takes. Facts (home dir, user name) come in as arguments: core reads no environment.
-import type { RunRecord } from '../api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import { redactRecord, type RedactOptions } from './redact.js';
 
 export interface ReportOptions {

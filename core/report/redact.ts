@@ -1,6 +1,6 @@
 // `--redact`: the report goes into a public issue, so the home directory and the user name leave
 // every string of the record (paths, command lines, failure texts, ancestry) before any rendering.
-import type { RunRecord } from '../api.js';
+import type { RunRecord } from '../../contract/runs.js';
 
 export interface RedactOptions {
   /** The home directory as the run saw it: `/home/alice`, `/Users/alice` or `C:\Users\alice`. */

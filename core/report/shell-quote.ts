@@ -1,6 +1,6 @@
 // The command to reproduce a run, quoted so it pastes into a shell unchanged. Hand-written rather
 // than a dependency: the two rules are a few lines and core stays dependency-free.
-import type { PlatformName } from '../api.js';
+import type { PlatformName } from '../../contract/holders.js';
 
 /** POSIX sh: bare when only safe characters, else single quotes with `'` written as `'\''`. */
 export function quotePosix(arg: string): string {

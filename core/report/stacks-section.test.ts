@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AttributedHolder, RunRecord, StackLookup } from '../api.js';
+import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
+import type { StackLookup } from '../../contract/stacks.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 

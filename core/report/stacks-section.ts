@@ -1,6 +1,7 @@
 // The code behind each holder: the line that opened the file and the line that started the process,
 // as the probes recorded them. Innermost frame first, the first user frame marked.
-import type { AttributedHolder, StackLookup } from '../api.js';
+import type { AttributedHolder } from '../../contract/runs.js';
+import type { StackLookup } from '../../contract/stacks.js';
 import { mdCode, mdFence } from './text.js';
 
 const MAX_FRAMES = 8;

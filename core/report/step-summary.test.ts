@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttributedHolder } from '../api.js';
+import type { AttributedHolder } from '../../contract/runs.js';
 import { loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
 import { renderMarkdown } from './markdown.js';
 import { renderStepSummary } from './step-summary.js';

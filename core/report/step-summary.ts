@@ -1,6 +1,6 @@
 // The GitHub Actions step summary: the headline and the worst holders, short enough to read on the
 // run page. The caller appends it to $GITHUB_STEP_SUMMARY (core does not touch files).
-import type { RunRecord } from '../api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import { headline } from './headline.js';
 import { mdInline, mdTable, summaryLine } from './markdown.js';
 import { bodyPassedTeardownFailed, holderPath, sortedHolders } from './model.js';

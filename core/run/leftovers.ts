@@ -1,7 +1,7 @@
 // Leftovers: what the run created under a watched dir and did not remove, grouped by the test during
 // which it appeared. Only the top-most new path per test is reported: a new folder, not each file in
 // it — unless a file appeared in it during a later test, which then has a leftover of its own.
-import type { LeftoverRecord } from '../api.js';
+import type { LeftoverRecord } from '../../contract/runs.js';
 import type { PathStyle } from '../paths.js';
 
 export interface CreatedEntry {

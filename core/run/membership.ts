@@ -2,7 +2,8 @@
 // the run tag (HOLDWATCH_RUN=<id>) in its environment — the tag keeps a detached child attributable
 // after it was reparented to PID 1 (or a subreaper). Ancestry is recorded when a process is first
 // seen, because once the parent exits the chain can no longer be read from the OS.
-import type { AncestryEntry } from '../api.js';
+import type { AncestryEntry } from '../../contract/holders.js';
+import type { TestHint } from '../../contract/journal.js';
 import type { ProcessBrief, ProcessSource } from '../platform.js';
 
 export const RUN_TAG_VARIABLE = 'HOLDWATCH_RUN';
@@ -12,7 +13,7 @@ export const RUN_TAG_VARIABLE = 'HOLDWATCH_RUN';
  * inherited: exact whatever the timing and whatever reparenting followed. pytest sets
  * PYTEST_CURRENT_TEST (`path::name (phase)`), bats BATS_SUITE_TEST_NUMBER (1-based, suite-wide).
  */
-export type TestHint = { runner: 'pytest'; nodeId: string; phase: string } | { runner: 'bats'; number: number };
+export type { TestHint };
 
 export function parseTestHint(pytestCurrent: string | null, batsNumber: string | null): TestHint | undefined {
   const pytest = pytestCurrent ? /^(.*) \((setup|call|teardown)\)$/.exec(pytestCurrent) : null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Holder } from '../api.js';
+import type { Holder } from '../../contract/holders.js';
 import { POSIX_STYLE } from '../paths.js';
-import type { JournalEntry } from './journal-entries.js';
+import type { JournalEntry } from '../../contract/journal.js';
 import { findLeftovers } from './leftovers.js';
 import { blockersOf, RunRecorder } from './run-recorder.js';
 

@@ -1,8 +1,9 @@
 // Folds journal entries into a RunRecord, attributing every holder. Used live by the supervisor and
 // later by `holdwatch report`, so both always agree.
-import type { AttributedHolder, FailureRecord, Holder, RunRecord, Verdict } from '../api.js';
+import type { Holder } from '../../contract/holders.js';
+import type { AttributedHolder, FailureRecord, RunRecord, Verdict } from '../../contract/runs.js';
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
-import type { HolderStacks, JournalEntry, MemberFacts } from './journal-entries.js';
+import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import type { TestHint } from './membership.js';
 import { TestTimeline } from './timeline.js';
 

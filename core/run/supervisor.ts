@@ -2,12 +2,13 @@
 // run's processes often, the whole system less often), scans at once when an output line carries a
 // teardown-failure signature, and journals every fact. The front end owns the child process and the
 // byte-for-byte pass-through of its output; this class only reads a copy of it.
-import type { AttributedHolder, Holder, PlatformName, RunRecord, TestEvent } from '../api.js';
+import type { Holder, PlatformName } from '../../contract/holders.js';
+import type { AttributedHolder, RunRecord, TestEvent } from '../../contract/runs.js';
 import { withDeadline, type Clock } from '../clock.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
-import { processKey } from '../api-contract.js';
+import { processKey } from '../../contract/identity.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
-import type { HolderStacks, JournalEntry, MemberFacts } from './journal-entries.js';
+import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import { RunMembership } from './membership.js';
 import { blockersOf, holdersOnPath, RunRecorder } from './run-recorder.js';
 import { SerialQueue } from '../serial-queue.js';

@@ -1,6 +1,6 @@
 // The run's test timeline, fed by runner events (pytest plugin, go test -json, TAP, ...). Answers
 // "which test was running at time t" for attribution.
-import type { TestEvent, TestPhase, TestRecord } from '../api.js';
+import type { TestEvent, TestPhase, TestRecord } from '../../contract/runs.js';
 
 interface OpenTest {
   record: TestRecord;

@@ -1,6 +1,8 @@
-// Runner stream parsing: every runner's output becomes the contract's TestEvent (core/api.ts).
+// Runner stream parsing: every runner's output becomes the contract's TestEvent (contract/runs.ts).
+// A probe's event is validated by hand here, not by TestEventSchema: the run's start-up path loads no zod
+// (probe-events.test.ts holds the two to the same answers).
 
-import type { TestEvent, TestEventType, TestOutcome, TestPhase } from '../api.js';
+import type { TestEvent, TestEventType, TestOutcome, TestPhase } from '../../contract/runs.js';
 
 export type { TestEvent, TestEventType, TestOutcome, TestPhase };
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TestEventSchema } from '../../contract/runs.js';
 import { toTestEvent } from './events.js';
 import { ProbeEventsParser } from './probe-events.js';
 
@@ -23,5 +24,28 @@ describe('toTestEvent', () => {
     expect(toTestEvent({ type: 'test-end', name: 'r', atMs: '5' })).toBeUndefined();
     expect(toTestEvent({ type: 'test-end', name: 'r', atMs: Number.NaN })).toBeUndefined();
     expect(toTestEvent(null)).toBeUndefined();
+  });
+});
+
+describe('toTestEvent and the contract', () => {
+  // The hand-written check keeps zod off the run's start-up path; the schema is still the source.
+  const samples: unknown[] = [
+    { type: 'test-start', name: 't', atMs: 1 },
+    { type: 'phase', name: 't', atMs: 1, phase: 'teardown', outcome: 'error', detail: 'x' },
+    { type: 'run-end', name: 'r', atMs: 5, outcome: 'passed', extra: 1 },
+    { type: 'phase', name: 'r', atMs: 5, phase: 'body' },
+    { type: 'test-end', name: 'r', atMs: 5, outcome: 'flaky' },
+    { type: 'test-end', name: 'r', atMs: '5' },
+    { type: 'test-end', name: 'r', atMs: Number.POSITIVE_INFINITY },
+    { type: 'test-end', name: 3, atMs: 5 },
+    { type: 'test-end', name: 'r', atMs: 5, detail: 7 },
+    { type: 'explode', name: 'r', atMs: 5 },
+    { name: 'r', atMs: 5 },
+    'test-end',
+    null,
+  ];
+  it.each(samples.map((s) => [JSON.stringify(s) ?? String(s), s]))('gives the schema\'s answer for %s', (_, sample) => {
+    const parsed = TestEventSchema.safeParse(sample);
+    expect(toTestEvent(sample)).toEqual(parsed.success ? parsed.data : undefined);
   });
 });

@@ -6,7 +6,7 @@
 //   probeEnvironment(input)          -> env vars to add to the test command's environment
 //   parseProbeLog(text)              -> { records, rejectedLines }   (one log file's content)
 //   indexProbeRecords(records)       -> ProbeIndex                   (build once per run)
-//   matchOpenStack(holder, index)    -> StackLookup (core/api)       holder -> the open that made it
+//   matchOpenStack(holder, index)    -> StackLookup (contract/stacks) holder -> the open that made it
 //   matchSpawnStack(process, index)  -> StackLookup                  process -> the call that started it
 //
 // Injection (what holdwatch run does; probeEnvironment computes it):
@@ -16,8 +16,8 @@
 //   NODE_OPTIONS=<the user's NODE_OPTIONS> --require "<repo>/probes/node/preload.cjs"
 // A probe that cannot write prints one line on stderr and sets HOLDWATCH_PROBE_DISABLED=1 for its
 // children; the test runs on unchanged.
-export { parseProbeLog, toProbeRecord } from './records.js';
-export type { CloseRecord, OpenRecord, ParsedProbeLog, ProbeRecord, ProcessRecord, SpawnRecord } from './records.js';
+export { parseProbeLog, toProbeRecord } from '../../contract/probe-log.js';
+export type { CloseRecord, OpenRecord, ParsedProbeLog, ProbeRecord, ProcessRecord, SpawnRecord } from '../../contract/probe-log.js';
 export { indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from './match.js';
 export type { HolderRef, MatchOptions, ProbeIndex, ProcessRef } from './match.js';
 export { probeEnvironment } from './inject.js';

@@ -1,14 +1,15 @@
 // Pairs what a scan saw (a holder, a process) with what the probes recorded inside the processes.
 // Pure: records in, a StackLookup out. Identity is (pid, start time): pids are reused, so only
 // records made during the process's life count.
-import type { HolderKind, OpenStack, StackLookup } from '../api.js';
+import type { HolderKind } from '../../contract/holders.js';
+import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { PathStyle } from '../paths.js';
 import { POSIX_STYLE } from '../paths.js';
-import type { CloseRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord } from './records.js';
+import type { CloseRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord } from '../../contract/probe-log.js';
 
 export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
 
-/** What the matcher needs of a holder (a core/api Holder plus when it was first seen). */
+/** What the matcher needs of a holder (a contract Holder plus when it was first seen). */
 export interface HolderRef {
   pid: number;
   processStartedAtMs: number;
@@ -21,7 +22,7 @@ export interface HolderRef {
   ancestorPids?: number[];
 }
 
-/** What the matcher needs of a process (a core/api ProcessInfo). */
+/** What the matcher needs of a process (a contract ProcessInfo). */
 export interface ProcessRef {
   pid: number;
   ppid: number;

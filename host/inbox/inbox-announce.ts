@@ -1,18 +1,9 @@
 // The first line of an announce file: which process runs the tests, where, and how it was started.
 // A test process wrote it, so it is validated here like anything else that crosses a process boundary.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { z } from 'zod';
+import { AnnouncementSchema, type Announcement } from '../../contract/announce.js';
 
-const AnnounceHeader = z.object({
-  type: z.literal('announce'),
-  pid: z.number().int().positive(),
-  cwd: z.string(),
-  argv: z.array(z.string()).min(1),
-  runner: z.string().optional(),
-  atMs: z.number(),
-});
-
-export type Announcement = z.infer<typeof AnnounceHeader>;
+export type { Announcement };
 
 /** A header line longer than this is not one of ours. */
 const MAX_HEADER_BYTES = 64 * 1024;
@@ -31,7 +22,7 @@ export function readAnnouncement(path: string): Announcement | 'incomplete' | 'g
     const newline = buffer.subarray(0, n).indexOf(0x0a);
     if (newline < 0) return n < buffer.length ? 'incomplete' : null;
     try {
-      const parsed = AnnounceHeader.safeParse(JSON.parse(buffer.subarray(0, newline).toString('utf8')));
+      const parsed = AnnouncementSchema.safeParse(JSON.parse(buffer.subarray(0, newline).toString('utf8')));
       return parsed.success ? parsed.data : null;
     } catch {
       return null;

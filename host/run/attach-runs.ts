@@ -3,7 +3,7 @@
 // and summary are those of `holdwatch run`, and nothing is ever killed. What to say goes to `log`; the
 // front end prints it.
 import { extname } from 'node:path';
-import type { RunRecord } from '../../core/api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
 import type { Announcement } from '../inbox/inbox-announce.js';
 import { tryUnlink, type Inbox } from '../inbox/inbox-dir.js';

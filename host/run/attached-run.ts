@@ -1,7 +1,7 @@
 // One run holdwatch did not start: an existing process (and its descendants) followed as a run, with
 // the events its probe announced in the inbox. It never kills anything; it ends when the process does.
 import { readlinkSync } from 'node:fs';
-import type { RunRecord } from '../../core/api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import type { ProcessSource } from '../../core/platform.js';
 import { readArgv } from '../../native/linux/proc-stat.js';
 import { tryUnlink } from '../inbox/inbox-dir.js';

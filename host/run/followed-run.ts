@@ -1,9 +1,9 @@
 // A run `holdwatch run` records in a terminal, followed from the UI: its journal read as it grows
 // (read only: the journal is the terminal's) and folded by the same RunRecorder the run itself uses,
 // until its run-end entry, or until its holdwatch is gone without one. Following never signals the run.
-import type { RunRecord } from '../../core/api.js';
-import type { JournalEntry } from '../../core/run/journal-entries.js';
-import { parseJournal } from '../../core/run/journal-schema.js';
+import type { RunRecord } from '../../contract/runs.js';
+import type { JournalEntry } from '../../contract/journal.js';
+import { parseJournal } from '../../contract/journal.js';
 import { RunRecorder } from '../../core/run/run-recorder.js';
 import { LineSplitter } from '../../core/runners/line-splitter.js';
 import { EventsTail } from './events-tail.js';

@@ -1,7 +1,7 @@
 // The run journal on disk: one JSON object per line, written through at once (a crash loses nothing).
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { JournalEntry } from '../../core/run/journal-entries.js';
-import { parseJournal } from '../../core/run/journal-schema.js';
+// Reading one back (journal-reader.ts) validates it with zod; writing needs none, so a run loads none.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { JournalEntry } from '../../contract/journal.js';
 
 export class JournalFile {
   private fd: number | null;
@@ -21,9 +21,4 @@ export class JournalFile {
     this.fd = null;
     closeSync(fd);
   }
-}
-
-/** Reads a journal back, every entry validated (core/run/journal-schema.ts). */
-export function readJournal(path: string): { entries: JournalEntry[]; rejected: number } {
-  return parseJournal(readFileSync(path, 'utf8').split('\n'));
 }

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openProcessSource } from '../../native/index.js';
-import { listLiveRuns, LiveRunMarker, markRunListed, toActiveRun, type ListedRun } from './live-runs.js';
+import { LiveRunMarker, markRunListed } from './live-run-marker.js';
+import { listLiveRuns, toActiveRun, type ListedRun } from './live-runs.js';
 
 let runs: string;
 const processes = await openProcessSource();

@@ -2,55 +2,20 @@
 // <runs dir>/<runId>.live.json beside its journal from its start to its end, so a UI can list and
 // follow it. A marker outlives its run only when holdwatch was killed outright; its process is then
 // gone (or its pid reused: identity is pid and start time), and the next listing removes it.
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import type { ActiveRun, ProcessInfo } from '../../core/api.js';
+import { ListedRunSchema, type ListedRun } from '../../contract/announce.js';
+import type { ProcessInfo } from '../../contract/holders.js';
+import type { ActiveRun } from '../../contract/runs.js';
 import { tryUnlink } from '../inbox/inbox-dir.js';
 
 const MARKER_FILE = /^(.+)\.live\.json$/;
 /** Start times read twice may differ by a clock tick; a reused pid's differs by far more. */
 const SAME_START_MS = 1000;
 
-const MarkerSchema = z.object({
-  runId: z.string().min(1),
-  command: z.array(z.string()),
-  cwd: z.string(),
-  watched: z.array(z.string()),
-  startedAt: z.string().min(1),
-  pid: z.number().int().positive(),
-  pidStartedAtMs: z.number().nullable(),
-});
-
-/** A listed run, with the start time that tells its holdwatch from a later process given the same pid. */
-export type ListedRun = z.infer<typeof MarkerSchema>;
+export type { ListedRun };
 
 export type ProcessLookup = (pid: number) => Promise<ProcessInfo | null>;
-
-/** The one owner of a run's marker: written whole (temp file, then rename), removed by close(). */
-export class LiveRunMarker {
-  private path: string | null;
-
-  constructor(runsDir: string, run: ListedRun) {
-    const path = join(runsDir, `${run.runId}.live.json`);
-    writeFileSync(`${path}.tmp`, JSON.stringify(run));
-    renameSync(`${path}.tmp`, path);
-    this.path = path;
-  }
-
-  /** Idempotent. */
-  close(): void {
-    if (this.path === null) return;
-    tryUnlink(this.path);
-    this.path = null;
-  }
-}
-
-/** Lists this holdwatch's run while it goes (`holdwatch run`): the marker the UI finds it by. */
-export async function markRunListed(runsDir: string, run: Omit<ListedRun, 'pid' | 'pidStartedAtMs'>, processInfo: ProcessLookup): Promise<LiveRunMarker> {
-  const self = await processInfo(process.pid);
-  return new LiveRunMarker(runsDir, { ...run, pid: process.pid, pidStartedAtMs: self?.startedAtMs ?? null });
-}
 
 /** True while the run's holdwatch is the process that wrote the marker. */
 export async function isRunning(run: ListedRun, processInfo: ProcessLookup): Promise<boolean> {
@@ -84,7 +49,7 @@ export function toActiveRun({ runId, command, cwd, watched, startedAt, pid }: Li
 
 function readMarker(path: string): ListedRun | null {
   try {
-    const parsed = MarkerSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    const parsed = ListedRunSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -2,7 +2,7 @@
 // events file, and the bundled pytest plugin — always added to what the user has, never replacing it.
 import { delimiter } from 'node:path';
 import { RUN_TAG_VARIABLE } from '../../core/run/membership.js';
-import { probeEnvironment } from '../../core/stacks/index.js';
+import { probeEnvironment } from '../../core/stacks/inject.js';
 import { PROBES_DIR } from '../install-paths.js';
 
 export function runEnvironment(base: NodeJS.ProcessEnv, runId: string, eventsPath: string, probeLogDir: string, stdoutIsTty: boolean): NodeJS.ProcessEnv {

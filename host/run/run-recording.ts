@@ -5,14 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { release } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from '../../core/api.js';
-import type { JournalEntry } from '../../core/run/journal-entries.js';
+import type { RunRecord } from '../../contract/runs.js';
+import type { JournalEntry } from '../../contract/journal.js';
 import { pathStyleOf } from '../../core/paths.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
 import { findLeftovers } from '../../core/run/leftovers.js';
 import { RunSupervisor } from '../../core/run/supervisor.js';
 import { ProbeEventsParser } from '../../core/runners/probe-events.js';
-import { matchRunStacks } from './run-stacks.js';
 import { listTree } from '../../native/tree-listing.js';
 import { EventsTail } from './events-tail.js';
 import { detectFailure } from '../../core/signatures/failure-line.js';
@@ -102,7 +101,8 @@ export class RunRecording {
     const record = await this.supervisor.finish(
       exitCode,
       async (testAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), testAt, pathStyleOf(d))),
-      logDir ? (holders) => matchRunStacks(logDir, holders) : undefined,
+      // Loaded at the end: reading the probes' logs validates them with zod, which the run's start need not pay for.
+      logDir ? async (holders) => (await import('./run-stacks.js')).matchRunStacks(logDir, holders) : undefined,
     );
     return record;
   }

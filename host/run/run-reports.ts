@@ -2,7 +2,7 @@
 // summary where the front end says (GITHUB_STEP_SUMMARY).
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import type { RunRecord } from '../../core/api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import type { WatchDir } from '../../core/platform.js';
 import { renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../../core/report/index.js';
 import { refuseInsideWatched } from '../watched-dirs.js';

@@ -2,8 +2,8 @@
 // the code that started its process.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AttributedHolder } from '../../core/api.js';
-import type { HolderStacks } from '../../core/run/journal-entries.js';
+import type { AttributedHolder } from '../../contract/runs.js';
+import type { HolderStacks } from '../../contract/journal.js';
 import { indexProbeRecords, matchOpenStack, matchSpawnStack, parseProbeLog, type ProbeRecord } from '../../core/stacks/index.js';
 
 export function readProbeRecords(logDir: string): ProbeRecord[] {

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScannerStatus } from '../../core/api.js';
+import type { ScannerStatus } from '../../contract/service.js';
 import { openHolderSource, scannerWorkerLauncher } from '../../native/index.js';
 import { RemoteHolderSource } from '../../native/remote/remote-holder-source.js';
 import { elevationError, ERROR_CANCELLED } from '../../native/win32/elevated-launch.js';

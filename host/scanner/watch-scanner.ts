@@ -2,7 +2,8 @@
 // elevated worker ("Scan as administrator") and back (the worker died) without the Watcher noticing.
 // The Watcher keeps its holders; holder identities (pid, start time) are the same from either side,
 // so a switch adds the newly visible holders and drops none. Owns whichever source is current.
-import type { ProcessInfo, ScannerStatus } from '../../core/api.js';
+import type { ProcessInfo } from '../../contract/holders.js';
+import type { ScannerStatus } from '../../contract/service.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { ElevationDeclinedError, type RemoteHolderSource } from '../../native/remote/remote-holder-source.js';

@@ -5,34 +5,18 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type {
-  ActiveRun,
-  CapturedLiveStack,
-  EndProcessRequestDto,
-  ExportedReport,
-  ExportRequestDto,
-  HoldwatchService,
-  LiveStackRequestDto,
-  ProcessDetails,
-  ProcessInfo,
-  RunEvent,
-  RunRecord,
-  RunMembershipDto,
-  RunRequestDto,
-  ScannerStatus,
-  ScanRequestDto,
-  Snapshot,
-  WatchEvent,
-  WatchRequestDto,
-  WatchStatus,
-} from '../../core/api.js';
+import type { ProcessDetails, RunMembershipDto } from '../../contract/details.js';
+import type { ProcessInfo, Snapshot, WatchEvent } from '../../contract/holders.js';
+import type { CapturedLiveStack } from '../../contract/live-stack.js';
+import type { ActiveRun, RunEvent, RunRecord } from '../../contract/runs.js';
+import type { EndProcessRequestDto, ExportedReport, ExportRequestDto, HoldwatchService, LiveStackRequestDto, RunRequestDto, ScannerStatus, ScanRequestDto, WatchRequestDto, WatchStatus } from '../../contract/service.js';
 import { refusalToEnd } from '../../core/end-policy.js';
 import { BadInputError } from '../../core/errors.js';
 import { formatLiveStack } from '../../core/live-stack.js';
 import { shareModeOf } from '../../core/handle-access.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
 import { RUN_TAG_VARIABLE } from '../../core/run/membership.js';
-import type { JournalEntry } from '../../core/run/journal-entries.js';
+import type { JournalEntry } from '../../contract/journal.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
 import { takeSnapshot } from '../../core/snapshot.js';
 import { Watcher } from '../../core/watch.js';

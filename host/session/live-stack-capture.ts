@@ -2,8 +2,8 @@
 // gdb's seconds nor MiniDumpWriteDump (a synchronous FFI call that suspends the target's threads)
 // run on the host's event loop, and a capture that hangs is ended at a deadline with its process.
 import { posix, win32 } from 'node:path';
-import type { LiveStackResult } from '../../core/api.js';
-import { LiveStackResultSchema } from '../../core/api-contract.js';
+import type { LiveStackResult } from '../../contract/live-stack.js';
+import { LiveStackResultSchema } from '../../contract/live-stack.js';
 import { EXIT_BAD_INPUT, EXIT_STACK_UNAVAILABLE } from '../../contract/exit-codes.js';
 import { BadInputError } from '../../core/errors.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';

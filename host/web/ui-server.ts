@@ -7,8 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { HoldwatchService } from '../../core/api.js';
-import { ContractError, dispatchRequest, subscribeAll } from '../../core/api-contract.js';
+import type { HoldwatchService } from '../../contract/service.js';
+import { ContractError, dispatchRequest, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError } from '../../core/errors.js';
 
 const COOKIE = 'holdwatch_token';

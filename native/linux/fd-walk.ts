@@ -2,7 +2,7 @@
 // the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
 // promise each; parallelism comes from splitting pids across threads (scan-pool.ts).
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from 'node:fs';
-import type { HolderKind, ProcessInfo } from '../../core/api.js';
+import type { HolderKind, ProcessInfo } from '../../contract/holders.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
 import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
 import { isGoneError, readProcessInfo } from './proc-stat.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProcessInfo } from '../../core/api.js';
+import type { ProcessInfo } from '../../contract/holders.js';
 import type { RawHolding } from './fd-walk.js';
 import { HolderReuse } from './holder-reuse.js';
 

@@ -1,7 +1,7 @@
 // Gives back last poll's Holder objects for rows that did not change. A steady-state poll then hands
 // the watcher the same objects, whose identity keys are already computed and hashed (core/watch.ts
 // caches them per object), instead of 8,000 fresh strings to build and hash every poll.
-import type { HandleAccess, Holder, ProcessInfo } from '../../core/api.js';
+import type { HandleAccess, Holder, ProcessInfo } from '../../contract/holders.js';
 import { linuxHandleAccess } from '../../core/handle-access.js';
 import type { RawHolding } from './fd-walk.js';
 

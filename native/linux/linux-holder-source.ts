@@ -2,7 +2,7 @@
 // are listed in `denied` with the reason.
 import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { DeniedProcess, ProcessInfo } from '../../core/api.js';
+import type { DeniedProcess, ProcessInfo } from '../../contract/holders.js';
 import { BadInputError } from '../../core/errors.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { readLinuxProcessExtras } from './process-extras.js';

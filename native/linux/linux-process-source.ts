@@ -1,6 +1,6 @@
 // ProcessSource for Linux: the tree from /proc/<pid>/stat, run tags from /proc/<pid>/environ.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ProcessInfo } from '../../core/api.js';
+import type { ProcessInfo } from '../../contract/holders.js';
 import type { ProcessBrief, ProcessSource } from '../../core/platform.js';
 import { isGoneError, readProcessInfo, readStat } from './proc-stat.js';
 

@@ -1,7 +1,7 @@
 // Reads one process's facts from /proc. Every reader may throw ENOENT/ESRCH when the process
 // exits mid-scan; callers treat that as "gone", which is normal, not an error.
 import { readFileSync, readlinkSync, statSync } from 'node:fs';
-import type { ProcessInfo } from '../../core/api.js';
+import type { ProcessInfo } from '../../contract/holders.js';
 import { userNameOf } from './users.js';
 
 // USER_HZ is 100 on every Linux ABI Node supports; /proc/<pid>/stat's starttime is in these ticks.

@@ -1,7 +1,7 @@
 // A worker's WalkResult crosses to the calling thread packed in columns: structured clone of
 // thousands of small objects cost ~10x more than of a few typed arrays and one string array, and
 // that copy is paid on the calling thread, the one that has no spare time.
-import { HOLDER_KINDS } from '../../core/api.js';
+import { HOLDER_KINDS } from '../../contract/enums.js';
 import type { MatchDir, RawHolding, WalkResult } from './fd-walk.js';
 
 export interface PackedWalk {

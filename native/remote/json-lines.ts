@@ -3,7 +3,7 @@
 import type { Socket } from 'node:net';
 import { LineSplitter } from '../../core/runners/line-splitter.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';
-import { MAX_WORKER_LINE_BYTES } from '../../core/scan-worker-contract.js';
+import { MAX_WORKER_LINE_BYTES } from '../../contract/scan-worker.js';
 
 /** Calls `onLine` with each parsed line (unparseable text arrives as `undefined`); `onEnd` once when the socket ends. */
 export function readJsonLines(socket: Socket, onLine: (value: unknown) => void, onEnd: (reason: string) => void): void {

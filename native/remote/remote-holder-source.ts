@@ -8,11 +8,11 @@ import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { ZodType } from 'zod';
-import type { PlatformName, ProcessInfo } from '../../core/api.js';
+import type { PlatformName, ProcessInfo } from '../../contract/holders.js';
 import { BadInputError } from '../../core/errors.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
-import { MAX_EXTRAS_HANDLES, WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../core/scan-worker-contract.js';
+import { MAX_EXTRAS_HANDLES, WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../contract/scan-worker.js';
 import { readJsonLines, writeJsonLine } from './json-lines.js';
 
 /** A started worker, as its launcher owns it. */

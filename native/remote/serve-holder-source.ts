@@ -4,7 +4,7 @@
 import type { Socket } from 'node:net';
 import { BadInputError } from '../../core/errors.js';
 import type { HolderSource } from '../../core/platform.js';
-import { WorkerRequestSchema, type WorkerReply, type WorkerRequest } from '../../core/scan-worker-contract.js';
+import { type WorkerReply, type WorkerRequest, WorkerRequestSchema } from '../../contract/scan-worker.js';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { readJsonLines, writeJsonLine } from './json-lines.js';
 

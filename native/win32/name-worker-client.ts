@@ -5,7 +5,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { WorkerMessageSchema, type NameItem, type Named, type WorkerMessage } from './worker-protocol.js';
+import { WorkerMessageSchema, type NameItem, type Named, type WorkerMessage } from '../../contract/name-worker.js';
 
 export interface Deadlines {
   /** One handle's name query. */

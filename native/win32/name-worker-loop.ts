@@ -6,7 +6,7 @@ import { PlatformError } from '../../core/errors.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';
 import { isDenied, type NameResolver } from './name-resolver.js';
 import type { RemoteHandleValue } from './win-types.js';
-import { NameRequestSchema, type WorkerMessage } from './worker-protocol.js';
+import { NameRequestSchema, type WorkerMessage } from '../../contract/name-worker.js';
 
 function send(message: WorkerMessage): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);

@@ -3,7 +3,7 @@
 // A steady-state poll is the handle-table call plus a cache lookup per File handle: process
 // identities are held (process-identities.ts), names cached per handle (name-cache.ts), match keys
 // per name (path-keys.ts), module matches per module list; only what changed costs more.
-import type { DeniedProcess, Holder, HolderKind, ProcessInfo, UnnamedHandles } from '../../core/api.js';
+import type { DeniedProcess, Holder, HolderKind, ProcessInfo, UnnamedHandles } from '../../contract/holders.js';
 import { windowsHandleAccess } from '../../core/handle-access.js';
 import { isUnder } from '../../core/paths.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';

@@ -2,7 +2,7 @@
 // at creation, InheritedFromUniqueProcessId), run tags from each process's environment block in
 // its PEB. Every handle and buffer is opened and released within the call: this source has no
 // dispose, so it holds nothing between calls.
-import type { ProcessInfo } from '../../core/api.js';
+import type { ProcessInfo } from '../../contract/holders.js';
 import type { ProcessBrief, ProcessSource } from '../../core/platform.js';
 import { findEnvironmentVariable } from './environment-block.js';
 import { GrowingQuery } from './grow-query.js';

@@ -1,8 +1,10 @@
 // Details of the selected holder: the handle, the process (live), its ancestry now and as recorded
 // when first seen, and actions: copy, end process (confirmed; refused for holdwatch and the system).
 import { useState } from 'react';
-import type { AttributedHolder, Holder, StackLookup } from '../../core/api.js';
-import { holderKey } from '../../core/api-contract.js';
+import type { Holder } from '../../contract/holders.js';
+import type { AttributedHolder } from '../../contract/runs.js';
+import type { StackLookup } from '../../contract/stacks.js';
+import { holderKey } from '../../contract/identity.js';
 import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';

@@ -1,7 +1,7 @@
 // Export the run: Markdown to the clipboard (and shown, to check before pasting), JSON and
 // self-contained HTML as downloads; the redact toggle replaces home dir and user name.
 import { useState } from 'react';
-import type { ReportFormat } from '../../core/api.js';
+import type { ReportFormat } from '../../contract/service.js';
 import { exportReport, messageOf, setRedact } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 

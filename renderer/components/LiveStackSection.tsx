@@ -2,7 +2,7 @@
 // minidump plus the thread list on Windows. Progress while it runs, the text with a copy action,
 // and what is missing (a tool, a privilege) as a sentence with the next step.
 import { useState } from 'react';
-import type { Holder } from '../../core/api.js';
+import type { Holder } from '../../contract/holders.js';
 import { captureLiveStack, messageOf, revealPath } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime } from '../format.js';

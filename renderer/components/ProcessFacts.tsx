@@ -1,6 +1,6 @@
 // The live facts of the selected holder's process, read on selection: where it runs, the run that
 // tagged it, its children, its handle count, and what it holds under the watched dirs with access.
-import type { HoldingDetail, ProcessDetails } from '../../core/api.js';
+import type { HoldingDetail, ProcessDetails } from '../../contract/details.js';
 import { clockTime, rightsLabel } from '../format.js';
 import { relativePath } from '../store/derive.js';
 

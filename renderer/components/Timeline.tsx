@@ -1,6 +1,6 @@
 // The run's timeline: tests as bars (setup/call/teardown where the runner says), holder lifetimes as
 // lanes, failure markers; clicking a marker freezes the table at the snapshot taken then.
-import type { FailureRecord, RunRecord, TestRecord } from '../../core/api.js';
+import type { FailureRecord, RunRecord, TestRecord } from '../../contract/runs.js';
 import { freezeFailure } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';

@@ -1,5 +1,5 @@
 // What Electron's preload exposes (contextBridge): exactly the ServiceTransport, nothing else.
-import type { ServiceTransport } from '../../core/api-contract.js';
+import type { ServiceTransport } from '../../contract/service-client.js';
 
 declare global {
   interface Window {

@@ -1,8 +1,8 @@
 // Picks the transport once: Electron's bridge when present, else the WebSocket of `holdwatch ui`;
 // `?demo=N` (and only it) swaps in the named demo backend, loaded as its own chunk only then, so the
 // app's bundle does not carry it.
-import type { HoldwatchService } from '../../core/api.js';
-import { serviceClient } from '../../core/api-contract.js';
+import type { HoldwatchService } from '../../contract/service.js';
+import { serviceClient } from '../../contract/service-client.js';
 import { useStore } from '../store/store.js';
 import { electronBridge } from './bridge.js';
 import { webSocketTransport } from './ws-transport.js';

@@ -1,5 +1,5 @@
 // The service the UI speaks to, set once at start-up (IPC bridge, WebSocket or the named demo).
-import type { HoldwatchService } from '../../core/api.js';
+import type { HoldwatchService } from '../../contract/service.js';
 
 let current: HoldwatchService | null = null;
 

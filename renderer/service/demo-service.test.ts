@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SERVICE_METHODS } from '../../core/api-contract.js';
+import { SERVICE_METHODS } from '../../contract/service.js';
 import { DemoService } from './demo-service.js';
 
 describe('DemoService.captureLiveStack', () => {

@@ -1,6 +1,9 @@
 // DEMO ONLY — a fake backend that invents holders, for the 20,000-row volume measurement and for
 // screenshots. Enabled only by `?demo=<count>` in the URL; it never touches a real process.
-import type { ActiveRun, AttributedHolder, CapturedLiveStack, Holder, HoldwatchService, LiveStackRequestDto, RunEvent, RunRecord, WatchEvent, WatchStatus } from '../../core/api.js';
+import type { Holder, WatchEvent } from '../../contract/holders.js';
+import type { CapturedLiveStack } from '../../contract/live-stack.js';
+import type { ActiveRun, AttributedHolder, RunEvent, RunRecord } from '../../contract/runs.js';
+import type { HoldwatchService, LiveStackRequestDto, WatchStatus } from '../../contract/service.js';
 
 type Listener<A extends unknown[]> = (...args: A) => void;
 

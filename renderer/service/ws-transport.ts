@@ -1,6 +1,7 @@
 // `holdwatch ui`'s transport: requests and events over one WebSocket to the page's own origin. The
 // access token travels as the HttpOnly cookie the server set; this code never sees it.
-import type { ServiceMethod, ServiceTransport } from '../../core/api-contract.js';
+import type { ServiceTransport } from '../../contract/service-client.js';
+import type { ServiceMethod } from '../../contract/service.js';
 
 export interface ConnectionListener {
   (state: 'open' | 'closed', reason: string | null): void;

@@ -1,7 +1,9 @@
 // Folds the service's events into the store. Pure: (state, events) -> the slices that changed.
 // Events for a watch or run the UI no longer shows are ignored (a late event after Stop).
-import type { RunEvent, RunRecord, WatchEvent, WatchStatus } from '../../core/api.js';
-import { holderKey } from '../../core/api-contract.js';
+import type { WatchEvent } from '../../contract/holders.js';
+import type { RunEvent, RunRecord } from '../../contract/runs.js';
+import type { WatchStatus } from '../../contract/service.js';
+import { holderKey } from '../../contract/identity.js';
 import { markGone, upsertRow } from './rows.js';
 import { OUTPUT_KEEP_CHARS, type HoldwatchState } from './slices.js';
 

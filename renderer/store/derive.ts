@@ -1,6 +1,6 @@
 // What the table shows: the live rows, or the snapshot frozen at a failure, filtered and sorted.
-import type { AttributedHolder, FailureRecord, RunRecord } from '../../core/api.js';
-import { holderKey } from '../../core/api-contract.js';
+import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
+import { holderKey } from '../../contract/identity.js';
 import type { Row } from './rows.js';
 import type { RunSlice, SettingsSlice, SortColumn } from './slices.js';
 

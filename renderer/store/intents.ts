@@ -1,7 +1,9 @@
 // What the user asks for: each intent calls the service and records the outcome in the store,
 // an error as a readable sentence with the next step.
-import type { ActiveRun, Holder, ReportFormat } from '../../core/api.js';
-import { holderKey } from '../../core/api-contract.js';
+import type { Holder } from '../../contract/holders.js';
+import type { ActiveRun } from '../../contract/runs.js';
+import type { ReportFormat } from '../../contract/service.js';
+import { holderKey } from '../../contract/identity.js';
 import { parseCommandLine } from '../command-line.js';
 import { service } from '../service/current.js';
 import { useStore } from './store.js';

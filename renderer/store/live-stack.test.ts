@@ -1,8 +1,10 @@
 // The selection slice's live stack: pending, then the answer; an error as a sentence; and an answer
 // that arrives after the user selected another holder (or asked again) is dropped.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CapturedLiveStack, Holder, HoldwatchService, LiveStackRequestDto } from '../../core/api.js';
-import { holderKey } from '../../core/api-contract.js';
+import type { Holder } from '../../contract/holders.js';
+import type { CapturedLiveStack } from '../../contract/live-stack.js';
+import type { HoldwatchService, LiveStackRequestDto } from '../../contract/service.js';
+import { holderKey } from '../../contract/identity.js';
 import { setService } from '../service/current.js';
 import { captureLiveStack, selectRow } from './intents.js';
 import { resetStore, useStore } from './store.js';

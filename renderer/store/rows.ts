@@ -1,6 +1,7 @@
 // The live table's rows: one per holder key, marked when they appear or go so the eye can follow
 // them; gone rows stay in place, faded, until swept, so nothing jumps under the cursor.
-import type { Attribution, Holder } from '../../core/api.js';
+import type { Holder } from '../../contract/holders.js';
+import type { Attribution } from '../../contract/runs.js';
 
 export type RowState = 'new' | 'live' | 'gone';
 

@@ -1,6 +1,9 @@
 // The store's typed slices. No actions live here: events and user intents update the store from
 // outside with useStore.setState (zustand's "no store actions" practice), so tests drive it the same way.
-import type { ActiveRun, CapturedLiveStack, FailureRecord, ProcessDetails, RunRecord, ScannerStatus, TestEvent } from '../../core/api.js';
+import type { ProcessDetails } from '../../contract/details.js';
+import type { CapturedLiveStack } from '../../contract/live-stack.js';
+import type { ActiveRun, FailureRecord, RunRecord, TestEvent } from '../../contract/runs.js';
+import type { ScannerStatus } from '../../contract/service.js';
 import type { Row } from './rows.js';
 
 export interface WatchSlice {

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ActiveRun, AttributedHolder, FailureRecord, Holder, HoldwatchService, RunEvent, RunRecord, WatchEvent, WatchStatus } from '../../core/api.js';
-import { holderKey } from '../../core/api-contract.js';
+import type { Holder, WatchEvent } from '../../contract/holders.js';
+import type { ActiveRun, AttributedHolder, FailureRecord, RunEvent, RunRecord } from '../../contract/runs.js';
+import type { HoldwatchService, WatchStatus } from '../../contract/service.js';
+import { holderKey } from '../../contract/identity.js';
 import { applyBatch, type Incoming } from './apply-events.js';
 import { setService } from '../service/current.js';
 import { frozenRows, isDetached, relativePath, shownRows } from './derive.js';

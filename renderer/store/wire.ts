@@ -1,6 +1,6 @@
 // Connects the store to the service: events are queued and folded in once per frame with
 // useStore.setState (module level, no store actions); a slow sweep settles new/gone marks.
-import type { HoldwatchService } from '../../core/api.js';
+import type { HoldwatchService } from '../../contract/service.js';
 import { applyBatch, type Incoming } from './apply-events.js';
 import { sweepRows } from './rows.js';
 import { useStore } from './store.js';

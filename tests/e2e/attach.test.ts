@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../core/api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import { REPO_ROOT, runCli, startCli } from '../support/cli.js';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
 

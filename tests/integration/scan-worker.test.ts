@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holderKey } from '../../core/api-contract.js';
+import { holderKey } from '../../contract/identity.js';
 import type { HolderSource } from '../../core/platform.js';
 import { openHolderSource, scannerWorkerLauncher } from '../../native/index.js';
 import { RemoteHolderSource, ScannerWorkerGoneError, type WorkerLauncher } from '../../native/remote/remote-holder-source.js';

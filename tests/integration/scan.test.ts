@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Holder, Snapshot } from '../../core/api.js';
+import type { Holder, Snapshot } from '../../contract/holders.js';
 import { runCli } from '../support/cli.js';
 import {
   killAllHolders,

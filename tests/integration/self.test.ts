@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../core/api.js';
+import type { Snapshot } from '../../contract/holders.js';
 import type * as LinuxModule from '../../native/linux/linux-holder-source.js';
 import { REPO_ROOT, runCli } from '../support/cli.js';
 import { killAllHolders, pythonHoldingFile } from '../support/holders.js';

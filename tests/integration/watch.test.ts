@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot, WatchEvent } from '../../core/api.js';
+import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import { runCli, startCli } from '../support/cli.js';
 import { killAllHolders, pythonHoldingFile, stopHolder } from '../support/holders.js';
 

@@ -1,7 +1,7 @@
 // The Node stack probe (--require preload) inside real Node processes, matched against a real /proc scan.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Holder } from '../../core/api.js';
+import type { Holder } from '../../contract/holders.js';
 import { indexProbeRecords, matchOpenStack, matchSpawnStack, type ProbeRecord } from '../../core/stacks/index.js';
 import { expectOnlyOneLineMore, killAll, lineOf, makeScratch, runToEnd, scanHolders, startHolding, topUserFrame, type Scratch } from './stack-support.js';
 

@@ -9,7 +9,7 @@ export default function setup(): void {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   execFileSync(process.execPath, [root + 'node_modules/typescript/bin/tsc', '-b', root + 'tsconfig.json'], { stdio: 'inherit' });
   const built = mtimeMs(join(root, 'dist/renderer/index.html'));
-  const sources = [join(root, 'renderer'), join(root, 'core/api.ts'), join(root, 'core/api-contract.ts'), join(root, 'vite.config.ts')];
+  const sources = [join(root, 'renderer'), join(root, 'contract'), join(root, 'vite.config.ts')];
   if (built === 0 || sources.some((s) => newestMs(s) > built)) {
     execFileSync(process.execPath, [root + 'node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   }

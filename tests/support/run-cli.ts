@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunRecord } from '../../core/api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import { runCli, type CliResult } from './cli.js';
 
 /** Debian's python3 has pytest (python3-pytest); the pyenv python3 on PATH does not. */

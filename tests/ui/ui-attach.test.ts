@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../core/api.js';
+import type { RunEvent } from '../../contract/runs.js';
 import { RecentDirs } from '../../dist/host/recent-dirs.js';
 import { HostSession } from '../../dist/host/session/host-session.js';
 import { BLOCKED_SUITE as SUITE, endTerminalRuns, killTerminalRun, startTerminalRun } from '../support/terminal-run.js';

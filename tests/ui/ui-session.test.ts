@@ -5,7 +5,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Holder, ProcessDetails, RunEvent } from '../../core/api.js';
+import type { ProcessDetails } from '../../contract/details.js';
+import type { Holder } from '../../contract/holders.js';
+import type { RunEvent } from '../../contract/runs.js';
 import { RecentDirs } from '../../dist/host/recent-dirs.js';
 import { HostSession } from '../../dist/host/session/host-session.js';
 import { CLI } from '../support/cli.js';

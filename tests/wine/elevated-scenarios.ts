@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holderKey } from '../../core/api-contract.js';
+import { holderKey } from '../../contract/identity.js';
 import type { ScanResult } from '../../core/platform.js';
 import { REPO, toWine, useWineScratch, waitForFile } from './wine-harness.js';
 

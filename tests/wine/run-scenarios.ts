@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../core/api.js';
+import type { RunRecord } from '../../contract/runs.js';
 import { prepareWine, REPO, toWine, WineProcesses, type WineEnv, type WineRun } from './wine-harness.js';
 
 export function describeRunUnderWine(haveWine: boolean): void {

@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot, WatchEvent } from '../../core/api.js';
+import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { LiveStack } from '../../core/live-stack.js';
 import { readMinidump } from './minidump-file.js';
 import { describeElevatedUnderWine } from './elevated-scenarios.js';

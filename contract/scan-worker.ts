@@ -2,48 +2,68 @@
 // (Windows) or a unix socket (Linux). The worker may run with other rights than the host (elevated),
 // so each side validates what it reads with these schemas; neither trusts the other's lines.
 // The worker connects and speaks first (`hello` with the token the host gave it on its command line);
-// then the host sends requests (the HolderSource interface) and the worker answers each by id.
+// then the host sends requests (core's HolderSource interface) and the worker answers each by id.
+// The types of that interface's requests and results are derived here.
 import { z } from 'zod';
-import { DeniedProcessSchema, HandleAccessSchema, HolderSchema, ProcessInfoSchema, UnnamedHandlesSchema } from './api-contract.js';
-import type { ProcessExtras, ScanRequest, ScanResult, WatchDir } from './platform.js';
+import { DeniedProcessSchema, HandleAccessSchema, HolderSchema, PlatformNameSchema, ProcessInfoSchema, UnnamedHandlesSchema } from './holders.js';
 
 /** A line longer than this is refused, not buffered: 8,000 holders are about 3 MB. */
 export const MAX_WORKER_LINE_BYTES = 64 * 1024 * 1024;
 /** Handles one processExtras request asks about; the host sends no more (the rest keep the scan's access). */
 export const MAX_EXTRAS_HANDLES = 10_000;
 
-const platform = z.enum(['linux', 'win32', 'darwin']);
 const requestId = z.number().int().nonnegative();
 
-const WatchDirSchema: z.ZodType<WatchDir> = z.object({
+/**
+ * A watched directory after the backend resolved it: symlinks followed (Linux), kernel name found
+ * (Windows). `matchPrefix` is what raw handle paths are compared against; `display` is what users see.
+ */
+export const WatchDirSchema = z.object({
+  /** What the user typed. */
   input: z.string(),
+  /** Absolute, canonical, shown to users (DOS form on Windows). */
   display: z.string(),
+  /** Canonical form raw OS paths are matched against (kernel form on Windows). */
   matchPrefix: z.string().min(1),
+  /** Windows matches case-insensitively; Linux does not. */
   caseInsensitive: z.boolean(),
 });
+export type WatchDir = z.infer<typeof WatchDirSchema>;
 
-const ScanRequestSchema: z.ZodType<ScanRequest> = z.object({
-  dirs: z.array(WatchDirSchema).min(1).max(64),
-  pids: z.array(z.number().int().nonnegative()).optional(),
+export const ScanRequestSchema = z.object({
+  dirs: z.array(WatchDirSchema).min(1).max(64).readonly(),
+  /**
+   * Restrict the scan to these processes (the cheap, frequent poll of the processes that matter).
+   * Absent means the whole system.
+   */
+  pids: z.array(z.number().int().nonnegative()).readonly().optional(),
 });
+export type ScanRequest = z.infer<typeof ScanRequestSchema>;
 
-export const ScanResultSchema: z.ZodType<ScanResult> = z.object({
+export const ScanResultSchema = z.object({
   holders: z.array(HolderSchema),
   denied: z.array(DeniedProcessSchema),
   unnamed: z.array(UnnamedHandlesSchema),
+  /** Processes examined; with `handleCount`, what the scan cost. */
   processCount: z.number().int().nonnegative(),
   handleCount: z.number().int().nonnegative(),
 });
+export type ScanResult = z.infer<typeof ScanResultSchema>;
 
 /** Handle names are short (`fd 5`, `0x1a4`); the record is keyed by the names asked for. */
 const handleName = z.string().min(1).max(64);
 
-export const ProcessExtrasSchema: z.ZodType<ProcessExtras> = z.object({
+/** One process's facts beyond ProcessInfo, read fresh (never from a scan's caches). */
+export const ProcessExtrasSchema = z.object({
+  /** Current directory; null when unreadable, with the reason. */
   cwd: z.string().nullable(),
   cwdUnreadableReason: z.string().nullable(),
+  /** Every open handle (Linux fds; Windows all object types); null when unreadable. */
   handleCount: z.number().int().nonnegative().nullable(),
+  /** Per asked-for handle (`fd 5`): its access and locks read now; absent when the backend has no fresher view than the scan. */
   handles: z.record(handleName, z.object({ access: HandleAccessSchema.nullable(), locks: z.array(z.string()) })),
 });
+export type ProcessExtras = z.infer<typeof ProcessExtrasSchema>;
 
 /** Host -> worker: one HolderSource call. */
 export const WorkerRequestSchema = z.discriminatedUnion('type', [
@@ -59,7 +79,7 @@ const WorkerErrorSchema = z.object({ message: z.string(), badInput: z.boolean() 
 
 /** Worker -> host. `value` is checked against the request's own result schema once the id is matched. */
 export const WorkerReplySchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hello'), token: z.string().min(16).max(256), pid: z.number().int().positive(), platform, elevated: z.boolean() }),
+  z.object({ type: z.literal('hello'), token: z.string().min(16).max(256), pid: z.number().int().positive(), platform: PlatformNameSchema, elevated: z.boolean() }),
   z.object({ type: z.literal('result'), id: requestId, value: z.unknown() }),
   z.object({ type: z.literal('error'), id: requestId, error: WorkerErrorSchema }),
 ]);

@@ -1,7 +1,7 @@
 // The worker's processExtras on the wire: a request or a result that is not the contract is refused
 // by its schema (the worker stops serving such a host; the host rejects such a result).
 import { describe, expect, it } from 'vitest';
-import { MAX_EXTRAS_HANDLES, WORKER_RESULTS, WorkerRequestSchema } from './scan-worker-contract.js';
+import { MAX_EXTRAS_HANDLES, WORKER_RESULTS, WorkerRequestSchema } from './scan-worker.js';
 
 const extras = {
   cwd: '/srv/app',

@@ -1,6 +1,6 @@
-// Messages between the app and the name worker (JSON lines over stdio). The app validates what the
-// worker sends with zod: the worker is another process that may be killed mid-line, restarted, or
-// (elevated later) run with other rights, so its output is input, not trusted data.
+// The Windows name worker's messages (JSON lines over stdio; native/win32/name-worker-client.ts). The
+// app validates what the worker sends: the worker is another process that may be killed mid-line,
+// restarted, or (elevated later) run with other rights, so its output is input, not trusted data.
 import { z } from 'zod';
 
 /** One handle to name: `handle` is the remote handle value in decimal (BigInt does not survive JSON). */

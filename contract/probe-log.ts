@@ -7,7 +7,7 @@
 //   spawn    {v, kind:'spawn', pid, atMs, api, executable, argv, cwd, childPid|null, frames}
 // A frame is [file, line, column|null, function|null, user].
 import { z } from 'zod';
-import type { StackFrame } from '../api.js';
+import type { StackFrame } from './stacks.js';
 
 const pid = z.number().int().positive();
 const atMs = z.number().finite().nonnegative();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Holder, HoldwatchService } from './api.js';
-import { ContractError, dispatchRequest, holderKey, parseServiceEvent, serviceClient, type ServiceTransport } from './api-contract.js';
+import type { Holder } from './holders.js';
+import type { HoldwatchService } from './service.js';
+import { holderKey } from './identity.js';
+import { ContractError, dispatchRequest, parseServiceEvent, serviceClient, type ServiceTransport } from './service-client.js';
 
 const holder: Holder = {
   pid: 42,

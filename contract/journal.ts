@@ -1,0 +1,96 @@
+// The run journal: append-only JSON lines, one entry per fact, flushed as it goes so a crash loses
+// nothing. The RunRecord is always rebuilt from these entries (core/run/run-recorder.ts), live and
+// later. A journal read back from disk (`holdwatch report`, a followed run) is input from outside:
+// every entry is checked against this schema; one that does not match is skipped and counted.
+import { z } from 'zod';
+import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
+import { LeftoverRecordSchema, TestEventSchema, VersionsSchema } from './runs.js';
+import { StackLookupSchema } from './stacks.js';
+
+const ms = z.number().finite();
+
+/** The test a process was spawned in, from its inherited environment (PYTEST_CURRENT_TEST, BATS_SUITE_TEST_NUMBER). */
+export const TestHintSchema = z.union([
+  z.object({ runner: z.literal('pytest'), nodeId: z.string(), phase: z.string() }),
+  z.object({ runner: z.literal('bats'), number: z.number().int().positive() }),
+]);
+export type TestHint = z.infer<typeof TestHintSchema>;
+
+export const MemberFactsSchema = z.object({
+  ancestry: z.array(AncestryEntrySchema),
+  byTagOnly: z.boolean(),
+  /** The test the process was spawned in, from its inherited environment. */
+  testHint: TestHintSchema.optional(),
+});
+export type MemberFacts = z.infer<typeof MemberFactsSchema>;
+
+export const HolderStacksSchema = z.object({ open: StackLookupSchema, spawn: StackLookupSchema });
+export type HolderStacks = z.infer<typeof HolderStacksSchema>;
+
+export const JournalEntrySchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('run-start'),
+    runId: z.string(),
+    command: z.array(z.string()),
+    cwd: z.string(),
+    watched: z.array(z.string()),
+    platform: PlatformNameSchema,
+    atMs: ms,
+    versions: VersionsSchema,
+  }),
+  z.object({ t: z.literal('test'), event: TestEventSchema }),
+  /** A holder first seen; `member` is null for processes outside the run. */
+  z.object({
+    t: z.literal('appeared'),
+    /** End of the scan that first saw it. */
+    atMs: ms,
+    /** That scan's start (a sure sighting). */
+    scanStartedAtMs: ms.optional(),
+    key: z.string(),
+    holder: HolderSchema,
+    member: MemberFactsSchema.nullable(),
+  }),
+  /** A holder no longer seen at `atMs`; it was last seen at `lastSeenAtMs`. */
+  z.object({ t: z.literal('gone'), atMs: ms, key: z.string(), lastSeenAtMs: ms }),
+  z.object({
+    t: z.literal('failure'),
+    atMs: ms,
+    /** When the scan it triggered began (the snapshot's moment). */
+    scannedAtMs: ms.optional(),
+    text: z.string(),
+    path: z.string().nullable(),
+    kind: z.string(),
+    code: z.number().nullable(),
+    holderKeys: z.array(z.string()),
+    /** Set when the runner said which test printed the line (go test -json); else found by time. */
+    test: z.string().nullable().optional(),
+  }),
+  /** The runner named the test of a failure first seen as a bare output line (the failure at `atMs`). */
+  z.object({ t: z.literal('failure-test'), atMs: ms, test: z.string() }),
+  z.object({ t: z.literal('leftovers'), leftovers: z.array(LeftoverRecordSchema) }),
+  /** Open-time and spawn-time stacks per holder key, matched from the probes' logs at the end. */
+  z.object({ t: z.literal('stacks'), byKey: z.record(z.string(), HolderStacksSchema) }),
+  /** Closes the run; `lastSeen` gives the final sighting of the holders still alive. */
+  z.object({ t: z.literal('run-end'), atMs: ms, exitCode: z.number().nullable(), lastSeen: z.record(z.string(), ms) }),
+]);
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+/** The entries that match; `rejected` counts the rest (a torn last line after a crash is one). */
+export function parseJournal(lines: readonly string[]): { entries: JournalEntry[]; rejected: number } {
+  const entries: JournalEntry[] = [];
+  let rejected = 0;
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      rejected++;
+      continue;
+    }
+    const parsed = JournalEntrySchema.safeParse(value);
+    if (parsed.success) entries.push(parsed.data);
+    else rejected++;
+  }
+  return { entries, rejected };
+}

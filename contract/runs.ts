@@ -1,0 +1,137 @@
+// Runs (`holdwatch run`, a run started from the UI, `attach`): the test events, the record a run
+// leaves (as `--json` writes it and reports read it), and the events a front end receives while it goes.
+import { z } from 'zod';
+import { TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
+import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
+import { id, iso, pid } from './primitives.js';
+import { StackLookupSchema } from './stacks.js';
+
+export const TestOutcomeSchema = z.enum(TEST_OUTCOMES);
+export type TestOutcome = z.infer<typeof TestOutcomeSchema>;
+export const TestPhaseSchema = z.enum(TEST_PHASES);
+export type TestPhase = z.infer<typeof TestPhaseSchema>;
+export const TestEventTypeSchema = z.enum(TEST_EVENT_TYPES);
+export type TestEventType = z.infer<typeof TestEventTypeSchema>;
+
+/**
+ * One moment of a run, as runner adapters and the bundled probes report it. A `phase` event without
+ * `outcome` marks the phase starting; with `outcome`, the phase ending (pytest's setup/call/teardown).
+ * `error` is a failure outside the test body (a fixture, a hook, a cleanup), the case holdwatch exists for.
+ */
+export const TestEventSchema = z.object({
+  type: TestEventTypeSchema,
+  /** The test's full name (`file::Class::test`, `pkg.TestX/sub`, `group > test`); the runner's for run-*. */
+  name: z.string(),
+  phase: TestPhaseSchema.optional(),
+  outcome: TestOutcomeSchema.optional(),
+  /** Milliseconds since the Unix epoch: the runner's own timestamp where it gives one. */
+  atMs: z.number(),
+  /** First line of the failure message, when the runner gives one. */
+  detail: z.string().optional(),
+});
+export type TestEvent = z.infer<typeof TestEventSchema>;
+
+export const TestRecordSchema = z.object({
+  name: z.string(),
+  /** ISO 8601. */
+  startedAt: iso,
+  endedAt: iso.nullable(),
+  outcome: TestOutcomeSchema.nullable(),
+  /** The phase that decided the outcome, where the runner says (a teardown failure says 'teardown'). */
+  phase: TestPhaseSchema.optional(),
+  /** Outcome per phase where the runner reports them (pytest, bats formatter). */
+  phases: z.partialRecord(TestPhaseSchema, TestOutcomeSchema).optional(),
+  /** When each phase ran, where the runner reports it (pytest's report start/stop); the HTML timeline draws them. */
+  phaseTimes: z.partialRecord(TestPhaseSchema, z.object({ startedAt: iso, endedAt: iso })).optional(),
+});
+export type TestRecord = z.infer<typeof TestRecordSchema>;
+
+export const VerdictSchema = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+export const AttributionSchema = z.object({
+  /** Test during which the holding process was spawned; null when before any test or unknown. */
+  spawnedDuring: z.string().nullable(),
+  /** Test during which this handle was first seen. */
+  firstSeenDuring: z.string().nullable(),
+  verdict: VerdictSchema,
+  /** From the holder up to the run's command (or PID 1), as recorded when first seen. */
+  ancestry: z.array(AncestryEntrySchema),
+  /** ISO 8601 first and last time the handle was seen. */
+  firstSeenAt: iso,
+  lastSeenAt: iso,
+  /** The code that opened it, where a probe recorded it (python, node), or why there is none. */
+  openStack: StackLookupSchema.optional(),
+  /** The code that started the holding process, where its parent was probed, or why there is none. */
+  spawnStack: StackLookupSchema.optional(),
+});
+export type Attribution = z.infer<typeof AttributionSchema>;
+
+export const AttributedHolderSchema = HolderSchema.extend({ attribution: AttributionSchema });
+export type AttributedHolder = z.infer<typeof AttributedHolderSchema>;
+
+export const FailureRecordSchema = z.object({
+  /** ISO 8601 moment the failure line was seen. */
+  at: iso,
+  /** The output line that carried the failure. */
+  text: z.string(),
+  /** The path the message names, when it names one. */
+  path: z.string().nullable(),
+  /** e.g. 'sharing-violation', 'directory-not-empty'. */
+  kind: z.string(),
+  /** OS error code where the message gives one (32, 145, 16, 39...). */
+  code: z.number().nullable(),
+  test: z.string().nullable(),
+  /** What held the watched dirs in the scan taken at that moment. */
+  holders: z.array(AttributedHolderSchema),
+});
+export type FailureRecord = z.infer<typeof FailureRecordSchema>;
+
+export const LeftoverRecordSchema = z.object({ path: z.string(), createdDuring: z.string().nullable() });
+export type LeftoverRecord = z.infer<typeof LeftoverRecordSchema>;
+
+export const VersionsSchema = z.object({ holdwatch: z.string(), node: z.string(), os: z.string() });
+
+export const RunRecordSchema = z.object({
+  runId: z.string(),
+  command: z.array(z.string()),
+  cwd: z.string(),
+  watched: z.array(z.string()),
+  platform: PlatformNameSchema,
+  exitCode: z.number().nullable(),
+  /** ISO 8601. */
+  startedAt: iso,
+  endedAt: iso.nullable(),
+  tests: z.array(TestRecordSchema),
+  holders: z.array(AttributedHolderSchema),
+  failures: z.array(FailureRecordSchema),
+  leftovers: z.array(LeftoverRecordSchema),
+  versions: VersionsSchema,
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+/** A run started from a front end, as it happens. `record` is the whole record so far (throttled). */
+export const RunEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('started'), command: z.array(z.string()), cwd: z.string(), watched: z.array(z.string()) }),
+  z.object({ type: z.literal('test'), event: TestEventSchema }),
+  z.object({ type: z.literal('holder'), change: z.enum(['appeared', 'gone']), at: iso, holder: AttributedHolderSchema }),
+  z.object({ type: z.literal('failure'), failure: FailureRecordSchema }),
+  z.object({ type: z.literal('output'), stream: z.enum(['stdout', 'stderr']), text: z.string() }),
+  z.object({ type: z.literal('record'), record: RunRecordSchema }),
+  z.object({ type: z.literal('ended'), exitCode: z.number().nullable(), record: RunRecordSchema.nullable(), error: z.string().nullable() }),
+]);
+export type RunEvent = z.infer<typeof RunEventSchema>;
+
+/** A run `holdwatch run` started in a terminal, still going: the UI can attach to it. */
+export const ActiveRunSchema = z.object({
+  runId: id,
+  command: z.array(z.string()),
+  cwd: z.string(),
+  /** The watched directories, resolved (display form). */
+  watched: z.array(z.string()),
+  /** ISO 8601. */
+  startedAt: iso,
+  /** The `holdwatch run` process (not the test command). */
+  pid,
+});
+export type ActiveRun = z.infer<typeof ActiveRunSchema>;

@@ -1,0 +1,89 @@
+// Both ends of the service across a process boundary: the host validates each request from an
+// untrusted sender before calling the service; a front end validates each result and event before
+// acting on it. Pure (zod only): Electron's main and preload, the web host and the renderer use it.
+import { z } from 'zod';
+import { SERVICE_METHODS, ServiceEventSchema, type HoldwatchService, type RequestOf, type ResultOf, type ServiceEvent, type ServiceMethod } from './service.js';
+
+/** A payload that does not match the contract: rejected with this, never acted on. */
+export class ContractError extends Error {
+  override readonly name = 'ContractError';
+}
+
+function check<T>(schema: z.ZodType<T, unknown>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ContractError(`${what}: ${z.prettifyError(parsed.error).split('\n').slice(0, 4).join('; ')}`);
+  return parsed.data;
+}
+
+export function isServiceMethod(name: unknown): name is ServiceMethod {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(SERVICE_METHODS, name);
+}
+
+/** The host side: validates a request from an untrusted sender and calls the service. */
+export async function dispatchRequest(service: HoldwatchService, method: unknown, request: unknown): Promise<unknown> {
+  if (!isServiceMethod(method)) throw new ContractError(`unknown method ${JSON.stringify(method)?.slice(0, 80)}`);
+  const schema: z.ZodType<unknown, unknown> = SERVICE_METHODS[method].request;
+  const valid = check(schema, request, `${method} request`);
+  const call = service[method] as (r: unknown) => Promise<unknown>;
+  const result = await call.call(service, valid);
+  return result === undefined ? null : result;
+}
+
+/** Subscribes to every event stream of a service, as one stream of envelopes. */
+export function subscribeAll(service: HoldwatchService, emit: (event: ServiceEvent) => void): () => void {
+  const offs = [
+    service.onWatchEvent((watchId, event) => emit({ channel: 'watch', watchId, event })),
+    service.onWatchStatus((watchId, status) => emit({ channel: 'watch-status', watchId, status })),
+    service.onRunEvent((runId, event) => emit({ channel: 'run', runId, event })),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+export function parseServiceEvent(value: unknown): ServiceEvent {
+  return check(ServiceEventSchema, value, 'event');
+}
+
+/** How a front end reaches the host: one request function and one event stream (IPC or WebSocket). */
+export interface ServiceTransport {
+  invoke(method: ServiceMethod, request: unknown): Promise<unknown>;
+  /** Raw payloads; the client validates each. Returns the unsubscribe function. */
+  onEvent(listener: (payload: unknown) => void): () => void;
+}
+
+/** The receiving side in a front end: a HoldwatchService whose every result and event is validated. */
+export function serviceClient(transport: ServiceTransport, onInvalidEvent: (error: ContractError) => void): HoldwatchService {
+  const call = async <M extends ServiceMethod>(method: M, request: RequestOf<M>): Promise<ResultOf<M>> =>
+    check(SERVICE_METHODS[method].result as unknown as z.ZodType<ResultOf<M>, unknown>, await transport.invoke(method, request), `${method} result`);
+  const listen = <A extends unknown[]>(pick: (e: ServiceEvent) => A | null) => (listener: (...args: A) => void) =>
+    transport.onEvent((payload) => {
+      let event: ServiceEvent;
+      try {
+        event = parseServiceEvent(payload);
+      } catch (error) {
+        onInvalidEvent(error as ContractError);
+        return;
+      }
+      const args = pick(event);
+      if (args) listener(...args);
+    });
+  return {
+    scan: (r) => call('scan', r),
+    startWatch: (r) => call('startWatch', r),
+    stopWatch: (r) => call('stopWatch', r),
+    startRun: (r) => call('startRun', r),
+    stopRun: (r) => call('stopRun', r),
+    getProcessDetails: (r) => call('getProcessDetails', r),
+    endProcess: (r) => call('endProcess', r),
+    captureLiveStack: (r) => call('captureLiveStack', r),
+    exportReport: (r) => call('exportReport', r),
+    revealPath: (r) => call('revealPath', r),
+    listRecentDirs: () => call('listRecentDirs', undefined),
+    defaultDir: () => call('defaultDir', undefined),
+    listActiveRuns: () => call('listActiveRuns', undefined),
+    attachRun: (r) => call('attachRun', r),
+    elevateScanner: (r) => call('elevateScanner', r),
+    onWatchEvent: listen((e) => (e.channel === 'watch' ? [e.watchId, e.event] : null)),
+    onWatchStatus: listen((e) => (e.channel === 'watch-status' ? [e.watchId, e.status] : null)),
+    onRunEvent: listen((e) => (e.channel === 'run' ? [e.runId, e.event] : null)),
+  };
+}

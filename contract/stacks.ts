@@ -1,0 +1,42 @@
+// Open-time and spawn-time stacks, as the probes (probes/python, probes/node) record them and
+// core/stacks matches them to holders.
+import { z } from 'zod';
+import { pid } from './primitives.js';
+
+/** One frame of a recorded stack, innermost first. `user` is false for the runtime's own library, installed packages. */
+export const StackFrameSchema = z.object({ file: z.string(), line: z.number(), column: z.number().nullable(), function: z.string().nullable(), user: z.boolean() });
+export type StackFrame = z.infer<typeof StackFrameSchema>;
+
+/** The call that opened a holder's file (`open`, `connect`) or started its process (`spawn`), as a probe recorded it. */
+export const OpenStackSchema = z.object({
+  kind: z.enum(['open', 'connect', 'spawn']),
+  runtime: z.enum(['python', 'node']),
+  /** The process that made the call (for a spawn: the parent). */
+  pid,
+  /** Milliseconds since the Unix epoch, taken by the probe at the call. */
+  atMs: z.number(),
+  /** The API called: `open`, `os.open`, `fs.createWriteStream`, `subprocess.Popen`... */
+  api: z.string(),
+  /** The path opened, absolute as the probe saw it; null for a spawn. */
+  path: z.string().nullable(),
+  fd: z.number().nullable(),
+  /** A spawn's command line and started child, when the probe knew its pid. */
+  argv: z.array(z.string()).nullable(),
+  childPid: z.number().nullable(),
+  frames: z.array(StackFrameSchema),
+});
+export type OpenStack = z.infer<typeof OpenStackSchema>;
+
+/** What a lookup found: the stack and how it was matched, or why there is none. */
+export const StackLookupSchema = z.union([
+  z.object({
+    found: z.literal(true),
+    stack: OpenStackSchema,
+    /** How the record was paired with the holder or process. */
+    matchedBy: z.enum(['fd', 'path', 'child-pid', 'parent-argv', 'fork']),
+    /** Set when the record belongs to an ancestor: an inherited fd, or the process that started a shell. */
+    viaPid: z.number().nullable(),
+  }),
+  z.object({ found: z.literal(false), reason: z.string() }),
+]);
+export type StackLookup = z.infer<typeof StackLookupSchema>;

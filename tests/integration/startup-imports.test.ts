@@ -1,0 +1,60 @@
+// What `watch` and `run` load before they scan: zod (115-185 ms to import here) only where something
+// is read back from another process, never on the way to the first scan. A resolve hook logs every
+// module the CLI loads; the test command appends its own line to the same log while the run scans.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, startCli } from '../support/cli.js';
+import { killAllHolders, pythonHoldingFile } from '../support/holders.js';
+
+const REGISTER = join(REPO_ROOT, 'tests/fixtures/module-log/register.mjs');
+const isZod = (url: string) => url.includes('/node_modules/zod/');
+
+let scratch: string;
+let log: string;
+beforeEach(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'hw-imports-'));
+  log = join(scratch, 'modules.log');
+  writeFileSync(log, '');
+});
+afterEach(async () => {
+  await killAllHolders();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const loaded = () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
+const env = () => ({ NODE_OPTIONS: `--import ${REGISTER}`, HOLDWATCH_MODULE_LOG: log, HOLDWATCH_DATA_DIR: join(scratch, 'data') });
+
+describe('start-up imports', () => {
+  it('watch scans, reports a holder and polls on without loading zod', async () => {
+    const watched = join(scratch, 'watched');
+    mkdirSync(watched);
+    await pythonHoldingFile(join(watched, 'held.txt'));
+    const watch = startCli(['watch', watched, '--json', '--interval', '100'], { env: env() });
+    try {
+      await watch.waitForLine((line) => line.includes('"appeared"'));
+      await new Promise((resolve) => setTimeout(resolve, 500)); // a few polls more
+    } finally {
+      watch.child.kill('SIGTERM');
+      await new Promise((resolve) => watch.child.once('exit', resolve));
+    }
+    const modules = loaded();
+    expect(modules.some((url) => url.endsWith('/dist/core/watch.js'))).toBe(true); // the log works
+    expect(modules.filter(isZod)).toEqual([]);
+  });
+
+  it('run supervises its command, scanning, with zod loaded only after the command ended (reading the probe logs)', async () => {
+    const marker = 'the command ran for 1 s';
+    const script = `sleep 1; echo '${marker}' >> "$HOLDWATCH_MODULE_LOG"`;
+    const watched = join(scratch, 'watched');
+    mkdirSync(watched);
+    const result = await runCli(['run', '--watch', watched, '--', 'sh', '-c', script], { env: env() });
+    expect(result.code).toBe(0);
+    const modules = loaded();
+    const commandDone = modules.indexOf(marker);
+    expect(commandDone).toBeGreaterThan(0);
+    expect(modules.slice(0, commandDone).some((url) => url.endsWith('/dist/core/run/supervisor.js'))).toBe(true);
+    expect(modules.slice(0, commandDone).filter(isZod)).toEqual([]);
+  });
+});
