@@ -1,0 +1,121 @@
+// holdwatch as a library: `import { scan, watch, run } from 'holdwatch'`. The same backends, contract
+// and run supervision as the CLI, without its printing. Importing this loads no Electron, no UI and no
+// platform backend until a function is called (koffi only on Windows, on the first scan).
+//
+// Unlike the CLI, the library never changes the calling process's current directory: a caller whose
+// cwd (or any open file) lies under a watched directory is a holder there, and is reported as one.
+import type { Holder, Snapshot, WatchEvent } from './contract/holders.js';
+import { takeSnapshot } from './core/snapshot.js';
+import { Watcher } from './core/watch.js';
+import { dataDirOf } from './host/data-dir.js';
+import { superviseRun, type SupervisedRun } from './host/run/supervised-run.js';
+import { elapsedMs, systemClock } from './host/system-clock.js';
+import { openHolderSource } from './native/index.js';
+
+export type { AncestryEntry, DeniedProcess, HandleAccess, Holder, HolderKind, ProcessInfo, Snapshot, WatchEvent } from './contract/holders.js';
+export type { AttributedHolder, Attribution, FailureRecord, RunRecord, TestEvent, TestRecord, Verdict } from './contract/runs.js';
+export type { OpenStack, StackFrame, StackLookup } from './contract/stacks.js';
+export { BadInputError, PlatformError } from './core/errors.js';
+export { UnsupportedPlatformError } from './native/index.js';
+
+/** One snapshot of what holds `dir` now, as `holdwatch scan --json` prints it. Rejects with BadInputError for a dir that is not one. */
+export async function scan(dir: string): Promise<Snapshot> {
+  const source = await openHolderSource({ threads: 1 });
+  try {
+    return await takeSnapshot(source, await source.resolveWatchDir(dir), systemClock, elapsedMs);
+  } finally {
+    await source.dispose();
+  }
+}
+
+export interface WatchOptions {
+  /** Each holder that appears or goes, as `holdwatch watch --json` prints them. */
+  onEvent: (event: WatchEvent) => void;
+  /** The watch failed and stopped (a watched dir went away...); without it, the failure is thrown from stop(). */
+  onError?: (error: unknown) => void;
+  /** Full-system poll period (default 500 ms, as the CLI). */
+  intervalMs?: number;
+}
+
+export interface Watch {
+  /** The watched dirs, resolved (display form). */
+  readonly dirs: readonly string[];
+  /** The holders as of the last poll. */
+  current(): Holder[];
+  /** Stops polling and releases the backend (its workers). Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Watches `dirs` live until stop(); resolves once the dirs are resolved and the first poll is scheduled. */
+export async function watch(dirs: string | readonly string[], options: WatchOptions): Promise<Watch> {
+  const source = await openHolderSource({ threads: 2 });
+  let failure: unknown;
+  let watcher: Watcher;
+  try {
+    const resolved = [];
+    for (const dir of typeof dirs === 'string' ? [dirs] : dirs) resolved.push(await source.resolveWatchDir(dir));
+    watcher = new Watcher({
+      source,
+      dirs: resolved,
+      clock: systemClock,
+      fullIntervalMs: options.intervalMs ?? 500,
+      onPoll: ({ events }) => events.forEach(options.onEvent),
+      onError: (error) => {
+        watcher.dispose();
+        if (options.onError) options.onError(error);
+        else failure = error;
+      },
+    });
+    watcher.start();
+    let stopped: Promise<void> | null = null;
+    return {
+      dirs: resolved.map((d) => d.display),
+      current: () => watcher.current(),
+      stop: () =>
+        (stopped ??= (async () => {
+          watcher.dispose();
+          await source.dispose();
+          if (failure) throw failure;
+        })()),
+    };
+  } catch (error) {
+    await source.dispose();
+    throw error;
+  }
+}
+
+export interface RunOptions {
+  /** The directories to watch while the command runs. */
+  watch: string | readonly string[];
+  /** The command's working directory (default: the caller's). */
+  cwd?: string;
+  /** The command's environment (default: the caller's); holdwatch adds its run tag and probes to it. */
+  env?: NodeJS.ProcessEnv;
+  /** Where the run's journal goes (default: the data dir the CLI uses, HOLDWATCH_DATA_DIR honoured). */
+  dataDir?: string;
+  /** Each chunk of the command's output, unchanged; default: written to this process's stdout/stderr. */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+  /** A problem that does not end the run (a scan that failed, a probe log unreadable); default: one line on stderr. */
+  onError?: (error: unknown) => void;
+}
+
+export type RunResult = SupervisedRun;
+
+/** Runs a test command as `holdwatch run` does (its stdin is not this process's) and resolves with its record. */
+export async function run(command: readonly string[], options: RunOptions): Promise<RunResult> {
+  const env = options.env ?? process.env;
+  return superviseRun({
+    command: [...command],
+    cwd: options.cwd ?? process.cwd(),
+    watch: typeof options.watch === 'string' ? [options.watch] : [...options.watch],
+    env,
+    dataDir: options.dataDir ?? dataDirOf(env, process.platform),
+    io: {
+      stdin: 'ignore',
+      output: options.onOutput ?? ((stream, chunk) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk)),
+      userSeesTerminal: false,
+      forwardSignals: false,
+    },
+    onError: options.onError ?? ((error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`)),
+  });
+}
