@@ -1,13 +1,40 @@
+// Four tiers, each a vitest project: `npm run test:unit` runs the first alone (no build, seconds);
+// `npm test` runs them all, as CI does.
+//   unit         co-located *.test.ts and tests/lint: pure code, or /proc and small real processes
+//   integration  tests/{integration,e2e,probes} and co-located *.integration.test.ts: the built CLI,
+//                real runners (pytest, bats, go, node), Chromium for the HTML report
+//   ui           tests/ui: the built renderer in Chromium through holdwatch ui, and the hosts behind it
+//   wine         tests/wine: the win32 backend under Wine with Windows node.exe
 import { defineConfig } from 'vitest/config';
+
+const BUILT = ['tests/support/build-once.ts'];
 
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],
     // Integration tests start real processes; two cores, so keep files from starving each other.
     maxWorkers: 2,
-    globalSetup: ['tests/support/build-once.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['{contract,core,native,host,cli,electron,renderer,bench}/**/*.test.ts', 'tests/lint/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts', 'node_modules/**', 'dist/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/{integration,e2e,probes}/**/*.test.ts', '{contract,core,native,host,cli,electron,renderer,bench}/**/*.integration.test.ts'],
+          globalSetup: BUILT,
+        },
+      },
+      { extends: true, test: { name: 'ui', include: ['tests/ui/**/*.test.ts'], globalSetup: ['tests/support/build-once.ts', 'tests/support/build-renderer.ts'] } },
+      { extends: true, test: { name: 'wine', include: ['tests/wine/**/*.test.ts'], globalSetup: BUILT } },
+    ],
   },
 });
