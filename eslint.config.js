@@ -41,7 +41,9 @@ export default tseslint.config(
   ...layer(['cli/**/*.ts'], ['host', 'native', 'core', 'contract'], 'cli imports host and below, never electron.'),
   ...layer(['index.ts'], ['host', 'native', 'core', 'contract'], 'the library entry imports host and below, never a front end.'),
   ...layer(['electron/**/*.ts'], ['host', 'native', 'core', 'contract'], 'electron imports host and below, never cli.'),
-  ...layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], ['contract'], 'renderer speaks only the contract.', [{ group: ['node:*'], message: 'renderer runs in a browser: no Node modules.' }]),
+  ...layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], ['contract'], 'renderer speaks only the contract.', [
+    { group: ['node:*'], message: 'renderer runs in a browser: no Node modules.' },
+  ]),
   ...layer(['probes/**/*.mjs', 'probes/**/*.cjs'], [], 'probes run inside test processes and stand alone.'),
   {
     // require() in the .cjs probes: the same rule, by the path's text.
@@ -49,7 +51,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: `CallExpression[callee.name="require"] > Literal[value=/(^|\\/)(${LAYERS.filter((l) => l !== 'probes').join('|')})\\//]`, message: 'probes run inside test processes and stand alone.' },
+        {
+          selector: `CallExpression[callee.name="require"] > Literal[value=/(^|\\/)(${LAYERS.filter((l) => l !== 'probes').join('|')})\\//]`,
+          message: 'probes run inside test processes and stand alone.',
+        },
       ],
     },
   },
@@ -67,7 +72,14 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: {
       // The host serves two front ends: exiting, changing directory and printing are theirs to do.
-      'no-restricted-properties': ['error', ...banned('process', ['exit', 'exitCode', 'chdir', 'stdout', 'stderr'], 'the front end (cli, electron) does this; the host takes a callback or an option')],
+      'no-restricted-properties': [
+        'error',
+        ...banned(
+          'process',
+          ['exit', 'exitCode', 'chdir', 'stdout', 'stderr'],
+          'the front end (cli, electron) does this; the host takes a callback or an option',
+        ),
+      ],
     },
   },
 );

@@ -33,7 +33,10 @@ export default defineConfig({
           globalSetup: BUILT,
         },
       },
-      { extends: true, test: { name: 'ui', include: ['tests/ui/**/*.test.ts'], globalSetup: ['tests/support/build-once.ts', 'tests/support/build-renderer.ts'] } },
+      {
+        extends: true,
+        test: { name: 'ui', include: ['tests/ui/**/*.test.ts'], globalSetup: ['tests/support/build-once.ts', 'tests/support/build-renderer.ts'] },
+      },
       { extends: true, test: { name: 'wine', include: ['tests/wine/**/*.test.ts'], globalSetup: BUILT } },
     ],
   },

@@ -25,11 +25,19 @@ export function measureFailureLatency(runs = 20): LatencyResult {
   const latencies: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
-      const out = execFileSync(process.execPath, [CLI, 'run', '--watch', watched, '--', process.execPath, '-e', script], { env: { ...process.env, HOLDWATCH_DATA_DIR: data }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const out = execFileSync(process.execPath, [CLI, 'run', '--watch', watched, '--', process.execPath, '-e', script], {
+        env: { ...process.env, HOLDWATCH_DATA_DIR: data },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       const writtenAt = Number(/WRITTEN_AT=(\d+)/.exec(out)![1]);
       const journals = readdirSync(join(data, 'runs')).filter((f) => f.endsWith('.jsonl') && !f.includes('.events.'));
       const latest = journals.sort().at(-1)!;
-      const failure = readFileSync(join(data, 'runs', latest), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: string; scannedAtMs?: number }).find((e) => e.t === 'failure');
+      const failure = readFileSync(join(data, 'runs', latest), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { t: string; scannedAtMs?: number })
+        .find((e) => e.t === 'failure');
       if (failure?.scannedAtMs !== undefined) latencies.push(failure.scannedAtMs - writtenAt);
       rmSync(join(data, 'runs'), { recursive: true });
     }

@@ -69,8 +69,7 @@ export async function createFixture(options: FixtureOptions): Promise<Fixture> {
   try {
     const layout = writeTree(root, options);
     const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-    const startPython = (role: HolderRole, mode: string, target: string) =>
-      startHolder(children, role, python, [layout.script, mode, target], true);
+    const startPython = (role: HolderRole, mode: string, target: string) => startHolder(children, role, python, [layout.script, mode, target], true);
     const starts: Promise<FixtureHolder>[] = [];
     layout.holderDirs.forEach((holderDir, i) => {
       const withCwd = i % options.cwdEvery === 0;

@@ -38,7 +38,12 @@ describe('isSuperset', () => {
 describe('describeHolders', () => {
   it('groups by role and collapses long lists to a count', () => {
     expect(describeHolders([])).toBe('none');
-    expect(describeHolders([{ pid: 13, role: 'unlinked' }, { pid: 12, role: 'mmap' }])).toBe('unlinked 13, mmap 12');
+    expect(
+      describeHolders([
+        { pid: 13, role: 'unlinked' },
+        { pid: 12, role: 'mmap' },
+      ]),
+    ).toBe('unlinked 13, mmap 12');
     const many = [1, 2, 3, 4, 5].map((pid) => ({ pid, role: 'noise' }));
     expect(describeHolders(many)).toBe('noise x5');
   });

@@ -35,8 +35,6 @@ export function describeHolders(holders: readonly { pid: number; role: string }[
   if (holders.length === 0) return 'none';
   const byRole = new Map<string, number[]>();
   for (const h of holders) byRole.set(h.role, [...(byRole.get(h.role) ?? []), h.pid]);
-  const parts = [...byRole].map(([role, pids]) =>
-    pids.length <= limit ? `${role} ${pids.join(' ')}` : `${role} x${pids.length}`,
-  );
+  const parts = [...byRole].map(([role, pids]) => (pids.length <= limit ? `${role} ${pids.join(' ')}` : `${role} x${pids.length}`));
   return parts.join(', ');
 }

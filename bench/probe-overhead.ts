@@ -130,14 +130,33 @@ async function main(): Promise<void> {
     mkdirSync(logDir);
     const plain: NodeJS.ProcessEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
     delete plain.HOLDWATCH_PROBE_LOG;
-    const probed = { ...plain, ...probeEnvironment({ logDir, pythonProbeDir: join(repo, 'probes', 'python'), nodePreload: join(repo, 'probes', 'node', 'preload.cjs'), env: plain, pathDelimiter: delimiter }) };
+    const probed = {
+      ...plain,
+      ...probeEnvironment({
+        logDir,
+        pythonProbeDir: join(repo, 'probes', 'python'),
+        nodePreload: join(repo, 'probes', 'node', 'preload.cjs'),
+        env: plain,
+        pathDelimiter: delimiter,
+      }),
+    };
     const runtimes = [
       { name: 'python', target: 1.5, run: (env: NodeJS.ProcessEnv) => microsPerOpen(PYTHON, ['-c', PYTHON_LOOP, file], env) },
-      { name: 'python, inside a pytest test', target: 1.5, run: (env: NodeJS.ProcessEnv) => microsPerOpenInPytest(testFile, file, join(scratch, env === plain ? 'unprobed.txt' : 'probed.txt'), env) },
-      { name: 'python, every open recorded', target: 1.5, run: (env: NodeJS.ProcessEnv) => microsPerOpen(PYTHON, ['-c', PYTHON_LOOP_EACH_RECORDED, file], env) },
+      {
+        name: 'python, inside a pytest test',
+        target: 1.5,
+        run: (env: NodeJS.ProcessEnv) => microsPerOpenInPytest(testFile, file, join(scratch, env === plain ? 'unprobed.txt' : 'probed.txt'), env),
+      },
+      {
+        name: 'python, every open recorded',
+        target: 1.5,
+        run: (env: NodeJS.ProcessEnv) => microsPerOpen(PYTHON, ['-c', PYTHON_LOOP_EACH_RECORDED, file], env),
+      },
       { name: 'node', target: 2, run: (env: NodeJS.ProcessEnv) => microsPerOpen(process.execPath, ['-e', NODE_LOOP, file], env) },
     ];
-    console.log(`${PAIRS} open/close pairs per pass, main thread's CPU time, best of ${PASSES} passes per process; median of ${ROUNDS} rounds, each an unprobed and a probed process at once on one CPU${PIN.length ? '' : ' (no taskset here: not pinned)'}`);
+    console.log(
+      `${PAIRS} open/close pairs per pass, main thread's CPU time, best of ${PASSES} passes per process; median of ${ROUNDS} rounds, each an unprobed and a probed process at once on one CPU${PIN.length ? '' : ' (no taskset here: not pinned)'}`,
+    );
     console.log(`${'runtime'.padEnd(28)} | unprobed us/open | probed us/open | ratio | target | rounds' ratios`);
     for (const runtime of runtimes.filter((r) => !process.env.BENCH_ONLY || r.name.startsWith(process.env.BENCH_ONLY))) {
       const without: number[] = [];
@@ -152,7 +171,9 @@ async function main(): Promise<void> {
       const ratio = median(ratios);
       const verdict = ratio <= runtime.target ? 'ok' : 'OVER';
       const range = `${Math.min(...ratios).toFixed(2)}x to ${Math.max(...ratios).toFixed(2)}x`;
-      console.log(`${runtime.name.padEnd(28)} | ${median(without).toFixed(2).padStart(16)} | ${median(withProbe).toFixed(2).padStart(14)} | ${ratio.toFixed(2)}x | <= ${runtime.target}x ${verdict} | ${range}`);
+      console.log(
+        `${runtime.name.padEnd(28)} | ${median(without).toFixed(2).padStart(16)} | ${median(withProbe).toFixed(2).padStart(14)} | ${ratio.toFixed(2)}x | <= ${runtime.target}x ${verdict} | ${range}`,
+      );
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -26,7 +26,10 @@ export async function measureRunCpu(processes = 200, seconds = 60): Promise<{ cp
   const script = `for i in $(seq ${processes}); do if [ $((i % 10)) = 0 ]; then sleep ${seconds} 3>"${watched}/f$i" & else sleep ${seconds} & fi; done; wait`;
   try {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, 'run', '--watch', watched, '--', 'sh', '-c', script], { env: { ...process.env, HOLDWATCH_DATA_DIR: data }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, 'run', '--watch', watched, '--', 'sh', '-c', script], {
+      env: { ...process.env, HOLDWATCH_DATA_DIR: data },
+      stdio: 'ignore',
+    });
     let last = 0;
     const timer = setInterval(() => {
       const ticks = cpuTicks(child.pid!);
@@ -45,5 +48,7 @@ export async function measureRunCpu(processes = 200, seconds = 60): Promise<{ cp
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const r = await measureRunCpu();
-  console.log(`holdwatch run supervising 200 processes for ${r.wallSeconds.toFixed(1)} s: ${r.cpuSeconds.toFixed(2)} s of CPU = ${(r.share * 100).toFixed(1)}% of one core`);
+  console.log(
+    `holdwatch run supervising 200 processes for ${r.wallSeconds.toFixed(1)} s: ${r.cpuSeconds.toFixed(2)} s of CPU = ${(r.share * 100).toFixed(1)}% of one core`,
+  );
 }

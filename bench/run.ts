@@ -25,9 +25,18 @@ const RUNS = { inProcess: 31, oneShot: 9, lsof: 5, fuser: 5 };
 async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows: BenchRows; links: number }> {
   const dir = fixture.dir;
   const inProcess = await measureInProcess(dir, floorBinary, RUNS.inProcess);
-  const oneShot = await timeCommand('holdwatch scan --json (one-shot CLI)', process.execPath, [join(repoRoot, 'bin', 'holdwatch.js'), 'scan', dir, '--json'], RUNS.oneShot, parseSnapshotPids, [0]);
+  const oneShot = await timeCommand(
+    'holdwatch scan --json (one-shot CLI)',
+    process.execPath,
+    [join(repoRoot, 'bin', 'holdwatch.js'), 'scan', dir, '--json'],
+    RUNS.oneShot,
+    parseSnapshotPids,
+    [0],
+  );
   const lsofDir = await timeCommand(`lsof -w +D <dir>`, 'lsof', ['-w', '+D', dir], RUNS.lsof, parseLsofPids);
-  const lsofGrep = await timeCommand(`lsof -w -n -P | grep -F <dir>`, 'sh', ['-c', 'lsof -w -n -P | grep -F -- "$1"', 'sh', dir], RUNS.lsof, (out) => parseLsofPids('header\n' + out));
+  const lsofGrep = await timeCommand(`lsof -w -n -P | grep -F <dir>`, 'sh', ['-c', 'lsof -w -n -P | grep -F -- "$1"', 'sh', dir], RUNS.lsof, (out) =>
+    parseLsofPids('header\n' + out),
+  );
   // fuser only takes names: it is given every path in the tree, which is the best a user can do.
   const fuser = await timeCommand(`fuser <every path under dir>`, 'fuser', fixture.treePaths, RUNS.fuser, parseFuserPids);
   const { floor, warmPoll, warmPollSingle } = inProcess;

@@ -44,7 +44,14 @@
       const jumpMs = performance.now() - t0;
       durations.sort((a, b) => a - b);
       const at = (q) => durations[Math.min(durations.length - 1, Math.floor(durations.length * q))];
-      return { frames: durations.length, medianMs: at(0.5), p95Ms: at(0.95), maxMs: at(1), jumpMs, domRows: document.querySelectorAll('[role=row][data-pid]').length };
+      return {
+        frames: durations.length,
+        medianMs: at(0.5),
+        p95Ms: at(0.95),
+        maxMs: at(1),
+        jumpMs,
+        domRows: document.querySelectorAll('[role=row][data-pid]').length,
+      };
     },
     async sortBy(column) {
       const t0 = performance.now();

@@ -11,7 +11,16 @@ import { chromium } from 'playwright-core';
 
 const COUNT = Number(process.argv[2] ?? 20_000);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /** What bench/ui-volume-page.js puts on the page's window. */
 interface PageBench {
@@ -24,7 +33,10 @@ interface PageBench {
 
 async function main(): Promise<void> {
   const data = mkdtempSync(join(tmpdir(), 'hw-bench-ui-'));
-  const ui = spawn(process.execPath, [ROOT + 'bin/holdwatch.js', 'ui', '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, HOLDWATCH_DATA_DIR: data } });
+  const ui = spawn(process.execPath, [ROOT + 'bin/holdwatch.js', 'ui', '--port', '0', '--no-open'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, HOLDWATCH_DATA_DIR: data },
+  });
   const profile = mkdtempSync(join(tmpdir(), 'hw-bench-chromium-'));
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -36,7 +48,12 @@ async function main(): Promise<void> {
       });
       ui.on('exit', (code) => reject(new Error(`holdwatch ui exited ${code}`)));
     });
-    const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.HOLDWATCH_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: FLAGS, viewport: { width: 1400, height: 900 } });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.HOLDWATCH_CHROMIUM ?? '/usr/bin/chromium',
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1400, height: 900 },
+    });
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       await page.addInitScript({ path: ROOT + 'bench/ui-volume-page.js' });
@@ -56,7 +73,9 @@ async function main(): Promise<void> {
       console.log(`  render: click Watch -> ${expected} rows shown: ${f(renderMs)} ms`);
       console.log(`  idle frame interval (this browser's floor): median ${f(idleMs)} ms`);
       console.log(`  scroll: ${wheel.frames} frames of +100 px: median ${f(wheel.medianMs)} ms, p95 ${f(wheel.p95Ms)} ms, max ${f(wheel.maxMs)} ms`);
-      console.log(`  scroll: ${scroll.frames} frames of +1000 px: median ${f(scroll.medianMs)} ms, p95 ${f(scroll.p95Ms)} ms, max ${f(scroll.maxMs)} ms; jump to the end ${f(scroll.jumpMs)} ms`);
+      console.log(
+        `  scroll: ${scroll.frames} frames of +1000 px: median ${f(scroll.medianMs)} ms, p95 ${f(scroll.p95Ms)} ms, max ${f(scroll.maxMs)} ms; jump to the end ${f(scroll.jumpMs)} ms`,
+      );
       console.log(`  sort by PID: ${f(sortMs)} ms; filter 'shard-42/' (${shownAfterFilter}): ${f(filterMs)} ms`);
       console.log(`  rows in the DOM while ${COUNT} are listed: ${scroll.domRows}`);
     } finally {

@@ -33,7 +33,11 @@ async function timeInterleaved(rounds: number, steps: (() => unknown)[]): Promis
   }
   return samples.map((values) => {
     const sorted = [...values].sort((a, b) => a - b);
-    return { median: sorted[Math.floor(sorted.length / 2)]!, p90: sorted[Math.floor(sorted.length * 0.9)]!, mean: values.reduce((a, b) => a + b, 0) / values.length };
+    return {
+      median: sorted[Math.floor(sorted.length / 2)]!,
+      p90: sorted[Math.floor(sorted.length * 0.9)]!,
+      mean: values.reduce((a, b) => a + b, 0) / values.length,
+    };
   });
 }
 
@@ -86,12 +90,16 @@ console.log('ready'); setInterval(() => {}, 1 << 30);`,
   const children: ChildProcess[] = [];
   const ready: Promise<void>[] = [];
   for (let i = 0; i < LOAD_PROCESSES; i++) {
-    const child = spawn(process.execPath, [script, join(scratch, 'load', String(i)), join(watched, `load-${i}.txt`), String(LOAD_FILES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, join(scratch, 'load', String(i)), join(watched, `load-${i}.txt`), String(LOAD_FILES)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(child);
-    ready.push(new Promise((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', () => resolve());
-      child.once('exit', (code) => reject(new Error(`load holder ${i} exited ${code}`)));
-    }));
+    ready.push(
+      new Promise((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once('line', () => resolve());
+        child.once('exit', (code) => reject(new Error(`load holder ${i} exited ${code}`)));
+      }),
+    );
   }
   await Promise.all(ready);
   return children;

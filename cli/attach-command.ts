@@ -65,4 +65,3 @@ function stopSignals(): { stopped: Promise<void>; dispose: () => void } {
   for (const s of signals) process.on(s, handler);
   return { stopped, dispose: () => signals.forEach((s) => process.off(s, handler)) };
 }
-

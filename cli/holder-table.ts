@@ -18,8 +18,28 @@ export function formatHolderTable(holders: readonly Holder[]): string {
   const table = new Table({
     head: ['PROCESS', 'PID', 'KIND', 'HANDLE', 'PATH'],
     style: { head: [], border: [], compact: true },
-    chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' },
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
+    },
   });
   for (const h of holders) table.push([h.processName, String(h.pid), h.kind, h.handle ?? '', holderPathForDisplay(h)]);
-  return table.toString().split('\n').map((line) => line.trimEnd().replace(/^ /, '')).join('\n');
+  return table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd().replace(/^ /, ''))
+    .join('\n');
 }

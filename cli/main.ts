@@ -35,7 +35,9 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .argument('<dir>', 'directory to inspect')
     .option('--json', 'print one JSON object (the Snapshot contract)')
     .option('--check', 'exit 1 when anything holds the directory')
-    .action(async (dir: string, options: { json?: boolean; check?: boolean }) => setExitCode(await (await import('./scan-command.js')).scanCommand(dir, options)));
+    .action(async (dir: string, options: { json?: boolean; check?: boolean }) =>
+      setExitCode(await (await import('./scan-command.js')).scanCommand(dir, options)),
+    );
 
   program
     .command('watch')
@@ -77,7 +79,9 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .argument('<run>', 'a run id (see the data directory), or the path of a run journal (.jsonl)')
     .addOption(new Option('--format <format>', 'output format').choices(['md', 'json', 'html']).default('md'))
     .option('--redact', 'replace your home directory and user name')
-    .action(async (run: string, options: { format: ReportFormat; redact?: boolean }) => setExitCode(await (await import('./report-command.js')).reportCommand(run, options)));
+    .action(async (run: string, options: { format: ReportFormat; redact?: boolean }) =>
+      setExitCode(await (await import('./report-command.js')).reportCommand(run, options)),
+    );
 
   program
     .command('stack')

@@ -22,7 +22,10 @@ export async function runCommand(command: string[], options: RunOptions): Promis
   process.stdout.on('error', ignoreClosedStdout);
   // Exiting before the record is written must never be silent (the journal still has the run).
   let stage = 'running the command';
-  const exitedEarly = () => process.stderr.write(`holdwatch: exited while ${stage}, before the run's reports were written (exit code ${process.exitCode ?? 0}); the journal is in the data dir's runs folder\n`);
+  const exitedEarly = () =>
+    process.stderr.write(
+      `holdwatch: exited while ${stage}, before the run's reports were written (exit code ${process.exitCode ?? 0}); the journal is in the data dir's runs folder\n`,
+    );
   process.once('exit', exitedEarly);
   const { record, exitCode, journalPath } = await superviseRun({
     command,

@@ -21,8 +21,13 @@ export async function scanCommand(dirInput: string, options: ScanOptions): Promi
     } else {
       const count = snapshot.holders.length;
       const pids = new Set(snapshot.holders.map((h) => h.pid)).size;
-      process.stdout.write(count === 0 ? `Nothing holds ${snapshot.dir}\n` : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${snapshot.dir}\n`);
-      if (snapshot.denied.length > 0) process.stdout.write(`${snapshot.denied.length} process(es) could not be inspected (run as root to see them; --json lists them)\n`);
+      process.stdout.write(
+        count === 0
+          ? `Nothing holds ${snapshot.dir}\n`
+          : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${snapshot.dir}\n`,
+      );
+      if (snapshot.denied.length > 0)
+        process.stdout.write(`${snapshot.denied.length} process(es) could not be inspected (run as root to see them; --json lists them)\n`);
     }
     return options.check && snapshot.holders.length > 0 ? EXIT_HOLDERS_FOUND : 0;
   } finally {

@@ -30,7 +30,8 @@ export async function uiCommand(options: UiOptions): Promise<number> {
 }
 
 function openBrowser(url: string): void {
-  const [command, args] = process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : process.platform === 'darwin' ? ['open', [url]] : ['xdg-open', [url]];
+  const [command, args] =
+    process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : process.platform === 'darwin' ? ['open', [url]] : ['xdg-open', [url]];
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.on('error', () => process.stderr.write('holdwatch: could not open a browser; open the URL above yourself\n'));
   child.unref();

@@ -1,8 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { parseJournal } from './journal.js';
 
-const start = { t: 'run-start', runId: 'r', command: ['x'], cwd: '/', watched: ['/w'], platform: 'linux', atMs: 1, versions: { holdwatch: '0', node: 'v20', os: 'linux' } };
-const holder = { pid: 5, ppid: 1, processStartedAtMs: 1, processName: 'p', commandLine: 'p', user: null, kind: 'file', path: '/w/a', deleted: false, handle: 'fd 3', watchedDir: '/w' };
+const start = {
+  t: 'run-start',
+  runId: 'r',
+  command: ['x'],
+  cwd: '/',
+  watched: ['/w'],
+  platform: 'linux',
+  atMs: 1,
+  versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+};
+const holder = {
+  pid: 5,
+  ppid: 1,
+  processStartedAtMs: 1,
+  processName: 'p',
+  commandLine: 'p',
+  user: null,
+  kind: 'file',
+  path: '/w/a',
+  deleted: false,
+  handle: 'fd 3',
+  watchedDir: '/w',
+};
 
 describe('parseJournal', () => {
   it('keeps valid entries and counts malformed ones, a torn last line included', () => {

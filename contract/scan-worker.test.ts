@@ -26,7 +26,9 @@ describe('processExtras in the scanner worker contract', () => {
     const result = WORKER_RESULTS.processExtras;
     expect(result.parse(extras)).toEqual(extras);
     expect(result.parse(null)).toBeNull();
-    expect(result.parse({ ...extras, cwd: null, cwdUnreadableReason: 'EACCES', handleCount: null, handles: { 'fd 5': { access: null, locks: [] } } })).toBeTruthy();
+    expect(
+      result.parse({ ...extras, cwd: null, cwdUnreadableReason: 'EACCES', handleCount: null, handles: { 'fd 5': { access: null, locks: [] } } }),
+    ).toBeTruthy();
     expect(result.safeParse({ ...extras, handleCount: -1 }).success).toBe(false);
     expect(result.safeParse({ ...extras, handles: { 'fd 5': { access: { rights: ['execute'], flags: '', raw: '' }, locks: [] } } }).success).toBe(false);
     expect(result.safeParse({ ...extras, handles: { 'fd 5': { access: null } } }).success).toBe(false);

@@ -79,7 +79,13 @@ const WorkerErrorSchema = z.object({ message: z.string(), badInput: z.boolean() 
 
 /** Worker -> host. `value` is checked against the request's own result schema once the id is matched. */
 export const WorkerReplySchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hello'), token: z.string().min(16).max(256), pid: z.number().int().positive(), platform: PlatformNameSchema, elevated: z.boolean() }),
+  z.object({
+    type: z.literal('hello'),
+    token: z.string().min(16).max(256),
+    pid: z.number().int().positive(),
+    platform: PlatformNameSchema,
+    elevated: z.boolean(),
+  }),
   z.object({ type: z.literal('result'), id: requestId, value: z.unknown() }),
   z.object({ type: z.literal('error'), id: requestId, error: WorkerErrorSchema }),
 ]);

@@ -54,18 +54,20 @@ export interface ServiceTransport {
 export function serviceClient(transport: ServiceTransport, onInvalidEvent: (error: ContractError) => void): HoldwatchService {
   const call = async <M extends ServiceMethod>(method: M, request: RequestOf<M>): Promise<ResultOf<M>> =>
     check(SERVICE_METHODS[method].result as unknown as z.ZodType<ResultOf<M>, unknown>, await transport.invoke(method, request), `${method} result`);
-  const listen = <A extends unknown[]>(pick: (e: ServiceEvent) => A | null) => (listener: (...args: A) => void) =>
-    transport.onEvent((payload) => {
-      let event: ServiceEvent;
-      try {
-        event = parseServiceEvent(payload);
-      } catch (error) {
-        onInvalidEvent(error as ContractError);
-        return;
-      }
-      const args = pick(event);
-      if (args) listener(...args);
-    });
+  const listen =
+    <A extends unknown[]>(pick: (e: ServiceEvent) => A | null) =>
+    (listener: (...args: A) => void) =>
+      transport.onEvent((payload) => {
+        let event: ServiceEvent;
+        try {
+          event = parseServiceEvent(payload);
+        } catch (error) {
+          onInvalidEvent(error as ContractError);
+          return;
+        }
+        const args = pick(event);
+        if (args) listener(...args);
+      });
   return {
     scan: (r) => call('scan', r),
     startWatch: (r) => call('startWatch', r),

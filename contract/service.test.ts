@@ -22,11 +22,13 @@ const holder: Holder = {
 function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
   const calls: [string, unknown][] = [];
   // Typed loosely on purpose: the test looks only at what reached the service, not at answers.
-  const record = (name: string) => async (arg?: unknown): Promise<never> => {
-    calls.push([name, arg]);
-    const answers: Record<string, unknown> = { startWatch: { watchId: 'w1' }, startRun: { runId: 'r1' }, listRecentDirs: ['/tmp'] };
-    return answers[name] as never;
-  };
+  const record =
+    (name: string) =>
+    async (arg?: unknown): Promise<never> => {
+      calls.push([name, arg]);
+      const answers: Record<string, unknown> = { startWatch: { watchId: 'w1' }, startRun: { runId: 'r1' }, listRecentDirs: ['/tmp'] };
+      return answers[name] as never;
+    };
   const none = () => () => {};
   return {
     calls,
@@ -58,7 +60,12 @@ describe('dispatchRequest (the host side)', () => {
     await expect(dispatchRequest(service, 'stopWatch', 'w1')).resolves.toBeNull();
     await expect(dispatchRequest(service, 'listRecentDirs', undefined)).resolves.toEqual(['/tmp']);
     await dispatchRequest(service, 'captureLiveStack', { pid: 42, startedAtMs: 1000 });
-    expect(service.calls).toEqual([['startWatch', { dirs: ['/tmp'] }], ['stopWatch', 'w1'], ['listRecentDirs', undefined], ['captureLiveStack', { pid: 42, startedAtMs: 1000 }]]);
+    expect(service.calls).toEqual([
+      ['startWatch', { dirs: ['/tmp'] }],
+      ['stopWatch', 'w1'],
+      ['listRecentDirs', undefined],
+      ['captureLiveStack', { pid: 42, startedAtMs: 1000 }],
+    ]);
   });
 
   it.each([
@@ -107,12 +114,22 @@ describe('serviceClient (the front-end side)', () => {
   it('rejects a malformed result', async () => {
     const client = serviceClient(transport({ watchId: 7 }), () => {});
     await expect(client.startWatch({ dirs: ['/tmp'] })).rejects.toBeInstanceOf(ContractError);
-    const runs = serviceClient(transport([{ runId: 'r1', command: ['pytest'], cwd: '/w', watched: ['/w'], startedAt: '2024-01-01T00:00:00.000Z', pid: -5 }]), () => {});
+    const runs = serviceClient(
+      transport([{ runId: 'r1', command: ['pytest'], cwd: '/w', watched: ['/w'], startedAt: '2024-01-01T00:00:00.000Z', pid: -5 }]),
+      () => {},
+    );
     await expect(runs.listActiveRuns()).rejects.toBeInstanceOf(ContractError);
   });
 
   it('accepts a live stack or an unavailable answer, and rejects a stack without its text', async () => {
-    const stack = { kind: 'stack', pid: 42, tool: 'gdb', threads: [{ id: 42, frames: [{ function: 'clock_nanosleep', module: '/lib/libc.so.6' }] }], rawText: '#0 ...', text: 'thread 42\n  clock_nanosleep\n' };
+    const stack = {
+      kind: 'stack',
+      pid: 42,
+      tool: 'gdb',
+      threads: [{ id: 42, frames: [{ function: 'clock_nanosleep', module: '/lib/libc.so.6' }] }],
+      rawText: '#0 ...',
+      text: 'thread 42\n  clock_nanosleep\n',
+    };
     const unavailable = { kind: 'unavailable', pid: 42, reason: 'no stack tool found on PATH (gdb, eu-stack)', nextStep: 'install gdb' };
     const request = { pid: 42, startedAtMs: 1 };
     await expect(serviceClient(transport(stack), () => {}).captureLiveStack(request)).resolves.toEqual(stack);
@@ -149,6 +166,8 @@ describe('Scan as administrator in the contract', () => {
     const status = { scans: 2, holders: 1, denied: 4, error: null };
     expect(parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status: { ...status, scanner } })).toMatchObject({ status: { scanner } });
     expect(parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status })).toMatchObject({ status }); // hosts without a scanner
-    expect(() => parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status: { ...status, scanner: { ...scanner, mode: 'root-shell' } } })).toThrow(ContractError);
+    expect(() => parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status: { ...status, scanner: { ...scanner, mode: 'root-shell' } } })).toThrow(
+      ContractError,
+    );
   });
 });

@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { pid } from './primitives.js';
 
 /** One frame of a recorded stack, innermost first. `user` is false for the runtime's own library, installed packages. */
-export const StackFrameSchema = z.object({ file: z.string(), line: z.number(), column: z.number().nullable(), function: z.string().nullable(), user: z.boolean() });
+export const StackFrameSchema = z.object({
+  file: z.string(),
+  line: z.number(),
+  column: z.number().nullable(),
+  function: z.string().nullable(),
+  user: z.boolean(),
+});
 export type StackFrame = z.infer<typeof StackFrameSchema>;
 
 /** The call that opened a holder's file (`open`, `connect`) or started its process (`spawn`), as a probe recorded it. */

@@ -126,7 +126,12 @@ describe('blockedOperations', () => {
 describe('sharingViolation', () => {
   const cases: [what: string, held: OpenHandle, opener: OpenHandle, violation: boolean][] = [
     ['two full-sharing writers', { access: FILE_GENERIC_WRITE, share: FILE_SHARE_ALL }, { access: FILE_GENERIC_WRITE, share: FILE_SHARE_ALL }, false],
-    ['new writer refuses to share with an existing writer', { access: FILE_GENERIC_WRITE, share: FILE_SHARE_ALL }, { access: FILE_GENERIC_READ, share: FILE_SHARE_READ }, true],
+    [
+      'new writer refuses to share with an existing writer',
+      { access: FILE_GENERIC_WRITE, share: FILE_SHARE_ALL },
+      { access: FILE_GENERIC_READ, share: FILE_SHARE_READ },
+      true,
+    ],
     ['existing reader refuses writers', { access: FILE_GENERIC_READ, share: FILE_SHARE_READ }, { access: FILE_GENERIC_WRITE, share: FILE_SHARE_ALL }, true],
     ['attribute-only opener never conflicts', { access: 0x0012019f, share: 0 }, { access: 0x00100080, share: 0 }, false],
     ['execute counts as read', { access: FILE_GENERIC_EXECUTE, share: FILE_SHARE_ALL }, { access: FILE_GENERIC_WRITE, share: FILE_SHARE_WRITE }, true],

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { ProcessInfo } from '../contract/holders.js';
 import { refusalToEnd } from './end-policy.js';
 
-const proc = (over: Partial<ProcessInfo>): ProcessInfo => ({ pid: 500, ppid: 100, startedAtMs: 0, name: 'python3', exe: '/usr/bin/python3', commandLine: 'python3 x.py', user: 'dev', ...over });
+const proc = (over: Partial<ProcessInfo>): ProcessInfo => ({
+  pid: 500,
+  ppid: 100,
+  startedAtMs: 0,
+  name: 'python3',
+  exe: '/usr/bin/python3',
+  commandLine: 'python3 x.py',
+  user: 'dev',
+  ...over,
+});
 
 describe('refusalToEnd', () => {
   const linux = { ownPids: [77, 78], platform: 'linux' as const };

@@ -3,7 +3,21 @@
 import type { PlatformName, ProcessInfo } from '../contract/holders.js';
 
 /** Processes Windows needs to stay up (ending csrss.exe bluescreens the machine). */
-const WINDOWS_SYSTEM = new Set(['system', 'idle', 'registry', 'smss.exe', 'csrss.exe', 'wininit.exe', 'services.exe', 'lsass.exe', 'winlogon.exe', 'svchost.exe', 'fontdrvhost.exe', 'dwm.exe', 'memory compression']);
+const WINDOWS_SYSTEM = new Set([
+  'system',
+  'idle',
+  'registry',
+  'smss.exe',
+  'csrss.exe',
+  'wininit.exe',
+  'services.exe',
+  'lsass.exe',
+  'winlogon.exe',
+  'svchost.exe',
+  'fontdrvhost.exe',
+  'dwm.exe',
+  'memory compression',
+]);
 
 export interface SelfFacts {
   /** holdwatch's own pids: the host process, and its worker(s). */

@@ -34,7 +34,10 @@ describe('windowsHandleAccess', () => {
     expect(windowsHandleAccess(0x00120089, 'file')).toMatchObject({ rights: ['read'], flags: 'FILE_GENERIC_READ' });
     expect(windowsHandleAccess(0x00120116, 'file')).toMatchObject({ rights: ['write'], flags: 'FILE_GENERIC_WRITE' });
     // Python's NamedTemporaryFile (O_TEMPORARY): DELETE on top of read and write.
-    expect(windowsHandleAccess(0x0013019f, 'file')).toMatchObject({ rights: ['read', 'write', 'delete'], flags: 'FILE_GENERIC_READ | FILE_GENERIC_WRITE | DELETE' });
+    expect(windowsHandleAccess(0x0013019f, 'file')).toMatchObject({
+      rights: ['read', 'write', 'delete'],
+      flags: 'FILE_GENERIC_READ | FILE_GENERIC_WRITE | DELETE',
+    });
     // A process's current directory: SYNCHRONIZE | FILE_TRAVERSE, which share checks count as read.
     expect(windowsHandleAccess(0x00100020, 'cwd')).toMatchObject({ rights: ['read'], flags: 'FILE_TRAVERSE | SYNCHRONIZE' });
     // Attributes only (a stat through a handle): no data access, takes no part in share checks.

@@ -1,7 +1,17 @@
 // How a handle was opened, in one shape for both platforms: Linux open(2) flags as fdinfo shows
 // them, Windows GrantedAccess from the handle table. Pure, so both backends and tests share it.
 import type { AccessRight, HandleAccess, Holder, HolderKind, PlatformName } from '../contract/holders.js';
-import { DELETE, FILE_APPEND_DATA, FILE_EXECUTE, FILE_READ_DATA, FILE_WRITE_DATA, formatFileAccess, GENERIC_ALL, GENERIC_READ, GENERIC_WRITE } from './access-masks.js';
+import {
+  DELETE,
+  FILE_APPEND_DATA,
+  FILE_EXECUTE,
+  FILE_READ_DATA,
+  FILE_WRITE_DATA,
+  formatFileAccess,
+  GENERIC_ALL,
+  GENERIC_READ,
+  GENERIC_WRITE,
+} from './access-masks.js';
 
 /**
  * Why a share mode is not shown. Windows keeps it in the kernel's FILE_OBJECT (SharedRead,
@@ -10,7 +20,8 @@ import { DELETE, FILE_APPEND_DATA, FILE_EXECUTE, FILE_READ_DATA, FILE_WRITE_DATA
  */
 export const WINDOWS_SHARE_UNKNOWN =
   'Windows keeps the share mode in the kernel file object; no user-mode call reads it for another process’s handle (handle.exe uses a driver), and holdwatch never opens the file to probe it.';
-export const LINUX_SHARE_NONE = 'Linux has no share modes: another open, rename or delete of this file is never refused because of this handle (only advisory locks, listed apart).';
+export const LINUX_SHARE_NONE =
+  'Linux has no share modes: another open, rename or delete of this file is never refused because of this handle (only advisory locks, listed apart).';
 
 // Linux open(2) flags as they stand in f_flags (O_CREAT, O_EXCL, O_NOCTTY, O_TRUNC are cleared after
 // the open). x86-64 and most architectures use asm-generic values; arm and arm64 move four of them.
@@ -83,7 +94,6 @@ export function windowsHandleAccess(grantedAccess: number, kind: HolderKind): Ha
   }
   return access;
 }
-
 
 const IMAGE_NO_SHARE = 'A mapped image, not an open handle: no share mode applies (Windows refuses to delete or overwrite an image while it is mapped).';
 

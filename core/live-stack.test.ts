@@ -81,7 +81,12 @@ describe('parsePySpyJson', () => {
   it('maps threads by OS thread id, Python frames with file and line, 0 meaning no line', () => {
     const json = JSON.stringify([
       {
-        pid: 10, thread_id: 140000, thread_name: 'MainThread', os_thread_id: 10, active: false, owns_gil: false,
+        pid: 10,
+        thread_id: 140000,
+        thread_name: 'MainThread',
+        os_thread_id: 10,
+        active: false,
+        owns_gil: false,
         frames: [
           { name: 'hold', filename: '/src/tests/test_x.py', module: null, short_filename: 'test_x.py', line: 42, locals: null, is_entry: true },
           { name: 'select', filename: 'libc.so.6', module: 'libc.so.6', short_filename: null, line: 0, locals: null, is_entry: false },
@@ -91,7 +96,15 @@ describe('parsePySpyJson', () => {
       { pid: 10, thread_id: 140001, thread_name: null, os_thread_id: null, active: true, owns_gil: true, frames: [] },
     ]);
     expect(parsePySpyJson(json)).toEqual([
-      { id: 10, name: 'MainThread', state: 'idle', frames: [{ function: 'hold', file: '/src/tests/test_x.py', line: 42 }, { function: 'select', file: 'libc.so.6', module: 'libc.so.6' }] },
+      {
+        id: 10,
+        name: 'MainThread',
+        state: 'idle',
+        frames: [
+          { function: 'hold', file: '/src/tests/test_x.py', line: 42 },
+          { function: 'select', file: 'libc.so.6', module: 'libc.so.6' },
+        ],
+      },
       { id: 140001, state: 'active', frames: [] },
     ]);
   });
@@ -110,8 +123,22 @@ it('tells permission failures from other failures', () => {
 
 it('formats a stack and an unavailable result as a user reads them', () => {
   const text = formatLiveStack({
-    kind: 'stack', pid: 5, tool: 'minidump', dumpPath: 'C:\\d\\node-5.dmp', rawText: '',
-    threads: [{ id: 8, frames: [], state: 'Waiting:UserRequest', startAddress: '0x7ff1' }, { id: 9, name: 'w', frames: [{ function: 'f', file: 'a.py', line: 3 }, { function: 'g', module: 'libc.so.6' }] }],
+    kind: 'stack',
+    pid: 5,
+    tool: 'minidump',
+    dumpPath: 'C:\\d\\node-5.dmp',
+    rawText: '',
+    threads: [
+      { id: 8, frames: [], state: 'Waiting:UserRequest', startAddress: '0x7ff1' },
+      {
+        id: 9,
+        name: 'w',
+        frames: [
+          { function: 'f', file: 'a.py', line: 3 },
+          { function: 'g', module: 'libc.so.6' },
+        ],
+      },
+    ],
   });
   expect(text).toBe('minidump: C:\\d\\node-5.dmp\nthread 8 Waiting:UserRequest start 0x7ff1\nthread 9 "w"\n  f (a.py:3)\n  g [libc.so.6]\n');
   expect(describeUnavailable({ kind: 'unavailable', pid: 1, reason: 'no stack tool found', nextStep: 'install gdb' })).toBe('no stack tool found; install gdb');

@@ -55,7 +55,5 @@ const DELETED_SUFFIX = ' (deleted)';
  * mismatch) before believing it; `suffixed` only says the text carried the mark.
  */
 export function splitDeletedSuffix(target: string): { path: string; suffixed: boolean } {
-  return target.endsWith(DELETED_SUFFIX)
-    ? { path: target.slice(0, -DELETED_SUFFIX.length), suffixed: true }
-    : { path: target, suffixed: false };
+  return target.endsWith(DELETED_SUFFIX) ? { path: target.slice(0, -DELETED_SUFFIX.length), suffixed: true } : { path: target, suffixed: false };
 }

@@ -5,7 +5,20 @@ import type { HolderSource, ScanRequest, ScanResult, WatchDir } from './platform
 import { diffHolders, holderKey, Watcher, type PollOutcome } from './watch.js';
 
 function holder(pid: number, path: string, over: Partial<Holder> = {}): Holder {
-  return { pid, ppid: 1, processStartedAtMs: 1000, processName: 'p', commandLine: 'p', user: 'u', kind: 'file', path, deleted: false, handle: 'fd 3', watchedDir: '/w', ...over };
+  return {
+    pid,
+    ppid: 1,
+    processStartedAtMs: 1000,
+    processName: 'p',
+    commandLine: 'p',
+    user: 'u',
+    kind: 'file',
+    path,
+    deleted: false,
+    handle: 'fd 3',
+    watchedDir: '/w',
+    ...over,
+  };
 }
 
 /** A scripted source: each scan returns the next holder list and records what it was asked. */
@@ -52,7 +65,10 @@ describe('diffHolders', () => {
   it('keeps holders of processes outside a scoped scan', () => {
     const a = holder(1, '/w/a');
     const b = holder(2, '/w/b');
-    const prev = new Map([[holderKey(a), a], [holderKey(b), b]]);
+    const prev = new Map([
+      [holderKey(a), a],
+      [holderKey(b), b],
+    ]);
     const diff = diffHolders(prev, [], new Set([1]));
     expect(diff.gone).toEqual([a]);
     expect([...diff.current.values()]).toEqual([b]);
@@ -65,7 +81,16 @@ describe('Watcher', () => {
     const source = new ScriptedSource([[], [a], [a], []]);
     const clock = new ManualClock();
     const outcomes: PollOutcome[] = [];
-    const watcher = new Watcher({ source, dirs: [dir], clock, fullIntervalMs: 100, onPoll: (o) => outcomes.push(o), onError: (e) => { throw e; } });
+    const watcher = new Watcher({
+      source,
+      dirs: [dir],
+      clock,
+      fullIntervalMs: 100,
+      onPoll: (o) => outcomes.push(o),
+      onError: (e) => {
+        throw e;
+      },
+    });
     watcher.start();
     for (let i = 0; i < 4; i++) {
       clock.advance(i === 0 ? 0 : 100);
@@ -79,7 +104,18 @@ describe('Watcher', () => {
   it('polls focus pids often and the whole system at the full interval', async () => {
     const source = new ScriptedSource([[holder(1, '/w/a'), holder(2, '/w/b')]]);
     const clock = new ManualClock();
-    const watcher = new Watcher({ source, dirs: [dir], clock, fullIntervalMs: 1000, focusIntervalMs: 100, focusPids: () => [1], onPoll: () => {}, onError: (e) => { throw e; } });
+    const watcher = new Watcher({
+      source,
+      dirs: [dir],
+      clock,
+      fullIntervalMs: 1000,
+      focusIntervalMs: 100,
+      focusPids: () => [1],
+      onPoll: () => {},
+      onError: (e) => {
+        throw e;
+      },
+    });
     watcher.start();
     clock.advance(0);
     await flush();
@@ -92,7 +128,12 @@ describe('Watcher', () => {
     expect(kinds.filter((k) => k === 'full').length).toBe(2);
     expect(kinds.filter((k) => k === 'focus').length).toBe(9);
     // A focus poll that does not see pid 2 must not call its holder gone.
-    expect(watcher.current().map((h) => h.pid).sort()).toEqual([1, 2]);
+    expect(
+      watcher
+        .current()
+        .map((h) => h.pid)
+        .sort(),
+    ).toEqual([1, 2]);
     watcher.dispose();
   });
 

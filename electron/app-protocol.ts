@@ -5,7 +5,17 @@ import { extname, join, normalize, sep } from 'node:path';
 import { protocol } from 'electron';
 
 export const APP_ORIGIN = 'app://holdwatch';
-const CSP = ["default-src 'self'", "script-src 'self'", "style-src 'self'", "connect-src 'none'", "img-src 'self' data:", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'none'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
 /** Before app ready: app:// is a standard, secure scheme (fetch and modules work, 'self' applies). */
@@ -20,7 +30,9 @@ export function serveRenderer(rendererDir: string): void {
     if (url.host !== 'holdwatch' || !file.startsWith(normalize(rendererDir + sep))) return new Response('not found', { status: 404 });
     try {
       const body = await readFile(file);
-      return new Response(body, { headers: { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' } });
+      return new Response(body, {
+        headers: { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' },
+      });
     } catch {
       return new Response('not found', { status: 404 });
     }

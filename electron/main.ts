@@ -103,4 +103,3 @@ function createWindow(service: HostSession): BrowserWindow {
   void window.loadURL(`${APP_ORIGIN}/index.html`);
   return window;
 }
-

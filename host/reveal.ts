@@ -23,7 +23,11 @@ export async function revealInFileManager(path: string, platform: NodeJS.Platfor
   }
   const folder = isDir ? target : dirname(target);
   const [command, args] =
-    platform === 'win32' ? ['explorer.exe', isDir ? [folder] : [`/select,${target}`]] : platform === 'darwin' ? ['open', isDir ? [folder] : ['-R', target]] : ['xdg-open', [folder]];
+    platform === 'win32'
+      ? ['explorer.exe', isDir ? [folder] : [`/select,${target}`]]
+      : platform === 'darwin'
+        ? ['open', isDir ? [folder] : ['-R', target]]
+        : ['xdg-open', [folder]];
   await new Promise<void>((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.once('spawn', () => {

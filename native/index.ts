@@ -78,7 +78,12 @@ export async function runsElevated(platform = process.platform): Promise<boolean
  * How the scanner worker is started: elevated through the UAC prompt on Windows; elsewhere (and
  * with `sameRights`, for tests) as a plain child with the host's rights.
  */
-export async function scannerWorkerLauncher(program: string, prefixArgs: readonly string[], options: { sameRights?: boolean } = {}, platform = process.platform): Promise<WorkerLauncher> {
+export async function scannerWorkerLauncher(
+  program: string,
+  prefixArgs: readonly string[],
+  options: { sameRights?: boolean } = {},
+  platform = process.platform,
+): Promise<WorkerLauncher> {
   if (platform === 'win32' && !options.sameRights) {
     const { elevatedLauncher } = await import('./win32/elevated-launch.js');
     return elevatedLauncher(program, prefixArgs);

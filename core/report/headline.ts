@@ -70,7 +70,8 @@ function leakHeadline(record: RunRecord, holder: AttributedHolder, count: number
   const during = holder.attribution.firstSeenDuring ?? holder.attribution.spawnedDuring;
   const out: Inline[] = ['No teardown failed, but ', { code: holder.processName }, ` PID ${holder.pid} still held `, { code: holderPath(record, holder) }];
   out.push(...(during === null ? [' after its test ended'] : [' after ', { code: during }, ' ended']));
-  if (holder.attribution.spawnedDuring !== null && holder.attribution.spawnedDuring !== during) out.push(' (spawned by ', { code: holder.attribution.spawnedDuring }, ')');
+  if (holder.attribution.spawnedDuring !== null && holder.attribution.spawnedDuring !== during)
+    out.push(' (spawned by ', { code: holder.attribution.spawnedDuring }, ')');
   if (count > 1) out.push(` (and ${count - 1} more handle${count === 2 ? '' : 's'} outlived ${count === 2 ? 'its' : 'their'} test)`);
   out.push(record.platform === 'win32' ? ': deleting it while held fails with WinError 32' : ': on Windows, that cleanup would fail with WinError 32');
   return out;

@@ -17,7 +17,10 @@ async function dumpDom(page: string): Promise<string> {
   try {
     const file = join(dir, 'report.html');
     writeFileSync(file, page);
-    const { stdout } = await promisify(execFile)(CHROMIUM!, ['--headless', '--no-sandbox', '--disable-gpu', '--dump-dom', `file://${file}`], { timeout: 60_000, maxBuffer: 32 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(CHROMIUM!, ['--headless', '--no-sandbox', '--disable-gpu', '--dump-dom', `file://${file}`], {
+      timeout: 60_000,
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return stdout;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -34,6 +37,6 @@ describe.skipIf(!CHROMIUM)('renderHtml in Chromium', () => {
     expect(dom).not.toMatch(/<script|<img/i);
     expect(dom).not.toContain('PWNED</title>');
     // The browser parsed our escapes back into text, and serialises that text escaped again.
-    expect(dom).toContain('&lt;script&gt;document.title=\'PWNED\'&lt;/script&gt;&lt;img src=x onerror="document.title=\'PWNED\'"&gt;');
+    expect(dom).toContain("&lt;script&gt;document.title='PWNED'&lt;/script&gt;&lt;img src=x onerror=\"document.title='PWNED'\"&gt;");
   });
 });

@@ -81,7 +81,11 @@ function testBar(record: RunRecord, scale: Scale, t: TestRecord, y: number): str
   const endIso = t.endedAt ?? record.endedAt ?? t.startedAt;
   const x0 = scale.x(t.startedAt);
   const x1 = scale.x(endIso);
-  const tip = [t.name, `${outcomeLabel(t)}${phaseSummary(t) ? ` (${phaseSummary(t)})` : ''}`, `${offset(record, t.startedAt)}, ${formatDuration(timeMs(endIso) - timeMs(t.startedAt))}`].join('\n');
+  const tip = [
+    t.name,
+    `${outcomeLabel(t)}${phaseSummary(t) ? ` (${phaseSummary(t)})` : ''}`,
+    `${offset(record, t.startedAt)}, ${formatDuration(timeMs(endIso) - timeMs(t.startedAt))}`,
+  ].join('\n');
   const parts: string[] = [`<g class="test"><title>${html(tip)}</title>`];
   const times = t.phaseTimes;
   const drawn = times ? PHASES.filter((p) => times[p] !== undefined) : [];

@@ -89,8 +89,12 @@ describe('renderHtml content', () => {
   it('shows holders, ancestry and leftovers', () => {
     const page = renderHtml(loadRunRecord('linux-leaked-past-test'));
     expect(page).toContain('<td><code>index.sqlite-wal</code></td><td><span class="verdict verdict-leaked-past-test">leaked-past-test</span></td>');
-    expect(page).toContain('<code>python3</code> 7044: <span class="mono">python3 -m notes.indexer --db /home/bob/src/notes/.store/index.sqlite --follow</span>');
-    expect(page).toContain('<li>during <code>tests/<wbr>test_search.py::<wbr>test_query</code> (2)<ul><li><code>tmp/<wbr>q-0001.json</code></li><li><code>tmp/<wbr>q-0002.json</code></li></ul></li>');
+    expect(page).toContain(
+      '<code>python3</code> 7044: <span class="mono">python3 -m notes.indexer --db /home/bob/src/notes/.store/index.sqlite --follow</span>',
+    );
+    expect(page).toContain(
+      '<li>during <code>tests/<wbr>test_search.py::<wbr>test_query</code> (2)<ul><li><code>tmp/<wbr>q-0001.json</code></li><li><code>tmp/<wbr>q-0002.json</code></li></ul></li>',
+    );
   });
 
   it('keeps 500 holders readable: capped table and lanes, the rest one click away', () => {

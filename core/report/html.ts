@@ -125,10 +125,12 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   const head = '<tr><th>Process</th><th>PID</th><th>Kind</th><th>Path</th><th>Verdict</th><th>Spawned during</th><th>First seen during</th></tr>';
   const rest = holders.slice(maxRows);
   // The file is for reading locally, so the rest is one click away rather than only in the JSON.
-  const more = rest.length === 0 ? '' : `<details><summary>… and ${rest.length} more holders</summary><table>${head}${holderRows(record, rest)}</table></details>`;
+  const more =
+    rest.length === 0 ? '' : `<details><summary>… and ${rest.length} more holders</summary><table>${head}${holderRows(record, rest)}</table></details>`;
   const used = verdictsPresent(holders);
   const legend = used.map((v) => `${verdictBadge(v)} ${html(VERDICT_MEANING[v])}`).join('<br>');
-  const dirs = record.watched.length === 1 ? `Paths are relative to ${code(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
+  const dirs =
+    record.watched.length === 1 ? `Paths are relative to ${code(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
   return `<section><h2>Holders (${holders.length})</h2><table>${head}${holderRows(record, holders.slice(0, maxRows))}</table>${more}<p class="legend">${dirs}<br>${legend}</p></section>`;
 }
 
@@ -140,7 +142,8 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
     const note = reparentedNote(holder);
     const chain = chainRootFirst(holder);
     let nested = '';
-    for (const entry of [...chain].reverse()) nested = `<ul><li>${code(entry.name)} ${entry.pid}: <span class="mono">${html(shorten(entry.commandLine))}</span>${nested}</li></ul>`;
+    for (const entry of [...chain].reverse())
+      nested = `<ul><li>${code(entry.name)} ${entry.pid}: <span class="mono">${html(shorten(entry.commandLine))}</span>${nested}</li></ul>`;
     const title = `<span class="holder-title">${code(holder.processName)} PID ${holder.pid}</span> (${paths} path${paths === 1 ? '' : 's'}, ${verdictBadge(holder.attribution.verdict)})${note ? `: ${html(note)}` : ''}`;
     return `<ul class="chain"><li>${title}${nested}</li></ul>`;
   });
@@ -154,8 +157,14 @@ function stacksSection(holders: readonly AttributedHolder[], maxRows: number): s
   const shown = withStacks.slice(0, Math.min(maxRows, 20));
   const block = (label: string, lookup: StackLookup | undefined) =>
     lookup?.found ? `<p>${html(label)} ${code(lookup.stack.api)} at ${code(topUserFrame(lookup) ?? '?')}</p><pre>${html(formatStack(lookup))}</pre>` : '';
-  const items = shown.map((h) => `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${block('process started by', h.attribution.spawnStack)}</li>`);
-  const more = withStacks.length > shown.length ? `<p class="legend">… and ${withStacks.length - shown.length} more holders with stacks (the JSON report has all of them)</p>` : '';
+  const items = shown.map(
+    (h) =>
+      `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${block('process started by', h.attribution.spawnStack)}</li>`,
+  );
+  const more =
+    withStacks.length > shown.length
+      ? `<p class="legend">… and ${withStacks.length - shown.length} more holders with stacks (the JSON report has all of them)</p>`
+      : '';
   return `<section><h2>Where it was opened <small class="meta">(&gt; marks your code)</small></h2><ul class="chain">${items.join('')}</ul>${more}</section>`;
 }
 

@@ -5,7 +5,12 @@ import { renderJson } from './json.js';
 
 function shuffledKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shuffledKeys);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, shuffledKeys(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, shuffledKeys(v)]),
+    );
   return value;
 }
 

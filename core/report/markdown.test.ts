@@ -57,7 +57,9 @@ describe('renderMarkdown sections', () => {
   it('lists holders with relative paths, verdicts and the tests they came from', () => {
     const holders = section(renderMarkdown(loadRunRecord('pytest-winerror32')), 'Holders');
     expect(holders).toContain('| Process | PID | Kind | Path | Verdict | Spawned during | First seen during |');
-    expect(holders).toContain('| `python.exe` | 4312 | file | `bridge0\\demo.nd` | **blocked-cleanup** | `tests/test_bridge.py::test_start` | `tests/test_bridge.py::test_start` |');
+    expect(holders).toContain(
+      '| `python.exe` | 4312 | file | `bridge0\\demo.nd` | **blocked-cleanup** | `tests/test_bridge.py::test_start` | `tests/test_bridge.py::test_start` |',
+    );
     expect(holders).toContain('| `MsMpEng.exe` | 3120 | file | `bridge0\\demo.nd` | **outside-run** | — | `tests/test_bridge.py::test_shutdown` |');
     // Worst verdict first: the outsider comes last.
     expect(holders.indexOf('MsMpEng.exe')).toBeGreaterThan(holders.lastIndexOf('python.exe'));
@@ -104,7 +106,9 @@ describe('renderMarkdown sections', () => {
     const record = loadRunRecord('linux-leaked-past-test');
     record.command = ['python3', '-m', 'pytest', '-k', "store and not 'slow'"];
     const markdown = renderMarkdown(record);
-    expect(section(markdown, 'Reproduce')).toContain(`cd /home/bob/src/notes && holdwatch run --watch /home/bob/src/notes/.store -- python3 -m pytest -k 'store and not '\\''slow'\\'''`);
+    expect(section(markdown, 'Reproduce')).toContain(
+      `cd /home/bob/src/notes && holdwatch run --watch /home/bob/src/notes/.store -- python3 -m pytest -k 'store and not '\\''slow'\\'''`,
+    );
     const platform = section(markdown, 'Platform');
     expect(platform).toContain('| Platform | linux, `Debian GNU/Linux 12 (bookworm), Linux 6.1.0-18-amd64` |');
     expect(platform).toContain('| Node.js | `v20.19.2` |');
@@ -122,7 +126,9 @@ describe('renderMarkdown with hostile and large input', () => {
     const record = loadRunRecord('bats-teardown-failed');
     const evil = `/tmp/bats-run-Vq3k/a|b\`c\nd`;
     record.holders[1]!.path = evil;
-    const rows = section(renderMarkdown(record), 'Holders').split('\n').filter((l) => l.startsWith('| `bash`'));
+    const rows = section(renderMarkdown(record), 'Holders')
+      .split('\n')
+      .filter((l) => l.startsWith('| `bash`'));
     const row = rows.find((l) => l.includes('a\\|b')) ?? '';
     expect(row).toContain('``a\\|b`c ⏎ d``');
     // Seven cells: unescaped pipes are exactly the eight borders.
@@ -145,7 +151,10 @@ describe('renderMarkdown with hostile and large input', () => {
 
   it('caps leftovers per test and in total', () => {
     const record = loadRunRecord('linux-leaked-past-test');
-    record.leftovers = Array.from({ length: 300 }, (_, i) => ({ path: `${record.watched[0]}/blob-${String(i).padStart(3, '0')}`, createdDuring: record.tests[i % 6]!.name }));
+    record.leftovers = Array.from({ length: 300 }, (_, i) => ({
+      path: `${record.watched[0]}/blob-${String(i).padStart(3, '0')}`,
+      createdDuring: record.tests[i % 6]!.name,
+    }));
     const leftovers = section(renderMarkdown(record, { maxRows: 30 }), 'Leftovers');
     expect(leftovers).toContain('#### Leftovers (300)');
     expect(leftovers).toContain('  - … and 40 more');
@@ -156,9 +165,15 @@ describe('renderMarkdown with hostile and large input', () => {
   it('shows a window of tests around the failure in a long run', () => {
     const base = loadRunRecord('bats-teardown-failed');
     const filler = (i: number) => ({ ...base.tests[0]!, name: `filler ${i}` });
-    const record: RunRecord = { ...base, tests: [...Array.from({ length: 200 }, (_, i) => filler(i)), base.tests[1]!, ...Array.from({ length: 200 }, (_, i) => filler(200 + i))] };
+    const record: RunRecord = {
+      ...base,
+      tests: [...Array.from({ length: 200 }, (_, i) => filler(i)), base.tests[1]!, ...Array.from({ length: 200 }, (_, i) => filler(200 + i))],
+    };
     const timeline = section(renderMarkdown(record), 'Timeline (excerpt)');
-    const names = timeline.split('\n').map((l) => /^\| \d+ \| `([^`]+)`/.exec(l)?.[1]).filter((n) => n !== undefined);
+    const names = timeline
+      .split('\n')
+      .map((l) => /^\| \d+ \| `([^`]+)`/.exec(l)?.[1])
+      .filter((n) => n !== undefined);
     expect(names).toEqual(['filler 198', 'filler 199', 'daemon writes a heartbeat every 100 ms', 'filler 200', 'filler 201']);
     expect(timeline).toContain('… 198 tests');
   });

@@ -103,7 +103,8 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   ]);
   const used = verdictsPresent(holders);
   const legend = used.map((v) => `**${v}**: ${VERDICT_MEANING[v]}`).join('; ');
-  const dirs = record.watched.length === 1 ? `Paths are relative to ${mdCode(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
+  const dirs =
+    record.watched.length === 1 ? `Paths are relative to ${mdCode(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
   return [
     `#### Holders (${holders.length})`,
     mdTable(['Process', 'PID', 'Kind', 'Path', 'Verdict', 'Spawned during', 'First seen during'], rows, maxRows, 'holders'),
@@ -136,10 +137,19 @@ function timelineSection(record: RunRecord, maxRows: number): string {
     }
     const t = row.test;
     const duration = t.endedAt === null ? '—' : formatDuration(timeMs(t.endedAt) - timeMs(t.startedAt));
-    rows.push([String(row.index + 1), mdCode(t.name), outcomeLabel(t), phaseSummary(t) ?? '', `${offset(record, t.startedAt)}, ${duration}`, mdText(testNote(record, t.name, bodyPassedTeardownFailed(t)))]);
+    rows.push([
+      String(row.index + 1),
+      mdCode(t.name),
+      outcomeLabel(t),
+      phaseSummary(t) ?? '',
+      `${offset(record, t.startedAt)}, ${duration}`,
+      mdText(testNote(record, t.name, bodyPassedTeardownFailed(t))),
+    ]);
   }
   const title = rows.length < record.tests.length ? 'Timeline (excerpt)' : 'Timeline';
-  return [`#### ${title}: ${outcomeCounts(record)}`, mdTable(['#', 'Test', 'Outcome', 'Phases', 'Start, duration', 'Note'], rows, rows.length, 'rows')].join('\n\n');
+  return [`#### ${title}: ${outcomeCounts(record)}`, mdTable(['#', 'Test', 'Outcome', 'Phases', 'Start, duration', 'Note'], rows, rows.length, 'rows')].join(
+    '\n\n',
+  );
 }
 
 /** What a reader must not miss about a test: its body passed and only teardown failed; failures during it. */

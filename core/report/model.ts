@@ -225,7 +225,7 @@ export function leftoverGroups(record: RunRecord): LeftoverGroup[] {
     paths.push(displayPath(record, l.path));
     groups.set(l.createdDuring, paths);
   }
-  const rank = (test: string | null): number => (test === null ? -1 : order.get(test) ?? record.tests.length);
+  const rank = (test: string | null): number => (test === null ? -1 : (order.get(test) ?? record.tests.length));
   return [...groups]
     .map(([test, paths]) => ({ test, paths: paths.sort() }))
     .sort((a, b) => rank(a.test) - rank(b.test) || String(a.test).localeCompare(String(b.test)));

@@ -26,14 +26,42 @@ const stack: StackLookup = {
 };
 
 const holder: AttributedHolder = {
-  pid: 42, ppid: 1, processStartedAtMs: Date.UTC(2026, 0, 1), processName: 'python3', commandLine: 'python3 -m pytest', user: 'u',
-  kind: 'file', path: '/w/a.log', deleted: false, handle: 'fd 3', watchedDir: '/w',
-  attribution: { spawnedDuring: null, firstSeenDuring: 't', verdict: 'leaked-past-test', ancestry: [], firstSeenAt: '2026-01-01T00:00:01.000Z', lastSeenAt: '2026-01-01T00:00:02.000Z', openStack: stack, spawnStack: { found: false, reason: 'no spawn stack' } },
+  pid: 42,
+  ppid: 1,
+  processStartedAtMs: Date.UTC(2026, 0, 1),
+  processName: 'python3',
+  commandLine: 'python3 -m pytest',
+  user: 'u',
+  kind: 'file',
+  path: '/w/a.log',
+  deleted: false,
+  handle: 'fd 3',
+  watchedDir: '/w',
+  attribution: {
+    spawnedDuring: null,
+    firstSeenDuring: 't',
+    verdict: 'leaked-past-test',
+    ancestry: [],
+    firstSeenAt: '2026-01-01T00:00:01.000Z',
+    lastSeenAt: '2026-01-01T00:00:02.000Z',
+    openStack: stack,
+    spawnStack: { found: false, reason: 'no spawn stack' },
+  },
 };
 
 const record: RunRecord = {
-  runId: 'r', command: ['pytest'], cwd: '/src', watched: ['/w'], platform: 'linux', exitCode: 0,
-  startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:03.000Z', tests: [], holders: [holder], failures: [], leftovers: [],
+  runId: 'r',
+  command: ['pytest'],
+  cwd: '/src',
+  watched: ['/w'],
+  platform: 'linux',
+  exitCode: 0,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  endedAt: '2026-01-01T00:00:03.000Z',
+  tests: [],
+  holders: [holder],
+  failures: [],
+  leftovers: [],
   versions: { holdwatch: '0', node: 'v20', os: 'linux' },
 };
 

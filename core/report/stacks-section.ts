@@ -25,8 +25,13 @@ export function stacksSection(holders: readonly AttributedHolder[], maxRows: num
   const blocks = withStacks.slice(0, Math.min(maxRows, 20)).map((h) => {
     const parts = [`- ${mdCode(h.processName)} PID ${h.pid}, ${mdCode(h.path)}`];
     const { openStack, spawnStack } = h.attribution;
-    if (openStack?.found) parts.push(`  opened by ${mdCode(openStack.stack.api)} at ${mdCode(topUserFrame(openStack) ?? '?')}:`, indent(mdFence(formatStack(openStack))));
-    if (spawnStack?.found) parts.push(`  process started by ${mdCode(spawnStack.stack.api)} at ${mdCode(topUserFrame(spawnStack) ?? '?')} (PID ${spawnStack.stack.pid}):`, indent(mdFence(formatStack(spawnStack))));
+    if (openStack?.found)
+      parts.push(`  opened by ${mdCode(openStack.stack.api)} at ${mdCode(topUserFrame(openStack) ?? '?')}:`, indent(mdFence(formatStack(openStack))));
+    if (spawnStack?.found)
+      parts.push(
+        `  process started by ${mdCode(spawnStack.stack.api)} at ${mdCode(topUserFrame(spawnStack) ?? '?')} (PID ${spawnStack.stack.pid}):`,
+        indent(mdFence(formatStack(spawnStack))),
+      );
     return parts.join('\n');
   });
   const more = withStacks.length - blocks.length;

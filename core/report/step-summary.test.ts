@@ -27,7 +27,9 @@ describe('renderStepSummary', () => {
 
   it('leaves holders inside their test out and says a clean run is clean', () => {
     const clean = renderStepSummary(loadRunRecord('clean'));
-    expect(clean).toBe('### holdwatch: No teardown failed and no handle outlived its test (3 tests, exit code 0)\n\nlinux · 3 tests (3 passed) · exit code 0 · 1.52 s · 0 holders · 0 teardown failures\n');
+    expect(clean).toBe(
+      '### holdwatch: No teardown failed and no handle outlived its test (3 tests, exit code 0)\n\nlinux · 3 tests (3 passed) · exit code 0 · 1.52 s · 0 holders · 0 teardown failures\n',
+    );
     expect(renderStepSummary(loadRunRecord('linux-leaked-past-test'))).not.toContain('compact.lock');
   });
 });

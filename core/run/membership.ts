@@ -85,7 +85,15 @@ export class RunMembership {
 
   private async classify(process: ProcessBrief, byPid: Map<number, ProcessBrief>): Promise<Member | undefined> {
     const chain = this.chainToRoot(process, byPid);
-    if (chain) return { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name, ancestry: await this.describe(chain), byTagOnly: false, ...(await this.hintOf(process.pid)) };
+    if (chain)
+      return {
+        pid: process.pid,
+        startedAtMs: process.startedAtMs,
+        name: process.name,
+        ancestry: await this.describe(chain),
+        byTagOnly: false,
+        ...(await this.hintOf(process.pid)),
+      };
     const tag = await this.source.readEnvironmentVariable(process.pid, RUN_TAG_VARIABLE);
     if (tag !== this.runId) return undefined;
     // Tagged but detached: keep what chain there still is (up to PID 1), and the parent's recorded one.
@@ -93,11 +101,21 @@ export class RunMembership {
     const parent = byPid.get(process.ppid);
     const known = parent ? this.members.get(identity(parent)) : undefined;
     const ancestry = await this.describe(partial);
-    return { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name, ancestry: known ? [...ancestry.slice(0, 1), ...known.ancestry] : ancestry, byTagOnly: true, ...(await this.hintOf(process.pid)) };
+    return {
+      pid: process.pid,
+      startedAtMs: process.startedAtMs,
+      name: process.name,
+      ancestry: known ? [...ancestry.slice(0, 1), ...known.ancestry] : ancestry,
+      byTagOnly: true,
+      ...(await this.hintOf(process.pid)),
+    };
   }
 
   private async hintOf(pid: number): Promise<{ testHint?: TestHint }> {
-    const [pytest, bats] = await Promise.all([this.source.readEnvironmentVariable(pid, 'PYTEST_CURRENT_TEST'), this.source.readEnvironmentVariable(pid, 'BATS_SUITE_TEST_NUMBER')]);
+    const [pytest, bats] = await Promise.all([
+      this.source.readEnvironmentVariable(pid, 'PYTEST_CURRENT_TEST'),
+      this.source.readEnvironmentVariable(pid, 'BATS_SUITE_TEST_NUMBER'),
+    ]);
     const testHint = parseTestHint(pytest, bats);
     return testHint ? { testHint } : {};
   }

@@ -8,47 +8,93 @@ import { blockersOf, RunRecorder } from './run-recorder.js';
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
 
 function holder(pid: number, path: string, startedAtMs = T0 - 1000): Holder {
-  return { pid, ppid: 1, processStartedAtMs: startedAtMs, processName: 'python3', commandLine: 'python3 -m pytest', user: 'u', kind: 'file', path, deleted: false, handle: 'fd 5', watchedDir: '/w' };
+  return {
+    pid,
+    ppid: 1,
+    processStartedAtMs: startedAtMs,
+    processName: 'python3',
+    commandLine: 'python3 -m pytest',
+    user: 'u',
+    kind: 'file',
+    path,
+    deleted: false,
+    handle: 'fd 5',
+    watchedDir: '/w',
+  };
 }
 
 const member = { ancestry: [{ pid: 10, name: 'python3', commandLine: 'python3 -m pytest' }], byTagOnly: false };
 
 function recorderWith(entries: JournalEntry[]): RunRecorder {
   const r = new RunRecorder();
-  r.apply({ t: 'run-start', runId: 'r1', command: ['pytest'], cwd: '/src', watched: ['/w'], platform: 'linux', atMs: T0, versions: { holdwatch: '0', node: 'v20', os: 'linux' } });
+  r.apply({
+    t: 'run-start',
+    runId: 'r1',
+    command: ['pytest'],
+    cwd: '/src',
+    watched: ['/w'],
+    platform: 'linux',
+    atMs: T0,
+    versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+  });
   for (const e of entries) r.apply(e);
   return r;
 }
 
-const test = (type: 'test-start' | 'test-end', name: string, atMs: number): JournalEntry => ({ t: 'test', event: { type, name, atMs, ...(type === 'test-end' ? { outcome: 'passed' as const } : {}) } });
+const test = (type: 'test-start' | 'test-end', name: string, atMs: number): JournalEntry => ({
+  t: 'test',
+  event: { type, name, atMs, ...(type === 'test-end' ? { outcome: 'passed' as const } : {}) },
+});
 
 describe('RunRecorder verdicts', () => {
   it('leaked-past-test: a member handle seen after its test ended', () => {
     const h = holder(10, '/w/a.log');
-    const r = recorderWith([test('test-start', 't1', T0 + 100), { t: 'appeared', atMs: T0 + 200, key: 'k', holder: h, member }, test('test-end', 't1', T0 + 1000), test('test-start', 't2', T0 + 1001), { t: 'run-end', atMs: T0 + 2000, exitCode: 0, lastSeen: { k: T0 + 1500 } }]);
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      { t: 'appeared', atMs: T0 + 200, key: 'k', holder: h, member },
+      test('test-end', 't1', T0 + 1000),
+      test('test-start', 't2', T0 + 1001),
+      { t: 'run-end', atMs: T0 + 2000, exitCode: 0, lastSeen: { k: T0 + 1500 } },
+    ]);
     const [attributed] = r.record().holders;
     expect(attributed!.attribution).toMatchObject({ verdict: 'leaked-past-test', firstSeenDuring: 't1', spawnedDuring: null });
   });
 
   it('attributes one holder by its key exactly as the whole record does (what a front end sends per entry)', () => {
-    const r = recorderWith([test('test-start', 't1', T0 + 100), { t: 'appeared', atMs: T0 + 200, key: 'k', holder: holder(10, '/w/a.log'), member }, test('test-end', 't1', T0 + 1000)]);
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      { t: 'appeared', atMs: T0 + 200, key: 'k', holder: holder(10, '/w/a.log'), member },
+      test('test-end', 't1', T0 + 1000),
+    ]);
     expect(r.attributedHolder('k')).toEqual(r.record().holders[0]);
     expect(r.attributedHolder('never-seen')).toBeNull();
   });
 
   it('in-run: a handle last seen before its test ended', () => {
-    const r = recorderWith([test('test-start', 't1', T0 + 100), { t: 'appeared', atMs: T0 + 200, key: 'k', holder: holder(10, '/w/a'), member }, { t: 'gone', atMs: T0 + 800, key: 'k', lastSeenAtMs: T0 + 700 }, test('test-end', 't1', T0 + 1000)]);
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      { t: 'appeared', atMs: T0 + 200, key: 'k', holder: holder(10, '/w/a'), member },
+      { t: 'gone', atMs: T0 + 800, key: 'k', lastSeenAtMs: T0 + 700 },
+      test('test-end', 't1', T0 + 1000),
+    ]);
     expect(r.record().holders[0]!.attribution.verdict).toBe('in-run');
   });
 
   it('outside-run: not a member, whatever else happened', () => {
-    const r = recorderWith([{ t: 'appeared', atMs: T0 + 20, key: 'k', holder: holder(99, '/w/a'), member: null }, { t: 'failure', atMs: T0 + 30, text: 'x', path: null, kind: 'busy', code: 16, holderKeys: ['k'] }]);
+    const r = recorderWith([
+      { t: 'appeared', atMs: T0 + 20, key: 'k', holder: holder(99, '/w/a'), member: null },
+      { t: 'failure', atMs: T0 + 30, text: 'x', path: null, kind: 'busy', code: 16, holderKeys: ['k'] },
+    ]);
     expect(r.record().holders[0]!.attribution.verdict).toBe('outside-run');
   });
 
   it('blocked-cleanup: present in a failure snapshot; spawnedDuring from the process start time', () => {
     const h = holder(11, '/w/tmp/x', T0 + 15);
-    const r = recorderWith([test('test-start', 't1', T0 + 10), { t: 'appeared', atMs: T0 + 40, key: 'k', holder: h, member }, { t: 'failure', atMs: T0 + 45, text: 'OSError: [Errno 39]', path: '/w/tmp', kind: 'directory-not-empty', code: 39, holderKeys: ['k'] }]);
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 10),
+      { t: 'appeared', atMs: T0 + 40, key: 'k', holder: h, member },
+      { t: 'failure', atMs: T0 + 45, text: 'OSError: [Errno 39]', path: '/w/tmp', kind: 'directory-not-empty', code: 39, holderKeys: ['k'] },
+    ]);
     const record = r.record();
     expect(record.holders[0]!.attribution).toMatchObject({ verdict: 'blocked-cleanup', spawnedDuring: 't1' });
     expect(record.failures[0]).toMatchObject({ test: 't1', path: '/w/tmp', holders: [expect.objectContaining({ pid: 11 })] });
@@ -56,7 +102,12 @@ describe('RunRecorder verdicts', () => {
 
   it('compensates for runner events that arrive late: a process started just before the recorded test start belongs to it', () => {
     const h = holder(12, '/w/db', T0 + 990);
-    const r = recorderWith([test('test-start', 't1', T0), test('test-end', 't1', T0 + 1000), test('test-start', 't2', T0 + 1001), { t: 'appeared', atMs: T0 + 1200, key: 'k', holder: h, member }]);
+    const r = recorderWith([
+      test('test-start', 't1', T0),
+      test('test-end', 't1', T0 + 1000),
+      test('test-start', 't2', T0 + 1001),
+      { t: 'appeared', atMs: T0 + 1200, key: 'k', holder: h, member },
+    ]);
     expect(r.record().holders[0]!.attribution.spawnedDuring).toBe('t2');
   });
 
@@ -67,14 +118,27 @@ describe('RunRecorder verdicts', () => {
 });
 
 describe('blockersOf', () => {
-  it("a failure first seen as a bare line during the next test takes the test the runner later names", () => {
-    const failure: JournalEntry = { t: 'failure', atMs: T0 + 1150, text: "rm: cannot remove '/w/x': Directory not empty", path: '/w/x', kind: 'directory-not-empty', code: null, holderKeys: [], test: null };
+  it('a failure first seen as a bare line during the next test takes the test the runner later names', () => {
+    const failure: JournalEntry = {
+      t: 'failure',
+      atMs: T0 + 1150,
+      text: "rm: cannot remove '/w/x': Directory not empty",
+      path: '/w/x',
+      kind: 'directory-not-empty',
+      code: null,
+      holderKeys: [],
+      test: null,
+    };
     const base = [test('test-start', 'starts the indexer', T0 + 100), test('test-start', 'a later test', T0 + 1100), failure];
     expect(recorderWith(base).record().failures[0]!.test).toBe('a later test'); // by arrival time alone
     const named = recorderWith([...base, { t: 'failure-test', atMs: T0 + 1150, test: 'starts the indexer' }]);
     expect(named.record().failures[0]!.test).toBe('starts the indexer');
     // A failure that already has its test is never renamed.
-    const own = recorderWith([...base.slice(0, 2), { ...failure, test: 'a later test' } as JournalEntry, { t: 'failure-test', atMs: T0 + 1150, test: 'starts the indexer' }]);
+    const own = recorderWith([
+      ...base.slice(0, 2),
+      { ...failure, test: 'a later test' } as JournalEntry,
+      { t: 'failure-test', atMs: T0 + 1150, test: 'starts the indexer' },
+    ]);
     expect(own.record().failures[0]!.test).toBe('a later test');
   });
 

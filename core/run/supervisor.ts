@@ -71,7 +71,16 @@ export class RunSupervisor {
   /** Records the start; call before spawning so the first poll can see the command's children. */
   begin(): void {
     const o = this.options;
-    this.write({ t: 'run-start', runId: o.runId, command: o.command, cwd: o.cwd, watched: o.dirs.map((d) => d.display), platform: o.platform, atMs: o.clock.now(), versions: o.versions });
+    this.write({
+      t: 'run-start',
+      runId: o.runId,
+      command: o.command,
+      cwd: o.cwd,
+      watched: o.dirs.map((d) => d.display),
+      platform: o.platform,
+      atMs: o.clock.now(),
+      versions: o.versions,
+    });
   }
 
   /** The command is running as `pid`: follow it. */
@@ -176,19 +185,39 @@ export class RunSupervisor {
     // Scan now, from this line, not at the next tick: the holder may be gone by then. The poll's own
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
     const scan = this.watcher.scanNow();
-    void scan.then((outcome) => this.tasks.run(async () => {
-      const current = this.watcher!.current();
-      const heldUntilJustNow = match.path === null ? [] : holdersOnPath([...this.justGone.values()].filter((g) => g.lastSeenAtMs >= atMs - JUST_GONE_MS).map((g) => g.holder), match.path);
-      // A handle gone just now counts for a process that no longer holds the path (it exited, or
-      // closed it after the failure), not for one that still does: rmSync's own lstat/chmod retries
-      // open attribute-only handles to the file it cannot delete, a second "blocker" in the
-      // process that holds it (seen under Wine, in CI).
-      const stillHolding = new Set(match.path === null ? [] : holdersOnPath(current, match.path).map(processKey));
-      // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
-      const blockers = blockersOf([...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processKey(h)))], match.path);
-      this.write({ t: 'failure', atMs, scannedAtMs: outcome.startedAtMs, text: line.slice(0, 2000), path: match.path, kind: match.kind, code: match.code, holderKeys: [...new Set(blockers.map(holderKey))], test: slot.test });
-      slot.written = true;
-    }), this.options.onError);
+    void scan.then(
+      (outcome) =>
+        this.tasks.run(async () => {
+          const current = this.watcher!.current();
+          const heldUntilJustNow =
+            match.path === null
+              ? []
+              : holdersOnPath(
+                  [...this.justGone.values()].filter((g) => g.lastSeenAtMs >= atMs - JUST_GONE_MS).map((g) => g.holder),
+                  match.path,
+                );
+          // A handle gone just now counts for a process that no longer holds the path (it exited, or
+          // closed it after the failure), not for one that still does: rmSync's own lstat/chmod retries
+          // open attribute-only handles to the file it cannot delete, a second "blocker" in the
+          // process that holds it (seen under Wine, in CI).
+          const stillHolding = new Set(match.path === null ? [] : holdersOnPath(current, match.path).map(processKey));
+          // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
+          const blockers = blockersOf([...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processKey(h)))], match.path);
+          this.write({
+            t: 'failure',
+            atMs,
+            scannedAtMs: outcome.startedAtMs,
+            text: line.slice(0, 2000),
+            path: match.path,
+            kind: match.kind,
+            code: match.code,
+            holderKeys: [...new Set(blockers.map(holderKey))],
+            test: slot.test,
+          });
+          slot.written = true;
+        }),
+      this.options.onError,
+    );
   }
 
   private async recordPoll(outcome: PollOutcome): Promise<void> {

@@ -19,7 +19,12 @@ describe('ProbeEventsParser', () => {
 
 describe('toTestEvent', () => {
   it('drops unknown fields and refuses wrong types', () => {
-    expect(toTestEvent({ type: 'run-end', name: 'r', atMs: 5, outcome: 'passed', extra: 1 })).toEqual({ type: 'run-end', name: 'r', atMs: 5, outcome: 'passed' });
+    expect(toTestEvent({ type: 'run-end', name: 'r', atMs: 5, outcome: 'passed', extra: 1 })).toEqual({
+      type: 'run-end',
+      name: 'r',
+      atMs: 5,
+      outcome: 'passed',
+    });
     expect(toTestEvent({ type: 'phase', name: 'r', atMs: 5, phase: 'body' })).toBeUndefined();
     expect(toTestEvent({ type: 'test-end', name: 'r', atMs: '5' })).toBeUndefined();
     expect(toTestEvent({ type: 'test-end', name: 'r', atMs: Number.NaN })).toBeUndefined();
@@ -44,7 +49,7 @@ describe('toTestEvent and the contract', () => {
     'test-end',
     null,
   ];
-  it.each(samples.map((s) => [JSON.stringify(s) ?? String(s), s]))('gives the schema\'s answer for %s', (_, sample) => {
+  it.each(samples.map((s) => [JSON.stringify(s) ?? String(s), s]))("gives the schema's answer for %s", (_, sample) => {
     const parsed = TestEventSchema.safeParse(sample);
     expect(toTestEvent(sample)).toEqual(parsed.success ? parsed.data : undefined);
   });

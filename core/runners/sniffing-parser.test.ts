@@ -22,6 +22,9 @@ describe('SniffingParser', () => {
     const p = new SniffingParser('run', { now: () => 5 });
     const out = [p.push('TAP version 13\n1..2\nok 1 - first\nnot ok 2 - second\n'), p.end(1)];
     const ends = out.flatMap((o) => o.events).filter((e) => e.type === 'test-end');
-    expect(ends.map((e) => [e.name, e.outcome])).toEqual([['first', 'passed'], ['second', 'failed']]);
+    expect(ends.map((e) => [e.name, e.outcome])).toEqual([
+      ['first', 'passed'],
+      ['second', 'failed'],
+    ]);
   });
 });

@@ -46,7 +46,11 @@ export class SniffingParser implements RunnerStreamParser {
   private choose(firstLine: string): RunnerStreamParser {
     this.kind = detectRunner(firstLine);
     this.chosen =
-      this.kind === 'go-test-json' ? new GoTestJsonParser(this.clock) : this.kind === 'tap' ? new TapStreamParser(this.runName, this.clock) : new GenericLineParser(this.runName, this.clock);
+      this.kind === 'go-test-json'
+        ? new GoTestJsonParser(this.clock)
+        : this.kind === 'tap'
+          ? new TapStreamParser(this.runName, this.clock)
+          : new GenericLineParser(this.runName, this.clock);
     return this.chosen;
   }
 }

@@ -123,5 +123,8 @@ function outcomeOf(a: Result): TestOutcome {
 function detailOf(a: Result): string | undefined {
   const error: unknown = a.diag?.error ?? a.diag?.message;
   const text = typeof error === 'string' ? error : undefined;
-  return text?.split('\n').find((l) => l.trim().length > 0)?.trim();
+  return text
+    ?.split('\n')
+    .find((l) => l.trim().length > 0)
+    ?.trim();
 }

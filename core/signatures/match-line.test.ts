@@ -29,12 +29,14 @@ describe('details', () => {
       classifiedBy: 'code',
       path: 'C:\\t\\a',
     });
-    expect(matchTeardownFailure('remove C:\\t\\a: The process cannot access the file because another process has locked a portion of the file.')).toMatchObject({
-      kind: 'lock-violation',
-      error: { system: 'win32', code: 33 },
-      classifiedBy: 'message',
-      source: 'go',
-    });
+    expect(matchTeardownFailure('remove C:\\t\\a: The process cannot access the file because another process has locked a portion of the file.')).toMatchObject(
+      {
+        kind: 'lock-violation',
+        error: { system: 'win32', code: 33 },
+        classifiedBy: 'message',
+        source: 'go',
+      },
+    );
   });
 
   it('sees through colour codes and CRLF line ends', () => {

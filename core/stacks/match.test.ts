@@ -13,8 +13,25 @@ function log(...lines: object[]): ProbeRecord[] {
 }
 
 const proc = (pid: number, atMs = T0, runtime = 'python') => ({ kind: 'process', runtime, pid, ppid: 1, atMs, argv: ['x'], cwd: '/' });
-const open = (pid: number, atMs: number, path: string, lineNo: number, more: object = {}) => ({ kind: 'open', pid, atMs, api: 'open', path, fd: null, frames: frame(lineNo), ...more });
-const holder = (over: Partial<HolderRef> = {}): HolderRef => ({ pid: 10, processStartedAtMs: T0 - 5, kind: 'file', path: '/w/a.txt', handle: 'fd 7', firstSeenAtMs: T0 + 1000, ...over });
+const open = (pid: number, atMs: number, path: string, lineNo: number, more: object = {}) => ({
+  kind: 'open',
+  pid,
+  atMs,
+  api: 'open',
+  path,
+  fd: null,
+  frames: frame(lineNo),
+  ...more,
+});
+const holder = (over: Partial<HolderRef> = {}): HolderRef => ({
+  pid: 10,
+  processStartedAtMs: T0 - 5,
+  kind: 'file',
+  path: '/w/a.txt',
+  handle: 'fd 7',
+  firstSeenAtMs: T0 + 1000,
+  ...over,
+});
 
 describe('parseProbeLog', () => {
   it('counts bad lines, ignores the NUL tail of a mapped log and an unterminated last line', () => {
@@ -39,12 +56,13 @@ describe('matchOpenStack', () => {
   });
 
   it('prefers the fd when both sides know it, and skips a closed fd for the path', () => {
-    const records = log(
-      proc(10, T0, 'node'),
-      open(10, T0 + 1, '/w/a.txt', 1, { fd: 7, id: 1 }),
-      open(10, T0 + 2, '/w/a.txt', 2, { fd: 8, id: 2 }),
-      { kind: 'close', pid: 10, atMs: T0 + 3, id: 2, fd: 8 },
-    );
+    const records = log(proc(10, T0, 'node'), open(10, T0 + 1, '/w/a.txt', 1, { fd: 7, id: 1 }), open(10, T0 + 2, '/w/a.txt', 2, { fd: 8, id: 2 }), {
+      kind: 'close',
+      pid: 10,
+      atMs: T0 + 3,
+      id: 2,
+      fd: 8,
+    });
     expect(matchOpenStack(holder(), records)).toMatchObject({ found: true, matchedBy: 'fd', stack: { fd: 7, frames: [{ line: 1 }] } });
     expect(matchOpenStack(holder({ handle: 'fd 8' }), records)).toMatchObject({ found: true, matchedBy: 'path', stack: { fd: 7 } });
   });
@@ -57,7 +75,10 @@ describe('matchOpenStack', () => {
   it('finds an fd inherited from a probed ancestor, and says why when there is nothing', () => {
     const records = log(proc(10), proc(20), open(20, T0 + 1, '/w/a.txt', 9));
     expect(matchOpenStack(holder({ pid: 30, ancestorPids: [20] }), records)).toMatchObject({ found: true, viaPid: 20, stack: { pid: 20 } });
-    expect(matchOpenStack(holder(), records)).toEqual({ found: false, reason: expect.stringMatching(/^no open stack: the python probe in pid 10 recorded no open/) });
+    expect(matchOpenStack(holder(), records)).toEqual({
+      found: false,
+      reason: expect.stringMatching(/^no open stack: the python probe in pid 10 recorded no open/),
+    });
     expect(matchOpenStack(holder({ kind: 'cwd' }), records)).toMatchObject({ found: false, reason: expect.stringContaining('a cwd holding') });
   });
 
@@ -69,30 +90,64 @@ describe('matchOpenStack', () => {
 });
 
 describe('matchSpawnStack', () => {
-  const spawn = (pid: number, atMs: number, childPid: number | null, argv: string[], lineNo: number) => ({ kind: 'spawn', pid, atMs, api: 'subprocess.Popen', executable: argv[0], argv, cwd: '/', childPid, frames: frame(lineNo) });
+  const spawn = (pid: number, atMs: number, childPid: number | null, argv: string[], lineNo: number) => ({
+    kind: 'spawn',
+    pid,
+    atMs,
+    api: 'subprocess.Popen',
+    executable: argv[0],
+    argv,
+    cwd: '/',
+    childPid,
+    frames: frame(lineNo),
+  });
 
   it('by child pid, within the spawn window only', () => {
     const records = log(proc(10), spawn(10, T0 + 10, 40, ['sleep', '9'], 42));
-    expect(matchSpawnStack({ pid: 40, ppid: 1, startedAtMs: T0 + 12 }, records)).toMatchObject({ found: true, matchedBy: 'child-pid', stack: { childPid: 40, frames: [{ line: 42 }] } });
+    expect(matchSpawnStack({ pid: 40, ppid: 1, startedAtMs: T0 + 12 }, records)).toMatchObject({
+      found: true,
+      matchedBy: 'child-pid',
+      stack: { childPid: 40, frames: [{ line: 42 }] },
+    });
     expect(matchSpawnStack({ pid: 40, ppid: 1, startedAtMs: T0 + 3_600_000 }, records).found).toBe(false);
   });
 
   it("by the parent's pid-less spawn, picking the one whose argv is the process's command line", () => {
     const records = log(proc(10), spawn(10, T0 + 10, null, ['/bin/sh', '-c', 'a'], 1), spawn(10, T0 + 11, null, ['/bin/sh', '-c', 'b'], 2));
-    expect(matchSpawnStack({ pid: 41, ppid: 10, startedAtMs: T0 + 12, commandLine: '/bin/sh -c a' }, records)).toMatchObject({ found: true, matchedBy: 'parent-argv', stack: { frames: [{ line: 1 }] } });
+    expect(matchSpawnStack({ pid: 41, ppid: 10, startedAtMs: T0 + 12, commandLine: '/bin/sh -c a' }, records)).toMatchObject({
+      found: true,
+      matchedBy: 'parent-argv',
+      stack: { frames: [{ line: 1 }] },
+    });
   });
 
   it('through a shell between the probed process and the holder', () => {
     const records = log(proc(10), spawn(10, T0 + 10, 50, ['/bin/sh', '-c', 'app &'], 7));
-    expect(matchSpawnStack({ pid: 51, ppid: 1, startedAtMs: T0 + 20, ancestorPids: [50] }, records)).toMatchObject({ found: true, viaPid: 50, stack: { frames: [{ line: 7 }] } });
-    expect(matchSpawnStack({ pid: 51, ppid: 1, startedAtMs: T0 + 20 }, records)).toMatchObject({ found: false, reason: expect.stringMatching(/^no spawn stack: not started by a probed runtime/) });
+    expect(matchSpawnStack({ pid: 51, ppid: 1, startedAtMs: T0 + 20, ancestorPids: [50] }, records)).toMatchObject({
+      found: true,
+      viaPid: 50,
+      stack: { frames: [{ line: 7 }] },
+    });
+    expect(matchSpawnStack({ pid: 51, ppid: 1, startedAtMs: T0 + 20 }, records)).toMatchObject({
+      found: false,
+      reason: expect.stringMatching(/^no spawn stack: not started by a probed runtime/),
+    });
   });
 });
 
 describe('probeEnvironment', () => {
   it("appends to the user's PYTHONPATH and NODE_OPTIONS, quoting the preload path", () => {
-    const env = probeEnvironment({ logDir: '/d', pythonProbeDir: '/p/python', nodePreload: '/p q/preload.cjs', env: { PYTHONPATH: '/u', NODE_OPTIONS: '--max-old-space-size=1' }, pathDelimiter: ':' });
+    const env = probeEnvironment({
+      logDir: '/d',
+      pythonProbeDir: '/p/python',
+      nodePreload: '/p q/preload.cjs',
+      env: { PYTHONPATH: '/u', NODE_OPTIONS: '--max-old-space-size=1' },
+      pathDelimiter: ':',
+    });
     expect(env).toEqual({ HOLDWATCH_PROBE_LOG: '/d', PYTHONPATH: '/p/python:/u', NODE_OPTIONS: '--max-old-space-size=1 --require "/p q/preload.cjs"' });
-    expect(probeEnvironment({ logDir: '/d', pythonProbeDir: '/p', nodePreload: '/n.cjs', env: {}, pathDelimiter: ';' })).toMatchObject({ PYTHONPATH: '/p', NODE_OPTIONS: '--require "/n.cjs"' });
+    expect(probeEnvironment({ logDir: '/d', pythonProbeDir: '/p', nodePreload: '/n.cjs', env: {}, pathDelimiter: ';' })).toMatchObject({
+      PYTHONPATH: '/p',
+      NODE_OPTIONS: '--require "/n.cjs"',
+    });
   });
 });

@@ -189,7 +189,10 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
     if (life && r) return { found: true, stack: toStack(r, life.process.runtime), matchedBy: 'path', viaPid: ancestor };
   }
   if (!own) return { found: false, reason: NOT_PROBED };
-  return { found: false, reason: `no open stack: the ${own.process.runtime} probe in pid ${holder.pid} recorded no open of this path (opened before the probe started, by native code, or inherited)` };
+  return {
+    found: false,
+    reason: `no open stack: the ${own.process.runtime} probe in pid ${holder.pid} recorded no open of this path (opened before the probe started, by native code, or inherited)`,
+  };
 }
 
 /** Loose: the scanner quotes arguments its own way, so compare the words. */

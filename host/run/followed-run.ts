@@ -33,7 +33,14 @@ export class FollowedRun {
     private readonly hooks: FollowHooks,
   ) {
     this.tail = new EventsTail(journalPath, (text) => this.read(text), { create: false });
-    this.timer = setInterval(() => void isRunning().then((alive) => alive || this.lost(), () => undefined), ALIVE_POLL_MS);
+    this.timer = setInterval(
+      () =>
+        void isRunning().then(
+          (alive) => alive || this.lost(),
+          () => undefined,
+        ),
+      ALIVE_POLL_MS,
+    );
     this.tail.drain(); // the history at once (and a run that already ended ends here, timer cleared)
   }
 

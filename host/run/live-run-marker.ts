@@ -30,4 +30,3 @@ export async function markRunListed(runsDir: string, run: Omit<ListedRun, 'pid' 
   const self = await processInfo(process.pid);
   return new LiveRunMarker(runsDir, { ...run, pid: process.pid, pidStartedAtMs: self?.startedAtMs ?? null });
 }
-

@@ -13,7 +13,16 @@ import { listLiveRuns, toActiveRun, type ListedRun } from './live-runs.js';
 let runs: string;
 const processes = await openProcessSource();
 const processInfo = (pid: number) => processes.processInfo(pid);
-const run = (runId: string, over: Partial<ListedRun> = {}): ListedRun => ({ runId, command: ['pytest'], cwd: '/p', watched: ['/w'], startedAt: '2026-01-01T00:00:00.000Z', pid: process.pid, pidStartedAtMs: null, ...over });
+const run = (runId: string, over: Partial<ListedRun> = {}): ListedRun => ({
+  runId,
+  command: ['pytest'],
+  cwd: '/p',
+  watched: ['/w'],
+  startedAt: '2026-01-01T00:00:00.000Z',
+  pid: process.pid,
+  pidStartedAtMs: null,
+  ...over,
+});
 
 beforeEach(() => {
   runs = mkdtempSync(join(tmpdir(), 'hw-live-runs-'));
@@ -23,11 +32,22 @@ afterEach(() => rmSync(runs, { recursive: true, force: true }));
 describe('live-run markers', () => {
   it('lists a run while its holdwatch lives, newest first, and forgets it once closed', async () => {
     const older = new LiveRunMarker(runs, run('r-old', { startedAt: '2026-01-01T00:00:00.000Z' }));
-    const newer = await markRunListed(runs, { runId: 'r-new', command: ['bats', 't'], cwd: '/p', watched: ['/w'], startedAt: '2026-01-02T00:00:00.000Z' }, processInfo);
+    const newer = await markRunListed(
+      runs,
+      { runId: 'r-new', command: ['bats', 't'], cwd: '/p', watched: ['/w'], startedAt: '2026-01-02T00:00:00.000Z' },
+      processInfo,
+    );
     const listed = await listLiveRuns(runs, processInfo);
     expect(listed.map((r) => r.runId)).toEqual(['r-new', 'r-old']);
     expect(listed[0]!.pidStartedAtMs).toBe((await processInfo(process.pid))!.startedAtMs);
-    expect(toActiveRun(listed[0]!)).toEqual({ runId: 'r-new', command: ['bats', 't'], cwd: '/p', watched: ['/w'], startedAt: '2026-01-02T00:00:00.000Z', pid: process.pid });
+    expect(toActiveRun(listed[0]!)).toEqual({
+      runId: 'r-new',
+      command: ['bats', 't'],
+      cwd: '/p',
+      watched: ['/w'],
+      startedAt: '2026-01-02T00:00:00.000Z',
+      pid: process.pid,
+    });
     newer.close();
     newer.close(); // idempotent
     older.close();

@@ -10,8 +10,18 @@ export function runEnvironment(base: NodeJS.ProcessEnv, runId: string, eventsPat
   // The pytest plugin: on PYTHONPATH (prepended, the user's entries kept) and loaded with -p.
   env.PYTHONPATH = [PROBES_DIR + 'pytest', ...(base.PYTHONPATH ? [base.PYTHONPATH] : [])].join(delimiter);
   // The stack probes: Python's sitecustomize (which chains the user's) and Node's --require preload.
-  Object.assign(env, probeEnvironment({ logDir: probeLogDir, pythonProbeDir: PROBES_DIR + 'python', nodePreload: PROBES_DIR + 'node/preload.cjs', env, pathDelimiter: delimiter }));
-  if (!/(^|\s)-p\s*holdwatch_pytest\b/.test(base.PYTEST_ADDOPTS ?? '')) env.PYTEST_ADDOPTS = [base.PYTEST_ADDOPTS, '-p holdwatch_pytest'].filter(Boolean).join(' ');
+  Object.assign(
+    env,
+    probeEnvironment({
+      logDir: probeLogDir,
+      pythonProbeDir: PROBES_DIR + 'python',
+      nodePreload: PROBES_DIR + 'node/preload.cjs',
+      env,
+      pathDelimiter: delimiter,
+    }),
+  );
+  if (!/(^|\s)-p\s*holdwatch_pytest\b/.test(base.PYTEST_ADDOPTS ?? ''))
+    env.PYTEST_ADDOPTS = [base.PYTEST_ADDOPTS, '-p holdwatch_pytest'].filter(Boolean).join(' ');
   // Output now goes through a pipe: keep Python writing line by line, so a failure line reaches us
   // (and the user) when it happens, not when a 8 KiB buffer fills.
   env.PYTHONUNBUFFERED ??= '1';

@@ -122,6 +122,12 @@ function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {
 /** The one line the front end prints after a run: what was found, and where the journal is. */
 export function runSummaryLine(record: RunRecord, journalPath: string): string {
   const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
-  const parts = [`${record.holders.length} holder(s)`, `${count('leaked-past-test')} leaked past their test`, `${count('blocked-cleanup')} blocked cleanup`, `${record.failures.length} teardown failure(s)`, `${record.leftovers.length} leftover(s)`];
+  const parts = [
+    `${record.holders.length} holder(s)`,
+    `${count('leaked-past-test')} leaked past their test`,
+    `${count('blocked-cleanup')} blocked cleanup`,
+    `${record.failures.length} teardown failure(s)`,
+    `${record.leftovers.length} leftover(s)`,
+  ];
   return `holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${journalPath}\n`;
 }

@@ -22,8 +22,22 @@ export async function matchRunStacks(logDir: string, holders: { key: string; hol
   for (const { key, holder } of holders) {
     const ancestorPids = holder.attribution.ancestry.slice(1).map((a) => a.pid);
     byKey[key] = {
-      open: matchOpenStack({ pid: holder.pid, processStartedAtMs: holder.processStartedAtMs, kind: holder.kind, path: holder.path, handle: holder.handle, firstSeenAtMs: Date.parse(holder.attribution.firstSeenAt), ancestorPids }, index),
-      spawn: matchSpawnStack({ pid: holder.pid, ppid: holder.ppid, startedAtMs: holder.processStartedAtMs, commandLine: holder.commandLine, ancestorPids }, index),
+      open: matchOpenStack(
+        {
+          pid: holder.pid,
+          processStartedAtMs: holder.processStartedAtMs,
+          kind: holder.kind,
+          path: holder.path,
+          handle: holder.handle,
+          firstSeenAtMs: Date.parse(holder.attribution.firstSeenAt),
+          ancestorPids,
+        },
+        index,
+      ),
+      spawn: matchSpawnStack(
+        { pid: holder.pid, ppid: holder.ppid, startedAtMs: holder.processStartedAtMs, commandLine: holder.commandLine, ancestorPids },
+        index,
+      ),
     };
   }
   return byKey;

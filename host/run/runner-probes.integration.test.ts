@@ -20,7 +20,8 @@ describe('prepareCommand for node --test', () => {
   });
 
   it('names the reporter by path on linux and by file URL on win32', () => {
-    const reporterArg = (platform: NodeJS.Platform) => prepareCommand(['node', '--test', 'x'], false, platform).command.find((a) => a.includes('holdwatch-reporter'));
+    const reporterArg = (platform: NodeJS.Platform) =>
+      prepareCommand(['node', '--test', 'x'], false, platform).command.find((a) => a.includes('holdwatch-reporter'));
     expect(reporterArg('linux')).toBe(`--test-reporter=${NODE_REPORTER}`);
     expect(reporterArg('win32')).toBe(`--test-reporter=${pathToFileURL(NODE_REPORTER).href}`);
     expect(prepareCommand(['node.exe', '--test'], false, 'win32').command[1]).toBe('--test-reporter=tap');
@@ -33,7 +34,10 @@ describe('prepareCommand for node --test', () => {
     writeFileSync(suite, "import { test } from 'node:test';\ntest('only', () => {});\n");
     const args = prepareCommand([process.execPath, '--test', suite], false, 'win32').command.slice(1);
     execFileSync(process.execPath, args, { env: { ...process.env, HOLDWATCH_EVENTS: events }, stdio: 'ignore' });
-    const types = readFileSync(events, 'utf8').trim().split('\n').map((line) => `${JSON.parse(line).type} ${JSON.parse(line).name}`);
+    const types = readFileSync(events, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => `${JSON.parse(line).type} ${JSON.parse(line).name}`);
     expect(types).toEqual(['run-start node --test', 'test-start only', 'test-end only', 'run-end node --test']);
   });
 });

@@ -33,7 +33,12 @@ export function prepareCommand(command: readonly string[], userSeesTerminal: boo
   const choseReporter = args.some((a) => a.startsWith('--test-reporter'));
   if (name === 'node' && args.includes('--test') && !choseReporter) {
     const usual = userSeesTerminal ? 'spec' : 'tap';
-    const reporters = [`--test-reporter=${usual}`, '--test-reporter-destination=stdout', `--test-reporter=${nodeReporterSpecifier(platform)}`, '--test-reporter-destination=stdout'];
+    const reporters = [
+      `--test-reporter=${usual}`,
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${nodeReporterSpecifier(platform)}`,
+      '--test-reporter-destination=stdout',
+    ];
     return { command: [program!, ...reporters, ...args], probeReportsTests: true };
   }
   return { command: [...command], probeReportsTests: false };

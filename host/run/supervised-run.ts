@@ -94,7 +94,11 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     cleanups.push({ stage: 'closing the journal', run: () => recording.dispose() });
     recording.supervisor.begin();
     if (options.listed) {
-      const marker = await markRunListed(runs, { runId: recording.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() }, (pid) => processes.processInfo(pid));
+      const marker = await markRunListed(
+        runs,
+        { runId: recording.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() },
+        (pid) => processes.processInfo(pid),
+      );
       cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
     }
     const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`));
@@ -102,7 +106,11 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
 
     const prepared = prepareCommand(command, options.io.userSeesTerminal);
     const env = runEnvironment(options.env, recording.runId, tail.path, probeLogDir, options.io.userSeesTerminal);
-    const exitCode = await runChild(prepared, { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned }, recording.supervisor);
+    const exitCode = await runChild(
+      prepared,
+      { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned },
+      recording.supervisor,
+    );
     options.onExited?.(exitCode);
     options.onStage?.('finishing the record (final scan, leftovers, stacks)');
     const record = await recording.finish(exitCode);
@@ -135,7 +143,11 @@ interface ChildOptions {
 }
 
 /** Spawns the command, hands its output on unchanged, forwards signals; resolves to its exit code. */
-function runChild({ command, probeReportsTests }: PreparedCommand, { env, cwd, io, runId, onSpawned }: ChildOptions, supervisor: RunSupervisor): Promise<number> {
+function runChild(
+  { command, probeReportsTests }: PreparedCommand,
+  { env, cwd, io, runId, onSpawned }: ChildOptions,
+  supervisor: RunSupervisor,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd });
     supervisor.attach(child.pid ?? -1);

@@ -33,11 +33,15 @@ afterAll(async () => {
 describe('elevation failures read as sentences', () => {
   it('ERROR_CANCELLED from ShellExecuteExW becomes "Elevation was declined" with the denied count', () => {
     const declined = elevationError(new Win32Error('ShellExecuteExW', ERROR_CANCELLED));
-    expect(elevationFailureMessage(declined, 3)).toBe('Elevation was declined; holders in 3 processes stay unknown (denied). Click "Scan as administrator" to be asked again.');
+    expect(elevationFailureMessage(declined, 3)).toBe(
+      'Elevation was declined; holders in 3 processes stay unknown (denied). Click "Scan as administrator" to be asked again.',
+    );
     expect(elevationFailureMessage(declined, 1)).toMatch(/^Elevation was declined; holders in 1 process stay unknown \(denied\)\./);
     // Any other failure keeps its own reason and says scanning goes on.
     const other = elevationError(new Win32Error('ShellExecuteExW', 2));
-    expect(elevationFailureMessage(other, 3)).toMatch(/^The elevated scanner could not start \(ShellExecuteExW failed: error 2 ERROR_FILE_NOT_FOUND\); scanning goes on/);
+    expect(elevationFailureMessage(other, 3)).toMatch(
+      /^The elevated scanner could not start \(ShellExecuteExW failed: error 2 ERROR_FILE_NOT_FOUND\); scanning goes on/,
+    );
   });
 });
 

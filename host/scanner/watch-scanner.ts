@@ -128,7 +128,8 @@ export class WatchScanner implements HolderSource {
 
 /** The sentence the UI shows when the worker could not be started; a declined prompt names what stays unknown. */
 export function elevationFailureMessage(error: unknown, denied: number): string {
-  if (error instanceof ElevationDeclinedError) return `Elevation was declined; holders in ${denied} ${denied === 1 ? 'process' : 'processes'} stay unknown (denied). Click "Scan as administrator" to be asked again.`;
+  if (error instanceof ElevationDeclinedError)
+    return `Elevation was declined; holders in ${denied} ${denied === 1 ? 'process' : 'processes'} stay unknown (denied). Click "Scan as administrator" to be asked again.`;
   const reason = error instanceof Error ? error.message : String(error);
   return `The elevated scanner could not start (${reason}); scanning goes on without administrator rights. Try again, or start holdwatch as administrator.`;
 }

@@ -9,7 +9,18 @@ import type { ProcessDetails, RunMembershipDto } from '../../contract/details.js
 import type { ProcessInfo, Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
 import type { ActiveRun, RunEvent, RunRecord } from '../../contract/runs.js';
-import type { EndProcessRequestDto, ExportedReport, ExportRequestDto, HoldwatchService, LiveStackRequestDto, RunRequestDto, ScannerStatus, ScanRequestDto, WatchRequestDto, WatchStatus } from '../../contract/service.js';
+import type {
+  EndProcessRequestDto,
+  ExportedReport,
+  ExportRequestDto,
+  HoldwatchService,
+  LiveStackRequestDto,
+  RunRequestDto,
+  ScannerStatus,
+  ScanRequestDto,
+  WatchRequestDto,
+  WatchStatus,
+} from '../../contract/service.js';
 import { refusalToEnd } from '../../core/end-policy.js';
 import { BadInputError } from '../../core/errors.js';
 import { formatLiveStack } from '../../core/live-stack.js';
@@ -131,11 +142,23 @@ export class HostSession implements HoldwatchService {
       fullIntervalMs: intervalMs ?? 500,
       onPoll: ({ events, result, full }) => {
         for (const event of events) this.watchEvents.emit(watchId, event);
-        if (full) this.emitWatchStatus(watchId, { scans: ++scans, holders: watcher.current().length, denied: result.denied.length, error: null, scanner: scanner.status });
+        if (full)
+          this.emitWatchStatus(watchId, {
+            scans: ++scans,
+            holders: watcher.current().length,
+            denied: result.denied.length,
+            error: null,
+            scanner: scanner.status,
+          });
       },
       onError: (error) => {
         void this.stopWatch(watchId);
-        this.watchStatus.emit(watchId, { scans, holders: 0, denied: 0, error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.` });
+        this.watchStatus.emit(watchId, {
+          scans,
+          holders: 0,
+          denied: 0,
+          error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.`,
+        });
       },
     });
     this.watches.set(watchId, { watcher, source: scanner, dirs: resolved, last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status } });
@@ -185,7 +208,10 @@ export class HostSession implements HoldwatchService {
 
   private async startScanWorker(launch: ScanWorkerLaunch): Promise<RemoteHolderSource> {
     if (process.platform !== 'win32') mkdirSync(launch.socketDir, { recursive: true });
-    return RemoteHolderSource.start({ launch: await scannerWorkerLauncher(launch.program, launch.prefixArgs, { sameRights: launch.sameRights }), socketDir: launch.socketDir });
+    return RemoteHolderSource.start({
+      launch: await scannerWorkerLauncher(launch.program, launch.prefixArgs, { sameRights: launch.sameRights }),
+      socketDir: launch.socketDir,
+    });
   }
 
   onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void {
@@ -216,7 +242,12 @@ export class HostSession implements HoldwatchService {
       dataDir: this.options.dataDir,
       runId,
       checkDirs: (resolved) => (run.dirs = resolved),
-      io: { stdin: 'ignore', output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }), userSeesTerminal: false, forwardSignals: false },
+      io: {
+        stdin: 'ignore',
+        output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }),
+        userSeesTerminal: false,
+        forwardSignals: false,
+      },
       onSpawned: ({ stop }) => {
         run.stop = stop;
         spawned();
@@ -256,7 +287,10 @@ export class HostSession implements HoldwatchService {
     const { run, onEntry, end } = this.trackRun(runId);
     run.dirs = dirs;
     try {
-      run.followed = new FollowedRun(join(runsPathIn(this.options.dataDir), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), { onEntry, onEnd: end });
+      run.followed = new FollowedRun(join(runsPathIn(this.options.dataDir), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), {
+        onEntry,
+        onEnd: end,
+      });
     } catch (error) {
       this.runs.delete(runId);
       throw new BadInputError(`cannot read the journal of run ${runId}: ${messageOf(error)}`);
@@ -270,7 +304,7 @@ export class HostSession implements HoldwatchService {
     const { source, info, endRefusal } = facts;
     const ancestry: ProcessDetails['ancestry'] = [];
     const seen = new Set([pid]);
-    for (let ppid = info.ppid; ppid > 0 && !seen.has(ppid) && ancestry.length < MAX_ANCESTRY; ) {
+    for (let ppid = info.ppid; ppid > 0 && !seen.has(ppid) && ancestry.length < MAX_ANCESTRY;) {
       seen.add(ppid);
       const parent = await source.processInfo(ppid);
       if (!parent) break;
@@ -280,8 +314,12 @@ export class HostSession implements HoldwatchService {
     const processes = await (this.processes ??= openProcessSource());
     // A focused scan of this one process over every dir the session watches: its holdings now.
     const dirs = [...new Map([...this.watches.values(), ...this.runs.values()].flatMap((w) => w.dirs).map((d) => [d.matchPrefix, d])).values()];
-    const held = dirs.length === 0 ? [] : (await source.scan({ dirs, pids: [pid] })).holders.filter((h) => h.pid === pid && h.processStartedAtMs === info.startedAtMs);
-    const extras = await source.processExtras?.(pid, held.flatMap((h) => (h.handle ? [h.handle] : [])));
+    const held =
+      dirs.length === 0 ? [] : (await source.scan({ dirs, pids: [pid] })).holders.filter((h) => h.pid === pid && h.processStartedAtMs === info.startedAtMs);
+    const extras = await source.processExtras?.(
+      pid,
+      held.flatMap((h) => (h.handle ? [h.handle] : [])),
+    );
     const [environmentTag, everyone] = await Promise.all([processes.readEnvironmentVariable(pid, RUN_TAG_VARIABLE), processes.listProcesses()]);
     return {
       process: info,
@@ -291,12 +329,23 @@ export class HostSession implements HoldwatchService {
       cwdUnreadableReason: extras ? extras.cwdUnreadableReason : 'the process exited while it was read',
       environmentTag,
       // A child started after its parent: an older process with this ppid is a reused pid's orphan.
-      children: everyone.filter((p) => p.ppid === pid && p.pid !== pid && p.startedAtMs >= info.startedAtMs).map((p) => ({ pid: p.pid, name: p.name, startedAtMs: p.startedAtMs })),
+      children: everyone
+        .filter((p) => p.ppid === pid && p.pid !== pid && p.startedAtMs >= info.startedAtMs)
+        .map((p) => ({ pid: p.pid, name: p.name, startedAtMs: p.startedAtMs })),
       handleCount: extras?.handleCount ?? null,
       run: this.runMembershipOf(pid, info.startedAtMs),
       holdings: held.map((h) => {
         const fresh = h.handle ? extras?.handles[h.handle] : undefined;
-        return { kind: h.kind, path: h.path, watchedDir: h.watchedDir, deleted: h.deleted, handle: h.handle, access: fresh?.access ?? h.access ?? null, locks: fresh?.locks ?? [], ...shareModeOf(source.platform, h) };
+        return {
+          kind: h.kind,
+          path: h.path,
+          watchedDir: h.watchedDir,
+          deleted: h.deleted,
+          handle: h.handle,
+          access: fresh?.access ?? h.access ?? null,
+          locks: fresh?.locks ?? [],
+          ...shareModeOf(source.platform, h),
+        };
       }),
     };
   }
@@ -318,7 +367,9 @@ export class HostSession implements HoldwatchService {
   private async processFacts(pid: number): Promise<{ source: HolderSource; info: ProcessInfo; endRefusal: string | null } | null> {
     const source = await this.detailsSource();
     const info = await source.processInfo(pid);
-    return info ? { source, info, endRefusal: refusalToEnd(info, { ownPids: [...this.options.ownPids, ...this.scannerPids()], platform: source.platform }) } : null;
+    return info
+      ? { source, info, endRefusal: refusalToEnd(info, { ownPids: [...this.options.ownPids, ...this.scannerPids()], platform: source.platform }) }
+      : null;
   }
 
   /**

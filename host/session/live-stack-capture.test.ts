@@ -13,7 +13,9 @@ describe('dumpsDirOutside: a minidump is never written inside a watched director
 
   it('on Windows: backslashes, and the watched dir matched case-insensitively as NTFS does', () => {
     const data = 'C:\\Users\\dev\\AppData\\Local\\holdwatch';
-    expect(() => dumpsDirOutside(data, [watching('c:\\users\\DEV\\appdata', true)], 'win32')).toThrow(/written to C:\\Users\\dev\\AppData\\Local\\holdwatch\\dumps, inside the watched directory c:\\users\\DEV\\appdata;/);
+    expect(() => dumpsDirOutside(data, [watching('c:\\users\\DEV\\appdata', true)], 'win32')).toThrow(
+      /written to C:\\Users\\dev\\AppData\\Local\\holdwatch\\dumps, inside the watched directory c:\\users\\DEV\\appdata;/,
+    );
     // A sibling that shares a prefix is not "inside".
     expect(dumpsDirOutside(data, [watching('C:\\Users\\dev\\AppData\\Local\\hold', true), watching('D:\\build', true)], 'win32')).toBe(`${data}\\dumps`);
   });

@@ -27,7 +27,11 @@ export interface CaptureOptions {
 /** Where minidumps go (as stack-command.ts puts them); refused inside a watched directory (holdwatch never writes there). */
 export function dumpsDirOutside(dataDir: string, watched: readonly WatchDir[], platform: NodeJS.Platform = process.platform): string {
   const dir = (platform === 'win32' ? win32 : posix).join(dataDir, 'dumps');
-  refuseInsideWatched(dir, watched, (w) => `a minidump would be written to ${dir}, inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere and try again`);
+  refuseInsideWatched(
+    dir,
+    watched,
+    (w) => `a minidump would be written to ${dir}, inside the watched directory ${w.display}; set HOLDWATCH_DATA_DIR elsewhere and try again`,
+  );
   return dir;
 }
 
@@ -38,9 +42,18 @@ export async function captureLiveStackInWorker(pid: number, options: CaptureOpti
   const env = { ...options.env, HOLDWATCH_DATA_DIR: options.dataDir, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
   const run = await runTool(process.execPath, [CLI_SCRIPT, 'stack', String(pid), '--json'], { deadlineMs, env });
   if (run.timedOut) {
-    return { kind: 'unavailable', pid, reason: `the capture took longer than ${deadlineMs} ms and was ended`, nextStep: `run \`holdwatch stack ${pid}\` in a terminal to see where it stops` };
+    return {
+      kind: 'unavailable',
+      pid,
+      reason: `the capture took longer than ${deadlineMs} ms and was ended`,
+      nextStep: `run \`holdwatch stack ${pid}\` in a terminal to see where it stops`,
+    };
   }
-  const line = run.stderr.trim().split('\n')[0]?.replace(/^holdwatch: /, '') ?? '';
+  const line =
+    run.stderr
+      .trim()
+      .split('\n')[0]
+      ?.replace(/^holdwatch: /, '') ?? '';
   if (run.code === 0 || run.code === EXIT_STACK_UNAVAILABLE) {
     const parsed = LiveStackResultSchema.safeParse(parseJsonOrUndefined(run.stdout));
     if (parsed.success) return parsed.data;

@@ -25,7 +25,14 @@ export interface UiHost {
 
 export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
   const { dataDir, env, workingDirectory, scanWorker } = options;
-  const session = new HostSession({ recentDirs: new RecentDirs(join(dataDir, 'recent-dirs.json')), ownPids: [process.pid], dataDir, env, workingDirectory, ...(scanWorker ? { scanWorker } : {}) });
+  const session = new HostSession({
+    recentDirs: new RecentDirs(join(dataDir, 'recent-dirs.json')),
+    ownPids: [process.pid],
+    dataDir,
+    env,
+    workingDirectory,
+    ...(scanWorker ? { scanWorker } : {}),
+  });
   try {
     const server = await startUiServer({ service: session, port: options.port, staticDir: options.staticDir ?? RENDERER_DIR });
     return {

@@ -48,7 +48,17 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
   const authorized = (req: IncomingMessage) => sameSecret(tokenOf(req), token);
   const hostAllowed = (req: IncomingMessage) => hosts().includes(req.headers.host ?? '');
   const csp = () =>
-    ["default-src 'self'", "script-src 'self'", "style-src 'self'", `connect-src 'self' ws://127.0.0.1:${boundPort} ws://localhost:${boundPort}`, "img-src 'self' data:", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+    [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      `connect-src 'self' ws://127.0.0.1:${boundPort} ws://localhost:${boundPort}`,
+      "img-src 'self' data:",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ].join('; ');
 
   const server = createServer((req, res) => {
     void serveHttp(req, res).catch(() => send(res, 500, 'text/plain', 'holdwatch ui: internal error'));
@@ -131,7 +141,8 @@ function serveSocket(ws: WebSocket, service: HoldwatchService): void {
     try {
       if (isBinary) throw new ContractError('binary frames are not part of the protocol');
       message = JSON.parse(String(data)) as typeof message;
-      if (typeof message !== 'object' || message === null || typeof message.id !== 'number') throw new ContractError('a request is {id: number, method, request}');
+      if (typeof message !== 'object' || message === null || typeof message.id !== 'number')
+        throw new ContractError('a request is {id: number, method, request}');
     } catch (error) {
       post({ id: null, ok: false, error: error instanceof ContractError ? error.message : 'a request must be JSON' });
       return;

@@ -4,7 +4,15 @@ import type { RawHolding } from './fd-walk.js';
 import { HolderReuse } from './holder-reuse.js';
 
 const info = (pid: number, startedAtMs = 1): ProcessInfo => ({ pid, ppid: 1, startedAtMs, name: 'p', exe: null, commandLine: 'p', user: 'u' });
-const row = (pid: number, fd: number, path: string): RawHolding => ({ pid, kind: 'file', path, deleted: false, handle: `fd ${fd}`, watchedDir: '/w', openFlags: null });
+const row = (pid: number, fd: number, path: string): RawHolding => ({
+  pid,
+  kind: 'file',
+  path,
+  deleted: false,
+  handle: `fd ${fd}`,
+  watchedDir: '/w',
+  openFlags: null,
+});
 
 describe('HolderReuse', () => {
   it('hands back the same objects for unchanged rows and new ones for changed rows', () => {

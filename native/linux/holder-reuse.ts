@@ -13,7 +13,7 @@ export class HolderReuse {
     const byPid = scannedPids === null ? new Map<number, Holder[]>() : new Map(this.lastByPid);
     if (scannedPids) for (const pid of scannedPids) byPid.delete(pid);
     const holders: Holder[] = [];
-    for (let start = 0; start < rows.length; ) {
+    for (let start = 0; start < rows.length;) {
       const pid = rows[start]!.pid;
       let end = start;
       while (end < rows.length && rows[end]!.pid === pid) end++;

@@ -63,7 +63,9 @@ export class LinuxLiveStackSource implements LiveStackSource {
         kind: 'unavailable',
         pid,
         reason: `no stack tool found on PATH (${python ? 'py-spy, ' : ''}gdb, eu-stack)`,
-        nextStep: python ? 'install py-spy (pip install py-spy) or gdb (apt-get install gdb)' : 'install gdb (apt-get install gdb) or elfutils for eu-stack (apt-get install elfutils)',
+        nextStep: python
+          ? 'install py-spy (pip install py-spy) or gdb (apt-get install gdb)'
+          : 'install gdb (apt-get install gdb) or elfutils for eu-stack (apt-get install elfutils)',
       }
     );
   }
@@ -80,7 +82,13 @@ export class LinuxLiveStackSource implements LiveStackSource {
     if (run.timedOut) {
       // A SIGKILLed tracer leaves its target in a stopped group-stop: let it run again.
       resumeStopped(pid);
-      return { kind: 'unavailable', pid, tool, reason: `${tool} took longer than ${this.deadlineMs} ms and was ended`, nextStep: `run ${basename(file)} by hand: ${[basename(file), ...args].join(' ')}` };
+      return {
+        kind: 'unavailable',
+        pid,
+        tool,
+        reason: `${tool} took longer than ${this.deadlineMs} ms and was ended`,
+        nextStep: `run ${basename(file)} by hand: ${[basename(file), ...args].join(' ')}`,
+      };
     }
     let threads: LiveStackThread[] = [];
     try {
@@ -98,17 +106,37 @@ function explainFailure(tool: LiveStackTool, pid: number, run: ToolRun): LiveSta
   if (isPermissionFailure(text)) {
     const scope = readPtraceScope();
     const yama = scope !== null && scope > 0 ? `; /proc/sys/kernel/yama/ptrace_scope=${scope} also limits ptrace to descendants unless root` : '';
-    return { kind: 'unavailable', pid, tool, reason: `needs ptrace permission for pid ${pid} (${tool} was refused)`, nextStep: `run as the same user or root${yama}` };
+    return {
+      kind: 'unavailable',
+      pid,
+      tool,
+      reason: `needs ptrace permission for pid ${pid} (${tool} was refused)`,
+      nextStep: `run as the same user or root${yama}`,
+    };
   }
   if (!existsSync(`/proc/${pid}`)) throw new BadInputError(`process ${pid} exited`);
-  const first = text.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('[') && !l.startsWith('warning:')) ?? `exit code ${run.code}`;
-  return { kind: 'unavailable', pid, tool, reason: `${tool} printed no stack: ${first}`, nextStep: `run it by hand to see why, or try another tool (gdb, eu-stack)` };
+  const first =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l && !l.startsWith('[') && !l.startsWith('warning:')) ?? `exit code ${run.code}`;
+  return {
+    kind: 'unavailable',
+    pid,
+    tool,
+    reason: `${tool} printed no stack: ${first}`,
+    nextStep: `run it by hand to see why, or try another tool (gdb, eu-stack)`,
+  };
 }
 
 /** Python by its executable, its command name or argv[0] (exe is unreadable for others' processes). */
 export function isPythonProcess(pid: number): boolean {
   const names: string[] = [];
-  for (const read of [() => basename(readlinkSync(`/proc/${pid}/exe`)), () => readFileSync(`/proc/${pid}/comm`, 'utf8').trim(), () => basename(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '')]) {
+  for (const read of [
+    () => basename(readlinkSync(`/proc/${pid}/exe`)),
+    () => readFileSync(`/proc/${pid}/comm`, 'utf8').trim(),
+    () => basename(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? ''),
+  ]) {
     try {
       names.push(read());
     } catch {

@@ -20,7 +20,10 @@ describe('parseStat', () => {
 
 describe('parseMapsLine', () => {
   it('keeps paths with spaces and the deleted mark, skips anonymous mappings', () => {
-    expect(parseMapsLine('7f00-7f01 r--s 00000000 08:01 1234                       /tmp/a b/c.so (deleted)')).toEqual({ inode: 1234, target: '/tmp/a b/c.so (deleted)' });
+    expect(parseMapsLine('7f00-7f01 r--s 00000000 08:01 1234                       /tmp/a b/c.so (deleted)')).toEqual({
+      inode: 1234,
+      target: '/tmp/a b/c.so (deleted)',
+    });
     expect(parseMapsLine('7f00-7f01 rw-p 00000000 00:00 0 ')).toBeNull();
     expect(parseMapsLine('7ffc-7ffd rw-p 00000000 00:00 0                          [stack]')).toBeNull();
   });

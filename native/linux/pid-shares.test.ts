@@ -3,14 +3,22 @@ import { PidShares, sharePids } from './pid-shares.js';
 
 describe('PidShares', () => {
   it('hands out each share in order, then nothing', () => {
-    const shares = new PidShares(sharePids([[10, 12], [11, 13, 15]]));
+    const shares = new PidShares(
+      sharePids([
+        [10, 12],
+        [11, 13, 15],
+      ]),
+    );
     expect(shares.count).toBe(2);
     expect(shares.share(1)).toEqual([11, 13, 15]);
     expect([shares.claim(1), shares.claim(1), shares.claim(1), shares.claim(1)]).toEqual([11, 13, 15, undefined]);
   });
 
   it('lets a thread that finished its own share take what is left of the others, each pid once', () => {
-    const buffer = sharePids([[2, 4, 6], [1, 3, 5, 7]]);
+    const buffer = sharePids([
+      [2, 4, 6],
+      [1, 3, 5, 7],
+    ]);
     const mine = new PidShares(buffer);
     const theirs = new PidShares(buffer); // the worker's view of the same memory
     expect(theirs.claim(1)).toBe(1);

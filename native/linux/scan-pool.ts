@@ -43,7 +43,9 @@ export class ScanPool {
       return walkPids(pids, dirs, { kinds: this.kinds, ...(full && this.threads <= 1 ? { cover: pids } : {}) });
     }
     const buffer = sharePids(shareByPid(pids, this.threads));
-    const remote = Array.from({ length: this.threads - 1 }, (_, i) => this.walkOnWorker(i, { shares: buffer, share: i + 1, dirs: [...dirs], full, bootTimeMs: readBootTimeMs() }));
+    const remote = Array.from({ length: this.threads - 1 }, (_, i) =>
+      this.walkOnWorker(i, { shares: buffer, share: i + 1, dirs: [...dirs], full, bootTimeMs: readBootTimeMs() }),
+    );
     const shares = new PidShares(buffer);
     const local = walkPids(shares.claimAll(0), dirs, { kinds: this.kinds, ...(full ? { cover: shares.share(0) } : {}) });
     return merge([local, ...(await Promise.all(remote))]);

@@ -64,7 +64,8 @@ export function workerPipePath(socketDir: string, platform: NodeJS.Platform = pr
   if (platform === 'win32') return `\\\\.\\pipe\\${name}`;
   const path = join(socketDir, `${name}.sock`);
   // sun_path holds 108 bytes on Linux (104 on macOS).
-  if (Buffer.byteLength(path) > 100) throw new BadInputError(`the socket path ${path} is too long for a unix socket; set HOLDWATCH_DATA_DIR to a shorter directory`);
+  if (Buffer.byteLength(path) > 100)
+    throw new BadInputError(`the socket path ${path} is too long for a unix socket; set HOLDWATCH_DATA_DIR to a shorter directory`);
   return path;
 }
 
@@ -84,7 +85,11 @@ export class RemoteHolderSource implements HolderSource {
     private readonly socket: Socket,
     private readonly worker: LaunchedWorker,
   ) {
-    readJsonLines(socket, (value) => this.onReply(value), (reason) => this.onGone(reason));
+    readJsonLines(
+      socket,
+      (value) => this.onReply(value),
+      (reason) => this.onGone(reason),
+    );
     socket.resume(); // acceptWorker paused it after the hello
   }
 
@@ -237,7 +242,6 @@ function acceptWorker(server: Server, token: string, timeoutMs: number): Promise
     });
   });
 }
-
 
 /** The worker leaves on its own once the pipe is gone; give it a moment, then end it. Always releases the launcher's handle. */
 async function endWorker(worker: LaunchedWorker): Promise<void> {

@@ -31,7 +31,11 @@ export function serveHolderSource(socket: Socket, source: HolderSource, options:
           try {
             send({ type: 'result', id: request.id, value: await answer(source, request) });
           } catch (error) {
-            send({ type: 'error', id: request.id, error: { message: error instanceof Error ? error.message : String(error), badInput: error instanceof BadInputError } });
+            send({
+              type: 'error',
+              id: request.id,
+              error: { message: error instanceof Error ? error.message : String(error), badInput: error instanceof BadInputError },
+            });
           }
         });
       },

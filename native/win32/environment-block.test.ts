@@ -45,7 +45,10 @@ describe('environment block', () => {
     // 'A' NUL U+0100 is 41 00 00 00 00 01: four zero bytes, but starting at an odd offset.
     const tricky = block('A=A', '\u0100=1');
     expect(environmentBlockLength(tricky)).toBe(tricky.length);
-    expect(parseEnvironmentBlock(tricky)).toEqual([['A', 'A'], ['\u0100', '1']]);
+    expect(parseEnvironmentBlock(tricky)).toEqual([
+      ['A', 'A'],
+      ['\u0100', '1'],
+    ]);
   });
 });
 

@@ -40,7 +40,7 @@ describe('parseSystemHandleTable (SystemExtendedHandleInformation)', () => {
 });
 
 describe('countProcessHandles', () => {
-  it('counts a process\'s rows of every type, within the valid bytes, and never a pid that only matches in its low word', () => {
+  it("counts a process's rows of every type, within the valid bytes, and never a pid that only matches in its low word", () => {
     const buf = systemHandleTable([...rows, { pid: 1234 + 2 ** 32, handle: 0x8, access: 0, type: 37 }]);
     expect([countProcessHandles(buf, 1234), countProcessHandles(buf, 4), countProcessHandles(buf, 77)]).toEqual([2, 1, 0]);
     expect(countProcessHandles(buf, 1234, 16 + 2 * 40)).toBe(1);

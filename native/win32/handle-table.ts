@@ -45,7 +45,6 @@ export function parseSystemHandleTable(buf: Buffer, validBytes = buf.length, kee
   return entries;
 }
 
-
 /** Every handle `pid` has open, of any type: its rows in the system table (no objects built per row). */
 export function countProcessHandles(buf: Buffer, pid: number, validBytes = buf.length): number {
   const limit = Math.min(validBytes, buf.length);
@@ -53,7 +52,8 @@ export function countProcessHandles(buf: Buffer, pid: number, validBytes = buf.l
   const count = Math.min(Number(buf.readBigUInt64LE(0)), Math.floor((limit - TABLE_HEADER_BYTES) / SYSTEM_ENTRY_BYTES));
   let held = 0;
   // UniqueProcessId is a ULONG_PTR; pids fit in its low 32 bits (Windows pids are multiples of 4 below 2^32).
-  for (let i = 0, at = TABLE_HEADER_BYTES + 8; i < count; i++, at += SYSTEM_ENTRY_BYTES) if (buf.readUInt32LE(at) === pid && buf.readUInt32LE(at + 4) === 0) held++;
+  for (let i = 0, at = TABLE_HEADER_BYTES + 8; i < count; i++, at += SYSTEM_ENTRY_BYTES)
+    if (buf.readUInt32LE(at) === pid && buf.readUInt32LE(at + 4) === 0) held++;
   return held;
 }
 

@@ -11,7 +11,9 @@ const getLastError = fn('uint32_t GetLastError()');
 const openProcessFn = fn('void *OpenProcess(uint32_t access, bool inherit, uint32_t pid)');
 const closeHandleFn = fn('bool CloseHandle(void *handle)');
 const getCurrentProcess = fn('void *GetCurrentProcess()');
-const duplicateHandleFn = fn('bool DuplicateHandle(void *sourceProcess, void *source, void *targetProcess, _Out_ uint64_t *target, uint32_t access, bool inherit, uint32_t options)');
+const duplicateHandleFn = fn(
+  'bool DuplicateHandle(void *sourceProcess, void *source, void *targetProcess, _Out_ uint64_t *target, uint32_t access, bool inherit, uint32_t options)',
+);
 const createFileW = fn('void *CreateFileW(str16 name, uint32_t access, uint32_t share, void *security, uint32_t disposition, uint32_t flags, void *template)');
 const getFinalPathNameByHandleW = fn('uint32_t GetFinalPathNameByHandleW(void *file, void *path, uint32_t chars, uint32_t flags)');
 const getProcessTimes = fn('bool GetProcessTimes(void *process, _Out_ uint64_t *creation, _Out_ uint64_t *exit, _Out_ uint64_t *kernel, _Out_ uint64_t *user)');
@@ -126,7 +128,11 @@ export function queryDosDevice(device: string): string | null {
 export function logicalDrives(): string[] {
   const buf = Buffer.alloc(512 * 2);
   const chars = getLogicalDriveStringsW()(512, buf) as number;
-  return buf.toString('utf16le', 0, chars * 2).split('\0').filter(Boolean).map((root) => root.slice(0, 2));
+  return buf
+    .toString('utf16le', 0, chars * 2)
+    .split('\0')
+    .filter(Boolean)
+    .map((root) => root.slice(0, 2));
 }
 
 /** `C:\Users\RUNNER~1\x` -> `C:\Users\runneradmin\x`; null when the path cannot be expanded (missing, denied). */

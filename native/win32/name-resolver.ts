@@ -35,7 +35,9 @@ export class NameResolver {
       this.onNamed(name);
       if (!DISK_NAME.test(name)) return { name, directory: false, deletePending: false };
       const standard = nt.ntQueryStandardInformation(dup);
-      return ntSuccess(standard.status) ? { name, directory: standard.directory, deletePending: standard.deletePending } : { name, directory: false, deletePending: false };
+      return ntSuccess(standard.status)
+        ? { name, directory: standard.directory, deletePending: standard.deletePending }
+        : { name, directory: false, deletePending: false };
     } finally {
       closeHandle(dup);
     }

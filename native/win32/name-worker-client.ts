@@ -124,7 +124,14 @@ export class NameWorkerClient {
   }
 
   /** Reads answers for batch `id`; returns null when done, else the index that stalled. */
-  private async collect(worker: WorkerProcess, id: number, offset: number, total: number, outcomes: (NameOutcome | undefined)[], endAt: number): Promise<number | null> {
+  private async collect(
+    worker: WorkerProcess,
+    id: number,
+    offset: number,
+    total: number,
+    outcomes: (NameOutcome | undefined)[],
+    endAt: number,
+  ): Promise<number | null> {
     let pending = offset;
     for (;;) {
       const budget = Math.min(this.deadlines.perQueryMs, Math.max(0, endAt - this.now()));

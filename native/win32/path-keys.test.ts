@@ -28,7 +28,11 @@ describe('DosDevices and PathKeys', () => {
     let now = 0;
     let reads = 0;
     let table: Record<string, string> = { 'C:': '\\Device\\HarddiskVolume3' };
-    const devices = new DosDevices(1000, () => now, () => (reads++, { ...table }));
+    const devices = new DosDevices(
+      1000,
+      () => now,
+      () => (reads++, { ...table }),
+    );
     const keys = new PathKeys(devices);
     keys.begin();
     expect(keys.keyOf('\\Device\\HarddiskVolume3\\a').key).toBe('C:\\A');

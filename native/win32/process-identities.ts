@@ -110,7 +110,15 @@ export class ProcessIdentities {
     let identity: Held;
     try {
       const opened = this.os.open(pid);
-      identity = { pid, createTime: opened.createTime, ppid: opened.ppid, imageName: baseName(opened.imagePath), denied: null, handle: opened.handle, deniedAtMs: 0 };
+      identity = {
+        pid,
+        createTime: opened.createTime,
+        ppid: opened.ppid,
+        imageName: baseName(opened.imagePath),
+        denied: null,
+        handle: opened.handle,
+        deniedAtMs: 0,
+      };
     } catch (error) {
       identity = { pid, createTime: 0n, ppid: 0, imageName: '', denied: (error as Error).message, handle: null, deniedAtMs: this.now() };
     }

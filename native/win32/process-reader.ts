@@ -5,7 +5,14 @@ import { processUser } from './advapi32.js';
 import { closeHandle, openProcess, PROCESS_QUERY_INFORMATION, PROCESS_VM_READ, readMemory } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
-import { decodeUtf16, parseBasicInformation, parseProcessParameters, PEB_PROCESS_PARAMETERS_OFFSET, PROCESS_BASIC_INFORMATION_BYTES, PROCESS_PARAMETERS_BYTES } from './peb-layout.js';
+import {
+  decodeUtf16,
+  parseBasicInformation,
+  parseProcessParameters,
+  PEB_PROCESS_PARAMETERS_OFFSET,
+  PROCESS_BASIC_INFORMATION_BYTES,
+  PROCESS_PARAMETERS_BYTES,
+} from './peb-layout.js';
 import { listModules, moduleFileName } from './psapi.js';
 import { NtStatusError, ntSuccess } from './win-errors.js';
 import type { ProcessHandle } from './win-types.js';

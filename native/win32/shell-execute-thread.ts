@@ -20,6 +20,11 @@ let answer: ShellExecuteAnswer;
 try {
   answer = { handle: shellExecute(verb, file, parameters).toString() };
 } catch (error) {
-  answer = { error: error instanceof PlatformError ? { api: error.api, code: error.code, message: error.message } : { api: 'ShellExecuteExW', code: 'thrown', message: String(error) } };
+  answer = {
+    error:
+      error instanceof PlatformError
+        ? { api: error.api, code: error.code, message: error.message }
+        : { api: 'ShellExecuteExW', code: 'thrown', message: String(error) },
+  };
 }
 parentPort?.postMessage(answer);

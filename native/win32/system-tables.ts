@@ -2,7 +2,15 @@
 // "File" type index (ObjectTypesInformation, once), and one process's handles (class 51).
 import { collectFileRows, type FileRows } from './file-rows.js';
 import { GrowingQuery } from './grow-query.js';
-import { countProcessHandles, parseObjectTypes, parseProcessHandleTable, parseProcessList, parseSystemHandleTable, type HandleEntry, type ProcessRow } from './handle-table.js';
+import {
+  countProcessHandles,
+  parseObjectTypes,
+  parseProcessHandleTable,
+  parseProcessList,
+  parseSystemHandleTable,
+  type HandleEntry,
+  type ProcessRow,
+} from './handle-table.js';
 import { closeHandle, openForQuery } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';

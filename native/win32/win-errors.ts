@@ -44,7 +44,10 @@ export class NtStatusError extends PlatformError {
 
 export class Win32Error extends PlatformError {
   override readonly name = 'Win32Error';
-  constructor(api: string, readonly errorCode: number) {
+  constructor(
+    api: string,
+    readonly errorCode: number,
+  ) {
     const label = WIN32_ERROR_NAMES[errorCode];
     super(api, errorCode, `${api} failed: error ${errorCode}${label ? ` ${label}` : ''}`);
   }
@@ -52,7 +55,7 @@ export class Win32Error extends PlatformError {
 
 /** NT_SUCCESS(): severity bits 00 (success) or 01 (informational). */
 export function ntSuccess(status: number): boolean {
-  return (status >>> 0) < 0x80000000;
+  return status >>> 0 < 0x80000000;
 }
 
 export const STATUS_INFO_LENGTH_MISMATCH = 0xc0000004;

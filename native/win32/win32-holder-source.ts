@@ -165,7 +165,15 @@ export class Win32HolderSource implements HolderSource {
       const last = this.lastScans.get(run.pid);
       const lastRun = this.lastRuns.get(run.pid);
       const identity = this.identities.get(run.pid);
-      if (last && lastRun && this.lastRows && !split.has(run.pid) && last.identity === identity && nowMs < last.redoAtMs && sameRun(rows, run, this.lastRows, lastRun)) {
+      if (
+        last &&
+        lastRun &&
+        this.lastRows &&
+        !split.has(run.pid) &&
+        last.identity === identity &&
+        nowMs < last.redoAtMs &&
+        sameRun(rows, run, this.lastRows, lastRun)
+      ) {
         scans.set(run.pid, last);
         continue;
       }
@@ -189,7 +197,11 @@ export class Win32HolderSource implements HolderSource {
     const entries = this.restrictedHandles(wanted, (pid, reason) => refused.set(pid, reason));
     const seen = new Set(entries.map((e) => e.pid));
     // A wanted pid with no handles at all has exited (every live process holds some File handle).
-    this.syncIdentities(seen, false, [...wanted].filter((pid) => !seen.has(pid) && !refused.has(pid)));
+    this.syncIdentities(
+      seen,
+      false,
+      [...wanted].filter((pid) => !seen.has(pid) && !refused.has(pid)),
+    );
     const scans = await this.scanEntries(entries, dirs, nowMs);
     for (const [pid, reason] of refused) scans.set(pid, { identity: undefined, holdings: [], unnamed: null, denied: reason, handleCount: 0, redoAtMs: 0 });
     this.cache.endScan(wanted);
@@ -236,7 +248,15 @@ export class Win32HolderSource implements HolderSource {
       }
       for (const { dir, key } of dirs) {
         if (!isUnder(cached.key!, key, FOLDED_KEYS)) continue;
-        scan.holdings.push({ pid: entry.pid, kind: directory ? 'dir' : 'file', path: cached.display!, deleted: deletePending, handle: entry.handle, watchedDir: dir.display, cached });
+        scan.holdings.push({
+          pid: entry.pid,
+          kind: directory ? 'dir' : 'file',
+          path: cached.display!,
+          deleted: deletePending,
+          handle: entry.handle,
+          watchedDir: dir.display,
+          cached,
+        });
       }
     }
     return scans;
@@ -328,7 +348,10 @@ export class Win32HolderSource implements HolderSource {
     this.scanNamed = missing.length;
     if (missing.length === 0) return named;
     const live = [...this.identities.values()].filter((p) => !p.denied).map((p) => ({ pid: p.pid, createTime: String(p.createTime) }));
-    const answers = await this.worker.nameAll(missing.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })), live);
+    const answers = await this.worker.nameAll(
+      missing.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })),
+      live,
+    );
     missing.forEach((entryIndex, j) => {
       const outcome = answers[j]!;
       // A handle that stalled stays unnamed (asking again would hang again); one the scan's deadline
@@ -344,7 +367,13 @@ export class Win32HolderSource implements HolderSource {
   }
 
   /** `exe` (the main image) and `module` (DLLs) mapped from under a watched dir. */
-  private collectModules(wanted: Set<number> | null, dirs: readonly KeyedDir[], holdings: RawHolding[], deny: (pid: number, reason: string) => void, nowMs: number): void {
+  private collectModules(
+    wanted: Set<number> | null,
+    dirs: readonly KeyedDir[],
+    holdings: RawHolding[],
+    deny: (pid: number, reason: string) => void,
+    nowMs: number,
+  ): void {
     const dirsKey = dirs.map((d) => d.key).join('\0');
     for (const identity of this.identities.values()) {
       if (identity.denied || (wanted && !wanted.has(identity.pid))) continue;
@@ -369,7 +398,8 @@ export class Win32HolderSource implements HolderSource {
     list.forEach((file, index) => {
       const keyed = this.keys.keyOf(file);
       for (const { dir, key } of dirs) {
-        if (isUnder(keyed.key, key, FOLDED_KEYS)) hits.push({ pid, kind: index === 0 ? 'exe' : 'module', path: keyed.display, deleted: false, handle: null, watchedDir: dir.display });
+        if (isUnder(keyed.key, key, FOLDED_KEYS))
+          hits.push({ pid, kind: index === 0 ? 'exe' : 'module', path: keyed.display, deleted: false, handle: null, watchedDir: dir.display });
       }
     });
     return hits;

@@ -39,7 +39,10 @@ function openEvents(path) {
 function startBuiltinFormatter() {
   const name = process.env.HOLDWATCH_BATS_FORMATTER || 'tap';
   if (!/^(pretty|tap|tap13|junit)$/.test(name)) return null;
-  const exe = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, `bats-format-${name}`)).find((p) => existsSync(p));
+  const exe = (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((d) => join(d, `bats-format-${name}`))
+    .find((p) => existsSync(p));
   if (!exe) return null;
   try {
     const child = spawn(exe, process.argv.slice(2), { stdio: ['pipe', 'inherit', 'inherit'] });

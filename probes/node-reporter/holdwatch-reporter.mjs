@@ -28,7 +28,11 @@ function detailOf(data) {
   const error = data.details?.error;
   const message = error?.cause?.message ?? error?.message;
   if (typeof message !== 'string') return undefined;
-  return message.split('\n').find((l) => l.trim().length > 0)?.trim().slice(0, 500);
+  return message
+    .split('\n')
+    .find((l) => l.trim().length > 0)
+    ?.trim()
+    .slice(0, 500);
 }
 
 export default async function* holdwatchReporter(source) {

@@ -84,7 +84,9 @@ function start() {
     return;
   }
   const argv = [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
-  writeLines(JSON.stringify({ v: WIRE_VERSION, kind: 'process', runtime: 'node', pid: process.pid, ppid: process.ppid, atMs: Date.now(), argv, cwd: safeCwd() }) + '\n');
+  writeLines(
+    JSON.stringify({ v: WIRE_VERSION, kind: 'process', runtime: 'node', pid: process.pid, ppid: process.ppid, atMs: Date.now(), argv, cwd: safeCwd() }) + '\n',
+  );
   if (state.disabled) return;
   wrapFs();
   wrapChildProcess();
@@ -345,11 +347,33 @@ function toLine(record) {
   const pid = process.pid;
   switch (record.kind) {
     case 'open':
-      return { v: WIRE_VERSION, kind: 'open', pid, atMs: record.atMs, api: record.api, path: toPath(record.path), fd: record.fd, id: record.id, flags: flagsText(record.flags), frames: formatStack(record.trace) };
+      return {
+        v: WIRE_VERSION,
+        kind: 'open',
+        pid,
+        atMs: record.atMs,
+        api: record.api,
+        path: toPath(record.path),
+        fd: record.fd,
+        id: record.id,
+        flags: flagsText(record.flags),
+        frames: formatStack(record.trace),
+      };
     case 'close':
       return { v: WIRE_VERSION, kind: 'close', pid, atMs: record.atMs, id: record.id, fd: record.fd };
     default:
-      return { v: WIRE_VERSION, kind: 'spawn', pid, atMs: record.atMs, api: record.api, executable: record.executable, argv: record.argv, cwd: record.cwd, childPid: record.childPid, frames: formatStack(record.trace) };
+      return {
+        v: WIRE_VERSION,
+        kind: 'spawn',
+        pid,
+        atMs: record.atMs,
+        api: record.api,
+        executable: record.executable,
+        argv: record.argv,
+        cwd: record.cwd,
+        childPid: record.childPid,
+        frames: formatStack(record.trace),
+      };
   }
 }
 
@@ -418,10 +442,14 @@ function wrapFs() {
     if (state.disabled || typeof callback !== 'function') return Reflect.apply(open, this, arguments);
     const record = captureOpen(open_);
     const openFlags = arguments.length > 2 ? flags : 'r';
-    return Reflect.apply(open, this, withCallback(arguments, function (error, fd) {
-      if (!error) onOpened(record, fd, filePath, openFlags, 'fs.open');
-      return Reflect.apply(callback, this, arguments);
-    }));
+    return Reflect.apply(
+      open,
+      this,
+      withCallback(arguments, function (error, fd) {
+        if (!error) onOpened(record, fd, filePath, openFlags, 'fs.open');
+        return Reflect.apply(callback, this, arguments);
+      }),
+    );
   }, open);
 
   const closeSync = fs.closeSync;
@@ -436,7 +464,10 @@ function wrapFs() {
     return Reflect.apply(close, this, arguments);
   }, close);
 
-  for (const [name, api] of [['createReadStream', 'fs.createReadStream'], ['createWriteStream', 'fs.createWriteStream']]) {
+  for (const [name, api] of [
+    ['createReadStream', 'fs.createReadStream'],
+    ['createWriteStream', 'fs.createWriteStream'],
+  ]) {
     const create = fs[name];
     fs[name] = likeOriginal(function createStream(filePath) {
       const stream = Reflect.apply(create, this, arguments);
@@ -463,10 +494,14 @@ function wrapFs() {
     const callback = arguments[arguments.length - 1];
     if (state.disabled || typeof callback !== 'function') return Reflect.apply(opendir, this, arguments);
     const record = captureDirOpen(opendir_);
-    return Reflect.apply(opendir, this, withCallback(arguments, function (error, dir) {
-      if (!error) guard(onOpenedDir, record, dir, dirPath, 'fs.opendir');
-      return Reflect.apply(callback, this, arguments);
-    }));
+    return Reflect.apply(
+      opendir,
+      this,
+      withCallback(arguments, function (error, dir) {
+        if (!error) guard(onOpenedDir, record, dir, dirPath, 'fs.opendir');
+        return Reflect.apply(callback, this, arguments);
+      }),
+    );
   }, opendir);
 
   const promises = fs.promises;
@@ -542,7 +577,7 @@ function wrapChildProcess() {
         // return only output, so their child is matched by argv and time.
         const pid = result && typeof result === 'object' && typeof result.pid === 'number' ? result.pid : null;
         const argv = result && Array.isArray(result.spawnargs) ? result.spawnargs.map(String) : syncArgv(name, args);
-        const executable = result && typeof result.spawnfile === 'string' ? result.spawnfile : argv[0] ?? null;
+        const executable = result && typeof result.spawnfile === 'string' ? result.spawnfile : (argv[0] ?? null);
         onSpawned(record, pid, argv, executable, api, cwd);
       });
       return result;

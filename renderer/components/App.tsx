@@ -23,14 +23,30 @@ export function App() {
         <span className="brand">holdwatch</span>
         {started && (
           <>
-            <span className="mono dir" title={watch.dirs[0]}>{watch.dirs[0]}</span>
+            <span className="mono dir" title={watch.dirs[0]}>
+              {watch.dirs[0]}
+            </span>
             <WatchState />
-            <button onClick={() => void (watch.phase === 'following' ? stopRun() : stopWatch()).then(() => useStore.setState((s) => ({ watch: { ...s.watch, phase: 'idle', rows: new Map() } })))}>Change directory</button>
+            <button
+              onClick={() =>
+                void (watch.phase === 'following' ? stopRun() : stopWatch()).then(() =>
+                  useStore.setState((s) => ({ watch: { ...s.watch, phase: 'idle', rows: new Map() } })),
+                )
+              }
+            >
+              Change directory
+            </button>
           </>
         )}
-        <span className={`connection ${connection}`} title={connectionError ?? ''}>{connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting…' : 'disconnected'}</span>
+        <span className={`connection ${connection}`} title={connectionError ?? ''}>
+          {connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting…' : 'disconnected'}
+        </span>
       </header>
-      {connection === 'closed' && <p className="error banner" role="alert">{connectionError}</p>}
+      {connection === 'closed' && (
+        <p className="error banner" role="alert">
+          {connectionError}
+        </p>
+      )}
       {!started ? (
         <main className="start-main">
           <StartScreen />
@@ -58,9 +74,15 @@ function WatchState() {
   const following = useStore((s) => s.run.phase === 'starting' || s.run.phase === 'running');
   if (phase === 'starting') return <span className="progress">Resolving the directory…</span>;
   if (phase === 'first-scan') return <span className="progress">First scan of every process — this can take a few seconds on a busy machine…</span>;
-  if (phase === 'error') return <span className="error" role="alert">{error}</span>;
+  if (phase === 'error')
+    return (
+      <span className="error" role="alert">
+        {error}
+      </span>
+    );
   if (phase === 'idle') return <span className="dim">stopped</span>;
-  if (phase === 'following') return following ? <span className="live">following the terminal run's scans</span> : <span className="dim">what the terminal run recorded</span>;
+  if (phase === 'following')
+    return following ? <span className="live">following the terminal run's scans</span> : <span className="dim">what the terminal run recorded</span>;
   return (
     <span className="live" data-testid="watch-live">
       live · {scans} {scans === 1 ? 'scan' : 'scans'}
@@ -76,11 +98,15 @@ function ScannerState({ denied }: { denied: number }) {
   const scanner = useStore((s) => s.watch.scanner)!;
   return (
     <>
-      {scanner.mode === 'worker' && <span data-testid="scanner-mode">{scanner.elevated ? ' · scanning as administrator' : ' · scanning in a separate worker (not elevated)'}</span>}
+      {scanner.mode === 'worker' && (
+        <span data-testid="scanner-mode">{scanner.elevated ? ' · scanning as administrator' : ' · scanning in a separate worker (not elevated)'}</span>
+      )}
       {scanner.mode === 'starting' && (
         <>
           {' · '}
-          <span className="progress" data-testid="scanner-starting">Starting the elevated scanner (answer the Windows prompt)…</span>
+          <span className="progress" data-testid="scanner-starting">
+            Starting the elevated scanner (answer the Windows prompt)…
+          </span>
         </>
       )}
       {scanner.mode === 'in-process' && denied > 0 && scanner.canElevate && (
@@ -88,8 +114,18 @@ function ScannerState({ denied }: { denied: number }) {
           Scan as administrator
         </button>
       )}
-      {scanner.mode === 'in-process' && denied > 0 && !scanner.canElevate && scanner.hint && <span className="hint" data-testid="scanner-hint"> · {scanner.hint}</span>}
-      {scanner.message && <span className="scanner-message" role="status" data-testid="scanner-message"> · {scanner.message}</span>}
+      {scanner.mode === 'in-process' && denied > 0 && !scanner.canElevate && scanner.hint && (
+        <span className="hint" data-testid="scanner-hint">
+          {' '}
+          · {scanner.hint}
+        </span>
+      )}
+      {scanner.message && (
+        <span className="scanner-message" role="status" data-testid="scanner-message">
+          {' '}
+          · {scanner.message}
+        </span>
+      )}
     </>
   );
 }

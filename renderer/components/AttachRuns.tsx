@@ -24,18 +24,27 @@ export function AttachRuns() {
       {!loaded && <p className="dim">Looking for runs…</p>}
       {loaded && runs.length === 0 && (
         <p className="hint" data-testid="no-active-runs">
-          No <code>holdwatch run</code> is going right now. Start one in a terminal, e.g. <code className="mono">holdwatch run --watch /tmp/work -- pytest -x tests</code>, and it shows up here (with the same data directory, <code>HOLDWATCH_DATA_DIR</code>).
+          No <code>holdwatch run</code> is going right now. Start one in a terminal, e.g.{' '}
+          <code className="mono">holdwatch run --watch /tmp/work -- pytest -x tests</code>, and it shows up here (with the same data directory,{' '}
+          <code>HOLDWATCH_DATA_DIR</code>).
         </p>
       )}
       {runs.length > 0 && (
         <ul className="active-runs">
           {runs.map((run) => (
             <li key={run.runId}>
-              <button type="button" className="active-run" data-testid="active-run" onClick={() => void attachRun(run)} title={`Follow run ${run.runId} (holdwatch run, pid ${run.pid}); the run is never stopped from here`}>
+              <button
+                type="button"
+                className="active-run"
+                data-testid="active-run"
+                onClick={() => void attachRun(run)}
+                title={`Follow run ${run.runId} (holdwatch run, pid ${run.pid}); the run is never stopped from here`}
+              >
                 <span className="run-facts">
                   <span className="mono command">{run.command.join(' ')}</span>
                   <span className="dim">
-                    in <span className="mono">{run.cwd}</span> · watching <span className="mono">{run.watched.join(', ')}</span> · started {ageText(nowMs - Date.parse(run.startedAt))} ago
+                    in <span className="mono">{run.cwd}</span> · watching <span className="mono">{run.watched.join(', ')}</span> · started{' '}
+                    {ageText(nowMs - Date.parse(run.startedAt))} ago
                   </span>
                 </span>
                 <span className="attach-cta">Attach</span>

@@ -15,7 +15,15 @@ export function DetailsPanel() {
   const key = useStore((s) => s.selection.selectedKey);
   const details = useStore((s) => s.selection.details);
   const liveRow = useStore((s) => (key ? s.watch.rows.get(key) : undefined));
-  const recorded = useStore((s) => (key ? findRecorded(s.run.record?.holders ?? [], s.run.failures.flatMap((f) => f.holders), key) : undefined));
+  const recorded = useStore((s) =>
+    key
+      ? findRecorded(
+          s.run.record?.holders ?? [],
+          s.run.failures.flatMap((f) => f.holders),
+          key,
+        )
+      : undefined,
+  );
   const [confirming, setConfirming] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -26,7 +34,15 @@ export function DetailsPanel() {
   const info = details?.data?.process;
 
   const copy = async () => {
-    const text = [`${holder.processName} (PID ${holder.pid}) holds ${holder.path} [${holder.kind}${holder.handle ? `, ${holder.handle}` : ''}]`, `command line: ${holder.commandLine}`, attribution ? `verdict: ${VERDICT_LABEL[attribution.verdict]}; spawned during: ${attribution.spawnedDuring ?? '—'}; first seen during: ${attribution.firstSeenDuring ?? '—'}` : ''].filter(Boolean).join('\n');
+    const text = [
+      `${holder.processName} (PID ${holder.pid}) holds ${holder.path} [${holder.kind}${holder.handle ? `, ${holder.handle}` : ''}]`,
+      `command line: ${holder.commandLine}`,
+      attribution
+        ? `verdict: ${VERDICT_LABEL[attribution.verdict]}; spawned during: ${attribution.spawnedDuring ?? '—'}; first seen during: ${attribution.firstSeenDuring ?? '—'}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
     try {
       await navigator.clipboard.writeText(text);
       setNotice('Copied to the clipboard.');
@@ -52,21 +68,34 @@ export function DetailsPanel() {
       </h2>
       <dl>
         <dt>Command line</dt>
-        <dd className="mono" data-testid="command-line">{holder.commandLine || '—'}</dd>
+        <dd className="mono" data-testid="command-line">
+          {holder.commandLine || '—'}
+        </dd>
         <dt>Holds</dt>
-        <dd className="mono">{holder.path}{holder.deleted ? ' (deleted)' : ''}</dd>
+        <dd className="mono">
+          {holder.path}
+          {holder.deleted ? ' (deleted)' : ''}
+        </dd>
         <dt>How</dt>
-        <dd>{holder.kind}{holder.handle ? ` · ${holder.handle}` : ''}{holder.user ? ` · user ${holder.user}` : ''}</dd>
+        <dd>
+          {holder.kind}
+          {holder.handle ? ` · ${holder.handle}` : ''}
+          {holder.user ? ` · user ${holder.user}` : ''}
+        </dd>
         {attribution && (
           <>
             <dt>Verdict</dt>
-            <dd><span className={`badge ${attribution.verdict}`}>{VERDICT_LABEL[attribution.verdict]}</span></dd>
+            <dd>
+              <span className={`badge ${attribution.verdict}`}>{VERDICT_LABEL[attribution.verdict]}</span>
+            </dd>
             <dt>Spawned during</dt>
             <dd>{attribution.spawnedDuring ?? '—'}</dd>
             <dt>First seen during</dt>
             <dd>{attribution.firstSeenDuring ?? '—'}</dd>
             <dt>Seen</dt>
-            <dd>{clockTime(Date.parse(attribution.firstSeenAt))} – {clockTime(Date.parse(attribution.lastSeenAt))}</dd>
+            <dd>
+              {clockTime(Date.parse(attribution.firstSeenAt))} – {clockTime(Date.parse(attribution.lastSeenAt))}
+            </dd>
           </>
         )}
         <dt>Process</dt>
@@ -82,13 +111,17 @@ export function DetailsPanel() {
       {attribution && attribution.ancestry.length > 0 ? (
         <ol className="ancestry" aria-label="Ancestry recorded when first seen">
           {attribution.ancestry.map((a) => (
-            <li key={a.pid} title={a.commandLine}><span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span></li>
+            <li key={a.pid} title={a.commandLine}>
+              <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span>
+            </li>
           ))}
         </ol>
       ) : details?.data ? (
         <ol className="ancestry" aria-label="Ancestry now">
           {details.data.ancestry.map((a) => (
-            <li key={a.pid} title={a.commandLine}><span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span></li>
+            <li key={a.pid} title={a.commandLine}>
+              <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span>
+            </li>
           ))}
         </ol>
       ) : (
@@ -97,24 +130,46 @@ export function DetailsPanel() {
       <h3>Stacks</h3>
       <StackView label="Opened by" lookup={attribution?.openStack} />
       <StackView label="Process started by" lookup={attribution?.spawnStack} />
-      {!attribution?.openStack && !attribution?.spawnStack ? <p className="dim">Stacks are recorded for runs started by holdwatch (Python and Node processes).</p> : null}
+      {!attribution?.openStack && !attribution?.spawnStack ? (
+        <p className="dim">Stacks are recorded for runs started by holdwatch (Python and Node processes).</p>
+      ) : null}
       <div className="actions">
         <button onClick={() => void copy()}>Copy</button>
-        <button onClick={() => void revealPath(holder.path).then(() => setNotice('Opened its folder in the file manager.'), (e: unknown) => setNotice(messageOf(e)))}>Reveal</button>
+        <button
+          onClick={() =>
+            void revealPath(holder.path).then(
+              () => setNotice('Opened its folder in the file manager.'),
+              (e: unknown) => setNotice(messageOf(e)),
+            )
+          }
+        >
+          Reveal
+        </button>
         {confirming ? (
           <span className="confirm" role="alertdialog" aria-label="Confirm ending the process">
             End {holder.processName} (PID {holder.pid})? Unsaved work in it is lost.
-            <button className="danger" onClick={() => void end()}>End process</button>
+            <button className="danger" onClick={() => void end()}>
+              End process
+            </button>
             <button onClick={() => setConfirming(false)}>Cancel</button>
           </span>
         ) : (
-          <button className="danger" disabled={Boolean(details?.data?.endRefusal) || details?.state !== 'ready'} title={details?.data?.endRefusal ?? ''} onClick={() => setConfirming(true)}>
+          <button
+            className="danger"
+            disabled={Boolean(details?.data?.endRefusal) || details?.state !== 'ready'}
+            title={details?.data?.endRefusal ?? ''}
+            onClick={() => setConfirming(true)}
+          >
             End process…
           </button>
         )}
       </div>
       {details?.data?.endRefusal && <p className="dim">holdwatch will not end it: {details.data.endRefusal}.</p>}
-      {notice && <p className="notice" role="status">{notice}</p>}
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
       <LiveStackSection holder={holder} holderKey={key} />
     </section>
   );
@@ -127,7 +182,12 @@ function findRecorded(holders: readonly AttributedHolder[], atFailures: readonly
 /** A recorded stack, innermost frame first; the first frame of the user's own code is marked. */
 function StackView({ label, lookup }: { label: string; lookup: StackLookup | undefined }) {
   if (!lookup) return null;
-  if (!lookup.found) return <p className="dim">{label}: {lookup.reason}</p>;
+  if (!lookup.found)
+    return (
+      <p className="dim">
+        {label}: {lookup.reason}
+      </p>
+    );
   const frames = lookup.stack.frames.slice(0, 8);
   return (
     <div className="stack">

@@ -50,11 +50,21 @@ export function ExportPanel() {
             <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} /> Redact home directory and user name
           </label>
           <div className="actions">
-            <button onClick={() => void run('md')} disabled={busy !== null}>{busy === 'md' ? 'Rendering…' : 'Copy Markdown'}</button>
-            <button onClick={() => void run('json')} disabled={busy !== null}>{busy === 'json' ? 'Rendering…' : 'Save JSON'}</button>
-            <button onClick={() => void run('html')} disabled={busy !== null}>{busy === 'html' ? 'Rendering…' : 'Save HTML'}</button>
+            <button onClick={() => void run('md')} disabled={busy !== null}>
+              {busy === 'md' ? 'Rendering…' : 'Copy Markdown'}
+            </button>
+            <button onClick={() => void run('json')} disabled={busy !== null}>
+              {busy === 'json' ? 'Rendering…' : 'Save JSON'}
+            </button>
+            <button onClick={() => void run('html')} disabled={busy !== null}>
+              {busy === 'html' ? 'Rendering…' : 'Save HTML'}
+            </button>
           </div>
-          {notice && <p className="notice" role="status">{notice}</p>}
+          {notice && (
+            <p className="notice" role="status">
+              {notice}
+            </p>
+          )}
           {preview && <textarea className="preview mono" readOnly value={preview} aria-label="Markdown report" data-testid="markdown-preview" />}
         </>
       )}

@@ -43,7 +43,14 @@ export function HoldersTable() {
   return (
     <section className="holders" aria-label="Holders">
       <div className="table-tools">
-        <input className="filter" type="search" placeholder="Filter: process, PID, path, test, verdict" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter holders" />
+        <input
+          className="filter"
+          type="search"
+          placeholder="Filter: process, PID, path, test, verdict"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          aria-label="Filter holders"
+        />
         <span className="count" data-testid="row-count">
           {rows.length.toLocaleString('en-US')} {rows.length === 1 ? 'holder' : 'holders'}
           {frozen ? ' at the failure' : ''}
@@ -51,7 +58,13 @@ export function HoldersTable() {
       </div>
       <div className="grid header" role="row">
         {COLUMNS.map((c) => (
-          <button key={c.id} role="columnheader" className={`cell col-${c.id}`} onClick={() => sortBy(c.id)} aria-sort={sort.column === c.id ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+          <button
+            key={c.id}
+            role="columnheader"
+            className={`cell col-${c.id}`}
+            onClick={() => sortBy(c.id)}
+            aria-sort={sort.column === c.id ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+          >
             {c.label}
             {sort.column === c.id ? (sort.descending ? ' ▾' : ' ▴') : ''}
           </button>
@@ -59,7 +72,13 @@ export function HoldersTable() {
       </div>
       <div className="scroller" ref={scroller} data-testid="holders-scroller" role="table">
         {rows.length === 0 ? (
-          <p className="empty">{deferredFilter ? 'No holder matches the filter.' : frozen ? 'Nothing held the directory at that moment.' : 'Nothing holds the directory right now.'}</p>
+          <p className="empty">
+            {deferredFilter
+              ? 'No holder matches the filter.'
+              : frozen
+                ? 'Nothing held the directory at that moment.'
+                : 'Nothing holds the directory right now.'}
+          </p>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
@@ -77,10 +96,21 @@ export function HoldersTable() {
 const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRow; top: number; selected: boolean }) {
   const h = row.holder;
   const verdict = row.attribution?.verdict;
-  const classes = ['grid', 'row', `state-${row.state}`, selected ? 'selected' : '', row.highlighted ? 'highlighted' : '', verdict ? `verdict-${verdict}` : ''].filter(Boolean).join(' ');
+  const classes = ['grid', 'row', `state-${row.state}`, selected ? 'selected' : '', row.highlighted ? 'highlighted' : '', verdict ? `verdict-${verdict}` : '']
+    .filter(Boolean)
+    .join(' ');
   return (
-    <div className={classes} role="row" style={{ transform: `translateY(${top}px)` }} onClick={() => void selectRow(row.key)} data-pid={h.pid} aria-selected={selected}>
-      <span className="cell col-process" title={h.commandLine}>{h.processName}</span>
+    <div
+      className={classes}
+      role="row"
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={() => void selectRow(row.key)}
+      data-pid={h.pid}
+      aria-selected={selected}
+    >
+      <span className="cell col-process" title={h.commandLine}>
+        {h.processName}
+      </span>
       <span className="cell col-pid">{h.pid}</span>
       {/* The handle tells apart two rows of one process on one path (rm opens a dir twice). */}
       <span className="cell col-kind" title={h.handle ?? undefined}>
@@ -92,7 +122,9 @@ const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRo
         {h.deleted ? <em className="deleted"> (deleted)</em> : null}
       </span>
       <span className="cell col-since">{clockTime(row.sinceMs)}</span>
-      <span className="cell col-test" title={testOf(row)}>{testOf(row) || '—'}</span>
+      <span className="cell col-test" title={testOf(row)}>
+        {testOf(row) || '—'}
+      </span>
       <span className="cell col-verdict">{verdict ? <span className={`badge ${verdict}`}>{VERDICT_LABEL[verdict]}</span> : '—'}</span>
     </div>
   );

@@ -41,7 +41,16 @@ export function LiveStackSection({ holder, holderKey }: { holder: Holder; holder
         </button>
         {result?.kind === 'stack' && <button onClick={() => void copy(result.text)}>Copy stack</button>}
         {result?.kind === 'stack' && result.dumpPath && (
-          <button onClick={() => void revealPath(result.dumpPath!).then(() => setNotice('Opened the dumps folder.'), (e: unknown) => setNotice(messageOf(e)))}>Reveal dump</button>
+          <button
+            onClick={() =>
+              void revealPath(result.dumpPath!).then(
+                () => setNotice('Opened the dumps folder.'),
+                (e: unknown) => setNotice(messageOf(e)),
+              )
+            }
+          >
+            Reveal dump
+          </button>
         )}
       </div>
       {!live && (
@@ -56,7 +65,11 @@ export function LiveStackSection({ holder, holderKey }: { holder: Holder; holder
           {windows ? `Writing a minidump of PID ${live.pid}…` : `Taking the stack of PID ${live.pid}… attaching a debugger can take a few seconds.`}
         </p>
       )}
-      {live?.state === 'error' && <p className="error" role="alert">{live.error}</p>}
+      {live?.state === 'error' && (
+        <p className="error" role="alert">
+          {live.error}
+        </p>
+      )}
       {result?.kind === 'unavailable' && (
         <p className="error" role="alert" data-testid="live-stack-unavailable">
           No live stack{result.tool ? ` (${result.tool})` : ''}: {result.reason}. Next: {result.nextStep}.
@@ -65,7 +78,9 @@ export function LiveStackSection({ holder, holderKey }: { holder: Holder; holder
       {result?.kind === 'stack' && (
         <>
           <p className="dim">
-            {result.tool === 'minidump' ? `${result.threads.length} threads` : `${result.threads.length} thread${result.threads.length === 1 ? '' : 's'}, by ${result.tool}`}
+            {result.tool === 'minidump'
+              ? `${result.threads.length} threads`
+              : `${result.threads.length} thread${result.threads.length === 1 ? '' : 's'}, by ${result.tool}`}
             {live?.atMs ? ` · taken ${clockTime(live.atMs)}` : ''}
             {result.note ? ` · ${result.note}` : ''}
           </p>
@@ -76,13 +91,22 @@ export function LiveStackSection({ holder, holderKey }: { holder: Holder; holder
           )}
           {/* One element per line: long frames wrap under a hanging indent instead of running off the narrow panel. */}
           <div className="mono live-stack-text" tabIndex={0} role="region" aria-label="Live stack text" data-testid="live-stack-text">
-            {threadsText(result.text).trimEnd().split('\n').map((line, i) => (
-              <div key={i} className={line.startsWith('thread ') ? 'thread' : undefined}>{line}</div>
-            ))}
+            {threadsText(result.text)
+              .trimEnd()
+              .split('\n')
+              .map((line, i) => (
+                <div key={i} className={line.startsWith('thread ') ? 'thread' : undefined}>
+                  {line}
+                </div>
+              ))}
           </div>
         </>
       )}
-      {notice && <p className="notice" role="status">{notice}</p>}
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
     </div>
   );
 }

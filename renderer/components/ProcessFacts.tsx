@@ -10,7 +10,9 @@ export function ProcessFacts({ details }: { details: ProcessDetails }) {
     <>
       <dl data-testid="process-facts">
         <dt>Directory</dt>
-        <dd className="mono" data-testid="cwd">{details.cwd ?? <span className="dim">unreadable: {details.cwdUnreadableReason}</span>}</dd>
+        <dd className="mono" data-testid="cwd">
+          {details.cwd ?? <span className="dim">unreadable: {details.cwdUnreadableReason}</span>}
+        </dd>
         <dt>Run tag</dt>
         <dd className="mono">{details.environmentTag ?? <span className="dim">none (HOLDWATCH_RUN not set)</span>}</dd>
         {run && (
@@ -51,7 +53,8 @@ export function ProcessFacts({ details }: { details: ProcessDetails }) {
 
 function HoldingsTable({ holdings }: { holdings: HoldingDetail[] }) {
   // One sentence for the column, not one per row: the reason is the same for every handle of a platform.
-  const shareNote = holdings.find((h) => h.share === null && h.handle !== null)?.shareUnknownReason ?? holdings.find((h) => h.share === null)?.shareUnknownReason;
+  const shareNote =
+    holdings.find((h) => h.share === null && h.handle !== null)?.shareUnknownReason ?? holdings.find((h) => h.share === null)?.shareUnknownReason;
   return (
     <>
       <table className="holdings" data-testid="holdings" aria-label="What the process holds under the watched dirs">
@@ -67,7 +70,10 @@ function HoldingsTable({ holdings }: { holdings: HoldingDetail[] }) {
           {holdings.map((h) => (
             <tr key={`${h.kind}/${h.handle ?? ''}/${h.path}`}>
               <td className="mono">{h.handle ?? h.kind}</td>
-              <td className="mono path" title={h.path}>{relativePath(h.path, h.watchedDir)}{h.deleted ? ' (deleted)' : ''}</td>
+              <td className="mono path" title={h.path}>
+                {relativePath(h.path, h.watchedDir)}
+                {h.deleted ? ' (deleted)' : ''}
+              </td>
               <td title={h.access ? `${h.access.flags} (${h.access.raw})` : 'not an open handle, or unreadable'}>
                 {rightsLabel(h.access)}
                 {h.locks.length > 0 ? <span className="dim"> · {h.locks.join(', ')}</span> : null}

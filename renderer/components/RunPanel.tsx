@@ -26,13 +26,40 @@ export function RunPanel() {
       {run.phase !== 'idle' && (
         <div className={`run-status ${run.phase}`} data-testid="run-status">
           <span className="mono">{run.command.join(' ')}</span>
-          {attached && <span className="badge" title={`Started in a terminal with holdwatch run (pid ${run.attachedPid}); holdwatch follows it and never stops it`}>terminal run · pid {run.attachedPid}</span>}
+          {attached && (
+            <span className="badge" title={`Started in a terminal with holdwatch run (pid ${run.attachedPid}); holdwatch follows it and never stops it`}>
+              terminal run · pid {run.attachedPid}
+            </span>
+          )}
           {run.phase === 'starting' && <span className="progress"> {attached ? 'Attaching…' : 'Starting…'}</span>}
-          {run.phase === 'running' && <span className="progress"> {attached ? 'Following' : 'Running'}{run.lastTest ? ` — ${run.lastTest.name}${run.lastTest.phase ? ` (${run.lastTest.phase})` : ''}` : ''}</span>}
-          {run.phase === 'ended' && !isDetached(run) && <span> Ended, exit code {run.exitCode ?? '—'} · {counts}</span>}
+          {run.phase === 'running' && (
+            <span className="progress">
+              {' '}
+              {attached ? 'Following' : 'Running'}
+              {run.lastTest ? ` — ${run.lastTest.name}${run.lastTest.phase ? ` (${run.lastTest.phase})` : ''}` : ''}
+            </span>
+          )}
+          {run.phase === 'ended' && !isDetached(run) && (
+            <span>
+              {' '}
+              Ended, exit code {run.exitCode ?? '—'} · {counts}
+            </span>
+          )}
           {isDetached(run) && <span> Detached: the run goes on in its terminal · so far {counts}</span>}
-          {run.phase === 'error' && <span className="error" role="alert"> {run.error}</span>}
-          {active && (attached ? <button onClick={() => void stopRun()} title="Stop following; the run goes on in its terminal">Detach</button> : <button onClick={() => void stopRun()}>Stop run</button>)}
+          {run.phase === 'error' && (
+            <span className="error" role="alert">
+              {' '}
+              {run.error}
+            </span>
+          )}
+          {active &&
+            (attached ? (
+              <button onClick={() => void stopRun()} title="Stop following; the run goes on in its terminal">
+                Detach
+              </button>
+            ) : (
+              <button onClick={() => void stopRun()}>Stop run</button>
+            ))}
         </div>
       )}
       {attached && !run.output && <p className="dim output-hint">Its output is in the terminal that runs it.</p>}
@@ -44,10 +71,30 @@ export function RunPanel() {
       )}
       {!active && (
         <form className="run-form" onSubmit={submit}>
-          <input aria-label="Test command" placeholder="Test command to run under holdwatch, e.g. pytest -x tests" value={command} onChange={(e) => setCommand(e.target.value)} spellCheck={false} />
-          <input aria-label="Working directory" placeholder="Working directory (default: the watched dir)" value={cwd} onChange={(e) => setCwd(e.target.value)} spellCheck={false} />
-          <input aria-label="Directory the run watches" placeholder={`Directory the run watches (default: ${dir})`} value={runDir} onChange={(e) => setRunDir(e.target.value)} spellCheck={false} />
-          <button type="submit" disabled={!command.trim()}>Run</button>
+          <input
+            aria-label="Test command"
+            placeholder="Test command to run under holdwatch, e.g. pytest -x tests"
+            value={command}
+            onChange={(e) => setCommand(e.target.value)}
+            spellCheck={false}
+          />
+          <input
+            aria-label="Working directory"
+            placeholder="Working directory (default: the watched dir)"
+            value={cwd}
+            onChange={(e) => setCwd(e.target.value)}
+            spellCheck={false}
+          />
+          <input
+            aria-label="Directory the run watches"
+            placeholder={`Directory the run watches (default: ${dir})`}
+            value={runDir}
+            onChange={(e) => setRunDir(e.target.value)}
+            spellCheck={false}
+          />
+          <button type="submit" disabled={!command.trim()}>
+            Run
+          </button>
         </form>
       )}
     </section>

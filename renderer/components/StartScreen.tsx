@@ -37,7 +37,15 @@ export function StartScreen() {
       <h1>Which process holds this directory?</h1>
       <p className="hint">holdwatch shows, live, every process holding a file under a directory, and which test put it there.</p>
       <label htmlFor="dir">Directory to watch</label>
-      <input id="dir" name="dir" value={dir} onChange={(e) => setDir(e.target.value)} placeholder="/tmp, C:\Users\me\AppData\Local\Temp, \\?\C:\..., /c/Users/..." spellCheck={false} autoFocus />
+      <input
+        id="dir"
+        name="dir"
+        value={dir}
+        onChange={(e) => setDir(e.target.value)}
+        placeholder="/tmp, C:\Users\me\AppData\Local\Temp, \\?\C:\..., /c/Users/..."
+        spellCheck={false}
+        autoFocus
+      />
       {recentDirs.length > 0 && (
         <div className="recent" aria-label="Recent directories">
           {recentDirs.map((d) => (
@@ -50,13 +58,24 @@ export function StartScreen() {
       <details className="run-options" open={Boolean(command)}>
         <summary>Run a test command under holdwatch (optional)</summary>
         <label htmlFor="command">Test command</label>
-        <input id="command" name="command" value={command} onChange={(e) => setCommand(e.target.value)} placeholder="pytest -x tests    ·    bats test/    ·    go test -json ./..." spellCheck={false} />
+        <input
+          id="command"
+          name="command"
+          value={command}
+          onChange={(e) => setCommand(e.target.value)}
+          placeholder="pytest -x tests    ·    bats test/    ·    go test -json ./..."
+          spellCheck={false}
+        />
         <label htmlFor="cwd">Working directory</label>
         <input id="cwd" name="cwd" value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="defaults to the watched directory" spellCheck={false} />
       </details>
-      <button type="submit" className="primary">{command.trim() ? 'Watch and run' : 'Watch'}</button>
+      <button type="submit" className="primary">
+        {command.trim() ? 'Watch and run' : 'Watch'}
+      </button>
       {[watchError, runError, loadError].filter(Boolean).map((e) => (
-        <p key={e} className="error" role="alert">{e}</p>
+        <p key={e} className="error" role="alert">
+          {e}
+        </p>
       ))}
     </form>
   );

@@ -19,7 +19,7 @@ export function Timeline() {
 
   const t0 = Date.parse(record.startedAt);
   const t1 = Math.max(t0 + 1000, lastMoment(record, failures));
-  const x = (iso: string | number) => LABEL + ((typeof iso === 'number' ? iso : Date.parse(iso)) - t0) / (t1 - t0) * (WIDTH - LABEL - 10);
+  const x = (iso: string | number) => LABEL + (((typeof iso === 'number' ? iso : Date.parse(iso)) - t0) / (t1 - t0)) * (WIDTH - LABEL - 10);
   const tests = record.tests.slice(0, MAX_TESTS);
   const holders = [...record.holders].sort((a, b) => a.attribution.firstSeenAt.localeCompare(b.attribution.firstSeenAt)).slice(0, MAX_HOLDERS);
   // Failures close in time (a runner's teardown event and the rm line that follows it) get their
@@ -32,27 +32,55 @@ export function Timeline() {
   return (
     <section className="timeline" aria-label="Run timeline">
       <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label="Tests, holder lifetimes and failures over time">
-        <text x={4} y={14} className="lane-title">Tests</text>
-        <text x={WIDTH - 10} y={14} className="axis" textAnchor="end">{clockTime(t0)} → {clockTime(t1)} ({((t1 - t0) / 1000).toFixed(1)} s)</text>
+        <text x={4} y={14} className="lane-title">
+          Tests
+        </text>
+        <text x={WIDTH - 10} y={14} className="axis" textAnchor="end">
+          {clockTime(t0)} → {clockTime(t1)} ({((t1 - t0) / 1000).toFixed(1)} s)
+        </text>
         {tests.map((t, i) => (
           <TestBar key={t.name} test={t} y={top + i * LANE} x={x} t1={t1} />
         ))}
-        {record.tests.length > MAX_TESTS && <text x={4} y={holdersTop - 4} className="axis">+{record.tests.length - MAX_TESTS} more tests</text>}
-        <text x={4} y={holdersTop + 10} className="lane-title" dy={-12}>Holders</text>
-        {holders.length === 0 && <text x={LABEL} y={holdersTop + 12} className="axis">No holder seen yet.</text>}
+        {record.tests.length > MAX_TESTS && (
+          <text x={4} y={holdersTop - 4} className="axis">
+            +{record.tests.length - MAX_TESTS} more tests
+          </text>
+        )}
+        <text x={4} y={holdersTop + 10} className="lane-title" dy={-12}>
+          Holders
+        </text>
+        {holders.length === 0 && (
+          <text x={LABEL} y={holdersTop + 12} className="axis">
+            No holder seen yet.
+          </text>
+        )}
         {holders.map((h, i) => {
           const y = holdersTop + i * LANE;
           const label = `${h.processName}[${h.pid}] ${h.path.split(/[\\/]/).pop()}`;
           return (
             <g key={`${h.pid}/${h.processStartedAtMs}/${h.kind}/${h.handle}/${h.path}`}>
-              <text x={4} y={y + 12} className="lane-label">{label.length > 30 ? label.slice(0, 29) + '…' : label}<title>{h.path}</title></text>
-              <rect x={x(h.attribution.firstSeenAt)} y={y + 3} width={Math.max(3, x(h.attribution.lastSeenAt) - x(h.attribution.firstSeenAt))} height={LANE - 6} rx={3} className={`lifetime ${h.attribution.verdict}`}>
+              <text x={4} y={y + 12} className="lane-label">
+                {label.length > 30 ? label.slice(0, 29) + '…' : label}
+                <title>{h.path}</title>
+              </text>
+              <rect
+                x={x(h.attribution.firstSeenAt)}
+                y={y + 3}
+                width={Math.max(3, x(h.attribution.lastSeenAt) - x(h.attribution.firstSeenAt))}
+                height={LANE - 6}
+                rx={3}
+                className={`lifetime ${h.attribution.verdict}`}
+              >
                 <title>{`${label}: ${VERDICT_LABEL[h.attribution.verdict]}, ${clockTime(Date.parse(h.attribution.firstSeenAt))} – ${clockTime(Date.parse(h.attribution.lastSeenAt))}`}</title>
               </rect>
             </g>
           );
         })}
-        {record.holders.length > MAX_HOLDERS && <text x={4} y={height - 6} className="axis">+{record.holders.length - MAX_HOLDERS} more holders (see the table)</text>}
+        {record.holders.length > MAX_HOLDERS && (
+          <text x={4} y={height - 6} className="axis">
+            +{record.holders.length - MAX_HOLDERS} more holders (see the table)
+          </text>
+        )}
         {failures.map((f, i) => (
           <FailureMarker key={`${f.at}-${i}`} failure={f} index={i} x={x(f.at)} stack={stacks[i] ?? 0} height={height} frozen={frozen === i} />
         ))}
@@ -72,12 +100,29 @@ function TestBar({ test, y, x, t1 }: { test: TestRecord; y: number; x: (t: strin
   const phases = test.phaseTimes ? (Object.entries(test.phaseTimes) as [string, { startedAt: string; endedAt: string }][]) : [];
   return (
     <g>
-      <text x={4} y={y + 12} className="lane-label">{test.name.length > 30 ? '…' + test.name.slice(-29) : test.name}<title>{test.name}</title></text>
-      <rect x={x(test.startedAt)} y={y + 3} width={Math.max(3, x(end) - x(test.startedAt))} height={LANE - 6} rx={3} className={`test ${test.outcome ?? 'running'}`}>
+      <text x={4} y={y + 12} className="lane-label">
+        {test.name.length > 30 ? '…' + test.name.slice(-29) : test.name}
+        <title>{test.name}</title>
+      </text>
+      <rect
+        x={x(test.startedAt)}
+        y={y + 3}
+        width={Math.max(3, x(end) - x(test.startedAt))}
+        height={LANE - 6}
+        rx={3}
+        className={`test ${test.outcome ?? 'running'}`}
+      >
         <title>{`${test.name}: ${test.outcome ?? 'running'}${test.phase ? ` in ${test.phase}` : ''}`}</title>
       </rect>
       {phases.map(([phase, t]) => (
-        <rect key={phase} x={x(t.startedAt)} y={y + 3} width={Math.max(2, x(t.endedAt) - x(t.startedAt))} height={LANE - 6} className={`phase ${phase} ${test.phases?.[phase as 'setup'] ?? ''}`}>
+        <rect
+          key={phase}
+          x={x(t.startedAt)}
+          y={y + 3}
+          width={Math.max(2, x(t.endedAt) - x(t.startedAt))}
+          height={LANE - 6}
+          className={`phase ${phase} ${test.phases?.[phase as 'setup'] ?? ''}`}
+        >
           <title>{`${phase}: ${test.phases?.[phase as 'setup'] ?? ''}`}</title>
         </rect>
       ))}
@@ -85,11 +130,33 @@ function TestBar({ test, y, x, t1 }: { test: TestRecord; y: number; x: (t: strin
   );
 }
 
-function FailureMarker({ failure, index, x, stack, height, frozen }: { failure: FailureRecord; index: number; x: number; stack: number; height: number; frozen: boolean }) {
+function FailureMarker({
+  failure,
+  index,
+  x,
+  stack,
+  height,
+  frozen,
+}: {
+  failure: FailureRecord;
+  index: number;
+  x: number;
+  stack: number;
+  height: number;
+  frozen: boolean;
+}) {
   const y = stack * 16;
   const label = `Teardown failure at ${clockTime(Date.parse(failure.at))}${failure.test ? ` in ${failure.test}` : ''}: ${failure.text}`;
   return (
-    <g className={`failure-marker${frozen ? ' frozen' : ''}`} role="button" tabIndex={0} aria-label={label} data-testid="failure-marker" onClick={() => freezeFailure(frozen ? null : index)} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && freezeFailure(frozen ? null : index)}>
+    <g
+      className={`failure-marker${frozen ? ' frozen' : ''}`}
+      role="button"
+      tabIndex={0}
+      aria-label={label}
+      data-testid="failure-marker"
+      onClick={() => freezeFailure(frozen ? null : index)}
+      onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && freezeFailure(frozen ? null : index)}
+    >
       {/* The line is too thin to hit: the targets are a box around the triangle (one per stacked
           marker) and a band along the line (where markers overlap, the later one is on top). */}
       <rect className="hit" x={x - 9} y={y} width={18} height={18} />
@@ -102,6 +169,11 @@ function FailureMarker({ failure, index, x, stack, height, frozen }: { failure: 
 }
 
 function lastMoment(record: RunRecord, failures: readonly FailureRecord[]): number {
-  const times = [record.endedAt, ...record.tests.map((t) => t.endedAt ?? t.startedAt), ...record.holders.map((h) => h.attribution.lastSeenAt), ...failures.map((f) => f.at)];
+  const times = [
+    record.endedAt,
+    ...record.tests.map((t) => t.endedAt ?? t.startedAt),
+    ...record.holders.map((h) => h.attribution.lastSeenAt),
+    ...failures.map((f) => f.at),
+  ];
   return Math.max(...times.filter((t): t is string => Boolean(t)).map((t) => Date.parse(t)));
 }

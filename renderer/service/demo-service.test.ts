@@ -9,6 +9,10 @@ describe('DemoService.captureLiveStack', () => {
     expect(SERVICE_METHODS.captureLiveStack.result.parse(linux)).toMatchObject({ kind: 'stack', tool: 'gdb' });
     await demo.startWatch({ dirs: ['C:\\demo'] });
     const windows = await demo.captureLiveStack({ pid: 10_000, startedAtMs: 0 });
-    expect(SERVICE_METHODS.captureLiveStack.result.parse(windows)).toMatchObject({ kind: 'stack', tool: 'minidump', dumpPath: expect.stringMatching(/^C:\\.*\.dmp$/) });
+    expect(SERVICE_METHODS.captureLiveStack.result.parse(windows)).toMatchObject({
+      kind: 'stack',
+      tool: 'minidump',
+      dumpPath: expect.stringMatching(/^C:\\.*\.dmp$/),
+    });
   });
 });

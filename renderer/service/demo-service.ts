@@ -29,7 +29,14 @@ export function demoHolders(count: number, dir: string, atMs: number): Holder[] 
 export function demoTerminalRun(nowMs: number): { active: ActiveRun; history: RunEvent[]; record: RunRecord } {
   const at = (s: number) => new Date(nowMs - 90_000 + s * 1000).toISOString();
   const [t1, t2] = ['tests/test_export.py::test_writes_report', 'tests/test_export.py::test_cleans_up'];
-  const active: ActiveRun = { runId: 'demo-terminal', command: ['pytest', '-x', 'tests'], cwd: '/demo/project', watched: ['/demo'], startedAt: at(0), pid: 4242 };
+  const active: ActiveRun = {
+    runId: 'demo-terminal',
+    command: ['pytest', '-x', 'tests'],
+    cwd: '/demo/project',
+    watched: ['/demo'],
+    startedAt: at(0),
+    pid: 4242,
+  };
   const holder: AttributedHolder = {
     ...demoHolders(1, '/demo', nowMs)[0]!,
     pid: 4300,
@@ -39,14 +46,39 @@ export function demoTerminalRun(nowMs: number): { active: ActiveRun; history: Ru
     deleted: false,
     attribution: { spawnedDuring: null, firstSeenDuring: t1, verdict: 'blocked-cleanup', ancestry: [], firstSeenAt: at(2), lastSeenAt: at(9) },
   };
-  const failure = { at: at(4), text: "PermissionError: [WinError 32] ... '/demo/work/report.csv'", path: '/demo/work', kind: 'sharing-violation', code: 32, test: t1, holders: [holder] };
-  const test = (type: 'test-start' | 'test-end', name: string, s: number, outcome?: 'error' | 'passed'): RunEvent => ({ type: 'test', event: { type, name, atMs: Date.parse(at(s)), ...(outcome ? { outcome } : {}) } });
+  const failure = {
+    at: at(4),
+    text: "PermissionError: [WinError 32] ... '/demo/work/report.csv'",
+    path: '/demo/work',
+    kind: 'sharing-violation',
+    code: 32,
+    test: t1,
+    holders: [holder],
+  };
+  const test = (type: 'test-start' | 'test-end', name: string, s: number, outcome?: 'error' | 'passed'): RunEvent => ({
+    type: 'test',
+    event: { type, name, atMs: Date.parse(at(s)), ...(outcome ? { outcome } : {}) },
+  });
   const tests = [
     { name: t1, startedAt: at(1), endedAt: at(4), outcome: 'error' as const, phase: 'teardown' as const },
     { name: t2, startedAt: at(5), endedAt: at(9), outcome: 'passed' as const },
   ];
   const { runId, command, cwd, watched, startedAt } = active;
-  const record: RunRecord = { runId, command, cwd, watched, startedAt, platform: 'linux', exitCode: null, endedAt: null, tests, holders: [holder], failures: [failure], leftovers: [], versions: { holdwatch: 'demo', node: 'demo', os: 'demo' } };
+  const record: RunRecord = {
+    runId,
+    command,
+    cwd,
+    watched,
+    startedAt,
+    platform: 'linux',
+    exitCode: null,
+    endedAt: null,
+    tests,
+    holders: [holder],
+    failures: [failure],
+    leftovers: [],
+    versions: { holdwatch: 'demo', node: 'demo', os: 'demo' },
+  };
   const history: RunEvent[] = [
     { type: 'started', command: active.command, cwd: active.cwd, watched: active.watched },
     test('test-start', t1, 1),
@@ -112,7 +144,12 @@ export class DemoService implements HoldwatchService {
     await new Promise((resolve) => setTimeout(resolve, 400));
     if (this.windows) {
       const dumpPath = `C:\\Users\\demo\\AppData\\Local\\holdwatch\\dumps\\demo-${pid}.dmp`;
-      const threads = [4, 8, 12].map((tid, i) => ({ id: pid + tid, frames: [], state: i === 0 ? 'Waiting (UserRequest)' : 'Waiting (WrQueue)', startAddress: `0x7ff6a1b2${1000 + i * 16}` }));
+      const threads = [4, 8, 12].map((tid, i) => ({
+        id: pid + tid,
+        frames: [],
+        state: i === 0 ? 'Waiting (UserRequest)' : 'Waiting (WrQueue)',
+        startAddress: `0x7ff6a1b2${1000 + i * 16}`,
+      }));
       const note = 'DEMO dump, invented: open a real one in WinDbg (~*k) or Visual Studio';
       const text = [`minidump: ${dumpPath}`, `note: ${note}`, ...threads.map((t) => `thread ${t.id} ${t.state} start ${t.startAddress}`)].join('\n') + '\n';
       return { kind: 'stack', pid, tool: 'minidump', threads, dumpPath, note, rawText: text, text };

@@ -7,7 +7,10 @@ import { holderKey } from '../../contract/identity.js';
 import { markGone, upsertRow } from './rows.js';
 import { OUTPUT_KEEP_CHARS, type HoldwatchState } from './slices.js';
 
-export type Incoming = { channel: 'watch'; watchId: string; event: WatchEvent } | { channel: 'watch-status'; watchId: string; status: WatchStatus } | { channel: 'run'; runId: string; event: RunEvent };
+export type Incoming =
+  | { channel: 'watch'; watchId: string; event: WatchEvent }
+  | { channel: 'watch-status'; watchId: string; status: WatchStatus }
+  | { channel: 'run'; runId: string; event: RunEvent };
 
 /** One batch (everything that arrived in one frame) in one update: 20,000 rows are one render, not 20,000. */
 export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], nowMs: number): Partial<HoldwatchState> {
@@ -47,12 +50,14 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
           run = { ...run, lastTest: event.event };
           break;
         case 'holder':
-          if (event.change === 'appeared') upsertRow(rowsForWrite(), holderKey(event.holder), event.holder, event.holder.attribution, Date.parse(event.at), nowMs);
+          if (event.change === 'appeared')
+            upsertRow(rowsForWrite(), holderKey(event.holder), event.holder, event.holder.attribution, Date.parse(event.at), nowMs);
           else markGone(rowsForWrite(), holderKey(event.holder), nowMs);
           break;
         case 'failure':
           // A replayed history (another window attached to the same terminal run) repeats failures.
-          if (!run.failures.some((f) => f.at === event.failure.at && f.text === event.failure.text)) run = { ...run, failures: [...run.failures, event.failure] };
+          if (!run.failures.some((f) => f.at === event.failure.at && f.text === event.failure.text))
+            run = { ...run, failures: [...run.failures, event.failure] };
           break;
         case 'output':
           run = { ...run, output: (run.output + event.text).slice(-OUTPUT_KEEP_CHARS) };
@@ -63,7 +68,14 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
           break;
         case 'ended': {
           const record = event.record ?? run.record;
-          run = { ...run, phase: event.error ? 'error' : 'ended', exitCode: event.exitCode, error: event.error, record, failures: record?.failures ?? run.failures };
+          run = {
+            ...run,
+            phase: event.error ? 'error' : 'ended',
+            exitCode: event.exitCode,
+            error: event.error,
+            record,
+            failures: record?.failures ?? run.failures,
+          };
           if (record) settleVerdicts(record, true);
           break;
         }

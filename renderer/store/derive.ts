@@ -61,7 +61,9 @@ export function shownRows(rows: Iterable<Row>, settings: Pick<SettingsSlice, 'so
 
 function matches(row: Row, needle: string): boolean {
   const h = row.holder;
-  return [h.processName, String(h.pid), h.kind, h.path, h.commandLine, testOf(row), row.attribution?.verdict ?? ''].some((v) => v.toLowerCase().includes(needle));
+  return [h.processName, String(h.pid), h.kind, h.path, h.commandLine, testOf(row), row.attribution?.verdict ?? ''].some((v) =>
+    v.toLowerCase().includes(needle),
+  );
 }
 
 /** The holders alive at a failure's moment, from the record; the failure's blockers always included. */
@@ -72,7 +74,14 @@ export function frozenRows(record: RunRecord | null, failure: FailureRecord): { 
     if (Date.parse(h.attribution.firstSeenAt) <= atMs && Date.parse(h.attribution.lastSeenAt) >= atMs) byKey.set(holderKey(h), h);
   }
   for (const h of failure.holders) byKey.set(holderKey(h), h);
-  const rows = [...byKey].map(([key, h]): Row => ({ key, holder: h, attribution: h.attribution, sinceMs: Date.parse(h.attribution.firstSeenAt), state: 'live', changedAtMs: 0 }));
+  const rows = [...byKey].map(([key, h]): Row => ({
+    key,
+    holder: h,
+    attribution: h.attribution,
+    sinceMs: Date.parse(h.attribution.firstSeenAt),
+    state: 'live',
+    changedAtMs: 0,
+  }));
   return { rows, blockers: new Set(failure.holders.map(holderKey)) };
 }
 

@@ -28,13 +28,18 @@ export async function startWatch(dir: string): Promise<void> {
     return;
   }
   await stopWatch();
-  set((s) => ({ watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() }, selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null } }));
+  set((s) => ({
+    watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() },
+    selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null },
+  }));
   try {
     const { watchId } = await service().startWatch({ dirs: [trimmed], intervalMs: get().settings.intervalMs });
     set((s) => ({ watch: { ...s.watch, watchId, phase: s.watch.phase === 'starting' ? 'first-scan' : s.watch.phase } }));
     void loadStartFacts().catch(() => undefined);
   } catch (error) {
-    set((s) => ({ watch: { ...s.watch, phase: 'error', error: `Could not watch ${trimmed}: ${messageOf(error)}. Check the path, or pick another directory.` } }));
+    set((s) => ({
+      watch: { ...s.watch, phase: 'error', error: `Could not watch ${trimmed}: ${messageOf(error)}. Check the path, or pick another directory.` },
+    }));
   }
 }
 
@@ -42,14 +47,17 @@ export async function stopWatch(): Promise<void> {
   const { watchId } = get().watch;
   if (!watchId) return;
   set((s) => ({ watch: { ...s.watch, watchId: null, phase: 'idle' } }));
-  await service().stopWatch(watchId).catch(() => undefined); // already stopped is stopped
+  await service()
+    .stopWatch(watchId)
+    .catch(() => undefined); // already stopped is stopped
 }
 
 /** "Scan as administrator": the host restarts only this watch's scanner, elevated; the status line shows progress and the outcome. */
 export async function elevateScanner(): Promise<void> {
   const { watchId, scanner } = get().watch;
   if (!watchId || !scanner) return;
-  const update = (change: Partial<typeof scanner>) => set((s) => (s.watch.watchId === watchId && s.watch.scanner ? { watch: { ...s.watch, scanner: { ...s.watch.scanner, ...change } } } : {}));
+  const update = (change: Partial<typeof scanner>) =>
+    set((s) => (s.watch.watchId === watchId && s.watch.scanner ? { watch: { ...s.watch, scanner: { ...s.watch.scanner, ...change } } } : {}));
   update({ mode: 'starting', message: null });
   try {
     update(await service().elevateScanner(watchId));
@@ -69,13 +77,31 @@ export async function startRun(commandLine: string, cwd: string, dir: string): P
     return;
   }
   const dirs = [dir.trim() || get().watch.dirs[0] || get().settings.defaultDir];
-  set((s) => ({ run: { ...s.run, runId: null, phase: 'starting', command, cwd, record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null, attachedPid: null }, selection: { ...s.selection, frozenFailure: null } }));
+  set((s) => ({
+    run: {
+      ...s.run,
+      runId: null,
+      phase: 'starting',
+      command,
+      cwd,
+      record: null,
+      failures: [],
+      lastTest: null,
+      output: '',
+      exitCode: null,
+      error: null,
+      attachedPid: null,
+    },
+    selection: { ...s.selection, frozenFailure: null },
+  }));
   try {
     const { runId } = await service().startRun({ command, cwd: cwd.trim() || dirs[0]!, dirs, ...(Object.keys(env).length > 0 ? { env } : {}) });
     // Events may have arrived for this run before its id did: they were dropped, the next record repairs it.
     set((s) => ({ run: { ...s.run, runId, phase: s.run.phase === 'starting' ? 'running' : s.run.phase } }));
   } catch (error) {
-    set((s) => ({ run: { ...s.run, phase: 'error', error: `Could not start ${command[0]}: ${messageOf(error)}. Check the command and its working directory.` } }));
+    set((s) => ({
+      run: { ...s.run, phase: 'error', error: `Could not start ${command[0]}: ${messageOf(error)}. Check the command and its working directory.` },
+    }));
   }
 }
 
@@ -97,12 +123,22 @@ export async function attachRun(active: ActiveRun): Promise<void> {
   await stopWatch();
   // The id is set before asking: the history the host replays during the call is applied, not dropped.
   const { watch, run, selection } = initialState();
-  set({ watch: { ...watch, dirs: active.watched, phase: 'following' }, run: { ...run, runId: active.runId, phase: 'starting', command: active.command, cwd: active.cwd, attachedPid: active.pid }, selection });
+  set({
+    watch: { ...watch, dirs: active.watched, phase: 'following' },
+    run: { ...run, runId: active.runId, phase: 'starting', command: active.command, cwd: active.cwd, attachedPid: active.pid },
+    selection,
+  });
   try {
     await service().attachRun(active.runId);
     set((s) => ({ run: { ...s.run, phase: s.run.phase === 'starting' ? 'running' : s.run.phase } }));
   } catch (error) {
-    set((s) => ({ run: { ...s.run, phase: 'error', error: `Could not attach to ${active.command.join(' ')}: ${messageOf(error)}. Go back to the start screen for the runs going now.` } }));
+    set((s) => ({
+      run: {
+        ...s.run,
+        phase: 'error',
+        error: `Could not attach to ${active.command.join(' ')}: ${messageOf(error)}. Go back to the start screen for the runs going now.`,
+      },
+    }));
     void refreshActiveRuns();
   }
 }
@@ -110,12 +146,22 @@ export async function attachRun(active: ActiveRun): Promise<void> {
 /** Stops a run started here (SIGTERM to its command); for an attached run, stops following it only. */
 export async function stopRun(): Promise<void> {
   const { runId } = get().run;
-  if (runId) await service().stopRun(runId).catch(() => undefined);
+  if (runId)
+    await service()
+      .stopRun(runId)
+      .catch(() => undefined);
 }
 
 export async function selectRow(key: string | null): Promise<void> {
   const row = key ? (get().watch.rows.get(key)?.holder ?? frozenHolder(key)) : null;
-  set((s) => ({ selection: { ...s.selection, selectedKey: key, details: row ? { pid: row.pid, state: 'loading', data: null, error: null } : null, liveStack: s.selection.liveStack?.key === key ? s.selection.liveStack : null } }));
+  set((s) => ({
+    selection: {
+      ...s.selection,
+      selectedKey: key,
+      details: row ? { pid: row.pid, state: 'loading', data: null, error: null } : null,
+      liveStack: s.selection.liveStack?.key === key ? s.selection.liveStack : null,
+    },
+  }));
   if (!row) return;
   try {
     const data = await service().getProcessDetails(row.pid);
@@ -143,12 +189,19 @@ export async function captureLiveStack(): Promise<void> {
   const requestId = ++liveStackRequests;
   const { pid } = holder;
   const settle = (answer: { result: LiveStackState['result']; error: string | null }) =>
-    set((s) => (s.selection.liveStack?.requestId === requestId && s.selection.selectedKey === key ? { selection: { ...s.selection, liveStack: { ...s.selection.liveStack, ...answer, state: answer.error ? 'error' : 'ready', atMs: Date.now() } } } : {}));
+    set((s) =>
+      s.selection.liveStack?.requestId === requestId && s.selection.selectedKey === key
+        ? { selection: { ...s.selection, liveStack: { ...s.selection.liveStack, ...answer, state: answer.error ? 'error' : 'ready', atMs: Date.now() } } }
+        : {},
+    );
   set((s) => ({ selection: { ...s.selection, liveStack: { requestId, key, pid, state: 'running', result: null, error: null, atMs: null } } }));
   try {
     settle({ result: await service().captureLiveStack({ pid, startedAtMs: holder.processStartedAtMs }), error: null });
   } catch (error) {
-    settle({ result: null, error: `Could not take the live stack of PID ${pid}: ${messageOf(error)}. If the process is still there, try again, or run \`holdwatch stack ${pid}\` in a terminal.` });
+    settle({
+      result: null,
+      error: `Could not take the live stack of PID ${pid}: ${messageOf(error)}. If the process is still there, try again, or run \`holdwatch stack ${pid}\` in a terminal.`,
+    });
   }
 }
 

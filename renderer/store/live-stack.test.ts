@@ -10,10 +10,29 @@ import { captureLiveStack, selectRow } from './intents.js';
 import { resetStore, useStore } from './store.js';
 
 function holder(pid: number): Holder {
-  return { pid, ppid: 1, processStartedAtMs: 5000 + pid, processName: 'python3', commandLine: 'python3 t.py', user: 'dev', kind: 'file', path: `/w/${pid}.log`, deleted: false, handle: 'fd 3', watchedDir: '/w' };
+  return {
+    pid,
+    ppid: 1,
+    processStartedAtMs: 5000 + pid,
+    processName: 'python3',
+    commandLine: 'python3 t.py',
+    user: 'dev',
+    kind: 'file',
+    path: `/w/${pid}.log`,
+    deleted: false,
+    handle: 'fd 3',
+    watchedDir: '/w',
+  };
 }
 
-const stackOf = (pid: number, text = `thread ${pid}\n  clock_nanosleep\n`): CapturedLiveStack => ({ kind: 'stack', pid, tool: 'gdb', threads: [{ id: pid, frames: [{ function: 'clock_nanosleep' }] }], rawText: '', text });
+const stackOf = (pid: number, text = `thread ${pid}\n  clock_nanosleep\n`): CapturedLiveStack => ({
+  kind: 'stack',
+  pid,
+  tool: 'gdb',
+  threads: [{ id: pid, frames: [{ function: 'clock_nanosleep' }] }],
+  rawText: '',
+  text,
+});
 
 /** Installs a service whose live-stack answers the test releases one by one, selects `a` and asks for its stack. */
 async function askForA() {
@@ -38,7 +57,9 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 beforeEach(() => {
   resetStore();
-  const rows = new Map([a, b].map((h) => [holderKey(h), { key: holderKey(h), holder: h, attribution: null, state: 'live' as const, sinceMs: 0, changedAtMs: 0 }]));
+  const rows = new Map(
+    [a, b].map((h) => [holderKey(h), { key: holderKey(h), holder: h, attribution: null, state: 'live' as const, sinceMs: 0, changedAtMs: 0 }]),
+  );
   useStore.setState((s) => ({ watch: { ...s.watch, watchId: 'w1', phase: 'live', rows } }));
 });
 afterEach(() => setService(null));

@@ -20,10 +20,25 @@ export interface Row {
 export const MARK_MS = 4000;
 
 /** `mark`: false for what the first scan finds (it was there before we looked: not news). */
-export function upsertRow(rows: Map<string, Row>, key: string, holder: Holder, attribution: Attribution | null, atMs: number, nowMs: number, mark = true): void {
+export function upsertRow(
+  rows: Map<string, Row>,
+  key: string,
+  holder: Holder,
+  attribution: Attribution | null,
+  atMs: number,
+  nowMs: number,
+  mark = true,
+): void {
   const row = rows.get(key);
   if (!row || row.state === 'gone') {
-    rows.set(key, { key, holder, attribution, sinceMs: attribution ? Date.parse(attribution.firstSeenAt) : atMs, state: mark ? 'new' : 'live', changedAtMs: nowMs });
+    rows.set(key, {
+      key,
+      holder,
+      attribution,
+      sinceMs: attribution ? Date.parse(attribution.firstSeenAt) : atMs,
+      state: mark ? 'new' : 'live',
+      changedAtMs: nowMs,
+    });
     return;
   }
   if (attribution) rows.set(key, { ...row, attribution, sinceMs: Date.parse(attribution.firstSeenAt) });

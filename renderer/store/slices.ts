@@ -95,9 +95,30 @@ export const OUTPUT_KEEP_CHARS = 64 * 1024;
 export function initialState(): HoldwatchState {
   return {
     watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() },
-    run: { runId: null, phase: 'idle', command: [], cwd: '', record: null, failures: [], lastTest: null, output: '', exitCode: null, error: null, attachedPid: null },
+    run: {
+      runId: null,
+      phase: 'idle',
+      command: [],
+      cwd: '',
+      record: null,
+      failures: [],
+      lastTest: null,
+      output: '',
+      exitCode: null,
+      error: null,
+      attachedPid: null,
+    },
     attach: { runs: [], loaded: false, error: null },
     selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null },
-    settings: { connection: 'connecting', connectionError: null, defaultDir: '', recentDirs: [], sort: { column: 'since', descending: false }, filter: '', redact: false, intervalMs: 500 },
+    settings: {
+      connection: 'connecting',
+      connectionError: null,
+      defaultDir: '',
+      recentDirs: [],
+      sort: { column: 'since', descending: false },
+      filter: '',
+      redact: false,
+      intervalMs: 500,
+    },
   };
 }

@@ -15,7 +15,20 @@ const AT = '2024-05-01T10:00:00.000Z';
 const atMs = Date.parse(AT);
 
 function holder(over: Partial<Holder> = {}): Holder {
-  return { pid: 100, ppid: 1, processStartedAtMs: 5, processName: 'python3', commandLine: 'python3 t.py', user: 'dev', kind: 'file', path: '/w/a.log', deleted: false, handle: 'fd 3', watchedDir: '/w', ...over };
+  return {
+    pid: 100,
+    ppid: 1,
+    processStartedAtMs: 5,
+    processName: 'python3',
+    commandLine: 'python3 t.py',
+    user: 'dev',
+    kind: 'file',
+    path: '/w/a.log',
+    deleted: false,
+    handle: 'fd 3',
+    watchedDir: '/w',
+    ...over,
+  };
 }
 
 function attributed(h: Holder, verdict: AttributedHolder['attribution']['verdict'], first = AT, last = AT): AttributedHolder {
@@ -87,13 +100,36 @@ describe('watch slice', () => {
 });
 
 describe('run slice', () => {
-  const record = (over: Partial<RunRecord> = {}): RunRecord => ({ runId: 'r1', command: ['bats', 't'], cwd: '/w', watched: ['/w'], platform: 'linux', exitCode: null, startedAt: AT, endedAt: null, tests: [], holders: [], failures: [], leftovers: [], versions: { holdwatch: '0', node: 'v20', os: 'linux' }, ...over });
+  const record = (over: Partial<RunRecord> = {}): RunRecord => ({
+    runId: 'r1',
+    command: ['bats', 't'],
+    cwd: '/w',
+    watched: ['/w'],
+    platform: 'linux',
+    exitCode: null,
+    startedAt: AT,
+    endedAt: null,
+    tests: [],
+    holders: [],
+    failures: [],
+    leftovers: [],
+    versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+    ...over,
+  });
 
   beforeEach(() => useStore.setState((s) => ({ run: { ...s.run, runId: 'r1', phase: 'running' } })));
 
   it('puts attributed holders in the table and failures on the timeline', () => {
     const h = attributed(holder(), 'in-run');
-    const failure: FailureRecord = { at: AT, text: 'rm: cannot remove', path: '/w', kind: 'directory-not-empty', code: 39, test: 't1', holders: [attributed(holder(), 'blocked-cleanup')] };
+    const failure: FailureRecord = {
+      at: AT,
+      text: 'rm: cannot remove',
+      path: '/w',
+      kind: 'directory-not-empty',
+      code: 39,
+      test: 't1',
+      holders: [attributed(holder(), 'blocked-cleanup')],
+    };
     useStore.setState((s) => applyBatch(s, [runItem({ type: 'holder', change: 'appeared', at: AT, holder: h }), runItem({ type: 'failure', failure })], 1));
     const state = useStore.getState();
     expect(state.watch.rows.get(holderKey(h))?.attribution?.verdict).toBe('in-run');
@@ -103,7 +139,16 @@ describe('run slice', () => {
   it('applies the final verdicts when the run ends, and keeps a bounded output tail', () => {
     const h = holder();
     useStore.setState((s) => applyBatch(s, [runItem({ type: 'holder', change: 'appeared', at: AT, holder: attributed(h, 'in-run') })], 1));
-    useStore.setState((s) => applyBatch(s, [runItem({ type: 'output', stream: 'stdout', text: 'x'.repeat(100_000) }), runItem({ type: 'ended', exitCode: 1, record: record({ exitCode: 1, holders: [attributed(h, 'leaked-past-test')] }), error: null })], 2));
+    useStore.setState((s) =>
+      applyBatch(
+        s,
+        [
+          runItem({ type: 'output', stream: 'stdout', text: 'x'.repeat(100_000) }),
+          runItem({ type: 'ended', exitCode: 1, record: record({ exitCode: 1, holders: [attributed(h, 'leaked-past-test')] }), error: null }),
+        ],
+        2,
+      ),
+    );
     const state = useStore.getState();
     expect(state.run).toMatchObject({ phase: 'ended', exitCode: 1 });
     expect(state.run.output.length).toBe(64 * 1024);
@@ -130,10 +175,18 @@ describe('what the table shows', () => {
   it('sorts by a column, keeps ties in key order, and filters on any shown text', () => {
     watching();
     const hs = [holder({ pid: 3, path: '/w/c' }), holder({ pid: 1, path: '/w/sub/a', processName: 'node' }), holder({ pid: 2, path: '/w/b' })];
-    useStore.setState((s) => applyBatch(s, hs.map((h) => watchItem('appeared', h)), 1));
+    useStore.setState((s) =>
+      applyBatch(
+        s,
+        hs.map((h) => watchItem('appeared', h)),
+        1,
+      ),
+    );
     const rows = useStore.getState().watch.rows.values();
     expect(shownRows(rows, { sort: { column: 'pid', descending: true }, filter: '' }).map((r) => r.holder.pid)).toEqual([3, 2, 1]);
-    expect(shownRows(useStore.getState().watch.rows.values(), { sort: { column: 'since', descending: false }, filter: 'NODE' }).map((r) => r.holder.pid)).toEqual([1]);
+    expect(
+      shownRows(useStore.getState().watch.rows.values(), { sort: { column: 'since', descending: false }, filter: 'NODE' }).map((r) => r.holder.pid),
+    ).toEqual([1]);
     expect(relativePath('/w/sub/a', '/w')).toBe('sub/a');
     expect(relativePath('C:\\w\\x.txt', 'C:\\w')).toBe('x.txt');
   });
@@ -145,14 +198,21 @@ describe('what the table shows', () => {
     const failure: FailureRecord = { at: AT, text: 'rm failed', path: '/w/x', kind: 'directory-not-empty', code: null, test: 't1', holders: [blocker] };
     const { rows, blockers } = frozenRows({ holders: [alive, before, blocker] } as RunRecord, failure);
     const shown = shownRows(rows, { sort: { column: 'pid', descending: false }, filter: '' }, blockers);
-    expect(shown.map((r) => [r.holder.pid, r.highlighted])).toEqual([[7, false], [9, true]]);
+    expect(shown.map((r) => [r.holder.pid, r.highlighted])).toEqual([
+      [7, false],
+      [9, true],
+    ]);
   });
 });
 
 describe('wireStore', () => {
   it('batches the events of one frame into one store update', () => {
     const listeners: { watch?: (id: string, e: WatchEvent) => void } = {};
-    const service = { onWatchEvent: (l: (id: string, e: WatchEvent) => void) => ((listeners.watch = l), () => {}), onWatchStatus: () => () => {}, onRunEvent: () => () => {} } as unknown as HoldwatchService;
+    const service = {
+      onWatchEvent: (l: (id: string, e: WatchEvent) => void) => ((listeners.watch = l), () => {}),
+      onWatchStatus: () => () => {},
+      onRunEvent: () => () => {},
+    } as unknown as HoldwatchService;
     const frames: (() => void)[] = [];
     const scheduler: Scheduler = { soon: (fn) => void frames.push(fn), every: () => () => {}, now: () => 0 };
     watching();
@@ -227,10 +287,26 @@ describe('attaching to a terminal run', () => {
     await attachRun(active);
     await stopRun();
     expect(calls.at(-1)).toBe('stop term-1');
-    const partial: RunRecord = { runId: 'term-1', command: active.command, cwd: '/p', watched: ['/w'], platform: 'linux', exitCode: null, startedAt: AT, endedAt: null, tests: [], holders: [], failures: [failure], leftovers: [], versions: { holdwatch: '0', node: 'v20', os: 'linux' } };
+    const partial: RunRecord = {
+      runId: 'term-1',
+      command: active.command,
+      cwd: '/p',
+      watched: ['/w'],
+      platform: 'linux',
+      exitCode: null,
+      startedAt: AT,
+      endedAt: null,
+      tests: [],
+      holders: [],
+      failures: [failure],
+      leftovers: [],
+      versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+    };
     useStore.setState((s) => applyBatch(s, [runItem({ type: 'ended', exitCode: null, record: partial, error: null }, active.runId)], 3));
     expect(isDetached(useStore.getState().run)).toBe(true);
-    useStore.setState((s) => applyBatch(s, [runItem({ type: 'ended', exitCode: 1, record: { ...partial, exitCode: 1, endedAt: AT }, error: null }, active.runId)], 4));
+    useStore.setState((s) =>
+      applyBatch(s, [runItem({ type: 'ended', exitCode: 1, record: { ...partial, exitCode: 1, endedAt: AT }, error: null }, active.runId)], 4),
+    );
     expect(isDetached(useStore.getState().run)).toBe(false); // ended in its terminal: the record is final
     expect(isDetached({ attachedPid: null, phase: 'ended', record: null })).toBe(false); // a run started here
   });

@@ -26,14 +26,30 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const withoutEvents = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'HOLDWATCH_EVENTS'));
 
 const runners: Record<string, { command: string; args: string[]; env?: Record<string, string>; runner: string; test: string }> = {
-  pytest: { command: SYSTEM_PYTHON, args: ['-m', 'pytest', '-p', 'holdwatch_pytest', '-p', 'no:cacheprovider', '-q', 'test_one.py'], env: { PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' }, runner: 'pytest', test: 'test_one.py::test_one' },
+  pytest: {
+    command: SYSTEM_PYTHON,
+    args: ['-m', 'pytest', '-p', 'holdwatch_pytest', '-p', 'no:cacheprovider', '-q', 'test_one.py'],
+    env: { PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' },
+    runner: 'pytest',
+    test: 'test_one.py::test_one',
+  },
   bats: { command: 'bats', args: ['--formatter', join(REPO_ROOT, 'probes/bats/holdwatch-bats-formatter.mjs'), 'one.bats'], runner: 'bats', test: 'one' },
-  node: { command: process.execPath, args: ['--test', `--test-reporter=${join(REPO_ROOT, 'probes/node-reporter/holdwatch-reporter.mjs')}`, '--test-reporter-destination=stdout', 'one.test.mjs'], runner: 'node --test', test: 'one' },
+  node: {
+    command: process.execPath,
+    args: ['--test', `--test-reporter=${join(REPO_ROOT, 'probes/node-reporter/holdwatch-reporter.mjs')}`, '--test-reporter-destination=stdout', 'one.test.mjs'],
+    runner: 'node --test',
+    test: 'one',
+  },
 };
 
 function runWith(name: string, data: string) {
   const r = runners[name]!;
-  const result = spawnSync(r.command, r.args, { cwd: suites, encoding: 'utf8', env: { ...withoutEvents, ...r.env, HOLDWATCH_DATA_DIR: data }, timeout: 60_000 });
+  const result = spawnSync(r.command, r.args, {
+    cwd: suites,
+    encoding: 'utf8',
+    env: { ...withoutEvents, ...r.env, HOLDWATCH_DATA_DIR: data },
+    timeout: 60_000,
+  });
   if (result.error) throw result.error;
   return result;
 }
@@ -47,7 +63,10 @@ describe.each(Object.keys(runners))('%s probe added by hand', (name) => {
     const files = readdirSync(join(data, 'inbox'));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d+-[0-9a-f]+\.jsonl$/);
-    const [header, ...events] = readFileSync(join(data, 'inbox', files[0]!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [header, ...events] = readFileSync(join(data, 'inbox', files[0]!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     // The process holdwatch should follow: the one we started (bats' formatter names bats, its parent).
     expect(header).toMatchObject({ type: 'announce', pid: result.pid, cwd: suites, runner: runners[name]!.runner, atMs: expect.any(Number) });
     expect((header!.argv as string[]).join(' ')).toContain(runners[name]!.args.at(-1));

@@ -70,11 +70,27 @@ describe('holdwatch attach --pid', () => {
     // The runner waits on stdin until holdwatch has attached, then execs pytest in the same process:
     // what an IDE's test button does, minus the timing luck.
     const runner = track(
-      spawn('/bin/sh', ['-c', 'read go; exec "$0" "$@"', SYSTEM_PYTHON, '-m', 'pytest', '-p', 'holdwatch_pytest', '-p', 'no:cacheprovider', '-q', join(REPO_ROOT, 'examples/pytest-leak')], {
-        cwd: out,
-        stdio: ['pipe', 'pipe', 'ignore'],
-        env: { ...process.env, HOLDWATCH_DATA_DIR: data, EXAMPLE_DIR: work, PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' },
-      }),
+      spawn(
+        '/bin/sh',
+        [
+          '-c',
+          'read go; exec "$0" "$@"',
+          SYSTEM_PYTHON,
+          '-m',
+          'pytest',
+          '-p',
+          'holdwatch_pytest',
+          '-p',
+          'no:cacheprovider',
+          '-q',
+          join(REPO_ROOT, 'examples/pytest-leak'),
+        ],
+        {
+          cwd: out,
+          stdio: ['pipe', 'pipe', 'ignore'],
+          env: { ...process.env, HOLDWATCH_DATA_DIR: data, EXAMPLE_DIR: work, PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' },
+        },
+      ),
     );
     let runnerOutput = '';
     runner.stdout!.on('data', (d: Buffer) => (runnerOutput += d));
@@ -146,7 +162,13 @@ describe('holdwatch attach (no --pid): runs announced by a probe added by hand',
     await hw.waitForStderrLine((l) => l.includes('waiting for runs announced'));
     expect(existsSync(join(data, 'inbox'))).toBe(true);
     const pytestArgs = ['-m', 'pytest', '-p', 'holdwatch_pytest', '-p', 'no:cacheprovider', '-q', join(REPO_ROOT, 'examples/pytest-leak')];
-    const pytest = track(spawn(SYSTEM_PYTHON, pytestArgs, { cwd: out, stdio: 'ignore', env: { ...process.env, HOLDWATCH_DATA_DIR: data, EXAMPLE_DIR: work, PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' } }));
+    const pytest = track(
+      spawn(SYSTEM_PYTHON, pytestArgs, {
+        cwd: out,
+        stdio: 'ignore',
+        env: { ...process.env, HOLDWATCH_DATA_DIR: data, EXAMPLE_DIR: work, PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' },
+      }),
+    );
     const following = await hw.waitForStderrLine((l) => l.includes(`following pid ${pytest.pid}`));
     const runId = runIdOf(following);
     expect(await exited(pytest)).toEqual({ code: 0, signal: null });
@@ -170,7 +192,11 @@ describe('holdwatch attach: bad input is one line and exit 2', () => {
     ['a pid that is not a number', ({ work }) => ['--pid', 'abc', '--watch', work], /^holdwatch: invalid pid: abc\n$/],
     ['a pid with no process', ({ work }) => ['--pid', '2147483647', '--watch', work], /^holdwatch: no process with pid 2147483647\n$/],
     ['no --watch', () => ['--pid', '1'], /^holdwatch: no directory to watch: add --watch <dir>\n$/],
-    ['an inbox inside the watched dir', ({ data }) => (mkdirSync(join(data, 'inbox')), ['--pid', '1', '--watch', join(data, 'inbox')]), /^holdwatch: the inbox .* is inside the watched directory .*\n$/],
+    [
+      'an inbox inside the watched dir',
+      ({ data }) => (mkdirSync(join(data, 'inbox')), ['--pid', '1', '--watch', join(data, 'inbox')]),
+      /^holdwatch: the inbox .* is inside the watched directory .*\n$/,
+    ],
   ];
   it.each(cases)('%s', async (name, args, message) => {
     const dirs = fresh(`bad-${name.replace(/\W+/g, '-')}`);

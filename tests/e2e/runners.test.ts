@@ -26,7 +26,12 @@ describe('bats: a detached writer races teardown', () => {
       work = join(dir, `bats-${attempt}`);
       mkdirSync(work);
       reportPath = join(dir, `bats-report-${attempt}.md`);
-      out = await runUnderHoldwatch([work], ['bats', join(REPO_ROOT, 'examples/bats-detached')], { EXAMPLE_DIR: work }, { extraArgs: ['--report', reportPath, '--kill-leftovers'], cwd: dir });
+      out = await runUnderHoldwatch(
+        [work],
+        ['bats', join(REPO_ROOT, 'examples/bats-detached')],
+        { EXAMPLE_DIR: work },
+        { extraArgs: ['--report', reportPath, '--kill-leftovers'], cwd: dir },
+      );
     } while (out.code === 0 && attempt < 3);
     expect(out.code).toBe(1); // bats' own exit code
     expect(out.stdout).toMatch(/^not ok 1 starts the indexer$/m);
@@ -51,7 +56,12 @@ describe('go test -json: a directory handle and a SQLite child outlive their tes
   it('reports both as leaked-past-test, each naming its own test', async () => {
     const work = join(dir, 'go');
     mkdirSync(work);
-    const out = await runUnderHoldwatch([work], ['go', 'test', '-count=1', '-json', '.'], { EXAMPLE_DIR: work, GOFLAGS: '-mod=mod', GOPROXY: 'off' }, { cwd: join(REPO_ROOT, 'examples/go-handles') });
+    const out = await runUnderHoldwatch(
+      [work],
+      ['go', 'test', '-count=1', '-json', '.'],
+      { EXAMPLE_DIR: work, GOFLAGS: '-mod=mod', GOPROXY: 'off' },
+      { cwd: join(REPO_ROOT, 'examples/go-handles') },
+    );
     expect(out.code).toBe(0);
     expect(out.record.tests.map((t) => t.name.replace(/^.*\./, ''))).toEqual(['TestScanCache', 'TestStartsIndexer', 'TestLaterWork']);
     const byPath = (suffix: string) => out.record.holders.filter((h) => h.path === join(work, suffix));
@@ -63,11 +73,15 @@ describe('go test -json: a directory handle and a SQLite child outlive their tes
       expect(held, file).toBeDefined();
       expect(held!.attribution).toMatchObject({ verdict: 'leaked-past-test', spawnedDuring: expect.stringMatching(/TestStartsIndexer$/) });
     }
-    expect(byPath('index/index.db-shm').map((h) => h.kind).sort()).toEqual(['file', 'mmap']);
+    expect(
+      byPath('index/index.db-shm')
+        .map((h) => h.kind)
+        .sort(),
+    ).toEqual(['file', 'mmap']);
   });
 });
 
-describe("node --test: a suite that fills its store", () => {
+describe('node --test: a suite that fills its store', () => {
   it('groups leftovers by the test during which they appeared', async () => {
     const work = join(dir, 'node');
     mkdirSync(work);

@@ -30,7 +30,11 @@ describe("import 'holdwatch'", () => {
     writeFileSync(log, '');
     const script = "const h = await import('holdwatch'); console.log(Object.keys(h).sort().join(' '));";
     // From inside the package, its own name resolves through "exports" (self-reference), as it does for a dependent.
-    const out = execFileSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', script], { cwd: REPO_ROOT, env: { ...process.env, HOLDWATCH_MODULE_LOG: log }, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, HOLDWATCH_MODULE_LOG: log },
+      encoding: 'utf8',
+    });
     expect(out.trim().split(' ')).toEqual(expect.arrayContaining(['run', 'scan', 'watch', 'BadInputError']));
     const modules = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     expect(modules).toContain(`file://${REPO_ROOT}dist/index.js`);
@@ -64,7 +68,11 @@ describe('scan, watch and run', () => {
     const dataDir = join(scratch, 'data');
     const output: string[] = [];
     const script = 'import sys, time\nf = open(sys.argv[1], "w")\nprint("holding", flush=True)\ntime.sleep(1)';
-    const result = await holdwatch.run(['python3', '-c', script, join(watched, 'run.txt')], { watch: watched, dataDir, onOutput: (_, chunk) => output.push(chunk.toString()) });
+    const result = await holdwatch.run(['python3', '-c', script, join(watched, 'run.txt')], {
+      watch: watched,
+      dataDir,
+      onOutput: (_, chunk) => output.push(chunk.toString()),
+    });
     expect(result.exitCode).toBe(0);
     expect(output.join('')).toBe('holding\n');
     expect(result.record.holders).toContainEqual(expect.objectContaining({ path: join(watched, 'run.txt'), kind: 'file' }));

@@ -21,7 +21,13 @@ const state = (pid: number) => /^State:\s+(\S)/m.exec(readFileSync(`/proc/${pid}
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-live-stack-'));
-  session = new HostSession({ recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')), ownPids: [process.pid], dataDir: join(scratch, 'data'), env: process.env, workingDirectory: process });
+  session = new HostSession({
+    recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')),
+    ownPids: [process.pid],
+    dataDir: join(scratch, 'data'),
+    env: process.env,
+    workingDirectory: process,
+  });
   python = spawn('python3', ['-c', 'import time\nprint("ready", flush=True)\ntime.sleep(1000)'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     python.on('exit', (code) => reject(new Error(`python3 exited early (${code})`)));
@@ -62,7 +68,11 @@ describe('captureLiveStack', () => {
     process.env.PATH = empty; // the worker is started by absolute path; the tools are looked up on PATH
     try {
       const result = await session.captureLiveStack({ pid: python.pid!, startedAtMs });
-      expect(result).toMatchObject({ kind: 'unavailable', reason: 'no stack tool found on PATH (py-spy, gdb, eu-stack)', nextStep: expect.stringMatching(/install py-spy .* or gdb/) });
+      expect(result).toMatchObject({
+        kind: 'unavailable',
+        reason: 'no stack tool found on PATH (py-spy, gdb, eu-stack)',
+        nextStep: expect.stringMatching(/install py-spy .* or gdb/),
+      });
     } finally {
       process.env.PATH = savedPath;
     }
@@ -70,7 +80,11 @@ describe('captureLiveStack', () => {
 
   it('ends a worker that passes its deadline and says so; the target runs on', async () => {
     const result = await captureLiveStackInWorker(python.pid!, { dataDir: join(scratch, 'data'), env: process.env, deadlineMs: 1 });
-    expect(result).toMatchObject({ kind: 'unavailable', reason: 'the capture took longer than 1 ms and was ended', nextStep: `run \`holdwatch stack ${python.pid}\` in a terminal to see where it stops` });
+    expect(result).toMatchObject({
+      kind: 'unavailable',
+      reason: 'the capture took longer than 1 ms and was ended',
+      nextStep: `run \`holdwatch stack ${python.pid}\` in a terminal to see where it stops`,
+    });
     expect(state(python.pid!)).toBe('S');
   });
 

@@ -70,7 +70,12 @@ describe('attribution', () => {
   it('a Python test that leaves a file open: leaked-past-test, naming that test', async () => {
     const work = join(dir, 'pytest-leak');
     const reportPath = join(dir, '..', `${basename(dir)}-pytest-report.md`);
-    const out = await runUnderHoldwatch([dir], [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(REPO_ROOT, 'examples/pytest-leak')], { EXAMPLE_DIR: work }, { extraArgs: ['--report', reportPath] });
+    const out = await runUnderHoldwatch(
+      [dir],
+      [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(REPO_ROOT, 'examples/pytest-leak')],
+      { EXAMPLE_DIR: work },
+      { extraArgs: ['--report', reportPath] },
+    );
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/2 passed/);
     const names = out.record.tests.map((t) => t.name);
@@ -98,7 +103,7 @@ describe('attribution', () => {
     expect(report).toContain(`test_leak.py:${OPEN_LINE}`);
   });
 
-  it("a handle its holder closed just before the failure line is not a second blocker while that process still holds the path", async () => {
+  it('a handle its holder closed just before the failure line is not a second blocker while that process still holds the path', async () => {
     // As rmSync's lstat/chmod retries on Windows open the file they cannot delete: a second handle in
     // the process that holds it, gone by the time the failure line is printed.
     const script = `

@@ -81,7 +81,7 @@ describe('scan-worker over a unix socket', () => {
     await expect(remote.scan({ dirs: [] })).rejects.toBeInstanceOf(ScannerWorkerGoneError);
   });
 
-  it('reads extras through the worker as in-process: cwd, handle count, the written fd\'s access', async () => {
+  it("reads extras through the worker as in-process: cwd, handle count, the written fd's access", async () => {
     const local = await openHolderSource({ threads: 1 });
     const remote = await RemoteHolderSource.start({ launch, socketDir });
     try {
@@ -91,7 +91,11 @@ describe('scan-worker over a unix socket', () => {
       const handles = [held!.handle!];
       const viaWorker = await remote.processExtras(holder.pid, handles);
       expect(viaWorker).toEqual(await local.processExtras!(holder.pid, handles));
-      expect(viaWorker).toMatchObject({ cwd: realpathSync(process.cwd()), cwdUnreadableReason: null, handles: { [handles[0]!]: { access: { rights: ['write'] } } } });
+      expect(viaWorker).toMatchObject({
+        cwd: realpathSync(process.cwd()),
+        cwdUnreadableReason: null,
+        handles: { [handles[0]!]: { access: { rights: ['write'] } } },
+      });
       expect(viaWorker!.handleCount).toBeGreaterThan(0);
       expect(await remote.processExtras(2 ** 30, handles)).toBeNull(); // no such process
     } finally {

@@ -61,7 +61,9 @@ describe('holdwatch scan --json', () => {
     const snap = await scanJson(dir);
     expect(snap.dir).toBe(dir);
     expect(snap.platform).toBe('linux');
-    expect(rowsOf(snap, procs.pyFile!.pid)).toEqual([expect.objectContaining({ kind: 'file', path: join(dir, 'held.txt'), deleted: false, processName: 'python3' })]);
+    expect(rowsOf(snap, procs.pyFile!.pid)).toEqual([
+      expect.objectContaining({ kind: 'file', path: join(dir, 'held.txt'), deleted: false, processName: 'python3' }),
+    ]);
     expect(rowsOf(snap, procs.pyUnlinked!.pid)).toEqual([expect.objectContaining({ kind: 'file', path: join(dir, 'gone.txt'), deleted: true })]);
     expect(rowsOf(snap, procs.pyDir!.pid).map((h) => [h.kind, h.path])).toEqual([['dir', join(dir, 'sub')]]);
     expect(rowsOf(snap, procs.pyCwd!.pid).map((h) => [h.kind, h.path])).toEqual([['cwd', join(dir, 'sub')]]);

@@ -122,7 +122,9 @@ it('no tool on PATH: exit 1 and one line naming what to install', async () => {
   const run = await runCli(['stack', String(sleeper)], { env: { PATH: pathWith() } });
   expect(run.code).toBe(1);
   expect(run.stdout).toBe('');
-  expect(run.stderr).toBe('holdwatch: no stack tool found on PATH (gdb, eu-stack); install gdb (apt-get install gdb) or elfutils for eu-stack (apt-get install elfutils)\n');
+  expect(run.stderr).toBe(
+    'holdwatch: no stack tool found on PATH (gdb, eu-stack); install gdb (apt-get install gdb) or elfutils for eu-stack (apt-get install elfutils)\n',
+  );
   const py = await runCli(['stack', String(python)], { env: { PATH: pathWith() } });
   expect(py.stderr).toMatch(/^holdwatch: no stack tool found on PATH \(py-spy, gdb, eu-stack\); install py-spy \(pip install py-spy\) or gdb/);
 });

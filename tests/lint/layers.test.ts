@@ -8,7 +8,9 @@ const eslint = new ESLint({ cwd: REPO_ROOT });
 
 async function layerErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${REPO_ROOT}${filePath}` });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-properties').map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-properties')
+    .map((m) => m.message);
 }
 
 describe('the layer rule', () => {

@@ -6,7 +6,11 @@ import { runWithProbe } from './probe-run.js';
 const FORMATTER = join(import.meta.dirname, '../../probes/bats/holdwatch-bats-formatter.mjs');
 
 function bats(env: NodeJS.ProcessEnv = {}, eventsPath?: (dir: string) => string) {
-  return runWithProbe('bats', ['--formatter', FORMATTER, fixture('bats', 'example.bats')], { cwd: fixture('bats'), env, ...(eventsPath ? { eventsPath } : {}) });
+  return runWithProbe('bats', ['--formatter', FORMATTER, fixture('bats', 'example.bats')], {
+    cwd: fixture('bats'),
+    env,
+    ...(eventsPath ? { eventsPath } : {}),
+  });
 }
 
 describe('holdwatch-bats-formatter under the real bats', () => {

@@ -7,7 +7,14 @@ const REPORTER = join(import.meta.dirname, '../../probes/node-reporter/holdwatch
 
 function nodeTest(eventsPath?: (dir: string) => string) {
   // As documented: the reporter people read on stdout, ours next to it (it prints nothing).
-  const args = ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', fixture('node', 'example.test.mjs')];
+  const args = [
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${REPORTER}`,
+    '--test-reporter-destination=stdout',
+    fixture('node', 'example.test.mjs'),
+  ];
   return runWithProbe(process.execPath, args, { cwd: fixture('node'), ...(eventsPath ? { eventsPath } : {}) });
 }
 
@@ -33,7 +40,9 @@ describe('holdwatch-reporter under node --test', () => {
       'test-end group passed',
       'run-end node --test failed',
     ]);
-    expect(run.events.find((e) => e.name === 'fails in teardown' && e.type === 'test-end')!.detail).toBe("EBUSY: resource busy or locked, rmdir '/tmp/holdwatch-fixture'");
+    expect(run.events.find((e) => e.name === 'fails in teardown' && e.type === 'test-end')!.detail).toBe(
+      "EBUSY: resource busy or locked, rmdir '/tmp/holdwatch-fixture'",
+    );
     const times = run.events.map((e) => e.atMs);
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });

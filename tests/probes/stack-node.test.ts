@@ -115,7 +115,10 @@ describe('node stack probe', () => {
       if (!holder) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(holder).toBeDefined();
-    const spawn = matchSpawnStack({ pid: holder!.pid, ppid: holder!.ppid, startedAtMs: holder!.processStartedAtMs }, indexProbeRecords(scratch.records().records));
+    const spawn = matchSpawnStack(
+      { pid: holder!.pid, ppid: holder!.ppid, startedAtMs: holder!.processStartedAtMs },
+      indexProbeRecords(scratch.records().records),
+    );
     expect(spawn).toMatchObject({ found: true, matchedBy: 'child-pid', stack: { runtime: 'node', api: 'child_process.spawn', childPid } });
     expect(spawn.found && topUserFrame(spawn.stack.frames)).toMatchObject({ file: script, line: lineOf(LAUNCHER, 'the spawn') });
   });
@@ -141,12 +144,15 @@ describe('node stack probe', () => {
   });
 
   it('a probe that cannot write its log changes nothing but one line on stderr, for the whole process tree', () => {
-    const script = scratch.write('noisy.cjs', `const { execFileSync } = require('node:child_process');
+    const script = scratch.write(
+      'noisy.cjs',
+      `const { execFileSync } = require('node:child_process');
 console.log('out');
 console.error('err');
 process.stdout.write(execFileSync(process.execPath, ['-e', 'console.log("child out")']));
 process.exitCode = 3;
-`);
+`,
+    );
     const plain = runToEnd(process.execPath, [script], process.env, scratch.root);
     const probed = runToEnd(process.execPath, [script], scratch.probedEnv({}, join(scratch.root, 'no-such-dir')), scratch.root);
     expectOnlyOneLineMore(plain, probed, 3, /^holdwatch: node stack probe disabled: cannot write .*no-such-dir/);

@@ -116,7 +116,9 @@ describe('python stack probe', () => {
     // frame between the user's frames is kept, and the walk goes on past it.
     const inside = opens.at(-1)!;
     expect(inside.kind === 'open' && inside.frames.map((f) => [f.function, f.user])).toEqual([
-      ['resource', true], ['_GeneratorContextManager.__enter__', false], ['<module>', true],
+      ['resource', true],
+      ['_GeneratorContextManager.__enter__', false],
+      ['<module>', true],
     ]);
     expect(inside.kind === 'open' && inside.frames[2]!.line).toBe(lineOf(REPEATS, 'the with line'));
     const holder = (await scanHolders(scratch.watched)).find((h) => h.pid === child.pid && h.path === target);
@@ -127,7 +129,9 @@ describe('python stack probe', () => {
   it('records from four threads opening 2,000 files each never interleave, across the log growing', () => {
     // The log is written without a lock (one mmap.write per record): 8,000 records of ~200 bytes
     // outgrow its first 256 KiB several times while the threads race.
-    const script = scratch.write('threads.py', `import os, sys, threading
+    const script = scratch.write(
+      'threads.py',
+      `import os, sys, threading
 root = sys.argv[1]
 def opens(n):
     for i in range(2000):
@@ -135,7 +139,8 @@ def opens(n):
 threads = [threading.Thread(target=opens, args=(n,)) for n in range(4)]
 for t in threads: t.start()
 for t in threads: t.join()
-`);
+`,
+    );
     const dir = join(scratch.watched, 'threads');
     mkdirSync(dir);
     const run = runToEnd(PYTHON, [script, dir], scratch.probedEnv(), scratch.root);
@@ -147,20 +152,25 @@ for t in threads: t.join()
   });
 
   it("a unittest test's stack ends at unittest's call of it, walking on past a mock.patch wrapper", () => {
-    scratch.write('test_unit_open.py', `import os, unittest
+    scratch.write(
+      'test_unit_open.py',
+      `import os, unittest
 from unittest import mock
 kept = []
 class OpensTest(unittest.TestCase):
     @mock.patch.dict(os.environ, {"HW": "1"})
     def test_open(self):
         kept.append(open(os.environ["TARGET"], "w"))  # the unittest open
-`);
+`,
+    );
     const target = join(scratch.watched, 'unittest.txt');
     const run = runToEnd(PYTHON, ['-m', 'unittest', '-q', 'test_unit_open'], scratch.probedEnv({ TARGET: target }), scratch.root);
     expect(run.status, run.stderr).toBe(0);
     const open = scratch.records().records.find((r) => r.kind === 'open' && r.path === target);
     expect(open?.kind === 'open' && open.frames.map((f) => [f.function, f.user])).toEqual([
-      ['OpensTest.test_open', true], ['_patch_dict.decorate_callable.<locals>._inner', false], ['TestCase._callTestMethod', false],
+      ['OpensTest.test_open', true],
+      ['_patch_dict.decorate_callable.<locals>._inner', false],
+      ['TestCase._callTestMethod', false],
     ]);
   });
 
@@ -169,19 +179,27 @@ class OpensTest(unittest.TestCase):
     const twin = 'def touch(path):\n    open(path, "a").close()  # the twin open\n';
     scratch.write('twin_a.py', twin);
     scratch.write('twin_b.py', twin);
-    const script = scratch.write('twins.py', `import sys
+    const script = scratch.write(
+      'twins.py',
+      `import sys
 sys.path.insert(0, ${JSON.stringify(scratch.root)})
 import twin_a, twin_b
 for name in ("a1", "b1", "a2", "b2"):
     (twin_a if name[0] == "a" else twin_b).touch(sys.argv[1] + "/" + name)
-`);
+`,
+    );
     const dir = join(scratch.watched, 'twins');
     mkdirSync(dir);
     expect(runToEnd(PYTHON, [script, dir], scratch.probedEnv(), scratch.root).stderr).toBe('');
     const files = Object.fromEntries(
       scratch.records().records.flatMap((r) => (r.kind === 'open' && r.path.startsWith(dir) ? [[r.path.slice(dir.length + 1), r.frames[0]?.file]] : [])),
     );
-    expect(files).toEqual({ a1: join(scratch.root, 'twin_a.py'), b1: join(scratch.root, 'twin_b.py'), a2: join(scratch.root, 'twin_a.py'), b2: join(scratch.root, 'twin_b.py') });
+    expect(files).toEqual({
+      a1: join(scratch.root, 'twin_a.py'),
+      b1: join(scratch.root, 'twin_b.py'),
+      a2: join(scratch.root, 'twin_a.py'),
+      b2: join(scratch.root, 'twin_b.py'),
+    });
   });
 
   it("never keeps a test's file open after the function that opened it returns", () => {
@@ -198,7 +216,10 @@ for name in ("a1", "b1", "a2", "b2"):
     mkdirSync(userDir);
     scratch.write('user-path/sitecustomize.py', 'import os\nos.environ["USER_SITECUSTOMIZE"] = "ran"\n');
     scratch.write('user-path/usermod.py', 'VALUE = 42\n');
-    const script = scratch.write('site.py', 'import os, sitecustomize, usermod\nprint(os.environ.get("USER_SITECUSTOMIZE"), usermod.VALUE, sitecustomize.__file__)\n');
+    const script = scratch.write(
+      'site.py',
+      'import os, sitecustomize, usermod\nprint(os.environ.get("USER_SITECUSTOMIZE"), usermod.VALUE, sitecustomize.__file__)\n',
+    );
     const env = scratch.probedEnv({ PYTHONPATH: userDir });
     expect(env.PYTHONPATH!.endsWith(userDir)).toBe(true);
     const run = runToEnd(PYTHON, [script], env, scratch.root);
@@ -208,12 +229,15 @@ for name in ("a1", "b1", "a2", "b2"):
   });
 
   it('a probe that cannot write its log changes nothing but one line on stderr, for the whole process tree', () => {
-    const script = scratch.write('noisy.py', `import subprocess, sys
+    const script = scratch.write(
+      'noisy.py',
+      `import subprocess, sys
 print("out", flush=True)
 sys.stderr.write("err\\n")
 subprocess.run([sys.executable, "-c", "print('child out')"], check=True)
 sys.exit(3)
-`);
+`,
+    );
     const plain = runToEnd(PYTHON, [script], { ...process.env, PYTHONDONTWRITEBYTECODE: '1' }, scratch.root);
     const probed = runToEnd(PYTHON, [script], scratch.probedEnv({}, join(scratch.root, 'no-such-dir')), scratch.root);
     expectOnlyOneLineMore(plain, probed, 3, /^holdwatch: python stack probe disabled: cannot write .*no-such-dir/);

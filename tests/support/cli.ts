@@ -16,7 +16,10 @@ export interface CliResult {
 
 export function runCli(args: string[], options: { cwd?: string; asUser?: string; env?: Record<string, string>; input?: Buffer } = {}): Promise<CliResult> {
   const [command, argv] = options.asUser
-    ? ['setpriv', [`--reuid=${options.asUser}`, `--regid=${options.asUser === 'nobody' ? 'nogroup' : options.asUser}`, '--clear-groups', process.execPath, CLI, ...args]]
+    ? [
+        'setpriv',
+        [`--reuid=${options.asUser}`, `--regid=${options.asUser === 'nobody' ? 'nogroup' : options.asUser}`, '--clear-groups', process.execPath, CLI, ...args],
+      ]
     : [process.execPath, [CLI, ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
@@ -35,7 +38,11 @@ export function runCli(args: string[], options: { cwd?: string; asUser?: string;
 
 /** A long-running CLI (watch) whose stdout and stderr lines can be awaited. */
 export function startCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   const stdout = lineFeed(child.stdout!);
   const stderr = lineFeed(child.stderr!);
   return { child, lines: stdout.lines, waitForLine: stdout.waitForLine, waitForStderrLine: stderr.waitForLine };
@@ -66,7 +73,13 @@ function lineFeed(stream: NodeJS.ReadableStream) {
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no matching line in ${timeoutMs} ms; got:\n${lines.join('\n')}`)), timeoutMs);
-      waiters.push({ test, resolve: (l) => { clearTimeout(timer); resolve(l); } });
+      waiters.push({
+        test,
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+      });
     });
   };
   return { lines, waitForLine };

@@ -62,7 +62,9 @@ export function pythonWithCwd(dir: string): Promise<HolderProcess> {
  * .so/DLL has). Python's own mmap module keeps a dup of the fd, so it cannot make this shape.
  */
 export function pythonMmapOnly(path: string): Promise<HolderProcess> {
-  return start('python3', ['-c', `${PY_PRELUDE}
+  return start('python3', [
+    '-c',
+    `${PY_PRELUDE}
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
@@ -70,7 +72,9 @@ libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_i
 fd = os.open(sys.argv[1], os.O_RDONLY)
 addr = libc.mmap(None, 4096, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
 assert addr not in (None, ctypes.c_void_p(-1).value), ctypes.get_errno()
-os.close(fd)${PY_WAIT}`, path]);
+os.close(fd)${PY_WAIT}`,
+    path,
+  ]);
 }
 
 /**
@@ -78,11 +82,19 @@ os.close(fd)${PY_WAIT}`, path]);
  * and `read.txt` for reading, and has a child python3 that exits when its stdin (from this one) closes.
  */
 export function pythonHoldingForDetails(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<HolderProcess> {
-  return start('python3', ['-c', `${PY_PRELUDE}
+  return start(
+    'python3',
+    [
+      '-c',
+      `${PY_PRELUDE}
 import fcntl, subprocess
 w = open("written.log", "w"); fcntl.flock(w, fcntl.LOCK_EX); held.append(w)
 open("read.txt", "w").close(); held.append(open("read.txt", "r"))
-kid = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)${PY_WAIT}`], dir, env);
+kid = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)${PY_WAIT}`,
+    ],
+    dir,
+    env,
+  );
 }
 
 export function nodeHoldingFile(path: string): Promise<HolderProcess> {

@@ -28,7 +28,12 @@ export function startTerminalRun(dir: string, dataDir: string): TerminalRun {
   mkdirSync(work, { recursive: true });
   const goFile = join(dir, 'go');
   const env = { ...process.env, HOLDWATCH_DATA_DIR: dataDir, EXAMPLE_DIR: work, GO_FILE: goFile, HOLD_SECONDS: '3' };
-  const child = spawn(process.execPath, [CLI, 'run', '--watch', work, '--', 'bats', BLOCKED_SUITE], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
+  const child = spawn(process.execPath, [CLI, 'run', '--watch', work, '--', 'bats', BLOCKED_SUITE], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    detached: true,
+  });
   groups.add(child);
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d));

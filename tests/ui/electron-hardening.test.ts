@@ -12,7 +12,15 @@ const files = readdirSync(ELECTRON_DIR)
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
   .map((f) => ({ name: f, source: ts.createSourceFile(f, readFileSync(join(ELECTRON_DIR, f), 'utf8'), ts.ScriptTarget.Latest, true) }));
 
-const REQUIRED: Record<string, boolean> = { contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false };
+const REQUIRED: Record<string, boolean> = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  webviewTag: false,
+};
 
 function visit(node: ts.Node, fn: (n: ts.Node) => void): void {
   fn(node);
@@ -43,11 +51,16 @@ describe('electron/ hardening (static)', () => {
     for (const { name, w, source } of all) {
       const options = w.arguments?.[0];
       expect(options && ts.isObjectLiteralExpression(options), `${name}: BrowserWindow options must be an object literal`).toBe(true);
-      const prefs = (options as ts.ObjectLiteralExpression).properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(source) === 'webPreferences') as ts.PropertyAssignment | undefined;
+      const prefs = (options as ts.ObjectLiteralExpression).properties.find(
+        (p) => ts.isPropertyAssignment(p) && p.name.getText(source) === 'webPreferences',
+      ) as ts.PropertyAssignment | undefined;
       expect(prefs && ts.isObjectLiteralExpression(prefs.initializer), `${name}: webPreferences must be an object literal`).toBe(true);
       const object = prefs!.initializer as ts.ObjectLiteralExpression;
       for (const [key, value] of Object.entries(REQUIRED)) expect(literalProperty(object, key), `${name}: webPreferences.${key}`).toBe(value);
-      expect(object.properties.some((p) => ts.isSpreadAssignment(p)), `${name}: no spread in webPreferences`).toBe(false);
+      expect(
+        object.properties.some((p) => ts.isSpreadAssignment(p)),
+        `${name}: no spread in webPreferences`,
+      ).toBe(false);
     }
   });
 

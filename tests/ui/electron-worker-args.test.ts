@@ -8,7 +8,10 @@ describe('scanWorkerArguments', () => {
   });
 
   it('finds the pipe and token after `scan-worker`, with or without the app dir before it', () => {
-    expect(scanWorkerArguments(['holdwatch.exe', 'scan-worker', '--pipe', '\\\\.\\pipe\\holdwatch-1', '--token', 'ab12'])).toEqual({ pipe: '\\\\.\\pipe\\holdwatch-1', token: 'ab12' });
+    expect(scanWorkerArguments(['holdwatch.exe', 'scan-worker', '--pipe', '\\\\.\\pipe\\holdwatch-1', '--token', 'ab12'])).toEqual({
+      pipe: '\\\\.\\pipe\\holdwatch-1',
+      token: 'ab12',
+    });
     expect(scanWorkerArguments(['electron', '/src/holdwatch', 'scan-worker', '--token', 'ab12'])).toEqual({ pipe: undefined, token: 'ab12' });
   });
 });

@@ -58,7 +58,8 @@ describe('holdwatch ui: attach to a terminal run', () => {
     await screenshot(page, '22-attach-following-failure');
     await status.getByText(/Ended, exit code 1/).waitFor({ timeout: 30_000 });
     expect(await run.exited).toBe(1); // the terminal's run, its exit code its own
-    for (const pid of await page.locator('[role=row][data-pid]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-pid'))))) holderPids.add(pid);
+    for (const pid of await page.locator('[role=row][data-pid]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-pid')))))
+      holderPids.add(pid);
     await screenshot(page, '23-attach-run-ended');
 
     const details = await selectFrozenBlocker(page, marker, 'held.log');
@@ -72,7 +73,10 @@ describe('holdwatch ui: attach to a terminal run', () => {
     await page.getByTestId('active-run').filter({ hasText: 'pytest -x tests' }).click();
     await page.getByTestId('failure-marker').first().waitFor();
     await page.getByTestId('run-status').getByRole('button', { name: 'Detach' }).click();
-    await page.getByTestId('run-status').getByText(/Detached: the run goes on in its terminal/).waitFor();
+    await page
+      .getByTestId('run-status')
+      .getByText(/Detached: the run goes on in its terminal/)
+      .waitFor();
     await screenshot(page, '25-attach-demo-detached');
   }, 60_000);
 });

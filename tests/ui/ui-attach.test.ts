@@ -19,7 +19,13 @@ const savedDataDir = process.env.HOLDWATCH_DATA_DIR;
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-ui-attach-'));
   process.env.HOLDWATCH_DATA_DIR = join(scratch, 'data'); // the session and the terminal runs share it
-  session = new HostSession({ recentDirs: new RecentDirs(join(scratch, 'recent.json')), ownPids: [process.pid], dataDir: join(scratch, 'data'), env: process.env, workingDirectory: process });
+  session = new HostSession({
+    recentDirs: new RecentDirs(join(scratch, 'recent.json')),
+    ownPids: [process.pid],
+    dataDir: join(scratch, 'data'),
+    env: process.env,
+    workingDirectory: process,
+  });
 });
 
 afterEach(() => {

@@ -73,7 +73,10 @@ describe('holdwatch ui in Chromium', () => {
       await page.getByLabel('Working directory').fill(scratch);
       await page.getByLabel('Directory the run watches').fill(work);
       await page.getByRole('button', { name: 'Run', exact: true }).click();
-      await page.getByTestId('run-status').getByText(/Ended, exit code/).waitFor({ timeout: 40_000 });
+      await page
+        .getByTestId('run-status')
+        .getByText(/Ended, exit code/)
+        .waitFor({ timeout: 40_000 });
       if ((await page.getByTestId('failure-marker').count()) > 0) break;
     }
     await screenshot(page, '04-run-ended-with-failure');

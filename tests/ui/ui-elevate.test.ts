@@ -45,7 +45,19 @@ function nobodyDirs(name: string): { watched: string; data: string } {
 
 /** python3 as `nobody` holding `path` open until killed; resolves with its pid once it holds. */
 function nobodyHolding(path: string): Promise<number> {
-  const child = spawn('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', '/usr/bin/python3', '-c', 'import sys, time\nf = open(sys.argv[1], "a")\nprint("ready", flush=True)\ntime.sleep(600)', path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    'setpriv',
+    [
+      '--reuid=nobody',
+      '--regid=nogroup',
+      '--clear-groups',
+      '/usr/bin/python3',
+      '-c',
+      'import sys, time\nf = open(sys.argv[1], "a")\nprint("ready", flush=True)\ntime.sleep(600)',
+      path,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   holders.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => String(d).includes('ready') && resolve(child.pid!));
@@ -58,7 +70,10 @@ async function watchAs(ui: RunningUi, dir: string) {
   await page.goto(ui.url);
   await page.fill('#dir', dir);
   await page.click('button[type=submit]');
-  await page.getByTestId('watch-live').getByText(/processes? not inspectable/).waitFor({ timeout: 20_000 });
+  await page
+    .getByTestId('watch-live')
+    .getByText(/processes? not inspectable/)
+    .waitFor({ timeout: 20_000 });
   return page;
 }
 

@@ -101,7 +101,9 @@ describe('live stack in the details panel', () => {
     await section.getByRole('button', { name: 'Live stack' }).click();
     const unavailable = section.getByTestId('live-stack-unavailable');
     await unavailable.waitFor({ timeout: 30_000 });
-    await expect(unavailable.textContent()).resolves.toMatch(/^No live stack: no stack tool found on PATH \(py-spy, gdb, eu-stack\)\. Next: install py-spy \(pip install py-spy\) or gdb/);
+    await expect(unavailable.textContent()).resolves.toMatch(
+      /^No live stack: no stack tool found on PATH \(py-spy, gdb, eu-stack\)\. Next: install py-spy \(pip install py-spy\) or gdb/,
+    );
     await unavailable.scrollIntoViewIfNeeded();
     await screenshot(page, '09-live-stack-no-tool');
   }, 90_000);

@@ -25,7 +25,10 @@ afterAll(async () => {
 });
 
 /** A raw GET, so the Host header can be anything (fetch would not let us lie about it). */
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const { port } = new URL(ui.origin);
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
@@ -96,9 +99,21 @@ describe('holdwatch ui: the web host', () => {
     const ws = await connect({ cookie: `holdwatch_token=${token}`, origin: ui.origin });
     try {
       await expect(call(ws, 'not json')).resolves.toMatchObject({ id: null, ok: false, error: 'a request must be JSON' });
-      await expect(call(ws, { id: 1, method: 'startWatch', request: { dirs: [42] } })).resolves.toMatchObject({ id: 1, ok: false, error: expect.stringMatching(/startWatch request/) });
-      await expect(call(ws, { id: 2, method: '__proto__', request: {} })).resolves.toMatchObject({ id: 2, ok: false, error: expect.stringMatching(/unknown method/) });
-      await expect(call(ws, { id: 3, method: 'startWatch', request: { dirs: [join(data, 'missing')] } })).resolves.toMatchObject({ id: 3, ok: false, error: expect.stringMatching(/no such directory/) });
+      await expect(call(ws, { id: 1, method: 'startWatch', request: { dirs: [42] } })).resolves.toMatchObject({
+        id: 1,
+        ok: false,
+        error: expect.stringMatching(/startWatch request/),
+      });
+      await expect(call(ws, { id: 2, method: '__proto__', request: {} })).resolves.toMatchObject({
+        id: 2,
+        ok: false,
+        error: expect.stringMatching(/unknown method/),
+      });
+      await expect(call(ws, { id: 3, method: 'startWatch', request: { dirs: [join(data, 'missing')] } })).resolves.toMatchObject({
+        id: 3,
+        ok: false,
+        error: expect.stringMatching(/no such directory/),
+      });
       await expect(call(ws, { id: 4, method: 'defaultDir' })).resolves.toEqual({ id: 4, ok: true, result: tmpdir() });
     } finally {
       ws.close();

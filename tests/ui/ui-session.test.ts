@@ -20,7 +20,13 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-ui-session-'));
   mkdirSync(join(scratch, 'watched'));
   // Run journals go to the scratch data dir, not the user's.
-  session = new HostSession({ recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')), ownPids: [process.pid], dataDir: join(scratch, 'data'), env: process.env, workingDirectory: process });
+  session = new HostSession({
+    recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')),
+    ownPids: [process.pid],
+    dataDir: join(scratch, 'data'),
+    env: process.env,
+    workingDirectory: process,
+  });
 });
 
 afterAll(async () => {
@@ -41,7 +47,9 @@ describe('HostSession', () => {
     const self = await session.getProcessDetails(process.pid);
     expect(self?.endRefusal).toBe('this is holdwatch itself');
     await expect(session.endProcess({ pid: process.pid, startedAtMs: self!.process.startedAtMs })).rejects.toThrow(/will not end .*holdwatch itself/);
-    await expect(session.endProcess({ pid: 1, startedAtMs: (await session.getProcessDetails(1))!.process.startedAtMs })).rejects.toThrow(/will not end process 1/);
+    await expect(session.endProcess({ pid: 1, startedAtMs: (await session.getProcessDetails(1))!.process.startedAtMs })).rejects.toThrow(
+      /will not end process 1/,
+    );
 
     const holder = await pythonHoldingFile(join(scratch, 'watched', 'held.log'));
     const details = await session.getProcessDetails(holder.pid);
@@ -64,7 +72,12 @@ describe('HostSession', () => {
         if (event.type === 'ended') resolve();
       }),
     );
-    const { runId } = await session.startRun({ command: ['sh', '-c', 'echo "hello $GREETING"; exit 3'], cwd: scratch, dirs: [join(scratch, 'watched')], env: { GREETING: 'from the UI' } });
+    const { runId } = await session.startRun({
+      command: ['sh', '-c', 'echo "hello $GREETING"; exit 3'],
+      cwd: scratch,
+      dirs: [join(scratch, 'watched')],
+      env: { GREETING: 'from the UI' },
+    });
     await ended;
     expect(output).toBe('hello from the UI\n');
     expect(events[0]).toBe('started');
@@ -159,7 +172,12 @@ function workerPidUnder(socketDir: string): number {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').some((arg) => arg.startsWith(socketDir + '/'))) return Number(name);
+      if (
+        readFileSync(`/proc/${name}/cmdline`, 'utf8')
+          .split('\0')
+          .some((arg) => arg.startsWith(socketDir + '/'))
+      )
+        return Number(name);
     } catch {
       // gone meanwhile
     }
@@ -174,7 +192,7 @@ function bytesReadBy(pid: number): number {
 
 describe('HostSession.getProcessDetails after "Scan as administrator"', () => {
   // Same-rights worker: as root (these tests run as root) it says elevated, as an elevated Windows worker does.
-  it('reads details through the elevated watch\'s worker, not the session\'s own source', async () => {
+  it("reads details through the elevated watch's worker, not the session's own source", async () => {
     const socketDir = join(scratch, 'worker-sockets');
     const watched = realpathSync(join(scratch, 'watched'));
     const elevated = new HostSession({

@@ -10,7 +10,16 @@ import { CLI, REPO_ROOT } from '../support/cli.js';
 
 export const CHROMIUM = process.env.HOLDWATCH_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts', 'ui');
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 export interface RunningUi {
   url: string;
@@ -27,7 +36,12 @@ export interface RunningUi {
  */
 export function startUi(env: Record<string, string> = {}, options: { asUser?: string; host?: string } = {}): Promise<RunningUi> {
   const argv = options.host ? [options.host] : [CLI, 'ui', '--port', '0', '--no-open'];
-  const [command, args] = options.asUser ? ['setpriv', [`--reuid=${options.asUser}`, `--regid=${options.asUser === 'nobody' ? 'nogroup' : options.asUser}`, '--clear-groups', process.execPath, ...argv]] : [process.execPath, argv];
+  const [command, args] = options.asUser
+    ? [
+        'setpriv',
+        [`--reuid=${options.asUser}`, `--regid=${options.asUser === 'nobody' ? 'nogroup' : options.asUser}`, '--clear-groups', process.execPath, ...argv],
+      ]
+    : [process.execPath, argv];
   const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   let err = '';
@@ -63,7 +77,12 @@ export interface Browser {
 
 export async function openChromium(): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'hw-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1400, height: 900 },
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,

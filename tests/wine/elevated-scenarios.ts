@@ -34,17 +34,28 @@ export function describeElevatedUnderWine(haveWine: boolean): void {
       mkdirSync(dir);
       writeFileSync(join(dir, 'held.txt'), 'x');
       const ready = join(scratch, 'holder.ready');
-      const holder = procs.start('holder', [toWine(join(REPO, 'tests', 'wine', 'fixtures', 'holder.mjs')), toWine(ready), toWine(join(scratch, 'release')), `shared=${toWine(join(dir, 'held.txt'))}`]);
+      const holder = procs.start('holder', [
+        toWine(join(REPO, 'tests', 'wine', 'fixtures', 'holder.mjs')),
+        toWine(ready),
+        toWine(join(scratch, 'release')),
+        `shared=${toWine(join(dir, 'held.txt'))}`,
+      ]);
       const holderPid = (JSON.parse(await waitForFile(ready, holder.child, holder.logs.err)) as { pid: number }).pid;
 
       const outFile = join(scratch, 'elevated.json');
       const fixture = toWine(join(REPO, 'tests', 'wine', 'fixtures', 'elevated-scan.mjs'));
-      const run = await procs.run('elevated-scan', [fixture, toWine(join(REPO, 'dist')), toWine(join(REPO, 'bin', 'holdwatch.js')), toWine(dir), toWine(outFile)], 150_000);
+      const run = await procs.run(
+        'elevated-scan',
+        [fixture, toWine(join(REPO, 'dist')), toWine(join(REPO, 'bin', 'holdwatch.js')), toWine(dir), toWine(outFile)],
+        150_000,
+      );
       expect(run.code, run.stderr).toBe(0);
       const out = JSON.parse(readFileSync(outFile, 'utf8')) as ElevatedScanOutput;
       expect(out.error, out.error).toBeUndefined();
       expect(out.structBytes).toBe(112); // SHELLEXECUTEINFOW on x64
-      console.log(`scan-worker under Wine: started and authenticated in ${out.startMs} ms; holder seen through the pipe after ${out.viaWorker.scans} scan(s), ${out.firstHeldMs} ms`);
+      console.log(
+        `scan-worker under Wine: started and authenticated in ${out.startMs} ms; holder seen through the pipe after ${out.viaWorker.scans} scan(s), ${out.firstHeldMs} ms`,
+      );
 
       expect(out.workerPid).toBeGreaterThan(0);
       expect(out.workerElevated).toBe(true); // Wine: every process is an administrator (IsUserAnAdmin)

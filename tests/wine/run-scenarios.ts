@@ -31,15 +31,26 @@ export function describeRunUnderWine(haveWine: boolean): void {
     });
 
     /** `C:\users\...` as the Linux path inside the prefix (drive_c); `Z:\...` as the Linux root. */
-    const fromWine = (windowsPath: string) =>
-      windowsPath.replace(/^C:\\/i, `${wine.env.WINEPREFIX}/drive_c/`).replace(/^Z:\\/i, '/').replace(/\\/g, '/');
+    const fromWine = (windowsPath: string) => windowsPath.replace(/^C:\\/i, `${wine.env.WINEPREFIX}/drive_c/`).replace(/^Z:\\/i, '/').replace(/\\/g, '/');
 
     it('node --test with a share-mode-0 lock file: EBUSY in the after hook, the holder blocked it, the report says so', async () => {
       const dir = join(scratch, 'node-ebusy');
       mkdirSync(dir);
       const lock = toWine(join(dir, 'cache', 'cache.lock'));
       const out = { json: join(scratch, 'run.json'), md: join(scratch, 'run.md') };
-      const args = ['run', '--watch', toWine(dir), '--json', toWine(out.json), '--report', toWine(out.md), '--', toWine(wine.nodeExe), '--test', 'examples/node-ebusy'];
+      const args = [
+        'run',
+        '--watch',
+        toWine(dir),
+        '--json',
+        toWine(out.json),
+        '--report',
+        toWine(out.md),
+        '--',
+        toWine(wine.nodeExe),
+        '--test',
+        'examples/node-ebusy',
+      ];
       wine.env.EXAMPLE_DIR = toWine(dir);
       let run: WineRun;
       try {
@@ -60,13 +71,19 @@ export function describeRunUnderWine(haveWine: boolean): void {
       expect(record.platform).toBe('win32');
       expect(record.exitCode).toBe(1);
       // Test names from the bundled reporter (stdout's TAP is not read when the reporter runs).
-      expect(record.tests.map((t) => [t.name, t.outcome])).toEqual([['writes the lock file', 'passed'], ['reads the cache', 'passed']]);
+      expect(record.tests.map((t) => [t.name, t.outcome])).toEqual([
+        ['writes the lock file', 'passed'],
+        ['reads the cache', 'passed'],
+      ]);
 
       const failure = record.failures[0]!;
       expect(record.failures).toHaveLength(1);
       expect({ kind: failure.kind, code: failure.code, path: failure.path }).toEqual({ kind: 'busy', code: 16, path: lock });
       const rows = JSON.stringify(failure.holders.map((h) => ({ pid: h.pid, startedAtMs: h.processStartedAtMs, handle: h.handle, access: h.access })));
-      expect(failure.holders.map((h) => [h.kind, h.path, h.processName, h.attribution.verdict]), rows).toEqual([['file', lock, 'node.exe', 'blocked-cleanup']]);
+      expect(
+        failure.holders.map((h) => [h.kind, h.path, h.processName, h.attribution.verdict]),
+        rows,
+      ).toEqual([['file', lock, 'node.exe', 'blocked-cleanup']]);
       const holder = failure.holders[0]!;
       expect(holder.commandLine).toMatch(/ebusy\.test\.mjs$/);
       expect(holder.attribution.firstSeenDuring).toBe('writes the lock file');

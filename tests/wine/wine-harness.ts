@@ -188,7 +188,8 @@ export async function waitForFile(path: string, child: ChildProcess, errLog: str
       const text = readFileSync(path, 'utf8');
       if (text.length > 0) return text;
     }
-    if (child.exitCode !== null) throw new Error(`wine child exited ${child.exitCode} before ${path} (${wineserverSummary()}): ${readFileSync(errLog, 'utf8').slice(0, 2000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`wine child exited ${child.exitCode} before ${path} (${wineserverSummary()}): ${readFileSync(errLog, 'utf8').slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${path}`);

@@ -121,7 +121,11 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     const run = await procs.run('forms-scan', [fixture('forms-scan.mjs'), dist, toWine(out), ...forms]);
     expect(run.code, run.stderr).toBe(0);
     const results = JSON.parse(readFileSync(out, 'utf8')) as { form: string; dir: { display: string; matchPrefix: string }; holders: Snapshot['holders'] }[];
-    const view = (r: (typeof results)[number]) => ({ dir: r.dir.display, prefix: r.dir.matchPrefix, holders: r.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort() });
+    const view = (r: (typeof results)[number]) => ({
+      dir: r.dir.display,
+      prefix: r.dir.matchPrefix,
+      holders: r.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort(),
+    });
     const expected = view(results[0]!);
     expect(expected.dir).toBe(toWine(dir));
     expect(expected.holders.length, JSON.stringify(results[0])).toBeGreaterThanOrEqual(5);
@@ -129,7 +133,10 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     results.forEach((result) => expect(view(result), result.form).toEqual(expected));
     // And end to end through the CLI, with the form CI machines hand over most (the 8.3 alias).
     const cli = await scan(short);
-    expect({ dir: cli.dir, holders: cli.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort() }).toEqual({ dir: expected.dir, holders: expected.holders });
+    expect({ dir: cli.dir, holders: cli.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort() }).toEqual({
+      dir: expected.dir,
+      holders: expected.holders,
+    });
   }, 120_000);
 
   it('ProcessSource: a child started with HOLDWATCH_RUN=abc and its grandchild carry the tag, and the parent chain is right', async () => {
@@ -153,7 +160,8 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     const run = await procs.run('details', [fixture('details.mjs'), dist, toWine(dir), String(holderPids.cwd), toWine(out)]);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(readFileSync(out, 'utf8'));
-    const access = (kind: string, rel: string) => r.holders.find((h: { kind: string; path: string }) => h.kind === kind && h.path === toWine(join(dir, rel)))?.access;
+    const access = (kind: string, rel: string) =>
+      r.holders.find((h: { kind: string; path: string }) => h.kind === kind && h.path === toWine(join(dir, rel)))?.access;
     expect(access('file', 'share0.txt')).toMatchObject({ rights: ['read', 'write'] }); // O_RDWR: GENERIC_READ | GENERIC_WRITE, mapped
     expect(access('file', 'shared.txt')).toMatchObject({ rights: ['read'], flags: 'FILE_GENERIC_READ' });
     expect(access('cwd', 'cwd-dir')).toMatchObject({ raw: '0x00100020', flags: 'FILE_TRAVERSE | SYNCHRONIZE' });
@@ -173,7 +181,9 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     const result = JSON.parse(readFileSync(out, 'utf8'));
     const stallPid = holderPids.stall;
     for (const scanResult of [result.first, result.second]) {
-      expect(scanResult.holders.filter((h: { pid: number }) => h.pid === stallPid).map((h: { path: string }) => h.path)).toEqual([toWine(join(dir, 'named.txt'))]);
+      expect(scanResult.holders.filter((h: { pid: number }) => h.pid === stallPid).map((h: { path: string }) => h.path)).toEqual([
+        toWine(join(dir, 'named.txt')),
+      ]);
       expect(scanResult.unnamed).toContainEqual(expect.objectContaining({ pid: stallPid, count: 1, name: 'node.exe' }));
       expect(scanResult.holders.map((h: { pid: number }) => h.pid)).toContain(holderPids.share0);
     }
@@ -216,7 +226,13 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     const open = join(scratch, 'live.open');
     // The holder runs (and is polled) before it opens the file: the poll must notice a known
     // process whose File handles changed, not only a new process.
-    const holder = procs.start('live-holder', [fixture('holder.mjs'), toWine(ready), toWine(release), `wait=${toWine(open)}`, `share0=${toWine(join(live, 'live.txt'))}`]);
+    const holder = procs.start('live-holder', [
+      fixture('holder.mjs'),
+      toWine(ready),
+      toWine(release),
+      `wait=${toWine(open)}`,
+      `share0=${toWine(join(live, 'live.txt'))}`,
+    ]);
     const pid = JSON.parse(await waitForFile(ready, holder.child, holder.logs.err)).pid as number;
     const ours = (type: string) => events().filter((e) => e.type === type && e.holder.pid === pid);
     await new Promise((r) => setTimeout(r, 1000)); // a few polls see it holding nothing under the dir
@@ -246,7 +262,10 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(dump.signature).toBe('MDMP');
     expect(stack.threads.length).toBeGreaterThan(1); // node.exe runs a main thread and a libuv pool
     expect(dump.threadIds.sort((a, b) => a - b)).toEqual(stack.threads.map((t) => t.id).sort((a, b) => a - b));
-    expect(dump.moduleNames.some((name) => /\\node\.exe$/i.test(name)), dump.moduleNames.join(', ')).toBe(true);
+    expect(
+      dump.moduleNames.some((name) => /\\node\.exe$/i.test(name)),
+      dump.moduleNames.join(', '),
+    ).toBe(true);
 
     const bad = await procs.run('stack-bad', [fixture('stack-cli.mjs'), dist, toWine(data), 'stack', '99999999']);
     expect([bad.code, bad.stderr]).toEqual([2, 'holdwatch: no process with pid 99999999\n']);
@@ -254,7 +273,9 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
 
   it('rmdir fails with EBUSY/ENOTEMPTY while held and succeeds once the holders exit', async () => {
     const held = await removeDir();
-    expect(['EBUSY', 'ENOTEMPTY'], `${held}; ${wineserverSummary()}; exits so far: ${procs.exits.filter((e) => !/^(scan|rm)-/.test(e)).join('; ')}`).toContain(held);
+    expect(['EBUSY', 'ENOTEMPTY'], `${held}; ${wineserverSummary()}; exits so far: ${procs.exits.filter((e) => !/^(scan|rm)-/.test(e)).join('; ')}`).toContain(
+      held,
+    );
     expect(existsSync(dir)).toBe(true);
     writeFileSync(join(scratch, 'release'), 'go');
     procs.killAll();
