@@ -4,6 +4,7 @@
 //   contract <- nothing; core <- contract; native <- core, contract; host <- native, core, contract;
 //   cli, electron and the library entry (index.ts) <- host and below, never each other; renderer <- contract only;
 //   probes <- nothing (they run inside test processes).
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const LAYERS = ['contract', 'core', 'native', 'host', 'cli', 'electron', 'renderer', 'probes', 'bench', 'tests'];
@@ -27,13 +28,47 @@ const banned = (object, properties, message) => properties.map((property) => ({ 
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-artifacts/**', 'bench/.build/**', '**/*.js', '!eslint.config.js'] },
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    // Typed rules read the programs the type-check builds: Node side and tests, the renderer, electron.
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.test.json', './tsconfig.web.json', './tsconfig.electron.json'], tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  { files: ['renderer/**/*.tsx', 'renderer/**/*.ts'], ...reactHooks.configs.flat.recommended },
+  {
+    files: ['renderer/**/*.tsx', 'renderer/**/*.ts'],
+    // A notice for the React Compiler, which this app does not use: @tanstack/react-virtual's functions are
+    // not memoizable, and the virtualizer re-renders its rows itself.
+    rules: { 'react-hooks/incompatible-library': 'off' },
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // `async` on a method of a Promise-returning contract is the point, await or not: a throw inside
+      // becomes the rejection the caller handles, never a synchronous exception across the service.
+      '@typescript-eslint/require-await': 'off',
+      // Rethrowing what a callback or a promise handed over (unknown by type) is not inventing a non-Error.
+      '@typescript-eslint/only-throw-error': ['error', { allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
   },
+  {
+    // Tests read JSON the CLI printed and fixtures wrote: untyped by nature, and the assertions are the check.
+    files: ['**/*.test.ts', 'tests/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/restrict-template-expressions': 'off',
+      '@typescript-eslint/restrict-plus-operands': 'off',
+    },
+  },
+  // Plain JavaScript (eslint.config.js, the probes) has no types to check against.
+  { files: ['**/*.mjs', '**/*.cjs', 'eslint.config.js'], ...tseslint.configs.disableTypeChecked },
   ...layer(['contract/**/*.ts'], [], 'contract imports nothing of ours: it is what every layer shares.'),
   ...layer(['core/**/*.ts'], ['contract'], 'core imports only contract: it decides, it never touches the OS.'),
   ...layer(['native/**/*.ts'], ['core', 'contract'], 'native imports only core and contract.'),

@@ -49,7 +49,7 @@ export interface Watch {
 /** Watches `dirs` live until stop(); resolves once the dirs are resolved and the first poll is scheduled. */
 export async function watch(dirs: string | readonly string[], options: WatchOptions): Promise<Watch> {
   const source = await openHolderSource({ threads: 2 });
-  let failure: unknown;
+  let failure: Error | undefined;
   let watcher: Watcher;
   try {
     const resolved = [];
@@ -63,7 +63,7 @@ export async function watch(dirs: string | readonly string[], options: WatchOpti
       onError: (error) => {
         watcher.dispose();
         if (options.onError) options.onError(error);
-        else failure = error;
+        else failure = error instanceof Error ? error : new Error(String(error));
       },
     });
     watcher.start();

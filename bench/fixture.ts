@@ -161,8 +161,8 @@ function startHolder(children: ChildProcess[], role: HolderRole, command: string
       return;
     }
     let output = '';
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
       output += chunk;
       if (output.includes('ready\n')) done(null);
     });

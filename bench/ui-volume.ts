@@ -41,8 +41,8 @@ async function main(): Promise<void> {
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
-      ui.stdout!.on('data', (d: Buffer) => {
-        out += d;
+      ui.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
         const m = /^(http\S+)$/m.exec(out);
         if (m) resolve(m[1]!);
       });

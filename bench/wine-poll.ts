@@ -96,7 +96,7 @@ console.log('ready'); setInterval(() => {}, 1 << 30);`,
     children.push(child);
     ready.push(
       new Promise((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once('line', () => resolve());
+        createInterface({ input: child.stdout }).once('line', () => resolve());
         child.once('exit', (code) => reject(new Error(`load holder ${i} exited ${code}`)));
       }),
     );
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     await measure(`with ${LOAD_PROCESSES} node.exe x ${LOAD_FILES} files`, watched, tables);
   } finally {
     for (const child of load) child.kill();
-    await Promise.all(load.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
+    await Promise.all(load.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve())));
     tables.dispose();
     closeSync(fd);
     rmSync(scratch, { recursive: true, force: true });

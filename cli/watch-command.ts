@@ -20,7 +20,7 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
     const dir = await resolveAndStepOut(source, dirInput, process);
     const view = options.json ? jsonLinesView() : process.stdout.isTTY ? liveTableView(dir.display) : eventLinesView();
     const stopped = waitForStopSignal();
-    let failure: unknown;
+    let failure: Error | undefined;
     watcher = new Watcher({
       source,
       dirs: [dir],
@@ -28,7 +28,7 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
       fullIntervalMs: options.intervalMs,
       onPoll: ({ events }) => view(events, watcher!.current()),
       onError: (error) => {
-        failure = error;
+        failure = error instanceof Error ? error : new Error(String(error));
         stopped.stop();
       },
     });

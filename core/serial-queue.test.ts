@@ -9,7 +9,7 @@ it('runs tasks one at a time in order, keeps going after a failure, and drains w
   const a = queue.run(step('a', 20));
   const failed = queue.run(async () => Promise.reject(new Error('boom')));
   const b = queue.run(step('b', 1));
-  queue.run(async () => void queue.run(step('late', 1)));
+  void queue.run(async () => void queue.run(step('late', 1)));
   await queue.drain();
   expect(await a).toBe('a');
   await expect(failed).rejects.toThrow('boom');

@@ -49,14 +49,21 @@ if (workerArgs) {
     window.focus();
   });
 
-  app.whenReady().then(() => {
-    serveRenderer(RENDERER_DIR);
-    // No camera, microphone, notifications, geolocation...: the UI needs only the clipboard write.
-    electronSession.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
-    serveServiceOverIpc(session, (contents) => window !== null && contents === window.webContents);
-    window = createWindow(session);
-    window.on('closed', () => (window = null));
-  });
+  app
+    .whenReady()
+    .then(() => {
+      serveRenderer(RENDERER_DIR);
+      // No camera, microphone, notifications, geolocation...: the UI needs only the clipboard write.
+      electronSession.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
+      serveServiceOverIpc(session, (contents) => window !== null && contents === window.webContents);
+      window = createWindow(session);
+      window.on('closed', () => (window = null));
+    })
+    .catch((error: unknown) => {
+      // Nothing would open and nothing would say why: say it, and quit.
+      process.stderr.write(`holdwatch: the window could not be opened: ${error instanceof Error ? error.message : String(error)}\n`);
+      app.exit(1);
+    });
 
   app.on('web-contents-created', (_event, contents) => {
     // Nothing navigates away or opens windows; links to the web open in the user's browser.

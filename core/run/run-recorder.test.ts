@@ -134,11 +134,7 @@ describe('blockersOf', () => {
     const named = recorderWith([...base, { t: 'failure-test', atMs: T0 + 1150, test: 'starts the indexer' }]);
     expect(named.record().failures[0]!.test).toBe('starts the indexer');
     // A failure that already has its test is never renamed.
-    const own = recorderWith([
-      ...base.slice(0, 2),
-      { ...failure, test: 'a later test' } as JournalEntry,
-      { t: 'failure-test', atMs: T0 + 1150, test: 'starts the indexer' },
-    ]);
+    const own = recorderWith([...base.slice(0, 2), { ...failure, test: 'a later test' }, { t: 'failure-test', atMs: T0 + 1150, test: 'starts the indexer' }]);
     expect(own.record().failures[0]!.test).toBe('a later test');
   });
 

@@ -112,16 +112,23 @@ function join(parent: string, name: string): string {
   return parent ? `${parent} > ${name}` : name;
 }
 
+/** The YAML block under a result, as tap-parser read it (untyped: any text may be there). */
+function diagnosticOf(a: Result): Record<string, unknown> {
+  const diag: unknown = a.diag;
+  return typeof diag === 'object' && diag !== null ? (diag as Record<string, unknown>) : {};
+}
+
 function outcomeOf(a: Result): TestOutcome {
   if (a.skip || a.todo) return 'skipped';
   if (a.ok) return 'passed';
   // node --test marks a failing before/after hook so; the body itself may have passed.
-  const failureType: unknown = a.diag?.failureType;
+  const failureType: unknown = diagnosticOf(a).failureType;
   return failureType === 'hookFailed' ? 'error' : 'failed';
 }
 
 function detailOf(a: Result): string | undefined {
-  const error: unknown = a.diag?.error ?? a.diag?.message;
+  const diag = diagnosticOf(a);
+  const error: unknown = diag.error ?? diag.message;
   const text = typeof error === 'string' ? error : undefined;
   return text
     ?.split('\n')

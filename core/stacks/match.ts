@@ -5,7 +5,7 @@ import type { HolderKind } from '../../contract/holders.js';
 import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { PathStyle } from '../paths.js';
 import { POSIX_STYLE } from '../paths.js';
-import type { CloseRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord } from '../../contract/probe-log.js';
+import type { OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord } from '../../contract/probe-log.js';
 
 export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
 
@@ -82,7 +82,7 @@ export function indexProbeRecords(records: Iterable<ProbeRecord>): ProbeIndex {
 }
 
 function asIndex(records: ProbeIndex | Iterable<ProbeRecord>): ProbeIndex {
-  return records instanceof Object && 'byPid' in records ? (records as ProbeIndex) : indexProbeRecords(records as Iterable<ProbeRecord>);
+  return records instanceof Object && 'byPid' in records ? records : indexProbeRecords(records);
 }
 
 /** The probed life of (pid, started at): its records from its start to `untilMs`. */
@@ -92,7 +92,7 @@ function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: nu
   if (!process) return null;
   const opens = records.filter((r): r is OpenRecord => r.kind === 'open' || r.kind === 'connect');
   const closedIds = new Map<number, number>();
-  for (const r of records) if (r.kind === 'close') closedIds.set((r as CloseRecord).id, r.atMs);
+  for (const r of records) if (r.kind === 'close') closedIds.set(r.id, r.atMs);
   return { process, opens, closedIds };
 }
 

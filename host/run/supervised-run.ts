@@ -159,11 +159,11 @@ function runChild(
     };
     const stderrLines = new SniffingParser('stderr', systemClock);
     const decoders = { out: new TextDecoder(), err: new TextDecoder() };
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       io.output('stdout', chunk); // first, unchanged: the user sees it before we look at it
       feed(stdoutParser.push(decoders.out.decode(chunk, { stream: true })));
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       io.output('stderr', chunk);
       for (const line of stderrLines.push(decoders.err.decode(chunk, { stream: true })).lines) supervisor.outputLine(line.text);
     });
@@ -187,8 +187,8 @@ function runChild(
       unhook();
       // A detached grandchild may keep the pipes open forever: read what is there, then stop waiting.
       setTimeout(() => {
-        child.stdout!.destroy();
-        child.stderr!.destroy();
+        child.stdout.destroy();
+        child.stderr.destroy();
         feed(stdoutParser.end(code));
         for (const line of stderrLines.end().lines) supervisor.outputLine(line.text);
         resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));

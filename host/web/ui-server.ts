@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { HoldwatchService } from '../../contract/service.js';
 import { ContractError, dispatchRequest, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError } from '../../core/errors.js';
@@ -140,7 +140,7 @@ function serveSocket(ws: WebSocket, service: HoldwatchService): void {
     let message: { id?: unknown; method?: unknown; request?: unknown };
     try {
       if (isBinary) throw new ContractError('binary frames are not part of the protocol');
-      message = JSON.parse(String(data)) as typeof message;
+      message = JSON.parse(textOf(data)) as typeof message;
       if (typeof message !== 'object' || message === null || typeof message.id !== 'number')
         throw new ContractError('a request is {id: number, method, request}');
     } catch (error) {
@@ -179,4 +179,10 @@ function sameSecret(given: string | null, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A text frame's payload: one Buffer, or its fragments (ws's RawData). */
+function textOf(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(new Uint8Array(data)).toString('utf8');
 }

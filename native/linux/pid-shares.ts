@@ -17,7 +17,7 @@ export function sharePids(shares: readonly (readonly number[])[]): SharedArrayBu
     view.set(share, offset);
     offset += share.length;
   });
-  return view.buffer as SharedArrayBuffer;
+  return view.buffer;
 }
 
 export class PidShares {

@@ -53,7 +53,7 @@ export function packWalk(result: WalkResult, dirs: readonly MatchDir[]): PackedW
 }
 
 export function unpackWalk(packed: PackedWalk, dirs: readonly MatchDir[]): WalkResult {
-  const holdings: RawHolding[] = new Array(packed.paths.length);
+  const holdings = new Array<RawHolding>(packed.paths.length);
   for (let i = 0; i < holdings.length; i++) {
     const fd = packed.fds[i]!;
     const flags = packed.flags[i]!;

@@ -101,7 +101,7 @@ export class NameWorkerClient {
   }
 
   async nameAll(items: readonly NameItem[], live: readonly { pid: number; createTime: string }[]): Promise<NameOutcome[]> {
-    const outcomes: (NameOutcome | undefined)[] = new Array(items.length).fill(undefined);
+    const outcomes = new Array<NameOutcome | undefined>(items.length).fill(undefined);
     const endAt = this.now() + this.deadlines.totalMs;
     let start = 0;
     while (start < items.length) {

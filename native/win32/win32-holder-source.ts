@@ -329,7 +329,7 @@ export class Win32HolderSource implements HolderSource {
   /** Cached names for known handles, the worker for new ones; undefined for denied processes. */
   private async nameEntries(entries: readonly HandleEntry[], nowMs: number): Promise<(CachedName | undefined)[]> {
     this.cache.beginScan();
-    const named: (CachedName | undefined)[] = new Array(entries.length);
+    const named = new Array<CachedName | undefined>(entries.length);
     const missing: number[] = [];
     let lastPid = -1;
     let lastIdentity: ProcessIdentity | undefined;

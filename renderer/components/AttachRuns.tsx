@@ -1,6 +1,6 @@
 // Start: the runs `holdwatch run` is recording in terminals now, refreshed every 2 s while the start
 // screen shows. Clicking one watches its directory and follows it: the run view, as for a run started here.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { ageText } from '../format.js';
 import { attachRun, refreshActiveRuns } from '../store/intents.js';
 import { useStore } from '../store/store.js';
@@ -9,12 +9,17 @@ const REFRESH_MS = 2000;
 
 export function AttachRuns() {
   const { runs, loaded, error } = useStore((s) => s.attach);
+  // The ages are as of the last refresh: rendering reads no clock.
+  const [nowMs, setNowMs] = useState(() => Date.now());
   useEffect(() => {
+    const refresh = () => {
+      setNowMs(Date.now());
+      void refreshActiveRuns();
+    };
     void refreshActiveRuns();
-    const timer = setInterval(() => void refreshActiveRuns(), REFRESH_MS);
+    const timer = setInterval(refresh, REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
-  const nowMs = Date.now();
 
   return (
     <section className="start attach-runs" aria-label="Attach to a running holdwatch run">

@@ -9,7 +9,9 @@ export function StartScreen() {
   const recentDirs = useStore((s) => s.settings.recentDirs);
   const watchError = useStore((s) => s.watch.error);
   const runError = useStore((s) => (s.run.phase === 'error' ? s.run.error : null));
-  const [dir, setDir] = useState('');
+  // What the user typed; an empty field shows (and uses) the default dir.
+  const [typedDir, setDir] = useState('');
+  const dir = typedDir || defaultDir;
   const [command, setCommand] = useState('');
   const [cwd, setCwd] = useState('');
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -17,9 +19,6 @@ export function StartScreen() {
   useEffect(() => {
     loadStartFacts().catch((e: unknown) => setLoadError(messageOf(e)));
   }, []);
-  useEffect(() => {
-    if (!dir && defaultDir) setDir(defaultDir);
-  }, [defaultDir, dir]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -93,10 +93,10 @@ describe('holdwatch attach --pid', () => {
       ),
     );
     let runnerOutput = '';
-    runner.stdout!.on('data', (d: Buffer) => (runnerOutput += d));
+    runner.stdout.on('data', (d: Buffer) => (runnerOutput += d));
     const hw = attach(['--pid', String(runner.pid), '--watch', work, '--json', recordPath, '--report', reportPath], data);
     await hw.waitForStderrLine((l) => l.includes(`attached to pid ${runner.pid}`));
-    runner.stdin!.end('go\n');
+    runner.stdin.end('go\n');
     expect(await exited(runner)).toEqual({ code: 0, signal: null });
     expect(runnerOutput).toContain('2 passed');
     expect(await exited(hw.child)).toEqual({ code: 0, signal: null });
@@ -123,11 +123,11 @@ describe('holdwatch attach --pid', () => {
     const held = join(work, 'held.txt');
     const script = `${SYSTEM_PYTHON} -c 'import sys; f = open(sys.argv[1], "w"); print("ready", flush=True); sys.stdin.read()' "$0"; echo done`;
     const tree = track(spawn('/bin/sh', ['-c', script, held], { stdio: ['pipe', 'pipe', 'inherit'] }));
-    await new Promise<void>((resolve) => tree.stdout!.on('data', (d: Buffer) => String(d).includes('ready') && resolve()));
+    await new Promise<void>((resolve) => tree.stdout.on('data', (d: Buffer) => String(d).includes('ready') && resolve()));
     const hw = attach(['--pid', String(tree.pid), '--watch', work, '--json', recordPath], data);
     const runId = runIdOf(await hw.waitForStderrLine((l) => l.includes('attached to pid')));
     await journalShowsHolder(data, runId);
-    tree.stdin!.end(); // the holder reads EOF and exits, then the shell
+    tree.stdin.end(); // the holder reads EOF and exits, then the shell
     expect(await exited(tree)).toEqual({ code: 0, signal: null });
     expect(await exited(hw.child)).toEqual({ code: 0, signal: null });
 

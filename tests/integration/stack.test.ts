@@ -36,7 +36,7 @@ async function startReady(command: string, args: string[]): Promise<number> {
   children.push(child);
   await new Promise<void>((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`${command} exited early (${code})`)));
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
   });
   return child.pid!;
 }

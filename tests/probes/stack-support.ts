@@ -76,8 +76,8 @@ export function startHolding(command: string, args: string[], env: NodeJS.Proces
     let errors = '';
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`${command} exited early (${code}): ${output}${errors}`)));
-    child.stderr!.on('data', (d: Buffer) => (errors += d));
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => (errors += d));
+    child.stdout.on('data', (d: Buffer) => {
       output += d;
       if (output.includes('ready\n')) resolve({ child, output });
     });

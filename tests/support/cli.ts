@@ -43,8 +43,8 @@ export function startCli(args: string[], options: { cwd?: string; env?: Record<s
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },
   });
-  const stdout = lineFeed(child.stdout!);
-  const stderr = lineFeed(child.stderr!);
+  const stdout = lineFeed(child.stdout);
+  const stderr = lineFeed(child.stderr);
   return { child, lines: stdout.lines, waitForLine: stdout.waitForLine, waitForStderrLine: stderr.waitForLine };
 }
 

@@ -19,9 +19,9 @@ function start(command: string, args: string[], cwd?: string, env?: NodeJS.Proce
     let out = '';
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`holder ${command} exited early (${code}): ${out}`)));
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d;
-      if (out.includes('ready\n')) resolve({ pid: child.pid!, child, send: (line) => child.stdin!.write(line + '\n') });
+      if (out.includes('ready\n')) resolve({ pid: child.pid!, child, send: (line) => child.stdin.write(line + '\n') });
     });
   });
 }

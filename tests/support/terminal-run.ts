@@ -36,8 +36,8 @@ export function startTerminalRun(dir: string, dataDir: string): TerminalRun {
   });
   groups.add(child);
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d));
-  child.stdout!.resume();
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  child.stdout.resume();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, work, cwd: dir, go: () => writeFileSync(goFile, ''), exited, stderr: () => stderr };
 }

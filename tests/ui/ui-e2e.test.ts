@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  killAllHolders();
+  await killAllHolders();
   const code = await ui?.stop();
   // A writer from a bats attempt that produced no failure may still be writing for a few seconds.
   rmSync(scratch, { recursive: true, force: true, maxRetries: 40, retryDelay: 250 });

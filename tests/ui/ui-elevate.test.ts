@@ -60,7 +60,7 @@ function nobodyHolding(path: string): Promise<number> {
   );
   holders.push(child);
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => String(d).includes('ready') && resolve(child.pid!));
+    child.stdout.on('data', (d: Buffer) => String(d).includes('ready') && resolve(child.pid!));
     child.on('exit', (code) => reject(new Error(`holder exited ${code}`)));
   });
 }

@@ -71,7 +71,7 @@ describe('live stack in the details panel', () => {
     await section.getByText('Stack copied to the clipboard.').waitFor();
     // The copy is the whole text, as `holdwatch stack` prints it: the note (native frames only), then the same frames.
     // A string, so the test's Node types need no DOM: it runs in the page.
-    const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    const copied = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(copied.trimEnd().endsWith(frames.trimEnd())).toBe(true);
     expect(copied).toMatch(/^note: .*py-spy/);
   }, 90_000);

@@ -53,7 +53,7 @@ function connect(headers: Record<string, string>, path = '/api'): Promise<WebSoc
 function call(ws: WebSocket, message: unknown): Promise<{ id: number | null; ok: boolean; result?: unknown; error?: string }> {
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
-      const parsed = JSON.parse(String(data)) as { id?: number | null; ok?: boolean; event?: unknown };
+      const parsed = JSON.parse((data as Buffer).toString()) as { id?: number | null; ok?: boolean; event?: unknown };
       if (parsed.event !== undefined) return;
       ws.off('message', onMessage);
       resolve(parsed as { id: number | null; ok: boolean });

@@ -113,10 +113,10 @@ describe('HostSession.getProcessDetails', () => {
     const { watchId } = await session.startWatch({ dirs: [watched], intervalMs: 200 });
     const holder = await pythonHoldingForDetails(watched, { ...process.env, HOLDWATCH_RUN: 'tag-from-test' });
     try {
-      const details = (await until(async () => {
+      const details = await until(async () => {
         const d = await session.getProcessDetails(holder.pid);
         return d && d.children.length > 0 && d.holdings.length >= 3 ? d : null;
-      }, 'the holder and its child'))!;
+      }, 'the holder and its child');
       expect(details.cwd).toBe(watched);
       expect(details.cwdUnreadableReason).toBeNull();
       expect(details.environmentTag).toBe('tag-from-test');

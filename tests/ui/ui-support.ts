@@ -45,12 +45,12 @@ export function startUi(env: Record<string, string> = {}, options: { asUser?: st
   const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
+  child.stderr.on('data', (d: Buffer) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`holdwatch ui printed no URL; stderr: ${err}`)), 20_000);
     child.on('exit', (code) => reject(new Error(`holdwatch ui exited (${code}): ${err}`)));
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d;
       const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out)?.[1];
       if (!url) return;
