@@ -2,28 +2,18 @@
 // only. A random token guards both (the URL carries it once; a strict cookie afterwards), the Host
 // header must name this server (DNS rebinding), and a WebSocket must come from this origin.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { HoldwatchService } from '../../contract/service.js';
 import { ContractError, dispatchRequest, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError } from '../../core/errors.js';
+import { readStaticFile, rendererCsp } from './static-files.js';
 
 const COOKIE = 'holdwatch_token';
 const API_PATH = '/api';
 /** Requests are small (paths, commands); this bounds what a hostile peer can make us parse. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-};
 
 export interface UiServerOptions {
   service: HoldwatchService;
@@ -47,18 +37,7 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
   const tokenOf = (req: IncomingMessage): string | null => new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? cookieOf(req, COOKIE);
   const authorized = (req: IncomingMessage) => sameSecret(tokenOf(req), token);
   const hostAllowed = (req: IncomingMessage) => hosts().includes(req.headers.host ?? '');
-  const csp = () =>
-    [
-      "default-src 'self'",
-      "script-src 'self'",
-      "style-src 'self'",
-      `connect-src 'self' ws://127.0.0.1:${boundPort} ws://localhost:${boundPort}`,
-      "img-src 'self' data:",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-    ].join('; ');
+  const csp = () => rendererCsp(`'self' ws://127.0.0.1:${boundPort} ws://localhost:${boundPort}`);
 
   const server = createServer((req, res) => {
     void serveHttp(req, res).catch(() => send(res, 500, 'text/plain', 'holdwatch ui: internal error'));
@@ -77,24 +56,20 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
       res.end();
       return;
     }
-    const file = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-    const full = normalize(join(staticDir, file));
-    if (!full.startsWith(normalize(staticDir + sep))) return send(res, 404, 'text/plain', 'not found');
-    let body: Buffer;
-    try {
-      body = await readFile(full);
-    } catch {
-      if (file === 'index.html') return send(res, 500, 'text/plain', 'holdwatch ui: the renderer is not built; run `npm run build` in the holdwatch checkout');
+    const file = await readStaticFile(staticDir, url.pathname);
+    if (!file) {
+      if (url.pathname === '/' || url.pathname === '/index.html')
+        return send(res, 500, 'text/plain', 'holdwatch ui: the renderer is not built; run `npm run build` in the holdwatch checkout');
       return send(res, 404, 'text/plain', 'not found');
     }
     res.writeHead(200, {
-      'Content-Type': TYPES[extname(full)] ?? 'application/octet-stream',
+      'Content-Type': file.contentType,
       'Content-Security-Policy': csp(),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',
     });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });

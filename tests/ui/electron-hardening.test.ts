@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { rendererCsp } from '../../host/web/static-files.js';
 import { REPO_ROOT } from '../support/cli.js';
 
 const ELECTRON_DIR = join(REPO_ROOT, 'electron');
@@ -86,8 +87,12 @@ describe('electron/ hardening (static)', () => {
     expect(main).toMatch(/setWindowOpenHandler\([\s\S]*action: 'deny'/);
     expect(main).toMatch(/'will-attach-webview'/);
     expect(main).toMatch(/requestSingleInstanceLock\(\)/);
+    // The CSP is built in host/web/static-files.ts (shared with `holdwatch ui`): the app's, evaluated.
     const protocol = files.find((f) => f.name === 'app-protocol.ts')!.source.text;
-    expect(protocol).toMatch(/script-src 'self'/);
-    expect(protocol).not.toMatch(/unsafe-(inline|eval)/);
+    expect(protocol).toMatch(/const CSP = rendererCsp\("'none'"\);/);
+    expect(protocol).toMatch(/'Content-Security-Policy': CSP/);
+    expect(rendererCsp("'none'")).toMatch(/script-src 'self'/);
+    expect(rendererCsp("'none'")).toMatch(/connect-src 'none'/);
+    expect(rendererCsp("'none'")).not.toMatch(/unsafe-(inline|eval)/);
   });
 });
