@@ -11,6 +11,7 @@ import { dataDirOf } from './host/data-dir.js';
 import { superviseRun, type SupervisedRun } from './host/run/supervised-run.js';
 import { elapsedMs, systemClock } from './host/system-clock.js';
 import { openHolderSource } from './native/index.js';
+import { messageOf } from './core/errors.js';
 
 export type { AncestryEntry, DeniedProcess, HandleAccess, Holder, HolderKind, ProcessInfo, Snapshot, WatchEvent } from './contract/holders.js';
 export type { AttributedHolder, Attribution, FailureRecord, RunRecord, TestEvent, TestRecord, Verdict } from './contract/runs.js';
@@ -116,6 +117,6 @@ export async function run(command: readonly string[], options: RunOptions): Prom
       userSeesTerminal: false,
       forwardSignals: false,
     },
-    onError: options.onError ?? ((error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`)),
+    onError: options.onError ?? ((error) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`)),
   });
 }

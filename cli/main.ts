@@ -3,7 +3,7 @@
 // server, zod or React-side contracts at start-up (measured: --help went from 0.55 s to ~0.1 s).
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL } from '../contract/exit-codes.js';
-import { BadInputError } from '../core/errors.js';
+import { BadInputError, messageOf } from '../core/errors.js';
 import { UnsupportedPlatformError } from '../native/index.js';
 import type { AttachOptions } from './attach-command.js';
 import type { RunOptions } from './run-command.js';
@@ -131,7 +131,7 @@ function exitCodeFor(error: unknown): number {
     return EXIT_BAD_INPUT;
   }
   // A real failure: one line, not a stack (HOLDWATCH_DEBUG=1 shows it).
-  process.stderr.write(`holdwatch: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`holdwatch: internal error: ${messageOf(error)}\n`);
   if (process.env.HOLDWATCH_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
   return EXIT_INTERNAL;
 }

@@ -6,6 +6,7 @@ import { dataDirOf } from '../host/data-dir.js';
 import { checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
 import { runSummaryLine } from '../host/run/run-recording.js';
 import { superviseRun } from '../host/run/supervised-run.js';
+import { messageOf } from '../core/errors.js';
 
 export interface RunOptions extends ReportTargets {
   watch: string[];
@@ -41,7 +42,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
       forwardSignals: true,
     },
     checkDirs: (dirs) => checkReportTargets(options, dirs, (p) => resolve(p)),
-    onError: (error) => process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`),
+    onError: (error) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`),
     onStage: (name) => (stage = name),
     // Already now: nothing in the cleanup after it may lose it (an unref'd worker's exit cannot hold the loop).
     onExited: (code) => (process.exitCode = code),

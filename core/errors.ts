@@ -16,3 +16,8 @@ export class PlatformError extends Error {
     super(message);
   }
 }
+
+/** What a caught value says: an Error's message, or the value as text (a string thrown, a rejection reason). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -12,6 +12,7 @@ import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js'
 import { scanWorkerArguments } from './worker-args.js';
 import { forwardEvents, serveServiceOverIpc } from './ipc-host.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
+import { messageOf } from '../core/errors.js';
 
 const PRELOAD = fileURLToPath(new URL('./preload.cjs', import.meta.url));
 
@@ -23,7 +24,7 @@ if (workerArgs) {
   serveScanWorker(workerArgs).then(
     (code) => app.exit(code),
     (error: unknown) => {
-      process.stderr.write(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`holdwatch: ${messageOf(error)}\n`);
       app.exit(2);
     },
   );
@@ -61,7 +62,7 @@ if (workerArgs) {
     })
     .catch((error: unknown) => {
       // Nothing would open and nothing would say why: say it, and quit.
-      process.stderr.write(`holdwatch: the window could not be opened: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`holdwatch: the window could not be opened: ${messageOf(error)}\n`);
       app.exit(1);
     });
 

@@ -11,6 +11,7 @@ import { InboxWatcher } from '../inbox/inbox-watch.js';
 import { AttachedRun, descendsFrom, type AttachTarget } from './attached-run.js';
 import { runSummaryLine } from './run-recording.js';
 import type { ReportTargets } from './run-reports.js';
+import { messageOf } from '../../core/errors.js';
 
 export interface AttachContext {
   dirs: WatchDir[];
@@ -117,5 +118,5 @@ function warnInvalid(c: AttachContext): (path: string) => void {
 }
 
 function logError(c: AttachContext): (error: unknown) => void {
-  return (error) => c.log(`holdwatch: ${error instanceof Error ? error.message : String(error)}\n`);
+  return (error) => c.log(`holdwatch: ${messageOf(error)}\n`);
 }

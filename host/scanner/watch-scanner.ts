@@ -7,6 +7,7 @@ import type { ScannerStatus } from '../../contract/service.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { ElevationDeclinedError, type RemoteHolderSource } from '../../native/remote/remote-holder-source.js';
+import { messageOf } from '../../core/errors.js';
 
 export interface WatchScannerOptions {
   /** A fresh in-process source (the fallback when the worker dies). */
@@ -101,7 +102,7 @@ export class WatchScanner implements HolderSource {
     } catch (error) {
       const worker = this.worker;
       if (!worker || source !== worker || this.disposed) throw error;
-      await this.fallBack(worker, error instanceof Error ? error.message : String(error));
+      await this.fallBack(worker, messageOf(error));
       return call(this.current);
     }
   }
@@ -130,6 +131,6 @@ export class WatchScanner implements HolderSource {
 export function elevationFailureMessage(error: unknown, denied: number): string {
   if (error instanceof ElevationDeclinedError)
     return `Elevation was declined; holders in ${denied} ${denied === 1 ? 'process' : 'processes'} stay unknown (denied). Click "Scan as administrator" to be asked again.`;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   return `The elevated scanner could not start (${reason}); scanning goes on without administrator rights. Try again, or start holdwatch as administrator.`;
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { HoldwatchService } from '../../contract/service.js';
 import { ContractError, dispatchRequest, subscribeAll } from '../../contract/service-client.js';
-import { BadInputError } from '../../core/errors.js';
+import { BadInputError, messageOf } from '../../core/errors.js';
 import { readStaticFile, rendererCsp } from './static-files.js';
 
 const COOKIE = 'holdwatch_token';
@@ -133,7 +133,7 @@ function serveSocket(ws: WebSocket, service: HoldwatchService): void {
 /** What the user may read: our own typed errors as they are; anything else marked internal. */
 function readable(error: unknown): string {
   if (error instanceof BadInputError || error instanceof ContractError) return error.message;
-  return `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  return `internal error: ${messageOf(error)}`;
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {

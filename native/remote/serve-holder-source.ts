@@ -2,7 +2,7 @@
 // one at a time (a source's scan pool serves one scan at a time). Returns when the pipe closes: the
 // host closed it or died, and the worker must not outlive it.
 import type { Socket } from 'node:net';
-import { BadInputError } from '../../core/errors.js';
+import { BadInputError, messageOf } from '../../core/errors.js';
 import type { HolderSource } from '../../core/platform.js';
 import { type WorkerReply, type WorkerRequest, WorkerRequestSchema } from '../../contract/scan-worker.js';
 import { SerialQueue } from '../../core/serial-queue.js';
@@ -34,7 +34,7 @@ export function serveHolderSource(socket: Socket, source: HolderSource, options:
             send({
               type: 'error',
               id: request.id,
-              error: { message: error instanceof Error ? error.message : String(error), badInput: error instanceof BadInputError },
+              error: { message: messageOf(error), badInput: error instanceof BadInputError },
             });
           }
         });

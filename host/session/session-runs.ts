@@ -1,0 +1,203 @@
+// The runs of a host session: test commands started from the UI (supervised here, output captured)
+// and `holdwatch run`s in terminals it follows read-only (attachRun). Each run's journal entries go out
+// as RunEvents, the whole record throttled; when it ends, its record stays here for exports.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunMembershipDto } from '../../contract/details.js';
+import type { JournalEntry } from '../../contract/journal.js';
+import type { ActiveRun, RunEvent, RunRecord } from '../../contract/runs.js';
+import type { ExportedReport, ExportRequestDto, RunRequestDto } from '../../contract/service.js';
+import { Emitter } from '../../core/emitter.js';
+import { BadInputError, messageOf } from '../../core/errors.js';
+import type { HolderSource, WatchDir } from '../../core/platform.js';
+import type { RunSupervisor } from '../../core/run/supervisor.js';
+import { runsPathIn } from '../data-dir.js';
+import type { RecentDirs } from '../recent-dirs.js';
+import { FollowedRun } from '../run/followed-run.js';
+import { isRunning, listLiveRuns, toActiveRun } from '../run/live-runs.js';
+import { renderReport, reportOptions } from '../run/run-reports.js';
+import { newRunId, superviseRun } from '../run/supervised-run.js';
+import { Throttle } from './throttle.js';
+
+/** The whole record is sent at most this often while a run goes (each failure and the end at once). */
+const RECORD_THROTTLE_MS = 300;
+
+/** The record so far, and one holder of it by journal key: a run's supervisor, or the recorder of a terminal run followed. */
+// A followed terminal run has no supervisor here, so no live membership: its details say so by omission.
+type RecordSource = Pick<RunSupervisor, 'record' | 'attributedHolder'> & Partial<Pick<RunSupervisor, 'membershipOf'>>;
+
+interface SessionRun {
+  stop: (() => void) | null;
+  supervisor: RecordSource | null;
+  record: RunRecord | null;
+  /** A terminal run this session follows (attachRun). */
+  followed?: FollowedRun;
+  /** Resolved before the command starts; a minidump is never written under them. */
+  dirs: readonly WatchDir[];
+}
+
+export interface SessionRunsOptions {
+  recentDirs: RecentDirs;
+  /** Where journals and live-run markers are (the runs folder of the data dir). */
+  dataDir: string;
+  /** The environment a run started here inherits. */
+  env: NodeJS.ProcessEnv;
+  /** The session's holder source for one-off questions (is the terminal run's holdwatch alive?). */
+  holders: () => Promise<HolderSource>;
+}
+
+export class SessionRuns {
+  readonly events = new Emitter<[string, RunEvent]>();
+  private readonly runs = new Map<string, SessionRun>();
+
+  constructor(private readonly options: SessionRunsOptions) {}
+
+  /** Resolves once the command is running; a bad dir or an unknown command rejects instead. */
+  async start({ command, cwd, dirs, env }: RunRequestDto): Promise<{ runId: string }> {
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new BadInputError(`the working directory ${cwd} does not exist`);
+    const runId = newRunId();
+    const { run, emit, onEntry, end } = this.track(runId);
+    const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
+    let spawned!: () => void;
+    const running = new Promise<void>((resolve) => (spawned = resolve));
+    const done = superviseRun({
+      command,
+      cwd,
+      watch: dirs,
+      env: { ...this.options.env, ...env },
+      dataDir: this.options.dataDir,
+      runId,
+      checkDirs: (resolved) => (run.dirs = resolved),
+      io: {
+        stdin: 'ignore',
+        output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }),
+        userSeesTerminal: false,
+        forwardSignals: false,
+      },
+      onSpawned: ({ stop }) => {
+        run.stop = stop;
+        spawned();
+      },
+      onEntry,
+      onError: (error) => emit({ type: 'output', stream: 'stderr', text: `holdwatch: ${messageOf(error)}\n` }),
+    });
+    done.then(
+      ({ record, exitCode }) => end({ exitCode, record, error: null }),
+      (error: unknown) => end({ exitCode: null, record: run.supervisor?.record() ?? null, error: messageOf(error) }),
+    );
+    // Whichever comes first: the command runs, or the run failed before it could (bad dir, no such command).
+    await Promise.race([running, done]);
+    for (const dir of dirs) this.options.recentDirs.remember(dir);
+    return { runId };
+  }
+
+  /** Ends a started run's command; detaches from a followed one (never signalled). */
+  stop(runId: string): void {
+    this.runOf(runId).stop?.();
+  }
+
+  async listActive(): Promise<ActiveRun[]> {
+    const source = await this.options.holders();
+    return (await listLiveRuns(runsPathIn(this.options.dataDir), (pid) => source.processInfo(pid))).map(toActiveRun);
+  }
+
+  /** Replays the run's journal, then follows it; its end (or stop) leaves the record here for exports. */
+  async attach(runId: string): Promise<void> {
+    const source = await this.options.holders();
+    const processInfo = (pid: number) => source.processInfo(pid);
+    const live = (await listLiveRuns(runsPathIn(this.options.dataDir), processInfo)).find((r) => r.runId === runId);
+    if (!live) throw new BadInputError(`no run ${runId} is going: it has ended, or it was not started with holdwatch run`);
+    // Its dirs, so that no minidump taken while following lands under them (a dir gone since is skipped).
+    const dirs = (await Promise.all(live.watched.map((d) => source.resolveWatchDir(d).catch(() => null)))).filter((d) => d !== null);
+    // Attached again (another window): one follower, replaying from the start to every window.
+    this.runs.get(runId)?.followed?.close();
+    const { run, onEntry, end } = this.track(runId);
+    run.dirs = dirs;
+    try {
+      run.followed = new FollowedRun(join(runsPathIn(this.options.dataDir), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), {
+        onEntry,
+        onEnd: end,
+      });
+    } catch (error) {
+      this.runs.delete(runId);
+      throw new BadInputError(`cannot read the journal of run ${runId}: ${messageOf(error)}`);
+    }
+    run.stop = () => run.followed?.detach();
+  }
+
+  exportReport({ runId, format, redact }: ExportRequestDto): ExportedReport {
+    const run = this.runOf(runId);
+    const record = run.record ?? run.supervisor?.record();
+    if (!record) throw new BadInputError(`run ${runId} has not started yet`);
+    const ext = { md: 'md', json: 'json', html: 'html' }[format];
+    const mimeType = { md: 'text/markdown', json: 'application/json', html: 'text/html' }[format];
+    return { fileName: `holdwatch-${runId}.${ext}`, mimeType, text: renderReport(record, format, reportOptions(redact)) };
+  }
+
+  /** The process's place in a run started here, as the run recorded it; null when it is in none. */
+  membershipOf(pid: number, startedAtMs: number): RunMembershipDto | null {
+    for (const [runId, run] of this.runs) {
+      const member = run.supervisor?.membershipOf?.(pid, startedAtMs);
+      if (member) return { runId, spawnedDuring: member.spawnedDuring, byTagOnly: member.byTagOnly, ancestry: member.ancestry };
+    }
+    return null;
+  }
+
+  /** Every dir a run of this session watches. */
+  dirs(): WatchDir[] {
+    return [...this.runs.values()].flatMap((r) => r.dirs);
+  }
+
+  /** Ends the commands started here and stops following the others. */
+  dispose(): void {
+    for (const run of this.runs.values()) run.stop?.();
+  }
+
+  /** A run's place in the session: its events, the record sent throttled, and its end (the record kept). */
+  private track(runId: string) {
+    const run: SessionRun = { stop: null, supervisor: null, record: null, dirs: [] };
+    this.runs.set(runId, run);
+    const emit = (event: RunEvent) => this.events.emit(runId, event);
+    const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
+    const onEntry = (entry: JournalEntry, supervisor: RecordSource) => {
+      run.supervisor = supervisor;
+      forwardEntry(entry, supervisor, emit);
+      throttle.poke(entry.t === 'failure');
+    };
+    const end = ({ exitCode, record, error }: { exitCode: number | null; record: RunRecord | null; error: string | null }) => {
+      throttle.dispose();
+      run.record = record;
+      emit({ type: 'ended', exitCode, record, error });
+    };
+    return { run, emit, onEntry, end };
+  }
+
+  private runOf(runId: string): SessionRun {
+    const run = this.runs.get(runId);
+    if (!run) throw new BadInputError(`no run ${runId} in this session`);
+    return run;
+  }
+}
+
+/** Journal entries, as the front end wants them: holders and failures with their attribution so far. */
+function forwardEntry(entry: JournalEntry, supervisor: RecordSource, emit: (event: RunEvent) => void): void {
+  switch (entry.t) {
+    case 'run-start':
+      emit({ type: 'started', command: entry.command, cwd: entry.cwd, watched: entry.watched });
+      break;
+    case 'test':
+      emit({ type: 'test', event: entry.event });
+      break;
+    case 'appeared':
+    case 'gone': {
+      const holder = supervisor.attributedHolder(entry.key);
+      if (holder) emit({ type: 'holder', change: entry.t, at: new Date(entry.atMs).toISOString(), holder });
+      break;
+    }
+    case 'failure': {
+      const failure = supervisor.record().failures.at(-1);
+      if (failure) emit({ type: 'failure', failure });
+      break;
+    }
+  }
+}
