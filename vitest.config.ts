@@ -29,7 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['tests/{integration,e2e,probes}/**/*.test.ts', '{contract,core,native,host,cli,electron,renderer,bench}/**/*.integration.test.ts'],
+          include: ['tests/{integration,e2e,probes,corpus}/**/*.test.ts', '{contract,core,native,host,cli,electron,renderer,bench}/**/*.integration.test.ts'],
           globalSetup: BUILT,
         },
       },

@@ -11,3 +11,13 @@ export const TEST_PHASES = ['setup', 'call', 'teardown'] as const;
 export const TEST_EVENT_TYPES = ['run-start', 'test-start', 'phase', 'test-end', 'run-end'] as const;
 
 export const VERDICTS = ['blocked-cleanup', 'leaked-past-test', 'outside-run', 'in-run'] as const;
+
+/**
+ * What a verdict, or the test that opened a handle, rests on; strongest first.
+ * - probe-open: a probe's record of the open, made in that process with the test in progress there
+ * - test-boundary: the scan at a test's end, which the test process waited for
+ * - failure-scan: the scan a teardown-failure line triggered, at that moment
+ * - process-tree: whether the holding process belongs to the run (its ancestry, its run tag)
+ * - poll: sightings by the periodic scans, placed on the runner's timeline
+ */
+export const EVIDENCE = ['probe-open', 'test-boundary', 'failure-scan', 'process-tree', 'poll'] as const;

@@ -50,6 +50,8 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     holder: HolderSchema,
     member: MemberFactsSchema.nullable(),
   }),
+  /** A holder's path was unlinked while it held it (seen so by the scan that began at `atMs`). */
+  z.object({ t: z.literal('deleted'), atMs: ms, key: z.string() }),
   /** A holder no longer seen at `atMs`; it was last seen at `lastSeenAtMs`. */
   z.object({ t: z.literal('gone'), atMs: ms, key: z.string(), lastSeenAtMs: ms }),
   z.object({
@@ -64,6 +66,20 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     holderKeys: z.array(z.string()),
     /** Set when the runner said which test printed the line (go test -json); else found by time. */
     test: z.string().nullable().optional(),
+  }),
+  /**
+   * The scan at a test's end, which the test process waited for (the test-boundary channel): `atMs` is
+   * the runner's end of the test, `held` the run's holders current after the scan (by key).
+   */
+  z.object({
+    t: z.literal('boundary'),
+    test: z.string(),
+    atMs: ms,
+    /** The test process that waited: the boundary speaks for it and its descendants. */
+    pid: z.number().int().nonnegative(),
+    scanStartedAtMs: ms,
+    scanEndedAtMs: ms,
+    held: z.array(z.string()),
   }),
   /** The runner named the test of a failure first seen as a bare output line (the failure at `atMs`). */
   z.object({ t: z.literal('failure-test'), atMs: ms, test: z.string() }),

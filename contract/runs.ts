@@ -1,7 +1,7 @@
 // Runs (`holdwatch run`, a run started from the UI, `attach`): the test events, the record a run
 // leaves (as `--json` writes it and reports read it), and the events a front end receives while it goes.
 import { z } from 'zod';
-import { TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
+import { EVIDENCE, TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
 import { id, iso, pid } from './primitives.js';
 import { StackLookupSchema } from './stacks.js';
@@ -49,12 +49,24 @@ export type TestRecord = z.infer<typeof TestRecordSchema>;
 export const VerdictSchema = z.enum(VERDICTS);
 export type Verdict = z.infer<typeof VerdictSchema>;
 
+export const EvidenceSchema = z.enum(EVIDENCE);
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
 export const AttributionSchema = z.object({
   /** Test during which the holding process was spawned; null when before any test or unknown. */
   spawnedDuring: z.string().nullable(),
   /** Test during which this handle was first seen. */
   firstSeenDuring: z.string().nullable(),
+  /**
+   * The test during which the handle was opened, by the strongest evidence there is (a probe's record,
+   * then the test-boundary scans, then the first sighting); null when before any test or unknown.
+   */
+  openedDuring: z.string().nullable().optional(),
+  /** What openedDuring rests on. */
+  openedDuringBy: EvidenceSchema.nullable().optional(),
   verdict: VerdictSchema,
+  /** What the verdict rests on. */
+  verdictBy: EvidenceSchema.optional(),
   /** From the holder up to the run's command (or PID 1), as recorded when first seen. */
   ancestry: z.array(AncestryEntrySchema),
   /** ISO 8601 first and last time the handle was seen. */

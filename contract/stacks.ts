@@ -21,6 +21,8 @@ export const OpenStackSchema = z.object({
   pid,
   /** Milliseconds since the Unix epoch, taken by the probe at the call. */
   atMs: z.number(),
+  /** The test in progress in that process at the call, where the probe knows it (its runner told it). */
+  test: z.string().nullable().optional(),
   /** The API called: `open`, `os.open`, `fs.createWriteStream`, `subprocess.Popen`... */
   api: z.string(),
   /** The path opened, absolute as the probe saw it; null for a spawn. */

@@ -84,9 +84,9 @@ export class Watcher {
     this.schedule(0);
   }
 
-  /** One full scan right away (queued behind a poll in flight). */
-  scanNow(): Promise<PollOutcome> {
-    return this.enqueue(true);
+  /** One scan right away (queued behind a poll in flight): the whole system, or only the focus pids. */
+  scanNow({ full = true }: { full?: boolean } = {}): Promise<PollOutcome> {
+    return this.enqueue(full || !this.options.focusPids);
   }
 
   /** Idempotent; the source belongs to the caller. */

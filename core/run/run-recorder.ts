@@ -1,16 +1,19 @@
 // Folds journal entries into a RunRecord, attributing every holder. Used live by the supervisor and
 // later by `holdwatch report`, so both always agree.
 import type { Holder } from '../../contract/holders.js';
-import type { AttributedHolder, FailureRecord, RunRecord, Verdict } from '../../contract/runs.js';
+import type { AttributedHolder, Evidence, FailureRecord, RunRecord, Verdict } from '../../contract/runs.js';
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import type { TestHint } from './membership.js';
 import { TestTimeline } from './timeline.js';
 
 interface LedgerRow {
+  key: string;
   holder: Holder;
   member: MemberFacts | null;
   firstSeenAtMs: number;
+  /** The start of the scan that first saw it: sightings and boundary scans are ordered by this. */
+  firstScanStartedAtMs: number;
   lastSeenAtMs: number;
   goneAtMs: number | null;
   blocked: boolean;
@@ -23,11 +26,26 @@ export const RUNNER_LAG_MS = 25;
 type Start = Extract<JournalEntry, { t: 'run-start' }>;
 type Failure = Extract<JournalEntry, { t: 'failure' }>;
 
+/** A test's end as the scan its process waited for saw it. */
+interface Boundary {
+  test: string;
+  pid: number;
+  scanStartedAtMs: number;
+  held: ReadonlySet<string>;
+}
+
+interface Finding {
+  test: string | null;
+  by: Evidence | null;
+}
+
 export class RunRecorder {
   private start: Start | undefined;
   private readonly timeline = new TestTimeline();
   private readonly ledger = new Map<string, LedgerRow>();
   private readonly failures: Failure[] = [];
+  /** In journal order, which is scan order. */
+  private readonly boundaries: Boundary[] = [];
   private leftovers: RunRecord['leftovers'] = [];
   private end: { atMs: number; exitCode: number | null } | undefined;
 
@@ -41,14 +59,21 @@ export class RunRecorder {
         break;
       case 'appeared':
         this.ledger.set(entry.key, {
+          key: entry.key,
           holder: entry.holder,
           member: entry.member,
           firstSeenAtMs: entry.atMs,
+          firstScanStartedAtMs: entry.scanStartedAtMs ?? entry.atMs,
           lastSeenAtMs: entry.scanStartedAtMs ?? entry.atMs,
           goneAtMs: null,
           blocked: false,
         });
         break;
+      case 'deleted': {
+        const row = this.ledger.get(entry.key);
+        if (row) row.holder = { ...row.holder, deleted: true };
+        break;
+      }
       case 'gone': {
         const row = this.ledger.get(entry.key);
         if (row) Object.assign(row, { goneAtMs: entry.atMs, lastSeenAtMs: entry.lastSeenAtMs });
@@ -60,6 +85,9 @@ export class RunRecorder {
           const row = this.ledger.get(key);
           if (row) row.blocked = true;
         }
+        break;
+      case 'boundary':
+        this.boundaries.push({ test: entry.test, pid: entry.pid, scanStartedAtMs: entry.scanStartedAtMs, held: new Set(entry.held) });
         break;
       case 'failure-test': {
         const failure = this.failures.findLast((f) => f.atMs === entry.atMs && !f.test);
@@ -158,12 +186,17 @@ export class RunRecorder {
     // Looked up now, not when the entry arrived: runner events may reach us after the poll that saw it.
     const firstSeenDuring = this.testAt(row.firstSeenAtMs);
     const spawnedDuring = row.member ? this.spawnTestOf(row.member, row.holder.processStartedAtMs) : null;
+    const opened = this.openedDuring(row, firstSeenDuring);
+    const { verdict, by } = this.verdictOf(row, opened);
     return {
       ...row.holder,
       attribution: {
         spawnedDuring,
         firstSeenDuring,
-        verdict: this.verdictOf(row, firstSeenDuring),
+        openedDuring: opened.test,
+        openedDuringBy: opened.by,
+        verdict,
+        verdictBy: by,
         ancestry: row.member?.ancestry ?? [],
         firstSeenAt: new Date(row.firstSeenAtMs).toISOString(),
         // Last sight is dated conservatively (a scan's start), so it may precede a first sight dated at
@@ -174,14 +207,40 @@ export class RunRecorder {
     };
   }
 
-  private verdictOf(row: LedgerRow, firstSeenDuring: string | null): Verdict {
-    if (!row.member) return 'outside-run';
-    if (row.blocked) return 'blocked-cleanup';
-    // Seen at a poll that started after its test had ended: the handle outlived the test. On Linux
-    // this is the prediction of a Windows teardown failure.
-    const testEnd = this.timeline.endOf(firstSeenDuring);
-    if (testEnd !== null && row.lastSeenAtMs > testEnd) return 'leaked-past-test';
-    return 'in-run';
+  /**
+   * The test during which the handle was opened, by the strongest evidence there is: the probe's record
+   * of the open (made in that process, with the test in progress there); else the test-boundary scans
+   * of its test process (a handle first seen after one test's end scan and by the next one's was opened
+   * during that next test, however short); else the runner's timeline at its first sighting.
+   */
+  private openedDuring(row: LedgerRow, firstSeenDuring: string | null): Finding {
+    const open = row.stacks?.open;
+    if (open?.found && open.viaPid === null && open.stack.test !== undefined) return { test: open.stack.test, by: 'probe-open' };
+    const next = this.boundariesOf(row).find((b) => b.scanStartedAtMs >= row.firstScanStartedAtMs);
+    if (next) return { test: next.test, by: 'test-boundary' };
+    return { test: firstSeenDuring, by: firstSeenDuring === null ? null : 'poll' };
+  }
+
+  private verdictOf(row: LedgerRow, opened: Finding): { verdict: Verdict; by: Evidence } {
+    if (!row.member) return { verdict: 'outside-run', by: 'process-tree' };
+    if (row.blocked) return { verdict: 'blocked-cleanup', by: 'failure-scan' };
+    if (opened.test !== null) {
+      // Held when the scan at its test's end ran, the test process waiting: it outlived its test. On
+      // Linux this is the prediction of a Windows teardown failure.
+      const end = this.boundariesOf(row).find((b) => b.test === opened.test && b.scanStartedAtMs >= row.firstScanStartedAtMs);
+      if (end) return end.held.has(row.key) ? { verdict: 'leaked-past-test', by: 'test-boundary' } : { verdict: 'in-run', by: 'test-boundary' };
+      // No boundary for it: seen at a poll that started after its test had ended.
+      const testEnd = this.timeline.endOf(opened.test);
+      if (testEnd !== null && row.lastSeenAtMs > testEnd) return { verdict: 'leaked-past-test', by: 'poll' };
+    }
+    return { verdict: 'in-run', by: opened.by ?? 'poll' };
+  }
+
+  /** The boundaries that speak for a holder: those its own process or an ancestor (its test process) waited for. */
+  private boundariesOf(row: LedgerRow): Boundary[] {
+    if (this.boundaries.length === 0 || !row.member) return [];
+    const family = new Set([row.holder.pid, ...row.member.ancestry.map((a) => a.pid)]);
+    return this.boundaries.filter((b) => family.has(b.pid));
   }
 }
 

@@ -55,6 +55,8 @@ export class RunSupervisor {
   private membership: RunMembership | undefined;
   private watcher: Watcher | undefined;
   private readonly lastSeen = new Map<string, number>();
+  /** Current holders whose path was still linked when last journaled: an unlink later is journaled once. */
+  private readonly linked = new Set<string>();
   /** Holders gone in the last JUST_GONE_MS, by key, with when they were last seen. */
   private readonly justGone = new Map<string, { holder: Holder; lastSeenAtMs: number }>();
   private readonly failureTexts = new Set<string>();
@@ -125,6 +127,22 @@ export class RunSupervisor {
     const text = event.detail ?? `teardown of ${event.name} failed`;
     this.recordFailure(text, this.options.detectFailure(text) ?? { kind: 'teardown-error', code: null, path: null }, event.name);
     this.lastTeardownEventFailureAtMs = now;
+  }
+
+  /**
+   * Test `name` ended in process `pid`, which waits for this (the test-boundary channel): the run's
+   * processes are scanned at once, and what they hold is journaled against the test. Resolves when
+   * that entry is written; then the test process may go on.
+   */
+  async testBoundary(name: string, atMs: number, pid: number): Promise<void> {
+    const watcher = this.watcher;
+    if (!watcher) return;
+    const outcome = await watcher.scanNow({ full: false });
+    // The scan's own entries were queued first (onPoll, with the membership refreshed): they come before.
+    await this.tasks.run(async () => {
+      const held = outcome.result.holders.filter((h) => this.isKnown(h)).map(holderKey);
+      this.write({ t: 'boundary', test: name, atMs, pid, scanStartedAtMs: outcome.startedAtMs, scanEndedAtMs: outcome.endedAtMs, held: [...new Set(held)] });
+    });
   }
 
   /** The command exited: a last full scan, leftovers, the end entry. Returns the record. */
@@ -229,6 +247,7 @@ export class RunSupervisor {
     for (const event of outcome.events) {
       const key = holderKey(event.holder);
       if (event.type === 'appeared') {
+        if (!event.holder.deleted) this.linked.add(key);
         this.lastSeen.set(key, startedAtMs);
         this.justGone.delete(key); // back again: it is current, not just gone
         this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
@@ -236,10 +255,17 @@ export class RunSupervisor {
         const lastSeenAtMs = this.lastSeen.get(key) ?? startedAtMs;
         this.write({ t: 'gone', atMs: startedAtMs, key, lastSeenAtMs });
         this.lastSeen.delete(key);
+        this.linked.delete(key);
         this.justGone.set(key, { holder: event.holder, lastSeenAtMs });
       }
     }
     for (const [key, gone] of this.justGone) if (gone.lastSeenAtMs < startedAtMs - JUST_GONE_MS) this.justGone.delete(key);
+    // Unlinked while held (an `rm`, `os.remove`, `rmtree` of a file still open): on Windows that delete fails.
+    for (const h of outcome.result.holders) {
+      if (!h.deleted) continue;
+      const key = holderKey(h);
+      if (this.linked.delete(key)) this.write({ t: 'deleted', atMs: startedAtMs, key });
+    }
     const covered = outcome.full ? null : new Set(this.membership?.pids());
     for (const h of outcome.result.holders) if (!covered || covered.has(h.pid)) this.lastSeen.set(holderKey(h), startedAtMs);
   }

@@ -157,13 +157,12 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
   const until = holder.firstSeenAtMs;
   const own = lifeOf(index, holder.pid, holder.processStartedAtMs, until, slack);
 
+  const samePath = (r: OpenRecord) => key(r.path) === wanted;
+  const sidePath = (r: OpenRecord) => r.kind === 'connect' && SQLITE_SIDE_FILES.some((suffix) => key(r.path + suffix) === wanted);
   const byPath = (life: ProcessLife): OpenRecord | undefined => {
     for (let i = life.opens.length - 1; i >= 0; i--) {
       const r = life.opens[i]!;
-      if (!isOpenAt(life, r, until)) continue;
-      const opened = key(r.path);
-      if (opened === wanted) return r;
-      if (r.kind === 'connect' && SQLITE_SIDE_FILES.some((suffix) => key(r.path + suffix) === wanted)) return r;
+      if (isOpenAt(life, r, until) && (samePath(r) || sidePath(r))) return r;
     }
     return undefined;
   };
@@ -174,8 +173,9 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
       for (let i = own.opens.length - 1; i >= 0; i--) {
         const r = own.opens[i]!;
         if (r.fd === fd) {
-          if (isOpenAt(own, r, until)) return { found: true, stack: toStack(r, own.process.runtime), matchedBy: 'fd', viaPid: null };
-          break; // the latest use of this fd was closed: a later, unrecorded open reused it
+          // The Python probe predicts the fd (the lowest free one): believed only for the same file.
+          if (isOpenAt(own, r, until) && samePath(r)) return { found: true, stack: toStack(r, own.process.runtime), matchedBy: 'fd', viaPid: null };
+          break; // the latest use of this fd was closed, or was another file: a later, unrecorded open reused it
         }
       }
     }

@@ -1,12 +1,24 @@
 // The test command's environment: the run tag that keeps every descendant attributable, the probes'
 // events file, and the bundled pytest plugin — always added to what the user has, never replacing it.
 import { delimiter } from 'node:path';
+import { BOUNDARY_VARIABLE } from '../../contract/boundary.js';
 import { RUN_TAG_VARIABLE } from '../../core/run/membership.js';
 import { probeEnvironment } from '../../core/stacks/inject.js';
 import { PROBES_DIR } from '../install-paths.js';
 
-export function runEnvironment(base: NodeJS.ProcessEnv, runId: string, eventsPath: string, probeLogDir: string, stdoutIsTty: boolean): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, [RUN_TAG_VARIABLE]: runId, HOLDWATCH_EVENTS: eventsPath };
+/** What a run tells its command's processes, through their environment. */
+export interface RunChannels {
+  runId: string;
+  /** The probes' events file (HOLDWATCH_EVENTS). */
+  eventsPath: string;
+  /** Where the stack probes write (HOLDWATCH_PROBE_LOG). */
+  probeLogDir: string;
+  /** The test-boundary listener (HOLDWATCH_BOUNDARY), contract/boundary.ts. */
+  boundary: string;
+}
+
+export function runEnvironment(base: NodeJS.ProcessEnv, { runId, eventsPath, probeLogDir, boundary }: RunChannels, stdoutIsTty: boolean): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, [RUN_TAG_VARIABLE]: runId, HOLDWATCH_EVENTS: eventsPath, [BOUNDARY_VARIABLE]: boundary };
   // The pytest plugin: on PYTHONPATH (prepended, the user's entries kept) and loaded with -p.
   env.PYTHONPATH = [PROBES_DIR + 'pytest', ...(base.PYTHONPATH ? [base.PYTHONPATH] : [])].join(delimiter);
   // The stack probes: Python's sitecustomize (which chains the user's) and Node's --require preload.

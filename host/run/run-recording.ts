@@ -13,6 +13,7 @@ import { findLeftovers } from '../../core/run/leftovers.js';
 import { RunSupervisor } from '../../core/run/supervisor.js';
 import { ProbeEventsParser } from '../../core/runners/probe-events.js';
 import { listTree } from '../../native/tree-listing.js';
+import { BoundaryServer } from './boundary-server.js';
 import { EventsTail } from './events-tail.js';
 import { detectFailure } from '../../core/signatures/failure-line.js';
 import { JournalFile } from './journal-file.js';
@@ -45,6 +46,7 @@ export class RunRecording {
   private readonly before: Set<string>;
   private readonly tails: EventsTail[] = [];
   private probeLogDir: string | undefined;
+  private boundary: BoundaryServer | null = null;
 
   constructor(private readonly setup: RunRecordingSetup) {
     this.runId = setup.runId ?? newRunId();
@@ -86,6 +88,20 @@ export class RunRecording {
     return tail;
   }
 
+  /**
+   * Listens for test ends from the runner integrations inside the command's processes (the pytest
+   * plugin): each is scanned for before its test process goes on. Returns HOLDWATCH_BOUNDARY's value.
+   */
+  async openBoundary(): Promise<string> {
+    this.boundary ??= await BoundaryServer.start(async ({ name, atMs }, pid) => {
+      // The integration wrote the test's own events before asking: read them first, so the timeline
+      // has the test when its boundary is journaled.
+      for (const tail of this.tails) tail.drain();
+      await this.supervisor.testBoundary(name, atMs, pid);
+    }, this.setup.onError);
+    return this.boundary.address;
+  }
+
   /** Where the stack probes of a command started by holdwatch write (outside every watched dir). */
   createProbeLogDir(): string {
     this.probeLogDir = join(this.setup.runsDir, `${this.runId}.probes`);
@@ -95,6 +111,7 @@ export class RunRecording {
 
   /** The run is over: last events, last scan, leftovers, stacks, then the end entry. */
   async finish(exitCode: number | null): Promise<RunRecord> {
+    this.boundary?.close();
     for (const tail of this.tails) tail.close();
     const { dirs } = this.setup;
     const logDir = this.probeLogDir;
@@ -109,6 +126,7 @@ export class RunRecording {
 
   /** Idempotent; the sources belong to the caller. */
   dispose(): void {
+    this.boundary?.close();
     for (const tail of this.tails) tail.close();
     this.supervisor.dispose();
     this.journal.close();

@@ -103,9 +103,10 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     }
     const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`));
     const probeLogDir = recording.createProbeLogDir();
+    const boundary = await recording.openBoundary();
 
     const prepared = prepareCommand(command, options.io.userSeesTerminal);
-    const env = runEnvironment(options.env, recording.runId, tail.path, probeLogDir, options.io.userSeesTerminal);
+    const env = runEnvironment(options.env, { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary }, options.io.userSeesTerminal);
     const exitCode = await runChild(
       prepared,
       { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned },

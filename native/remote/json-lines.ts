@@ -1,12 +1,11 @@
-// Newline-delimited JSON on a socket (named pipe or unix socket), bounded: a peer that never sends
-// a newline is cut off at MAX_WORKER_LINE_BYTES instead of growing the host's memory without end.
+// Newline-delimited JSON on a socket (named pipe, unix socket, TCP), bounded: a peer that never sends
+// a newline is cut off at `maxLineBytes` instead of growing the host's memory without end.
 import type { Socket } from 'node:net';
 import { LineSplitter } from '../../core/runners/line-splitter.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';
-import { MAX_WORKER_LINE_BYTES } from '../../contract/scan-worker.js';
 
 /** Calls `onLine` with each parsed line (unparseable text arrives as `undefined`); `onEnd` once when the socket ends. */
-export function readJsonLines(socket: Socket, onLine: (value: unknown) => void, onEnd: (reason: string) => void): void {
+export function readJsonLines(socket: Socket, maxLineBytes: number, onLine: (value: unknown) => void, onEnd: (reason: string) => void): void {
   const splitter = new LineSplitter();
   let sinceNewline = 0;
   let ended = false;
@@ -19,9 +18,9 @@ export function readJsonLines(socket: Socket, onLine: (value: unknown) => void, 
   socket.on('data', (chunk: string) => {
     const lastNewline = chunk.lastIndexOf('\n');
     sinceNewline = lastNewline < 0 ? sinceNewline + chunk.length : chunk.length - lastNewline - 1;
-    if (sinceNewline > MAX_WORKER_LINE_BYTES) {
+    if (sinceNewline > maxLineBytes) {
       socket.destroy();
-      end(`a line passed ${MAX_WORKER_LINE_BYTES} bytes`);
+      end(`a line passed ${maxLineBytes} bytes`);
       return;
     }
     for (const line of splitter.push(chunk)) {

@@ -12,7 +12,7 @@ import type { PlatformName, ProcessInfo } from '../../contract/holders.js';
 import { BadInputError } from '../../core/errors.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
-import { MAX_EXTRAS_HANDLES, WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../contract/scan-worker.js';
+import { MAX_EXTRAS_HANDLES, MAX_WORKER_LINE_BYTES, WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../contract/scan-worker.js';
 import { readJsonLines, writeJsonLine } from './json-lines.js';
 
 /** A started worker, as its launcher owns it. */
@@ -87,6 +87,7 @@ export class RemoteHolderSource implements HolderSource {
   ) {
     readJsonLines(
       socket,
+      MAX_WORKER_LINE_BYTES,
       (value) => this.onReply(value),
       (reason) => this.onGone(reason),
     );

@@ -4,7 +4,7 @@
 import type { Socket } from 'node:net';
 import { BadInputError, messageOf } from '../../core/errors.js';
 import type { HolderSource } from '../../core/platform.js';
-import { type WorkerReply, type WorkerRequest, WorkerRequestSchema } from '../../contract/scan-worker.js';
+import { MAX_WORKER_LINE_BYTES, type WorkerReply, type WorkerRequest, WorkerRequestSchema } from '../../contract/scan-worker.js';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { readJsonLines, writeJsonLine } from './json-lines.js';
 
@@ -22,6 +22,7 @@ export function serveHolderSource(socket: Socket, source: HolderSource, options:
   return new Promise((resolve) => {
     readJsonLines(
       socket,
+      MAX_WORKER_LINE_BYTES,
       (value) => {
         const parsed = WorkerRequestSchema.safeParse(value);
         // A malformed request is a broken or hostile host: stop serving it.

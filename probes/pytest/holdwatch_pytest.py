@@ -13,18 +13,28 @@ Teardown is first-class: a test whose body passed and whose fixture teardown rai
 as ``phase teardown error``, not folded into one "failed". Phase starts are reported too (a
 ``phase`` event without an outcome), so a failure line printed during teardown can be placed there.
 
+At each test's end (after its teardown) the process that ran it waits, bounded, for holdwatch to scan
+the run's processes (``HOLDWATCH_BOUNDARY``, the test-boundary channel of contract/boundary.ts): what
+is still open then has outlived its test, however short the test was.
+
 The plugin must never break the test run: every hook swallows its own errors, and after the first
 write error it stops writing.
 """
 
 import json
 import os
+import socket
 import sys
 import time
 
 import pytest
 
 _ENV = "HOLDWATCH_EVENTS"
+_BOUNDARY_ENV = "HOLDWATCH_BOUNDARY"
+# How long a test's end waits for holdwatch's scan (a focused scan takes milliseconds). Past it,
+# holdwatch is stalled or gone: this process stops waiting for the rest of the run, so a stalled
+# holdwatch costs the suite one wait, never one per test.
+_BOUNDARY_WAIT_S = 2.0
 
 
 def _inbox_dir():
@@ -68,14 +78,17 @@ class _EventsFile:
             self.emit(header)
 
     def emit(self, event):
+        """Writes one event, stamped now; returns the stamp."""
+        at_ms = time.time() * 1000.0
         if self._broken or self._fd is None:
-            return
+            return at_ms
         try:
-            event["atMs"] = time.time() * 1000.0
+            event["atMs"] = at_ms
             line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
             os.write(self._fd, line.encode("utf-8"))
         except Exception:  # noqa: BLE001 - a probe must never raise into the test process
             self._broken = True
+        return at_ms
 
     def close(self):
         fd, self._fd = self._fd, None
@@ -84,6 +97,59 @@ class _EventsFile:
                 os.close(fd)
             except OSError:
                 pass
+
+
+class _Boundary:
+    """The one owner of the test-boundary connection: at a test's end, says so and waits for the ack.
+
+    Connects at the first test's end; after any failure (no listener, a timeout, a bad reply) it stays
+    closed for the rest of the run. Never raises into the test process.
+    """
+
+    def __init__(self, spec):
+        self._sock = None
+        self._reader = None
+        self._seq = 0
+        self._broken = False
+        try:
+            host, port, token = spec.rsplit(":", 2)
+            self._address = (host, int(port))
+            self._token = token
+        except ValueError:
+            self._broken = True
+
+    def test_ended(self, name, at_ms):
+        if self._broken:
+            return
+        try:
+            if self._sock is None:
+                self._connect()
+            self._seq += 1
+            self._send({"type": "test-end", "seq": self._seq, "name": name, "atMs": at_ms})
+            reply = json.loads(self._reader.readline() or "null")
+            if not isinstance(reply, dict) or reply.get("type") != "ack" or reply.get("seq") != self._seq:
+                raise ValueError("not an ack")
+        except Exception:  # noqa: BLE001 - holdwatch is gone or stalled: the suite goes on unobserved
+            self.close()
+            self._broken = True
+
+    def _connect(self):
+        self._sock = socket.create_connection(self._address, timeout=_BOUNDARY_WAIT_S)
+        self._sock.settimeout(_BOUNDARY_WAIT_S)
+        self._reader = self._sock.makefile("r", encoding="utf-8", newline="\n")
+        self._send({"type": "hello", "token": self._token, "pid": os.getpid()})
+
+    def _send(self, message):
+        self._sock.sendall((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
+
+    def close(self):
+        sock, reader, self._sock, self._reader = self._sock, self._reader, None, None
+        for closable in (reader, sock):
+            if closable is not None:
+                try:
+                    closable.close()
+                except OSError:
+                    pass
 
 
 _OUTCOME_RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
@@ -111,15 +177,18 @@ def _detail(report):
 
 
 class HoldwatchPlugin:
-    def __init__(self, events):
+    def __init__(self, events, boundary=None):
         self._events = events
+        self._boundary = boundary
         self._outcomes = {}
+        # Tests run in this process (with xdist, the controller only relays its workers' reports).
+        self._ran_here = set()
 
     def _safe_emit(self, **event):
         try:
-            self._events.emit({k: v for k, v in event.items() if v is not None})
+            return self._events.emit({k: v for k, v in event.items() if v is not None})
         except Exception:  # noqa: BLE001
-            pass
+            return time.time() * 1000.0
 
     def pytest_sessionstart(self, session):
         self._safe_emit(type="run-start", name="pytest")
@@ -130,6 +199,7 @@ class HoldwatchPlugin:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
+        self._ran_here.add(item.nodeid)
         self._safe_emit(type="phase", name=item.nodeid, phase="setup")
 
     @pytest.hookimpl(tryfirst=True)
@@ -152,7 +222,10 @@ class HoldwatchPlugin:
             pass
 
     def pytest_runtest_logfinish(self, nodeid, location):
-        self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"))
+        at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"))
+        if self._boundary is not None and nodeid in self._ran_here:
+            self._ran_here.discard(nodeid)
+            self._boundary.test_ended(nodeid, at_ms)
 
     def pytest_sessionfinish(self, session, exitstatus):
         self._safe_emit(type="run-end", name="pytest", outcome="passed" if int(exitstatus) == 0 else "failed")
@@ -173,7 +246,8 @@ def pytest_configure(config):
             header = _announce_header() if path else None
         if not path:
             return
-        _plugin = HoldwatchPlugin(_EventsFile(path, header))
+        boundary = os.environ.get(_BOUNDARY_ENV)
+        _plugin = HoldwatchPlugin(_EventsFile(path, header), _Boundary(boundary) if boundary else None)
         config.pluginmanager.register(_plugin, "holdwatch-events")
     except Exception:  # noqa: BLE001
         _plugin = None
@@ -188,3 +262,5 @@ def pytest_unconfigure(config):
         except Exception:  # noqa: BLE001
             pass
         plugin._events.close()
+        if plugin._boundary is not None:
+            plugin._boundary.close()

@@ -77,7 +77,12 @@ describe('python stack probe', () => {
     const lookup = matchOpenStack({ ...holder!, firstSeenAtMs: Date.now() }, indexProbeRecords(records));
     expect(lookup.found).toBe(true);
     if (!lookup.found) return;
-    expect(lookup).toMatchObject({ matchedBy: 'path', viaPid: null, stack: { runtime: 'python', api: 'open', path: target, pid: child.pid } });
+    // The probe records the fd the open took (the lowest free one, found before the call): matched by it.
+    expect(lookup).toMatchObject({
+      matchedBy: 'fd',
+      viaPid: null,
+      stack: { runtime: 'python', api: 'open', path: target, pid: child.pid, fd: Number(holder!.handle!.slice(3)) },
+    });
     expect(topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(LEAK, 'the leaking open'), function: 'open_fixture' });
     expect(lookup.stack.frames[1]).toMatchObject({ file: script, line: lineOf(LEAK, 'held = open_fixture'), user: true });
   });
@@ -103,7 +108,7 @@ describe('python stack probe', () => {
     expect(matchOpenStack({ ...holder!, firstSeenAtMs: Date.now() }, index)).toEqual({ found: false, reason: NOT_PROBED });
   });
 
-  it('records a repeated open from the same line once, and the latest open of a path still wins', async () => {
+  it('records a repeated open from the same line once, and each of two handles on one file gets its own open', async () => {
     const script = scratch.write('repeats.py', REPEATS);
     const target = join(scratch.watched, 'repeated.txt');
     writeFileSync(target, 'x');
@@ -121,9 +126,15 @@ describe('python stack probe', () => {
       ['<module>', true],
     ]);
     expect(inside.kind === 'open' && inside.frames[2]!.line).toBe(lineOf(REPEATS, 'the with line'));
-    const holder = (await scanHolders(scratch.watched)).find((h) => h.pid === child.pid && h.path === target);
-    const lookup = matchOpenStack({ ...holder!, firstSeenAtMs: Date.now() }, indexProbeRecords(records));
-    expect(lookup.found && topUserFrame(lookup.stack.frames)?.line).toBe(lineOf(REPEATS, 'the open inside'));
+    // Two handles on the file (the kept open, the one inside the context manager): by fd, each its own line.
+    const holders = (await scanHolders(scratch.watched)).filter((h) => h.pid === child.pid && h.path === target);
+    expect(holders).toHaveLength(2);
+    const index = indexProbeRecords(records);
+    const linesOf = holders.map((h) => {
+      const lookup = matchOpenStack({ ...h, firstSeenAtMs: Date.now() }, index);
+      return lookup.found && lookup.matchedBy === 'fd' ? topUserFrame(lookup.stack.frames)?.line : undefined;
+    });
+    expect(linesOf.sort()).toEqual([lineOf(REPEATS, 'the kept open'), lineOf(REPEATS, 'the open inside')].sort());
   });
 
   it('records from four threads opening 2,000 files each never interleave, across the log growing', () => {

@@ -34,6 +34,9 @@ class MappedLog:
             os.ftruncate(self._fd, size)
         self._size = size
 
+    def fileno(self):
+        return self._fd
+
     def write(self, data):
         # mmap.write copies at the map's position and moves it on, in one C call that holds the GIL
         # throughout: records from two threads never interleave, with no lock taken per record (the

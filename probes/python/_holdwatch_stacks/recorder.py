@@ -8,9 +8,12 @@
 # each record is in the file (a shared memory map, log_file.py) as soon as it is made, so a process
 # that opens a file and then sleeps forever - the leak holdwatch exists for - has already told us.
 #
-# `open` fires before the file is opened, so the fd is unknown: records carry the path and the
-# matcher (core/stacks) pairs holder and open by pid + path. A failure to write disables the probe
-# and says so once on stderr; nothing here may raise into the test process.
+# `open` fires before the file is opened, so the fd is not known yet; but POSIX gives an open the
+# lowest free descriptor, and os.dup (not audited) finds it: a record carries the fd its open is about
+# to take (another thread opening in between is the only way this is wrong, and the matcher checks
+# the path too). The matcher (core/stacks) pairs holder and open by pid + fd, then pid + path, so two
+# handles on one file get their own stacks. A failure to write disables the probe and says so once
+# on stderr; nothing here may raise into the test process.
 #
 # Cost per open, in instructions counted with `valgrind --tool=callgrind` (deterministic, unlike a
 # clock on a busy machine) for `open(path, "rb").close()` in a two-frame stack, Python 3.11:
@@ -70,6 +73,19 @@ def _open_log():
     _state["open_prefix"] = '{"v":%d,"kind":"open","pid":%d,"atMs":' % (_WIRE_VERSION, pid)
     _state["cwd"] = None
     return True
+
+
+def _next_fd(_dup=os.dup, _close=os.close):
+    """The descriptor the open being audited is about to get; None where there are none (Windows)."""
+    log = _state["log"]
+    if not _POSIX or log is None:
+        return None
+    try:
+        fd = _dup(log.fileno())
+    except OSError:
+        return None
+    _close(fd)
+    return fd
 
 
 def _close_log():
@@ -202,7 +218,7 @@ def _on_sqlite_connect(args):
         return
     _write({
         "v": _WIRE_VERSION, "kind": "connect", "pid": _state["pid"], "atMs": _now() * 1000,
-        "api": "sqlite3.connect", "path": path, "fd": None,
+        "api": "sqlite3.connect", "path": path, "fd": _next_fd(),
     }, _frames.capture(_caller()))
 
 
@@ -280,12 +296,13 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         if len(_last) >= _LAST_OPEN_LIMIT:
             _last.clear()
         _last[path] = seen
+        fd = _next_fd()
         # Joined from pieces, with frames.as_json inline: a seven-item "%" format with "%d" of a float
         # cost 9.8k instructions, this 6.6k. atMs in whole milliseconds: a float's "%.3f" was a sixth
         # of the probe's cost per open, and the matcher compares with whole-millisecond scan times.
         line = "".join((
             _state["open_prefix"], str(int(_now() * 1000)), ',"api":"open","path":' if mode is not None else ',"api":"os.open","path":',
-            _json_str(path), ',"fd":null,"mode":', _json_str(mode) if type(mode) is str else "null",
+            _json_str(path), ',"fd":', "null" if fd is None else str(fd), ',"mode":', _json_str(mode) if type(mode) is str else "null",
             ',"flags":', str(flags) if type(flags) is int else "0", ',"frames":[', ",".join(sites), "]}\n",
         ))
         try:

@@ -1,0 +1,48 @@
+// The test-boundary channel. A runner integration inside the test process (the pytest plugin) says
+// "this test has ended" and waits, bounded, until holdwatch has scanned the run's processes: then
+// "still open when its test ended" is observed even for a 1 ms test. JSON lines over TCP on
+// 127.0.0.1, the same on Windows and Linux. HOLDWATCH_BOUNDARY=<host>:<port>:<token> names the
+// listener; the first line carries the token, so no other process can feed the run's timeline.
+//   client -> holdwatch   {"type":"hello","token":"<hex>","pid":N}
+//   client -> holdwatch   {"type":"test-end","seq":N,"name":"<test>","atMs":N}
+//   holdwatch -> client   {"type":"ack","seq":N}
+// Validated by hand, zod-free: the messages are three fields each, and a run loads no zod to start.
+
+export const BOUNDARY_VARIABLE = 'HOLDWATCH_BOUNDARY';
+
+/** A line longer than this is not one of ours: the connection is dropped. */
+export const MAX_BOUNDARY_LINE_BYTES = 64 * 1024;
+
+export interface BoundaryHello {
+  type: 'hello';
+  token: string;
+  pid: number;
+}
+
+export interface BoundaryTestEnd {
+  type: 'test-end';
+  seq: number;
+  name: string;
+  /** The runner's end of the test, milliseconds since the Unix epoch. */
+  atMs: number;
+}
+
+export interface BoundaryAck {
+  type: 'ack';
+  seq: number;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+export function toBoundaryHello(value: unknown): BoundaryHello | undefined {
+  if (!isRecord(value) || value.type !== 'hello' || typeof value.token !== 'string' || !isCount(value.pid)) return undefined;
+  if (value.token.length < 16 || value.token.length > 256) return undefined;
+  return { type: 'hello', token: value.token, pid: value.pid };
+}
+
+export function toBoundaryTestEnd(value: unknown): BoundaryTestEnd | undefined {
+  if (!isRecord(value) || value.type !== 'test-end' || !isCount(value.seq) || typeof value.name !== 'string') return undefined;
+  if (typeof value.atMs !== 'number' || !Number.isFinite(value.atMs) || value.name.length > 4096) return undefined;
+  return { type: 'test-end', seq: value.seq, name: value.name, atMs: value.atMs };
+}

@@ -1,0 +1,132 @@
+// Verdicts from test-boundary scans: the scan at each test's end, which the test process waited for.
+// Runner timestamps are deliberately placed where poll timing would blame the wrong test: the
+// boundaries alone must decide.
+import { describe, expect, it } from 'vitest';
+import type { Holder } from '../../contract/holders.js';
+import type { JournalEntry } from '../../contract/journal.js';
+import { RunRecorder } from './run-recorder.js';
+
+const T0 = Date.UTC(2026, 11, 1, 12, 0, 0);
+const TEST_PID = 10;
+
+function holder(pid: number, path: string): Holder {
+  return {
+    pid,
+    ppid: 1,
+    processStartedAtMs: T0 - 1000,
+    processName: 'python3',
+    commandLine: 'python3 -m pytest',
+    user: 'u',
+    kind: 'file',
+    path,
+    deleted: false,
+    handle: 'fd 5',
+    watchedDir: '/w',
+  };
+}
+
+const member = (...pids: number[]) => ({ ancestry: pids.map((pid) => ({ pid, name: 'python3', commandLine: 'python3 -m pytest' })), byTagOnly: false });
+
+function record(entries: JournalEntry[]) {
+  const r = new RunRecorder();
+  r.apply({
+    t: 'run-start',
+    runId: 'r',
+    command: ['pytest'],
+    cwd: '/',
+    watched: ['/w'],
+    platform: 'linux',
+    atMs: T0,
+    versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+  });
+  for (const e of entries) r.apply(e);
+  return r.record();
+}
+
+const test = (type: 'test-start' | 'test-end', name: string, atMs: number): JournalEntry => ({
+  t: 'test',
+  event: { type, name, atMs, ...(type === 'test-end' ? { outcome: 'passed' as const } : {}) },
+});
+const boundary = (name: string, scanStartedAtMs: number, held: string[], pid = TEST_PID): JournalEntry => ({
+  t: 'boundary',
+  test: name,
+  atMs: scanStartedAtMs - 1,
+  pid,
+  scanStartedAtMs,
+  scanEndedAtMs: scanStartedAtMs + 2,
+  held,
+});
+const appeared = (key: string, h: Holder, scanStartedAtMs: number, m: ReturnType<typeof member> | null = member(TEST_PID)): JournalEntry => ({
+  t: 'appeared',
+  atMs: scanStartedAtMs + 2,
+  scanStartedAtMs,
+  key,
+  holder: h,
+  member: m,
+});
+
+describe('RunRecorder with test-boundary scans', () => {
+  // Two 1 ms tests. The runner's events arrive stamped late (t1 seems to end after the handle was
+  // first seen... by t2's clock): the boundary scans, in holdwatch's own order, still name t1.
+  const oneMsTests = (held: string[]): JournalEntry[] => [
+    test('test-start', 't1', T0 + 100),
+    test('test-end', 't1', T0 + 101),
+    appeared('k', holder(TEST_PID, '/w/leak.txt'), T0 + 105),
+    boundary('t1', T0 + 105, held),
+    test('test-start', 't2', T0 + 110),
+    test('test-end', 't2', T0 + 111),
+    boundary('t2', T0 + 115, held),
+  ];
+
+  it("a handle first seen by a 1 ms test's end scan was opened in it, and held then it leaked past it", () => {
+    const [h] = record(oneMsTests(['k'])).holders;
+    expect(h!.attribution).toMatchObject({ openedDuring: 't1', openedDuringBy: 'test-boundary', verdict: 'leaked-past-test', verdictBy: 'test-boundary' });
+  });
+
+  it('a handle seen during its test but gone by its end scan did not leak', () => {
+    const entries: JournalEntry[] = [
+      test('test-start', 't1', T0 + 100),
+      appeared('k', holder(TEST_PID, '/w/short.txt'), T0 + 150),
+      { t: 'gone', atMs: T0 + 240, key: 'k', lastSeenAtMs: T0 + 150 },
+      test('test-end', 't1', T0 + 250),
+      boundary('t1', T0 + 260, []),
+    ];
+    const [h] = record(entries).holders;
+    expect(h!.attribution).toMatchObject({ openedDuring: 't1', verdict: 'in-run', verdictBy: 'test-boundary' });
+  });
+
+  it("a handle first seen after t1's end scan belongs to t2, the next test, whatever the runner's clock says", () => {
+    const entries: JournalEntry[] = [
+      test('test-start', 't1', T0 + 100),
+      test('test-end', 't1', T0 + 300), // stamped late: by the runner's clock the sighting below is in t1
+      boundary('t1', T0 + 200, []),
+      appeared('k', holder(TEST_PID, '/w/next.txt'), T0 + 210),
+      test('test-start', 't2', T0 + 301),
+      test('test-end', 't2', T0 + 302),
+      boundary('t2', T0 + 220, ['k']),
+    ];
+    const [h] = record(entries).holders;
+    expect(h!.attribution).toMatchObject({ firstSeenDuring: 't1', openedDuring: 't2', verdict: 'leaked-past-test' });
+  });
+
+  it("a child of the test process is spoken for by its boundaries; another worker's boundaries do not apply", () => {
+    const child = holder(42, '/w/child.txt');
+    const other = holder(77, '/w/other-worker.txt');
+    const entries: JournalEntry[] = [
+      test('test-start', 'w1::a', T0 + 100),
+      appeared('child', child, T0 + 150, member(42, TEST_PID)),
+      appeared('other', other, T0 + 150, member(77)),
+      boundary('w1::a', T0 + 200, ['child', 'other']),
+      test('test-end', 'w1::a', T0 + 199),
+    ];
+    const holders = record(entries).holders;
+    expect(holders.find((h) => h.pid === 42)!.attribution).toMatchObject({ openedDuring: 'w1::a', verdict: 'leaked-past-test', verdictBy: 'test-boundary' });
+    // Pid 77 ran no boundary: its handle is placed by the runner's timeline, as before boundaries existed.
+    expect(holders.find((h) => h.pid === 77)!.attribution).toMatchObject({ openedDuringBy: 'poll', verdictBy: 'poll' });
+  });
+
+  it('a process outside the run is outside-run by the process tree, boundaries or not', () => {
+    const [h] = record([test('test-start', 't1', T0), appeared('k', holder(99, '/w/av.tmp'), T0 + 10, null), boundary('t1', T0 + 20, [])]).holders;
+    expect(h!.attribution).toMatchObject({ verdict: 'outside-run', verdictBy: 'process-tree' });
+  });
+});

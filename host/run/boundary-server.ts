@@ -1,0 +1,80 @@
+// The listening end of the test-boundary channel (contract/boundary.ts): a test process says a test
+// ended, holdwatch scans the run's processes and journals what they hold, then answers, and only then
+// does the test process go on. TCP on 127.0.0.1, the same on Windows and Linux; a random token, given
+// to the command in HOLDWATCH_BOUNDARY, admits a connection. Each connection is served in order.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { MAX_BOUNDARY_LINE_BYTES, toBoundaryHello, toBoundaryTestEnd, type BoundaryTestEnd } from '../../contract/boundary.js';
+import { readJsonLines, writeJsonLine } from '../../native/remote/json-lines.js';
+
+/** What a test's end asks of the run; resolves once the end-of-test scan is journaled. `pid`: the test process. */
+export type OnTestEnd = (event: BoundaryTestEnd, pid: number) => Promise<void>;
+
+export class BoundaryServer {
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(
+    private readonly server: Server,
+    private readonly token: string,
+    /** `<host>:<port>:<token>`, as HOLDWATCH_BOUNDARY carries it. */
+    readonly address: string,
+  ) {}
+
+  static async start(onTestEnd: OnTestEnd, onError: (error: unknown) => void): Promise<BoundaryServer> {
+    const token = randomBytes(24).toString('hex');
+    let self: BoundaryServer | null = null;
+    const server = createServer((socket) => self?.serve(socket, onTestEnd, onError));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    server.unref(); // a run's end does not wait for a test process that never said goodbye
+    const { port } = server.address() as AddressInfo;
+    self = new BoundaryServer(server, token, `127.0.0.1:${port}:${token}`);
+    return self;
+  }
+
+  /** Idempotent: stops listening and drops the connections (their test processes stop waiting at once). */
+  close(): void {
+    this.server.close();
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  private serve(socket: Socket, onTestEnd: OnTestEnd, onError: (error: unknown) => void): void {
+    this.sockets.add(socket);
+    socket.unref();
+    let pid: number | null = null;
+    let queue = Promise.resolve();
+    const drop = () => {
+      this.sockets.delete(socket);
+      socket.destroy();
+    };
+    readJsonLines(
+      socket,
+      MAX_BOUNDARY_LINE_BYTES,
+      (value) => {
+        if (pid === null) {
+          const hello = toBoundaryHello(value);
+          if (!hello || !this.sameToken(hello.token)) return drop();
+          pid = hello.pid;
+          return;
+        }
+        const event = toBoundaryTestEnd(value);
+        if (!event) return drop();
+        const from = pid;
+        queue = queue
+          .then(() => onTestEnd(event, from))
+          .catch(onError) // the test process is answered even when the scan failed: it must go on
+          .then(() => writeJsonLine(socket, { type: 'ack', seq: event.seq }));
+      },
+      () => this.sockets.delete(socket),
+    );
+  }
+
+  private sameToken(given: string): boolean {
+    const a = Buffer.from(given);
+    const b = Buffer.from(this.token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+}

@@ -1,0 +1,65 @@
+// Runs a corpus case (a real-world leak, reproduced small beside its README) under `holdwatch run`
+// again and again, and reads each run as lines a person checks: where the holder is, its verdict and
+// what the verdict rests on, the test that opened it and how that is known, and the open line.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import type { RunRecord } from '../../contract/runs.js';
+import { runUnderHoldwatch } from '../support/run-cli.js';
+
+export const CORPUS = import.meta.dirname;
+
+/**
+ * One line per finding, sorted: what the corpus expects, the same in every run. A holder seen only
+ * while its test ran (`in-run`: a journal file inside one transaction) is a sighting, not a finding,
+ * and whether a poll catches it is timing: it is left out.
+ */
+export function summarize(record: RunRecord, watched: string): string[] {
+  return record.holders
+    .filter((h) => h.attribution.verdict !== 'in-run')
+    .map((h) => {
+      const a = h.attribution;
+      const frame = a.openStack?.found ? a.openStack.stack.frames.find((f) => f.user) : undefined;
+      const at = frame ? `${basename(frame.file)}:${frame.line}` : 'no open stack';
+      return `${relative(watched, h.path)}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'} | at ${at}`;
+    })
+    .sort();
+}
+
+export interface CaseRun {
+  summary: string[];
+  exitCode: number | null;
+  record: RunRecord;
+}
+
+/**
+ * Runs `command(watched)` in the case's folder `runs` times, each with a fresh watched dir, and
+ * returns every run's summary. `watched` is where the case's temp files go (pytest's --basetemp...).
+ */
+export async function runCase(caseDir: string, command: (watched: string) => string[], runs: number, env: Record<string, string> = {}): Promise<CaseRun[]> {
+  const out: CaseRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    const scratch = mkdtempSync(join(tmpdir(), 'hw-corpus-'));
+    const watched = join(scratch, 'watched');
+    mkdirSync(watched);
+    try {
+      const result = await runUnderHoldwatch([watched], command(watched), env, { cwd: join(CORPUS, caseDir) });
+      out.push({ summary: summarize(result.record, watched), exitCode: result.code, record: result.record });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+  return out;
+}
+
+/** The distinct summaries of some runs, with how many runs gave each: one entry when holdwatch is deterministic. */
+export function distinct(runs: readonly CaseRun[]): { summary: string[]; runs: number }[] {
+  const byText = new Map<string, { summary: string[]; runs: number }>();
+  for (const run of runs) {
+    const text = run.summary.join('\n');
+    const entry = byText.get(text) ?? { summary: run.summary, runs: 0 };
+    entry.runs++;
+    byText.set(text, entry);
+  }
+  return [...byText.values()];
+}

@@ -1,0 +1,40 @@
+// simonw/sqlite-utils#503: sqlite connections left to a GC that never frees them (README.md there).
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SYSTEM_PYTHON } from '../support/run-cli.js';
+import { CORPUS, distinct, runCase } from './corpus.js';
+
+const RUNS = 20;
+const pytest = (watched: string) => [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--basetemp', watched, 'test_recreate.py'];
+
+describe('corpus: sqlite-utils test_recreate (WinError 32 on Windows)', () => {
+  it(`names the same holders, verdicts, opening tests and open lines in ${RUNS} of ${RUNS} runs`, async () => {
+    const runs = await runCase('sqlite-utils-recreate', pytest, RUNS, {
+      PYTHONDONTWRITEBYTECODE: '1',
+      PYTHONPATH: join(CORPUS, 'sqlite-utils-recreate/site-packages'),
+    });
+    expect(runs.every((r) => r.exitCode === 0)).toBe(true);
+    const t = (id: string) => `test_recreate.py::test_recreate[${id}]`;
+    const row = (dir: string, deleted: boolean, id: string, line: number) =>
+      `${dir}/data.db${deleted ? ' (deleted)' : ''} | leaked-past-test by test-boundary | opened in ${t(id)} by test-boundary | at test_recreate.py:${line}`;
+    expect(distinct(runs)).toEqual([
+      {
+        runs: RUNS,
+        summary: [
+          row('test_recreate_False_False_0', false, 'False-False', 18),
+          row('test_recreate_False_False_0', false, 'False-False', 19),
+          row('test_recreate_False_True_0', false, 'False-True', 18),
+          row('test_recreate_False_True_0', false, 'False-True', 19),
+          row('test_recreate_False_True_0', true, 'False-True', 16),
+          row('test_recreate_False_True_0', true, 'False-True', 17),
+          row('test_recreate_True_False_0', false, 'True-False', 18),
+          row('test_recreate_True_False_0', false, 'True-False', 19),
+          row('test_recreate_True_True_0', false, 'True-True', 18),
+          row('test_recreate_True_True_0', false, 'True-True', 19),
+          row('test_recreate_True_True_0', true, 'True-True', 16),
+          row('test_recreate_True_True_0', true, 'True-True', 17),
+        ].sort(),
+      },
+    ]);
+  }, 300_000);
+});

@@ -1,0 +1,106 @@
+// The pytest plugin's side of the test-boundary channel, against the real listener
+// (host/run/boundary-server.ts): each test's end waits for holdwatch's answer before the next test
+// starts; a wrong token is refused; a listener that never answers costs the suite one bounded wait.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BoundaryTestEnd } from '../../contract/boundary.js';
+import { ProbeEventsParser } from '../../core/runners/probe-events.js';
+import { BoundaryServer, type OnTestEnd } from '../../host/run/boundary-server.js';
+import { fixture } from '../fixtures/runners/feed.js';
+
+const PYTHON = '/usr/bin/python3'; // Debian's, which has python3-pytest (the pyenv python3 does not)
+const PROBE_DIR = join(import.meta.dirname, '../../probes/pytest');
+
+let scratch: string;
+let server: BoundaryServer | null = null;
+beforeEach(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'hw-boundary-'));
+});
+afterEach(() => {
+  server?.close();
+  server = null;
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** pytest on the fixture suite (four tests, one skipped), its events file read back; resolves when it exits. */
+function pytest(boundary: string): Promise<{ status: number | null; pid: number; events: ReturnType<ProbeEventsParser['push']>['events'] }> {
+  const events = join(scratch, 'events.jsonl');
+  const child = spawn(PYTHON, ['-m', 'pytest', '-p', 'holdwatch_pytest', '-p', 'no:cacheprovider', '-q'], {
+    cwd: fixture('pytest'),
+    env: { ...process.env, PYTHONPATH: PROBE_DIR, PYTHONDONTWRITEBYTECODE: '1', HOLDWATCH_EVENTS: events, HOLDWATCH_BOUNDARY: boundary },
+    stdio: 'ignore',
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (status) => {
+      const parser = new ProbeEventsParser();
+      resolve({ status, pid: child.pid!, events: [...parser.push(readFileSync(events, 'utf8')).events, ...parser.end().events] });
+    });
+  });
+}
+
+describe('the test-boundary channel, pytest plugin to holdwatch', () => {
+  it('every test end waits for the answer: the next test starts only after holdwatch has answered', async () => {
+    const seen: { event: BoundaryTestEnd; pid: number; answeredAtMs: number }[] = [];
+    const onTestEnd: OnTestEnd = async (event, pid) => {
+      await new Promise((resolve) => setTimeout(resolve, 150)); // a slow scan
+      seen.push({ event, pid, answeredAtMs: Date.now() });
+    };
+    server = await BoundaryServer.start(onTestEnd, (error) => {
+      throw error;
+    });
+    const run = await pytest(server.address);
+    expect(run.status).toBe(1); // the fixture suite has a failing body and a failing teardown
+    const names = ['test_passes', 'test_fails_in_body', 'test_fails_in_teardown', 'test_skipped'].map((n) => `test_example.py::${n}`);
+    expect(seen.map((s) => s.event.name)).toEqual(names);
+    expect(seen.every((s) => s.pid === run.pid)).toBe(true);
+    // The boundary carries the runner's own end of the test, as the events file has it.
+    const ends = run.events.filter((e) => e.type === 'test-end');
+    expect(seen.map((s) => s.event.atMs)).toEqual(ends.map((e) => e.atMs));
+    const starts = run.events.filter((e) => e.type === 'test-start');
+    for (let i = 1; i < starts.length; i++) expect(starts[i]!.atMs).toBeGreaterThanOrEqual(seen[i - 1]!.answeredAtMs);
+  });
+
+  it('a wrong token is refused: nothing reaches the run, and the suite goes on', async () => {
+    const seen: string[] = [];
+    server = await BoundaryServer.start(
+      async (event) => void seen.push(event.name),
+      () => {},
+    );
+    const forged = server.address.replace(/:[0-9a-f]+$/, ':' + '0'.repeat(48));
+    const run = await pytest(forged);
+    expect(run.status).toBe(1);
+    expect(seen).toEqual([]);
+    expect(run.events.filter((e) => e.type === 'test-end')).toHaveLength(4);
+  });
+
+  it('a listener that never answers costs one bounded wait; the plugin then stops asking', async () => {
+    const seen: string[] = [];
+    server = await BoundaryServer.start(
+      (event) => {
+        seen.push(event.name);
+        return new Promise(() => {}); // never scanned, never answered
+      },
+      () => {},
+    );
+    const run = await pytest(server.address);
+    expect(run.status).toBe(1);
+    expect(seen).toEqual(['test_example.py::test_passes']);
+    expect(run.events.filter((e) => e.type === 'test-end')).toHaveLength(4);
+  });
+
+  it('with no listener at all the suite runs as without holdwatch', async () => {
+    const closed = await BoundaryServer.start(
+      async () => {},
+      () => {},
+    );
+    const address = closed.address;
+    closed.close();
+    const run = await pytest(address);
+    expect(run.status).toBe(1);
+    expect(run.events.filter((e) => e.type === 'test-end')).toHaveLength(4);
+  });
+});
