@@ -5,6 +5,8 @@
 //                real runners (pytest, bats, go, node), Chromium for the HTML report
 //   ui           tests/ui: the built renderer in Chromium through holdwatch ui, and the hosts behind it
 //   wine         tests/wine: the win32 backend under Wine with Windows node.exe
+//   determinism  tests/determinism: the same verdict N of N times while busy processes load both CPUs;
+//                run after the others (groupOrder), so its load slows no other test
 import { defineConfig } from 'vitest/config';
 
 const BUILT = ['tests/support/build-once.ts'];
@@ -38,6 +40,7 @@ export default defineConfig({
         test: { name: 'ui', include: ['tests/ui/**/*.test.ts'], globalSetup: ['tests/support/build-once.ts', 'tests/support/build-renderer.ts'] },
       },
       { extends: true, test: { name: 'wine', include: ['tests/wine/**/*.test.ts'], globalSetup: BUILT } },
+      { extends: true, test: { name: 'determinism', include: ['tests/determinism/**/*.test.ts'], globalSetup: BUILT, sequence: { groupOrder: 1 } } },
     ],
   },
 });
