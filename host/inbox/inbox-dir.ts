@@ -1,5 +1,5 @@
 // holdwatch's inbox (<data dir>/inbox): where the probes announce runs holdwatch did not start
-// (probes/holdwatch-announce.mjs, probes/pytest). Probes write there only while it exists, so it
+// (probes/holdwatch-announce.mjs, probes/python-runners). Probes write there only while it exists, so it
 // exists only while a holdwatch listens: each listener leaves a `listener-<pid>` marker, and the last
 // one out removes the folder.
 import { mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';

@@ -19,8 +19,8 @@ export interface RunChannels {
 
 export function runEnvironment(base: NodeJS.ProcessEnv, { runId, eventsPath, probeLogDir, boundary }: RunChannels, stdoutIsTty: boolean): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, [RUN_TAG_VARIABLE]: runId, HOLDWATCH_EVENTS: eventsPath, [BOUNDARY_VARIABLE]: boundary };
-  // The pytest plugin: on PYTHONPATH (prepended, the user's entries kept) and loaded with -p.
-  env.PYTHONPATH = [PROBES_DIR + 'pytest', ...(base.PYTHONPATH ? [base.PYTHONPATH] : [])].join(delimiter);
+  // The Python runner probes (pytest plugin, unittest hook): on PYTHONPATH (prepended, the user's entries kept); pytest loads its plugin with -p.
+  env.PYTHONPATH = [PROBES_DIR + 'python-runners', ...(base.PYTHONPATH ? [base.PYTHONPATH] : [])].join(delimiter);
   // The stack probes: Python's sitecustomize (which chains the user's) and Node's --require preload.
   Object.assign(
     env,

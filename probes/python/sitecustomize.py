@@ -1,6 +1,7 @@
 # holdwatch stack probe: `holdwatch run` puts this folder first on PYTHONPATH (keeping the user's
 # entries after it), so Python imports this module at startup. It starts the recorder when
-# HOLDWATCH_PROBE_LOG is set, then runs the sitecustomize that would have run without us (Debian
+# HOLDWATCH_PROBE_LOG is set, installs the unittest hook when HOLDWATCH_EVENTS is (the runner probe
+# in probes/python-runners), then runs the sitecustomize that would have run without us (Debian
 # ships one in the stdlib folder; projects and virtualenvs ship theirs), so nothing of the user's
 # startup is lost.
 import os as _os
@@ -18,6 +19,17 @@ def _start_recorder():
             _sys.stderr.write("holdwatch: python stack probe disabled: %s\n" % (error,))
         except Exception:
             pass
+
+
+def _install_unittest_hook():
+    # The unittest runner's timeline (probes/python-runners, on PYTHONPATH under holdwatch run).
+    if not _os.environ.get("HOLDWATCH_EVENTS"):
+        return
+    try:
+        import holdwatch_unittest
+        holdwatch_unittest.install()
+    except Exception:  # not there (the stack probe added by hand), or broken: the run goes on without it
+        pass
 
 
 def _chain_next_sitecustomize():
@@ -45,4 +57,5 @@ def _chain_next_sitecustomize():
 
 
 _start_recorder()
+_install_unittest_hook()
 _chain_next_sitecustomize()

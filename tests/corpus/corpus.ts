@@ -21,9 +21,14 @@ export function summarize(record: RunRecord, watched: string): string[] {
       const a = h.attribution;
       const frame = a.openStack?.found ? a.openStack.stack.frames.find((f) => f.user) : undefined;
       const at = frame ? `${basename(frame.file)}:${frame.line}` : 'no open stack';
-      return `${relative(watched, h.path)}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'} | at ${at}`;
+      return `${stableName(relative(watched, h.path))}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'} | at ${at}`;
     })
     .sort();
+}
+
+/** Random temp names (Python's mkdtemp `tmpXXXXXXXX`, Go's TempDir numbers) read the same in every run. */
+function stableName(path: string): string {
+  return path.replace(/(^|\/)tmp[a-z0-9_]{8}(?=\/|$)/g, '$1tmp*');
 }
 
 export interface CaseRun {
@@ -36,14 +41,19 @@ export interface CaseRun {
  * Runs `command(watched)` in the case's folder `runs` times, each with a fresh watched dir, and
  * returns every run's summary. `watched` is where the case's temp files go (pytest's --basetemp...).
  */
-export async function runCase(caseDir: string, command: (watched: string) => string[], runs: number, env: Record<string, string> = {}): Promise<CaseRun[]> {
+export async function runCase(
+  caseDir: string,
+  command: (watched: string) => string[],
+  runs: number,
+  env: Record<string, string> | ((watched: string) => Record<string, string>) = {},
+): Promise<CaseRun[]> {
   const out: CaseRun[] = [];
   for (let i = 0; i < runs; i++) {
     const scratch = mkdtempSync(join(tmpdir(), 'hw-corpus-'));
     const watched = join(scratch, 'watched');
     mkdirSync(watched);
     try {
-      const result = await runUnderHoldwatch([watched], command(watched), env, { cwd: join(CORPUS, caseDir) });
+      const result = await runUnderHoldwatch([watched], command(watched), typeof env === 'function' ? env(watched) : env, { cwd: join(CORPUS, caseDir) });
       out.push({ summary: summarize(result.record, watched), exitCode: result.code, record: result.record });
     } finally {
       rmSync(scratch, { recursive: true, force: true });

@@ -29,7 +29,7 @@ const runners: Record<string, { command: string; args: string[]; env?: Record<st
   pytest: {
     command: SYSTEM_PYTHON,
     args: ['-m', 'pytest', '-p', 'holdwatch_pytest', '-p', 'no:cacheprovider', '-q', 'test_one.py'],
-    env: { PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' },
+    env: { PYTHONPATH: join(REPO_ROOT, 'probes/python-runners'), PYTHONDONTWRITEBYTECODE: '1' },
     runner: 'pytest',
     test: 'test_one.py::test_one',
   },

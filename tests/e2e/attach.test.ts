@@ -88,7 +88,13 @@ describe('holdwatch attach --pid', () => {
         {
           cwd: out,
           stdio: ['pipe', 'pipe', 'ignore'],
-          env: { ...process.env, HOLDWATCH_DATA_DIR: data, EXAMPLE_DIR: work, PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' },
+          env: {
+            ...process.env,
+            HOLDWATCH_DATA_DIR: data,
+            EXAMPLE_DIR: work,
+            PYTHONPATH: join(REPO_ROOT, 'probes/python-runners'),
+            PYTHONDONTWRITEBYTECODE: '1',
+          },
         },
       ),
     );
@@ -166,7 +172,13 @@ describe('holdwatch attach (no --pid): runs announced by a probe added by hand',
       spawn(SYSTEM_PYTHON, pytestArgs, {
         cwd: out,
         stdio: 'ignore',
-        env: { ...process.env, HOLDWATCH_DATA_DIR: data, EXAMPLE_DIR: work, PYTHONPATH: join(REPO_ROOT, 'probes/pytest'), PYTHONDONTWRITEBYTECODE: '1' },
+        env: {
+          ...process.env,
+          HOLDWATCH_DATA_DIR: data,
+          EXAMPLE_DIR: work,
+          PYTHONPATH: join(REPO_ROOT, 'probes/python-runners'),
+          PYTHONDONTWRITEBYTECODE: '1',
+        },
       }),
     );
     const following = await hw.waitForStderrLine((l) => l.includes(`following pid ${pytest.pid}`));

@@ -12,7 +12,7 @@ import { BoundaryServer, type OnTestEnd } from '../../host/run/boundary-server.j
 import { fixture } from '../fixtures/runners/feed.js';
 
 const PYTHON = '/usr/bin/python3'; // Debian's, which has python3-pytest (the pyenv python3 does not)
-const PROBE_DIR = join(import.meta.dirname, '../../probes/pytest');
+const PROBE_DIR = join(import.meta.dirname, '../../probes/python-runners');
 
 let scratch: string;
 let server: BoundaryServer | null = null;

@@ -4,7 +4,7 @@ import { fixture, shape } from '../fixtures/runners/feed.js';
 import { runWithProbe } from './probe-run.js';
 
 const PYTHON = '/usr/bin/python3'; // Debian's, which has python3-pytest (the pyenv python3 does not)
-const PROBE_DIR = join(import.meta.dirname, '../../probes/pytest');
+const PROBE_DIR = join(import.meta.dirname, '../../probes/python-runners');
 
 function pytest(extraEnv: NodeJS.ProcessEnv = {}, eventsPath?: (dir: string) => string) {
   // No cache dir, no bytecode: nothing written into the repo's fixture folder.

@@ -1,0 +1,157 @@
+"""What holdwatch's Python runner probes (the pytest plugin, the unittest hook) share: the events file
+they write the test timeline to, and the test-boundary channel.
+
+Events are JSON lines in the shape of core/runners/events.ts: ``{"type", "name", "phase"?, "outcome"?,
+"atMs", "detail"?}``. Under ``holdwatch run`` the environment names the file in ``HOLDWATCH_EVENTS``.
+Added by hand, a probe announces the run to a running ``holdwatch attach`` instead: it writes to
+``<data dir>/inbox/<pid>-<random>.jsonl``, the first line naming this process, but only when that inbox
+exists (holdwatch creates it), so without holdwatch it costs one stat. The data dir is found as
+host/data-dir.ts finds it; keep the two in step.
+
+The test-boundary channel (contract/boundary.ts, ``HOLDWATCH_BOUNDARY``): at each test's end the process
+that ran it tells holdwatch and waits, bounded, until holdwatch has scanned the run's processes.
+
+Nothing here may raise into the test process: every failure stops that part quietly.
+"""
+
+import json
+import os
+import socket
+import sys
+import time
+
+EVENTS_ENV = "HOLDWATCH_EVENTS"
+BOUNDARY_ENV = "HOLDWATCH_BOUNDARY"
+# How long a test's end waits for holdwatch's scan (a focused scan takes milliseconds). Past it,
+# holdwatch is stalled or gone: this process stops waiting for the rest of the run, so a stalled
+# holdwatch costs the suite one wait, never one per test.
+BOUNDARY_WAIT_S = 2.0
+
+
+def inbox_dir():
+    env = os.environ
+    if env.get("HOLDWATCH_DATA_DIR"):
+        return os.path.join(env["HOLDWATCH_DATA_DIR"], "inbox")
+    home = os.path.expanduser("~")
+    if sys.platform == "win32":
+        return os.path.join(env.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local"), "holdwatch", "inbox")
+    return os.path.join(env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share"), "holdwatch", "inbox")
+
+
+def announce_path():
+    """A new file in holdwatch's inbox, or None when no holdwatch listens (no inbox)."""
+    inbox = inbox_dir()
+    if not os.path.isdir(inbox):
+        return None
+    return os.path.join(inbox, "%d-%s.jsonl" % (os.getpid(), os.urandom(4).hex()))
+
+
+def announce_header(runner):
+    # orig_argv (3.10+) is the whole command, interpreter included: what the user would rerun.
+    argv = list(getattr(sys, "orig_argv", None) or [sys.executable] + sys.argv)
+    return {"type": "announce", "pid": os.getpid(), "cwd": os.getcwd(), "argv": argv, "runner": runner}
+
+
+class EventsFile:
+    """The one owner of the events file descriptor."""
+
+    def __init__(self, path, header=None):
+        self._fd = None
+        self._broken = False
+        try:
+            # O_APPEND: xdist workers share the file; each event is a single write() of one line.
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_EXCL if header else 0)
+            self._fd = os.open(path, flags, 0o644)
+        except OSError:
+            self._broken = True
+        if header:
+            # The header first, in one write: holdwatch reads which process to follow from it.
+            self.emit(header)
+
+    def emit(self, event):
+        """Writes one event, stamped now; returns the stamp."""
+        at_ms = time.time() * 1000.0
+        if self._broken or self._fd is None:
+            return at_ms
+        try:
+            event["atMs"] = at_ms
+            line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
+            os.write(self._fd, line.encode("utf-8"))
+        except Exception:  # noqa: BLE001 - a probe must never raise into the test process
+            self._broken = True
+        return at_ms
+
+    def close(self):
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def open_events(runner):
+    """The run's events file (HOLDWATCH_EVENTS), else an announce file when holdwatch listens, else None."""
+    path, header = os.environ.get(EVENTS_ENV), None
+    if not path:
+        path = announce_path()
+        header = announce_header(runner) if path else None
+    return EventsFile(path, header) if path else None
+
+
+class Boundary:
+    """The one owner of the test-boundary connection: at a test's end, says so and waits for the ack.
+
+    Connects at the first test's end; after any failure (no listener, a timeout, a bad reply) it stays
+    closed for the rest of the run. Never raises into the test process.
+    """
+
+    def __init__(self, spec):
+        self._sock = None
+        self._reader = None
+        self._seq = 0
+        self._broken = False
+        try:
+            host, port, token = spec.rsplit(":", 2)
+            self._address = (host, int(port))
+            self._token = token
+        except ValueError:
+            self._broken = True
+
+    @classmethod
+    def from_environment(cls):
+        spec = os.environ.get(BOUNDARY_ENV)
+        return cls(spec) if spec else None
+
+    def test_ended(self, name, at_ms):
+        if self._broken:
+            return
+        try:
+            if self._sock is None:
+                self._connect()
+            self._seq += 1
+            self._send({"type": "test-end", "seq": self._seq, "name": name, "atMs": at_ms})
+            reply = json.loads(self._reader.readline() or "null")
+            if not isinstance(reply, dict) or reply.get("type") != "ack" or reply.get("seq") != self._seq:
+                raise ValueError("not an ack")
+        except Exception:  # noqa: BLE001 - holdwatch is gone or stalled: the suite goes on unobserved
+            self.close()
+            self._broken = True
+
+    def _connect(self):
+        self._sock = socket.create_connection(self._address, timeout=BOUNDARY_WAIT_S)
+        self._sock.settimeout(BOUNDARY_WAIT_S)
+        self._reader = self._sock.makefile("r", encoding="utf-8", newline="\n")
+        self._send({"type": "hello", "token": self._token, "pid": os.getpid()})
+
+    def _send(self, message):
+        self._sock.sendall((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
+
+    def close(self):
+        sock, reader, self._sock, self._reader = self._sock, self._reader, None, None
+        for closable in (reader, sock):
+            if closable is not None:
+                try:
+                    closable.close()
+                except OSError:
+                    pass

@@ -1,0 +1,137 @@
+"""holdwatch's pytest plugin: writes the run's test timeline as JSON lines for holdwatch.
+
+Load it with ``-p holdwatch_pytest`` (holdwatch puts this folder on PYTHONPATH). Where the events go,
+and the test-boundary channel, are holdwatch_channel.py's: ``HOLDWATCH_EVENTS`` under ``holdwatch run``,
+else an announce file in the inbox of a listening ``holdwatch attach``, else nowhere.
+
+Teardown is first-class: a test whose body passed and whose fixture teardown raised is reported
+as ``phase teardown error``, not folded into one "failed". Phase starts are reported too (a
+``phase`` event without an outcome), so a failure line printed during teardown can be placed there.
+
+At each test's end (after its teardown) the process that ran it waits, bounded, for holdwatch to scan
+the run's processes (``HOLDWATCH_BOUNDARY``): what is still open then has outlived its test, however
+short the test was.
+
+The plugin must never break the test run: every hook swallows its own errors, and after the first
+write error it stops writing.
+"""
+
+import os
+import time
+
+import pytest
+
+from holdwatch_channel import Boundary, EventsFile, announce_header, announce_path
+
+
+_OUTCOME_RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
+
+
+def _phase_outcome(report):
+    if report.passed:
+        return "passed"
+    if report.skipped:
+        return "skipped"
+    # pytest itself calls a failing setup or teardown an ERROR, a failing body a FAILURE.
+    return "failed" if report.when == "call" else "error"
+
+
+def _detail(report):
+    try:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        text = crash.message if crash is not None else str(report.longrepr or "")
+        for line in text.splitlines():
+            if line.strip():
+                return line.strip()[:500]
+    except Exception:  # noqa: BLE001
+        pass
+    return None
+
+
+class HoldwatchPlugin:
+    def __init__(self, events, boundary=None):
+        self._events = events
+        self._boundary = boundary
+        self._outcomes = {}
+        # Tests run in this process (with xdist, the controller only relays its workers' reports).
+        self._ran_here = set()
+
+    def _safe_emit(self, **event):
+        try:
+            return self._events.emit({k: v for k, v in event.items() if v is not None})
+        except Exception:  # noqa: BLE001
+            return time.time() * 1000.0
+
+    def pytest_sessionstart(self, session):
+        self._safe_emit(type="run-start", name="pytest")
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self._outcomes[nodeid] = "passed"
+        self._safe_emit(type="test-start", name=nodeid)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item):
+        self._ran_here.add(item.nodeid)
+        self._safe_emit(type="phase", name=item.nodeid, phase="setup")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_call(self, item):
+        self._safe_emit(type="phase", name=item.nodeid, phase="call")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        self._safe_emit(type="phase", name=item.nodeid, phase="teardown")
+
+    def pytest_runtest_logreport(self, report):
+        try:
+            outcome = _phase_outcome(report)
+            worst = self._outcomes.get(report.nodeid, "passed")
+            if _OUTCOME_RANK[outcome] > _OUTCOME_RANK[worst]:
+                self._outcomes[report.nodeid] = outcome
+            detail = _detail(report) if outcome in ("failed", "error") else None
+            self._safe_emit(type="phase", name=report.nodeid, phase=report.when, outcome=outcome, detail=detail)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"))
+        if self._boundary is not None and nodeid in self._ran_here:
+            self._ran_here.discard(nodeid)
+            self._boundary.test_ended(nodeid, at_ms)
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        self._safe_emit(type="run-end", name="pytest", outcome="passed" if int(exitstatus) == 0 else "failed")
+
+
+_plugin = None
+
+
+def pytest_configure(config):
+    global _plugin
+    if _plugin is not None:
+        return
+    try:
+        path, header = os.environ.get("HOLDWATCH_EVENTS"), None
+        # xdist workers report through their controller, which announces the run once.
+        if not path and not os.environ.get("PYTEST_XDIST_WORKER"):
+            path = announce_path()
+            header = announce_header("pytest") if path else None
+        if not path:
+            return
+        _plugin = HoldwatchPlugin(EventsFile(path, header), Boundary.from_environment())
+        config.pluginmanager.register(_plugin, "holdwatch-events")
+    except Exception:  # noqa: BLE001
+        _plugin = None
+
+
+def pytest_unconfigure(config):
+    global _plugin
+    plugin, _plugin = _plugin, None
+    if plugin is not None:
+        try:
+            config.pluginmanager.unregister(plugin)
+        except Exception:  # noqa: BLE001
+            pass
+        plugin._events.close()
+        if plugin._boundary is not None:
+            plugin._boundary.close()

@@ -1,0 +1,166 @@
+"""holdwatch's unittest hook: the test timeline of ``python -m unittest`` (and of any runner built on
+unittest's TestResult: Django's, nose2's), written where holdwatch_channel.py says.
+
+holdwatch's sitecustomize installs it under ``holdwatch run``. It waits for ``unittest.result`` to be
+imported, then wraps ``TestResult.startTest`` and ``stopTest``: a test starts, and it ends after its
+``tearDown`` and cleanups, when unittest calls stopTest. There the process waits, bounded, at the
+test boundary (``HOLDWATCH_BOUNDARY``), so a file a test left open is seen still open when it ended.
+
+Under pytest the plugin reports instead (pytest runs TestCase classes with its own result object, so
+this hook stays silent there). Nothing here may raise into the test process.
+"""
+
+import sys
+
+# holdwatch_channel (json, socket) is imported when the first test starts, not here: sitecustomize
+# imports this module in every Python process of the run, and most never run a unittest test.
+_installed = False
+
+
+class _PatchOnImport:
+    """A one-shot import hook: lets ``unittest.result`` load as usual, then wraps TestResult."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "unittest.result":
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        import importlib.machinery
+
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        load = spec.loader.exec_module
+
+        def exec_and_patch(module):
+            load(module)
+            try:
+                _patch(module.TestResult)
+            except Exception:  # noqa: BLE001 - never into the test process
+                pass
+
+        spec.loader.exec_module = exec_and_patch
+        return spec
+
+
+def install():
+    """Wraps TestResult now if unittest is loaded, else when it is imported. Idempotent."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    loaded = sys.modules.get("unittest.result")
+    if loaded is not None:
+        _patch(loaded.TestResult)
+    else:
+        sys.meta_path.insert(0, _PatchOnImport())
+
+
+class _Reporter:
+    def __init__(self):
+        self._events = None
+        self._boundary = None
+        self._opened = False
+        # test id -> (errors, failures, skipped) before it ran: what it added is its outcome.
+        self._before = {}
+
+    def _open(self):
+        if not self._opened:
+            self._opened = True
+            from holdwatch_channel import Boundary, open_events
+
+            self._events = open_events("unittest")
+            self._boundary = Boundary.from_environment() if self._events is not None else None
+        return self._events
+
+    def started(self, result, test):
+        if _pytest_reports():
+            return
+        events = self._open()
+        if events is None:
+            return
+        name = _name_of(test)
+        self._before[name] = _counts(result)
+        events.emit({"type": "test-start", "name": name})
+
+    def stopped(self, result, test):
+        name = _name_of(test)
+        before = self._before.pop(name, None)
+        if before is None or self._events is None:
+            return
+        outcome, detail = _outcome(result, before)
+        event = {"type": "test-end", "name": name, "outcome": outcome}
+        if detail:
+            event["detail"] = detail
+        at_ms = self._events.emit(event)
+        if self._boundary is not None:
+            self._boundary.test_ended(name, at_ms)
+
+
+_reporter = _Reporter()
+
+
+def _patch(result_class):
+    start, stop = result_class.startTest, result_class.stopTest
+    if getattr(start, "_holdwatch", False):
+        return
+
+    def startTest(self, test):
+        try:
+            _reporter.started(self, test)
+        except Exception:  # noqa: BLE001
+            pass
+        return start(self, test)
+
+    def stopTest(self, test):
+        try:
+            return stop(self, test)
+        finally:
+            try:
+                _reporter.stopped(self, test)
+            except Exception:  # noqa: BLE001
+                pass
+
+    startTest._holdwatch = stopTest._holdwatch = True
+    result_class.startTest, result_class.stopTest = startTest, stopTest
+
+
+def _pytest_reports():
+    """The pytest plugin reports this process's tests (and pytest's result objects are not TestResults)."""
+    plugin = sys.modules.get("holdwatch_pytest")
+    return plugin is not None and getattr(plugin, "_plugin", None) is not None
+
+
+def _name_of(test):
+    try:
+        return test.id()
+    except Exception:  # noqa: BLE001
+        return repr(test)
+
+
+def _counts(result):
+    return tuple(len(getattr(result, kind, None) or ()) for kind in ("errors", "failures", "skipped"))
+
+
+def _outcome(result, before):
+    errors, failures, skipped = _counts(result)
+    if errors > before[0]:
+        return "error", _first_line(result.errors[-1])
+    if failures > before[1]:
+        return "failed", _first_line(result.failures[-1])
+    if skipped > before[2]:
+        return "skipped", None
+    return "passed", None
+
+
+def _first_line(entry):
+    """The exception line of an (test, formatted traceback) pair: what the runner prints last."""
+    try:
+        lines = [line.strip() for line in entry[1].splitlines() if line.strip()]
+        return lines[-1][:500] if lines else None
+    except Exception:  # noqa: BLE001
+        return None
+
+
