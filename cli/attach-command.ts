@@ -1,14 +1,14 @@
 // `holdwatch attach --watch <dir> [--pid <pid>]`: runs holdwatch did not start (host/run/attach-runs.ts).
 // With --pid, follows that process and its descendants as one run until it exits. Without, follows each
 // run a probe announces in the inbox until Ctrl-C / SIGTERM. Nothing is ever killed.
-import { resolve } from 'node:path';
 import { BadInputError } from '../core/errors.js';
 import type { WatchDir } from '../core/platform.js';
 import { dataDirOf, runsDir } from '../host/data-dir.js';
 import { Inbox } from '../host/inbox/inbox-dir.js';
+import { resolveAndStepOut } from '../host/resolve-dir.js';
 import { followAnnouncedRuns, followProcess, type AttachContext } from '../host/run/attach-runs.js';
 import { findTarget } from '../host/run/attached-run.js';
-import { checkReportTargets, type ReportTargets } from '../host/run/run-reports.js';
+import { absoluteTargets, checkReportTargets, type ReportTargets } from '../host/run/run-reports.js';
 import { openHolderSource, openProcessSource } from '../native/index.js';
 
 export interface AttachOptions extends ReportTargets {
@@ -16,17 +16,19 @@ export interface AttachOptions extends ReportTargets {
   watch: string[];
 }
 
-export async function attachCommand(options: AttachOptions): Promise<number> {
+export async function attachCommand(given: AttachOptions): Promise<number> {
+  // Relative report paths are the user's, from where they typed them: holdwatch steps out of a watched dir.
+  const options = absoluteTargets(given, process.cwd());
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
   const pid = options.pid === undefined ? undefined : parsePid(options.pid);
   const holders = await openHolderSource({ threads: 2 });
   const cleanups: (() => void | Promise<void>)[] = [() => holders.dispose()];
   try {
     const dirs: WatchDir[] = [];
-    for (const input of options.watch) dirs.push(await holders.resolveWatchDir(input));
+    for (const input of options.watch) dirs.push(await resolveAndStepOut(holders, input, process));
     const dataDir = dataDirOf(process.env, process.platform);
     const runs = runsDir(dataDir, dirs);
-    checkReportTargets(options, dirs, (p) => resolve(p));
+    checkReportTargets(options, dirs);
     const processes = await openProcessSource();
     const target = pid === undefined ? undefined : await findTarget(pid, processes);
     if (pid !== undefined && !target) throw new BadInputError(`no process with pid ${pid}`);

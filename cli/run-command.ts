@@ -1,9 +1,8 @@
 // `holdwatch run --watch <dir> [...] -- <cmd...>`: runs the test command with its output passed through
 // byte for byte, follows its processes and tests, and exits with its exit code (128+n for a signal).
-import { resolve } from 'node:path';
 import type { RunRecord } from '../contract/runs.js';
 import { dataDirOf } from '../host/data-dir.js';
-import { checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
+import { absoluteTargets, checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
 import { runSummaryLine } from '../host/run/run-recording.js';
 import { superviseRun } from '../host/run/supervised-run.js';
 import { messageOf } from '../core/errors.js';
@@ -13,7 +12,9 @@ export interface RunOptions extends ReportTargets {
   killLeftovers?: boolean;
 }
 
-export async function runCommand(command: string[], options: RunOptions): Promise<number> {
+export async function runCommand(command: string[], given: RunOptions): Promise<number> {
+  // Relative report paths are the user's, from where they typed them: holdwatch steps out of a watched dir.
+  const options = absoluteTargets(given, process.cwd());
   const userSeesTerminal = Boolean(process.stdout.isTTY);
   // Our reader went away (`holdwatch run ... | head`): the command's output is dropped, as a closed
   // pipe would drop it, and supervising goes on (main's default listener would exit).
@@ -34,6 +35,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
     watch: options.watch,
     env: process.env,
     dataDir: dataDirOf(process.env, process.platform),
+    workingDirectory: process,
     listed: true,
     io: {
       stdin: 'inherit',
@@ -41,7 +43,7 @@ export async function runCommand(command: string[], options: RunOptions): Promis
       userSeesTerminal,
       forwardSignals: true,
     },
-    checkDirs: (dirs) => checkReportTargets(options, dirs, (p) => resolve(p)),
+    checkDirs: (dirs) => checkReportTargets(options, dirs),
     onError: (error) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`),
     onStage: (name) => (stage = name),
     // Already now: nothing in the cleanup after it may lose it (an unref'd worker's exit cannot hold the loop).

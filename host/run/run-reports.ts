@@ -2,6 +2,7 @@
 // summary where the front end says (GITHUB_STEP_SUMMARY).
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
+import { resolve } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import type { WatchDir } from '../../core/platform.js';
 import { renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../../core/report/index.js';
@@ -28,11 +29,17 @@ export function renderReport(record: RunRecord, format: ReportFormat, options: R
   return renderMarkdown(record, options);
 }
 
-/** Refuses, before the run starts, a report path inside a watched dir: holdwatch never writes there. */
-export function checkReportTargets(targets: ReportTargets, dirs: readonly WatchDir[], resolvePath: (p: string) => string): void {
+/** The targets as absolute paths, against `cwd`: holdwatch steps out of a watched dir before it writes them. */
+export function absoluteTargets<T extends ReportTargets>(targets: T, cwd: string): T {
+  const absolute = (path: string | undefined) => (path === undefined ? undefined : resolve(cwd, path));
+  return { ...targets, report: absolute(targets.report), json: absolute(targets.json), html: absolute(targets.html) };
+}
+
+/** Refuses, before the run starts, a report path (absolute) inside a watched dir: holdwatch never writes there. */
+export function checkReportTargets(targets: ReportTargets, dirs: readonly WatchDir[]): void {
   for (const target of [targets.report, targets.json, targets.html]) {
     if (!target) continue;
-    refuseInsideWatched(resolvePath(target), dirs, (d) => `report ${target} would be written inside the watched directory ${d.display}`);
+    refuseInsideWatched(target, dirs, (d) => `report ${target} would be written inside the watched directory ${d.display}`);
   }
 }
 

@@ -13,6 +13,7 @@ import type { RunSupervisor } from '../../core/run/supervisor.js';
 import { SniffingParser } from '../../core/runners/sniffing-parser.js';
 import { openHolderSource, openProcessSource } from '../../native/index.js';
 import { runsDir } from '../data-dir.js';
+import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { markRunListed } from './live-run-marker.js';
 import { runEnvironment } from './run-env.js';
 import { newRunId, RunRecording } from './run-recording.js';
@@ -40,6 +41,11 @@ export interface SupervisedRunOptions {
   env: NodeJS.ProcessEnv;
   /** holdwatch's data dir: the journal goes to its runs folder. */
   dataDir: string;
+  /**
+   * This process's current directory (`process`), stepped out of every watched dir so holdwatch never
+   * holds one (the command keeps its own `cwd`). Absent (the library): the caller's is left alone.
+   */
+  workingDirectory?: WorkingDirectory;
   io: RunIo;
   /** Checked once the dirs are resolved, before anything runs (report targets outside watched dirs). */
   checkDirs?: (dirs: readonly WatchDir[]) => void;
@@ -73,7 +79,9 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
   const cleanups: Cleanup[] = options.holders ? [] : [{ stage: 'stopping the scan workers', run: () => holders.dispose() }];
   try {
     const dirs: WatchDir[] = [];
-    for (const input of options.watch) dirs.push(await holders.resolveWatchDir(input));
+    for (const input of options.watch) {
+      dirs.push(options.workingDirectory ? await resolveAndStepOut(holders, input, options.workingDirectory) : await holders.resolveWatchDir(input));
+    }
     const runs = runsDir(options.dataDir, dirs);
     options.checkDirs?.(dirs);
     // Warm the backend before the command starts. On Windows the first scan loads koffi and starts the

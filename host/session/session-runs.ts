@@ -13,6 +13,7 @@ import type { HolderSource, WatchDir } from '../../core/platform.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
 import { runsPathIn } from '../data-dir.js';
 import type { RecentDirs } from '../recent-dirs.js';
+import type { WorkingDirectory } from '../resolve-dir.js';
 import { FollowedRun } from '../run/followed-run.js';
 import { isRunning, listLiveRuns, toActiveRun } from '../run/live-runs.js';
 import { renderReport, reportOptions } from '../run/run-reports.js';
@@ -42,6 +43,8 @@ export interface SessionRunsOptions {
   dataDir: string;
   /** The environment a run started here inherits. */
   env: NodeJS.ProcessEnv;
+  /** The host process's current directory: stepped out of a run's watched dirs too. */
+  workingDirectory: WorkingDirectory;
   /** The session's holder source for one-off questions (is the terminal run's holdwatch alive?). */
   holders: () => Promise<HolderSource>;
 }
@@ -66,6 +69,7 @@ export class SessionRuns {
       watch: dirs,
       env: { ...this.options.env, ...env },
       dataDir: this.options.dataDir,
+      workingDirectory: this.options.workingDirectory,
       runId,
       checkDirs: (resolved) => (run.dirs = resolved),
       io: {

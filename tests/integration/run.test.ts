@@ -162,3 +162,24 @@ time.sleep(0.3)
     expect(() => process.kill(launcherPid, 0)).toThrow();
   });
 });
+
+describe('holdwatch never holds what it watches', () => {
+  it('started inside the watched dir, run steps out: not listed itself, the command keeps its cwd, relative reports land where typed', async () => {
+    const watched = mkdtempSync(join(tmpdir(), 'hw-run-inside-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'hw-run-reports-'));
+    try {
+      // Typed from inside the watched dir; the report's relative path is from there too, so it is refused.
+      const refused = await runCli(['run', '--watch', '.', '--json', 'inside.json', '--', 'true'], { cwd: watched, env: { HOLDWATCH_DATA_DIR: elsewhere } });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`report ${join(watched, 'inside.json')} would be written inside the watched directory`);
+      const out = await runUnderHoldwatch(['.'], ['sh', '-c', 'pwd; sleep 1'], {}, { cwd: watched });
+      expect(out.code).toBe(0);
+      expect(out.stdout.trim()).toBe(watched); // the command's cwd is the one it was given
+      expect(out.record.holders.filter((h) => h.commandLine.includes('holdwatch.js'))).toEqual([]);
+      expect(out.record.holders.some((h) => h.processName === 'sleep' && h.kind === 'cwd')).toBe(true);
+    } finally {
+      rmSync(watched, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
