@@ -79,7 +79,15 @@ export const AttributionSchema = z.object({
 });
 export type Attribution = z.infer<typeof AttributionSchema>;
 
-export const AttributedHolderSchema = HolderSchema.extend({ attribution: AttributionSchema });
+/** A process holding the same thing through another row's holder: its inherited fd, its current directory. */
+export const InheritingProcessSchema = z.object({ pid, processName: z.string(), processStartedAtMs: z.number() });
+export type InheritingProcess = z.infer<typeof InheritingProcessSchema>;
+
+export const AttributedHolderSchema = HolderSchema.extend({
+  attribution: AttributionSchema,
+  /** Descendants that hold it too, through this holder (one leak reads as one row); absent when none. */
+  alsoHeldBy: z.array(InheritingProcessSchema).optional(),
+});
 export type AttributedHolder = z.infer<typeof AttributedHolderSchema>;
 
 export const FailureRecordSchema = z.object({

@@ -67,14 +67,29 @@ function who(holder: AttributedHolder): Inline[] {
 }
 
 function leakHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {
-  const during = holder.attribution.firstSeenDuring ?? holder.attribution.spawnedDuring;
+  const a = holder.attribution;
+  // The test that opened it, by the strongest evidence there was; the first sighting's test without any.
+  const during = a.openedDuring ?? a.firstSeenDuring ?? a.spawnedDuring;
   const out: Inline[] = ['No teardown failed, but ', { code: holder.processName }, ` PID ${holder.pid} still held `, { code: holderPath(record, holder) }];
-  out.push(...(during === null ? [' after its test ended'] : [' after ', { code: during }, ' ended']));
+  const openedAt = openLine(record, holder);
+  if (openedAt && a.openedDuring) out.push(', opened in ', { code: a.openedDuring }, ' at ', { code: openedAt }, ', after that test ended');
+  else out.push(...(during === null ? [' after its test ended'] : [' after ', { code: during }, ' ended']));
   if (holder.attribution.spawnedDuring !== null && holder.attribution.spawnedDuring !== during)
     out.push(' (spawned by ', { code: holder.attribution.spawnedDuring }, ')');
   if (count > 1) out.push(` (and ${count - 1} more handle${count === 2 ? '' : 's'} outlived ${count === 2 ? 'its' : 'their'} test)`);
   out.push(record.platform === 'win32' ? ': deleting it while held fails with WinError 32' : ': on Windows, that cleanup would fail with WinError 32');
   return out;
+}
+
+/** `tests/test_x.py:12`: the first user frame of the open, relative to the run's cwd when under it. */
+function openLine(record: RunRecord, holder: AttributedHolder): string | null {
+  const lookup = holder.attribution.openStack;
+  if (!lookup?.found) return null;
+  const frame = lookup.stack.frames.find((f) => f.user) ?? lookup.stack.frames[0];
+  if (!frame) return null;
+  const style = pathStyle(record.platform);
+  const file = isUnder(frame.file, record.cwd, style) ? displayPath(record, frame.file, record.cwd) : frame.file;
+  return `${file}:${frame.line}`;
 }
 
 function cleanHeadline(record: RunRecord): Inline[] {

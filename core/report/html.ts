@@ -26,6 +26,8 @@ import {
   timeMs,
   VERDICT_MEANING,
   verdictsPresent,
+  openingTest,
+  processLabel,
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
@@ -115,14 +117,14 @@ function holderRows(record: RunRecord, holders: readonly AttributedHolder[]): st
   return holders
     .map((h) => {
       const a = h.attribution;
-      return `<tr><td>${code(h.processName)}</td><td class="num">${h.pid}</td><td>${html(h.kind)}</td><td>${code(holderPath(record, h))}</td><td>${verdictBadge(a.verdict)}</td><td>${a.spawnedDuring === null ? '—' : code(a.spawnedDuring)}</td><td>${a.firstSeenDuring === null ? '—' : code(a.firstSeenDuring)}</td></tr>`;
+      return `<tr><td>${code(processLabel(h))}</td><td class="num">${h.pid}</td><td>${html(h.kind)}</td><td>${code(holderPath(record, h))}</td><td>${verdictBadge(a.verdict)}</td><td>${a.spawnedDuring === null ? '—' : code(a.spawnedDuring)}</td><td>${openingTest(h) === null ? '—' : code(openingTest(h)!)}</td></tr>`;
     })
     .join('\n');
 }
 
 function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {
   if (holders.length === 0) return '';
-  const head = '<tr><th>Process</th><th>PID</th><th>Kind</th><th>Path</th><th>Verdict</th><th>Spawned during</th><th>First seen during</th></tr>';
+  const head = '<tr><th>Process</th><th>PID</th><th>Kind</th><th>Path</th><th>Verdict</th><th>Spawned during</th><th>Opened during</th></tr>';
   const rest = holders.slice(maxRows);
   // The file is for reading locally, so the rest is one click away rather than only in the JSON.
   const more =

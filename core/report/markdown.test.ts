@@ -56,7 +56,7 @@ describe('renderMarkdown headline', () => {
 describe('renderMarkdown sections', () => {
   it('lists holders with relative paths, verdicts and the tests they came from', () => {
     const holders = section(renderMarkdown(loadRunRecord('pytest-winerror32')), 'Holders');
-    expect(holders).toContain('| Process | PID | Kind | Path | Verdict | Spawned during | First seen during |');
+    expect(holders).toContain('| Process | PID | Kind | Path | Verdict | Spawned during | Opened during |');
     expect(holders).toContain(
       '| `python.exe` | 4312 | file | `bridge0\\demo.nd` | **blocked-cleanup** | `tests/test_bridge.py::test_start` | `tests/test_bridge.py::test_start` |',
     );

@@ -24,6 +24,8 @@ import {
   VERDICT_MEANING,
   VERDICT_ORDER,
   verdictsPresent,
+  openingTest,
+  processLabel,
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
@@ -93,13 +95,13 @@ function failuresSection(record: RunRecord, maxRows: number): string {
 function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {
   if (holders.length === 0) return '';
   const rows = holders.map((h) => [
-    mdCode(h.processName),
+    mdCode(processLabel(h)),
     String(h.pid),
     h.kind,
     mdCode(holderPath(record, h)),
     `**${h.attribution.verdict}**`,
     h.attribution.spawnedDuring === null ? '—' : mdCode(h.attribution.spawnedDuring),
-    h.attribution.firstSeenDuring === null ? '—' : mdCode(h.attribution.firstSeenDuring),
+    openingTest(h) === null ? '—' : mdCode(openingTest(h)!),
   ]);
   const used = verdictsPresent(holders);
   const legend = used.map((v) => `**${v}**: ${VERDICT_MEANING[v]}`).join('; ');
@@ -107,7 +109,7 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
     record.watched.length === 1 ? `Paths are relative to ${mdCode(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
   return [
     `#### Holders (${holders.length})`,
-    mdTable(['Process', 'PID', 'Kind', 'Path', 'Verdict', 'Spawned during', 'First seen during'], rows, maxRows, 'holders'),
+    mdTable(['Process', 'PID', 'Kind', 'Path', 'Verdict', 'Spawned during', 'Opened during'], rows, maxRows, 'holders'),
     `${dirs} ${legend}.`,
   ].join('\n\n');
 }

@@ -235,3 +235,14 @@ export function leftoverGroups(record: RunRecord): LeftoverGroup[] {
 export function shorten(text: string, max = 160): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
+
+/** The test that opened a holder's handle (the strongest evidence's answer), else the one it was first seen in. */
+export function openingTest(holder: AttributedHolder): string | null {
+  return holder.attribution.openedDuring ?? holder.attribution.firstSeenDuring;
+}
+
+/** `python3` or `python3 (+2 children)`: descendants holding the same thing through it fold into its row. */
+export function processLabel(holder: AttributedHolder): string {
+  const n = holder.alsoHeldBy?.length ?? 0;
+  return n === 0 ? holder.processName : `${holder.processName} (+${n} ${n === 1 ? 'child' : 'children'})`;
+}

@@ -130,3 +130,22 @@ describe('RunRecorder with test-boundary scans', () => {
     expect(h!.attribution).toMatchObject({ verdict: 'outside-run', verdictBy: 'process-tree' });
   });
 });
+
+describe('RunRecorder: one leak, one row', () => {
+  it('children holding the same fd of the same file through their parent fold into its row', () => {
+    const entries: JournalEntry[] = [
+      test('test-start', 't1', T0),
+      appeared('parent', holder(10, '/w/log'), T0 + 10, member(10)),
+      appeared('child', holder(42, '/w/log'), T0 + 10, member(42, 10)),
+      appeared('grandchild', holder(43, '/w/log'), T0 + 10, member(43, 42, 10)),
+      appeared('stranger', holder(77, '/w/log'), T0 + 10, member(77)),
+      appeared('other-fd', { ...holder(42, '/w/log'), handle: 'fd 9' }, T0 + 10, member(42, 10)),
+    ];
+    const rows = record(entries).holders.map((h) => ({ pid: h.pid, handle: h.handle, also: h.alsoHeldBy?.map((a) => a.pid) }));
+    expect(rows).toEqual([
+      { pid: 10, handle: 'fd 5', also: [42, 43] },
+      { pid: 77, handle: 'fd 5', also: undefined },
+      { pid: 42, handle: 'fd 9', also: undefined },
+    ]);
+  });
+});

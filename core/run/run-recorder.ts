@@ -163,7 +163,12 @@ export class RunRecorder {
       startedAt: iso(start.atMs),
       endedAt: this.end ? iso(this.end.atMs) : null,
       tests: this.timeline.records(),
-      holders: [...this.ledger.values()].map((row) => this.attribute(row)),
+      holders: foldInherited([...this.ledger.values()]).map(({ row, also }) => ({
+        ...this.attribute(row),
+        ...(also.length > 0
+          ? { alsoHeldBy: also.map((r) => ({ pid: r.holder.pid, processName: r.holder.processName, processStartedAtMs: r.holder.processStartedAtMs })) }
+          : {}),
+      })),
       failures: this.failures.map((f): FailureRecord => ({
         at: iso(f.atMs),
         text: f.text,
@@ -258,4 +263,39 @@ export function blockersOf(holders: readonly Holder[], failurePath: string | nul
 export function holdersOnPath<T extends Holder>(holders: readonly T[], path: string): T[] {
   const style = /^[A-Za-z]:[\\/]|^\\\\/.test(path) ? WINDOWS_STYLE : POSIX_STYLE;
   return holders.filter((h) => isUnder(h.path, path, style));
+}
+
+/**
+ * One leak, one row: a row whose process descends from another row's holding the same thing (the same
+ * path, kind and fd number: an fd inherited across fork and exec; the same current directory) folds
+ * into its nearest such ancestor's row, which lists it. Fd numbers survive fork and exec, so the same
+ * number on the same path in a child stands for the open its parent made.
+ */
+function foldInherited(rows: readonly LedgerRow[]): { row: LedgerRow; also: LedgerRow[] }[] {
+  const sameThing = (r: LedgerRow) => `${r.holder.kind}\0${r.holder.path}\0${r.holder.handle ?? ''}\0${r.holder.deleted}`;
+  const groups = new Map<string, LedgerRow[]>();
+  for (const row of rows) groups.set(sameThing(row), [...(groups.get(sameThing(row)) ?? []), row]);
+  const parentOf = new Map<LedgerRow, LedgerRow>();
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const byPid = new Map(group.map((r) => [r.holder.pid, r]));
+    for (const row of group) {
+      // The chain runs from the process itself up: its ancestors are the rest.
+      const ancestors = row.member?.ancestry.filter((a) => a.pid !== row.holder.pid) ?? [];
+      const holder = ancestors.map((a) => byPid.get(a.pid)).find((r) => r !== undefined && r.holder.processStartedAtMs <= row.holder.processStartedAtMs);
+      if (holder) parentOf.set(row, holder);
+    }
+  }
+  const rootOf = (row: LedgerRow): LedgerRow => {
+    let at = row;
+    for (let hops = 0; parentOf.has(at) && hops < 64; hops++) at = parentOf.get(at)!;
+    return at;
+  };
+  const folded = new Map<LedgerRow, LedgerRow[]>();
+  for (const row of rows) {
+    const root = rootOf(row);
+    if (root === row) folded.set(row, folded.get(row) ?? []);
+    else folded.set(root, [...(folded.get(root) ?? []), row]);
+  }
+  return rows.filter((r) => folded.has(r)).map((row) => ({ row, also: folded.get(row)! }));
 }

@@ -1,0 +1,67 @@
+import { expect, it } from 'vitest';
+import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
+import { headline, headlineText } from './headline.js';
+
+const at = '2026-01-01T00:00:01.000Z';
+
+function leaked(opened: Partial<AttributedHolder['attribution']>): RunRecord {
+  const holder: AttributedHolder = {
+    pid: 10,
+    ppid: 1,
+    processStartedAtMs: 0,
+    processName: 'python3',
+    commandLine: 'python3 -m pytest',
+    user: 'u',
+    kind: 'file',
+    path: '/w/t0/leaked.txt',
+    deleted: false,
+    handle: 'fd 7',
+    watchedDir: '/w',
+    alsoHeldBy: [{ pid: 11, processName: 'sh', processStartedAtMs: 1 }],
+    attribution: { spawnedDuring: null, firstSeenDuring: 'test_b', verdict: 'leaked-past-test', ancestry: [], firstSeenAt: at, lastSeenAt: at, ...opened },
+  };
+  return {
+    runId: 'r',
+    command: ['pytest'],
+    cwd: '/src',
+    watched: ['/w'],
+    platform: 'linux',
+    exitCode: 0,
+    startedAt: at,
+    endedAt: at,
+    tests: [],
+    holders: [holder],
+    failures: [],
+    leftovers: [],
+    versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+  };
+}
+
+it('names the test that opened the handle and the line, not the test it was first seen in', () => {
+  const frames = [
+    { file: '/usr/lib/python3/dist-packages/sqlite_utils/db.py', line: 300, column: null, function: '__init__', user: false },
+    { file: '/src/tests/test_a.py', line: 12, column: null, function: 'test_a', user: true },
+  ];
+  const stack = {
+    kind: 'open' as const,
+    runtime: 'python' as const,
+    pid: 10,
+    atMs: 0,
+    api: 'open',
+    path: '/w/t0/leaked.txt',
+    fd: 7,
+    argv: null,
+    childPid: null,
+    frames,
+  };
+  const record = leaked({ openedDuring: 'test_a', openedDuringBy: 'test-boundary', openStack: { found: true, stack, matchedBy: 'fd', viaPid: null } });
+  expect(headlineText(headline(record))).toBe(
+    'No teardown failed, but python3 PID 10 still held t0/leaked.txt, opened in test_a at tests/test_a.py:12, after that test ended: on Windows, that cleanup would fail with WinError 32',
+  );
+});
+
+it('without an open stack, the opening test still comes first', () => {
+  expect(headlineText(headline(leaked({ openedDuring: 'test_a' })))).toBe(
+    'No teardown failed, but python3 PID 10 still held t0/leaked.txt after test_a ended: on Windows, that cleanup would fail with WinError 32',
+  );
+});
