@@ -67,6 +67,11 @@ export const AttributionSchema = z.object({
   verdict: VerdictSchema,
   /** What the verdict rests on. */
   verdictBy: EvidenceSchema.optional(),
+  /**
+   * Set for a file no teardown deletes: the runner's own scratch (go build's work dir, bats's run dir)
+   * or an anonymous temp file; says which. Reports fold these rows into one line.
+   */
+  scratch: z.string().optional(),
   /** From the holder up to the run's command (or PID 1), as recorded when first seen. */
   ancestry: z.array(AncestryEntrySchema),
   /** ISO 8601 first and last time the handle was seen. */

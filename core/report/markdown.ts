@@ -24,6 +24,7 @@ import {
   VERDICT_MEANING,
   VERDICT_ORDER,
   verdictsPresent,
+  scratchSummary,
   openingTest,
   processLabel,
 } from './model.js';
@@ -93,7 +94,8 @@ function failuresSection(record: RunRecord, maxRows: number): string {
 }
 
 function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {
-  if (holders.length === 0) return '';
+  const scratch = scratchSummary(record);
+  if (holders.length === 0) return scratch ? `#### Holders (0)\n\n${mdText(scratch)}` : '';
   const rows = holders.map((h) => [
     mdCode(processLabel(h)),
     String(h.pid),
@@ -109,6 +111,7 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
     record.watched.length === 1 ? `Paths are relative to ${mdCode(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
   return [
     `#### Holders (${holders.length})`,
+    ...(scratch ? [mdText(scratch)] : []),
     mdTable(['Process', 'PID', 'Kind', 'Path', 'Verdict', 'Spawned during', 'Opened during'], rows, maxRows, 'holders'),
     `${dirs} ${legend}.`,
   ].join('\n\n');

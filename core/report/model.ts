@@ -39,13 +39,22 @@ export function holderPath(record: RunRecord, holder: AttributedHolder): string 
 
 /**
  * Every holder of the run, including ones only seen in a failure's snapshot, worst verdict first,
- * then in the order they appeared.
+ * then in the order they appeared; scratch no teardown deletes (scratchSummary) is left out.
  */
 export function sortedHolders(record: RunRecord): AttributedHolder[] {
   const byKey = new Map<string, AttributedHolder>();
   for (const h of record.holders) byKey.set(holderKey(h), h);
   for (const failure of record.failures) for (const h of failure.holders) if (!byKey.has(holderKey(h))) byKey.set(holderKey(h), h);
-  return [...byKey.values()].sort(compareHolders);
+  return [...byKey.values()].filter((h) => h.attribution.scratch === undefined).sort(compareHolders);
+}
+
+/** The one line for the rows left out as scratch (`12 files in go build's work dir`), or null when none. */
+export function scratchSummary(record: RunRecord): string | null {
+  const counts = new Map<string, number>();
+  for (const h of record.holders) if (h.attribution.scratch !== undefined) counts.set(h.attribution.scratch, (counts.get(h.attribution.scratch) ?? 0) + 1);
+  if (counts.size === 0) return null;
+  const parts = [...counts].map(([what, n]) => `${n} held in ${what}`);
+  return `Not listed: ${parts.join(', ')}; no teardown deletes these.`;
 }
 
 export function compareHolders(a: AttributedHolder, b: AttributedHolder): number {

@@ -5,6 +5,8 @@ import type { AttributedHolder, Evidence, FailureRecord, RunRecord, Verdict } fr
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import type { TestHint } from './membership.js';
+import { scratchOf } from './scratch.js';
+import { testOfGoTempDir } from './temp-dir-names.js';
 import { TestTimeline } from './timeline.js';
 
 interface LedgerRow {
@@ -202,6 +204,7 @@ export class RunRecorder {
         openedDuringBy: opened.by,
         verdict,
         verdictBy: by,
+        ...(scratchOf(row.holder) === null ? {} : { scratch: scratchOf(row.holder)! }),
         ancestry: row.member?.ancestry ?? [],
         firstSeenAt: new Date(row.firstSeenAtMs).toISOString(),
         // Last sight is dated conservatively (a scan's start), so it may precede a first sight dated at
@@ -216,18 +219,23 @@ export class RunRecorder {
    * The test during which the handle was opened, by the strongest evidence there is: the probe's record
    * of the open (made in that process, with the test in progress there); else the test-boundary scans
    * of its test process (a handle first seen after one test's end scan and by the next one's was opened
-   * during that next test, however short); else the runner's timeline at its first sighting.
+   * during that next test, however short); else the test whose temp dir holds the file (Go's
+   * t.TempDir()); else the runner's timeline at its first sighting.
    */
   private openedDuring(row: LedgerRow, firstSeenDuring: string | null): Finding {
     const open = row.stacks?.open;
     if (open?.found && open.viaPid === null && open.stack.test !== undefined) return { test: open.stack.test, by: 'probe-open' };
     const next = this.boundariesOf(row).find((b) => b.scanStartedAtMs >= row.firstScanStartedAtMs);
     if (next) return { test: next.test, by: 'test-boundary' };
+    const owner = testOfGoTempDir(row.holder.path, this.timeline.names());
+    if (owner) return { test: owner, by: 'test-temp-dir' };
     return { test: firstSeenDuring, by: firstSeenDuring === null ? null : 'poll' };
   }
 
   private verdictOf(row: LedgerRow, opened: Finding): { verdict: Verdict; by: Evidence } {
     if (!row.member) return { verdict: 'outside-run', by: 'process-tree' };
+    // The runner's own scratch, an anonymous temp file: held past a test, but no teardown deletes it.
+    if (scratchOf(row.holder) !== null) return { verdict: 'in-run', by: 'process-tree' };
     if (row.blocked) return { verdict: 'blocked-cleanup', by: 'failure-scan' };
     if (opened.test !== null) {
       // Held when the scan at its test's end ran, the test process waiting: it outlived its test. On

@@ -111,6 +111,15 @@ export class RunSupervisor {
     if (match && this.options.clock.now() - this.lastTeardownEventFailureAtMs > FAILURE_MERGE_MS) this.recordFailure(line, match, test);
   }
 
+  /**
+   * A test event read from the command's output (go test -json and -v, TAP): nothing waits for holdwatch
+   * there, so a test's end gets a scan of the run's processes at once, the nearest to its end there is.
+   */
+  outputTestEvent(event: TestEvent): void {
+    this.testEvent(event);
+    if (event.type === 'test-end' && this.watcher) this.watcher.scanNow({ full: false }).catch(this.options.onError);
+  }
+
   /** A test event from the runner adapter (pytest plugin, go test -json, TAP...). */
   testEvent(event: TestEvent): void {
     this.write({ t: 'test', event });

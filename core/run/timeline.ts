@@ -57,6 +57,11 @@ export class TestTimeline {
     return null;
   }
 
+  /** Every test's name, once each, in the order they started. */
+  names(): string[] {
+    return [...new Set(this.tests.map((t) => t.record.name))];
+  }
+
   records(): TestRecord[] {
     return this.tests.map((t) => ({ ...t.record }));
   }

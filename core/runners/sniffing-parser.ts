@@ -1,16 +1,18 @@
-// Picks the parser for a command's stdout from its first line: `go test -json` objects, TAP, or plain
-// lines. Runners announce themselves in their first line, so nothing before it is lost.
+// Picks the parser for a command's stdout from its first line: `go test -json` objects, `go test -v`'s
+// `=== RUN`, TAP, or plain lines. Runners announce themselves in their first line, so nothing before it is lost.
 import type { Clock } from '../clock.js';
 import type { ParsedOutput, RunnerStreamParser } from './events.js';
 import { GenericLineParser } from './generic.js';
 import { GoTestJsonParser } from './go-json.js';
+import { GoTestVerboseParser } from './go-verbose.js';
 import { TapStreamParser } from './tap.js';
 
-export type RunnerKind = 'go-test-json' | 'tap' | 'generic';
+export type RunnerKind = 'go-test-json' | 'go-test-v' | 'tap' | 'generic';
 
 export function detectRunner(firstLine: string): RunnerKind {
   const line = firstLine.trimStart();
   if (/^\{"Time":|^\{"Action":/.test(line)) return 'go-test-json';
+  if (/^=== RUN\s/.test(line)) return 'go-test-v';
   if (/^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) return 'tap';
   return 'generic';
 }
@@ -48,9 +50,11 @@ export class SniffingParser implements RunnerStreamParser {
     this.chosen =
       this.kind === 'go-test-json'
         ? new GoTestJsonParser(this.clock)
-        : this.kind === 'tap'
-          ? new TapStreamParser(this.runName, this.clock)
-          : new GenericLineParser(this.runName, this.clock);
+        : this.kind === 'go-test-v'
+          ? new GoTestVerboseParser(this.clock)
+          : this.kind === 'tap'
+            ? new TapStreamParser(this.runName, this.clock)
+            : new GenericLineParser(this.runName, this.clock);
     return this.chosen;
   }
 }

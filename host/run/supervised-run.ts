@@ -163,7 +163,7 @@ function runChild(
     if (child.pid !== undefined) onSpawned?.({ runId, stop: () => child.kill('SIGTERM') });
     const stdoutParser = new SniffingParser(command.join(' '), systemClock);
     const feed = (parsed: ReturnType<SniffingParser['push']>) => {
-      if (!probeReportsTests) for (const event of parsed.events) supervisor.testEvent(event);
+      if (!probeReportsTests) for (const event of parsed.events) supervisor.outputTestEvent(event);
       for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
     };
     const stderrLines = new SniffingParser('stderr', systemClock);
