@@ -269,8 +269,12 @@ export function blockersOf(holders: readonly Holder[], failurePath: string | nul
 
 /** The holders of `path` itself or of something below it (a Windows-shaped path compares case-insensitively). */
 export function holdersOnPath<T extends Holder>(holders: readonly T[], path: string): T[] {
-  const style = /^[A-Za-z]:[\\/]|^\\\\/.test(path) ? WINDOWS_STYLE : POSIX_STYLE;
-  return holders.filter((h) => isUnder(h.path, path, style));
+  return holders.filter((h) => isOnOrUnder(h.path, path));
+}
+
+/** `path` is `dir` or lies below it; Windows-shaped paths compare case-insensitively. */
+export function isOnOrUnder(path: string, dir: string): boolean {
+  return isUnder(path, dir, /^[A-Za-z]:[\\/]|^\\\\/.test(dir) ? WINDOWS_STYLE : POSIX_STYLE);
 }
 
 /**

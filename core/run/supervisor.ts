@@ -10,7 +10,7 @@ import { processKey } from '../../contract/identity.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import { RunMembership } from './membership.js';
-import { blockersOf, holdersOnPath, RunRecorder } from './run-recorder.js';
+import { blockersOf, holdersOnPath, isOnOrUnder, RunRecorder } from './run-recorder.js';
 import { SerialQueue } from '../serial-queue.js';
 
 /** A runner's "teardown errored" event this close to a failure line is the same failure. */
@@ -228,8 +228,16 @@ export class RunSupervisor {
           // open attribute-only handles to the file it cannot delete, a second "blocker" in the
           // process that holds it (seen under Wine, in CI).
           const stillHolding = new Set(match.path === null ? [] : holdersOnPath(current, match.path).map(processKey));
+          // The cleanup's own handles are not what blocked it: a directory a run process had just opened
+          // to list and delete (rmtree's scandir, `rm -r`), the failed path or a folder around it.
+          const opened = new Set(outcome.events.filter((e) => e.type === 'appeared').map((e) => holderKey(e.holder)));
+          const failed = match.path;
+          const ownCleanup = (h: Holder) => failed !== null && h.kind === 'dir' && opened.has(holderKey(h)) && this.isKnown(h) && isOnOrUnder(failed, h.path);
           // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
-          const blockers = blockersOf([...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processKey(h)))], match.path);
+          const blockers = blockersOf(
+            [...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processKey(h)))].filter((h) => !ownCleanup(h)),
+            match.path,
+          );
           this.write({
             t: 'failure',
             atMs,

@@ -185,3 +185,29 @@ describe('holdwatch never holds what it watches', () => {
     }
   });
 });
+
+describe('a failure blocked by one process while the cleanup lists the folder', () => {
+  it("names the holder, not the cleanup's own handle on the folder it was deleting", async () => {
+    const watched = mkdtempSync(join(tmpdir(), 'hw-run-cleanup-'));
+    try {
+      const cleanup = [
+        'import os, subprocess, sys, time',
+        'd = sys.argv[1]',
+        'held = os.path.join(d, "held.txt")',
+        'child = subprocess.Popen([sys.executable, "-c", "import sys, time\\nf = open(sys.argv[1], \\"w\\")\\nprint(\\"ready\\", flush=True)\\ntime.sleep(30)", held], stdout=subprocess.PIPE)',
+        'child.stdout.readline()',
+        'listing = os.scandir(d)  # the cleanup lists the folder it deletes, as rmtree does',
+        // rmtree's last step: removing the folder itself, which the held file keeps from being empty.
+        'print(f"OSError: [WinError 145] The directory is not empty: {d!r}", flush=True)',
+        'time.sleep(1)',
+        'child.kill()',
+      ].join('\n');
+      const out = await runUnderHoldwatch([watched], [SYSTEM_PYTHON, '-c', cleanup, watched]);
+      expect(out.code).toBe(0);
+      const [failure] = out.record.failures;
+      expect(failure?.holders.map((h) => `${h.kind} ${basename(h.path)}`)).toEqual(['file held.txt']);
+    } finally {
+      rmSync(watched, { recursive: true, force: true });
+    }
+  });
+});
