@@ -20,7 +20,9 @@ afterAll(() => {
 
 describe('1 ms tests under load', () => {
   it(`names the 1 ms test that leaked, and not the next one, in ${RUNS} of ${RUNS} runs`, async () => {
-    const runs = await runCase('short-tests', pytest, RUNS, { PYTHONDONTWRITEBYTECODE: '1' });
+    // Two runs at a time, beside the two busy processes: more load, half the wall time.
+    const halves = await Promise.all([0, 1].map(() => runCase('short-tests', pytest, RUNS / 2, { PYTHONDONTWRITEBYTECODE: '1' })));
+    const runs = halves.flat();
     expect(runs.every((r) => r.exitCode === 0)).toBe(true);
     expect(distinct(runs)).toEqual([
       {
