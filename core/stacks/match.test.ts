@@ -55,7 +55,7 @@ describe('matchOpenStack', () => {
     expect(found).toMatchObject({ found: true, matchedBy: 'path', stack: { frames: [{ line: 2 }] } });
   });
 
-  it('prefers the fd when both sides know it, and skips a closed fd for the path', () => {
+  it("prefers the fd when both sides know it; a record of another fd is never another handle's stack", () => {
     const records = log(proc(10, T0, 'node'), open(10, T0 + 1, '/w/a.txt', 1, { fd: 7, id: 1 }), open(10, T0 + 2, '/w/a.txt', 2, { fd: 8, id: 2 }), {
       kind: 'close',
       pid: 10,
@@ -64,7 +64,8 @@ describe('matchOpenStack', () => {
       fd: 8,
     });
     expect(matchOpenStack(holder(), records)).toMatchObject({ found: true, matchedBy: 'fd', stack: { fd: 7, frames: [{ line: 1 }] } });
-    expect(matchOpenStack(holder({ handle: 'fd 8' }), records)).toMatchObject({ found: true, matchedBy: 'path', stack: { fd: 7 } });
+    // fd 8's recorded open was closed: this fd 8 is a later, unrecorded open, not fd 7's (two handles, two opens).
+    expect(matchOpenStack(holder({ handle: 'fd 8' }), records)).toMatchObject({ found: false });
   });
 
   it('ignores records of an earlier process with the same pid', () => {

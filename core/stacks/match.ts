@@ -159,16 +159,19 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
 
   const samePath = (r: OpenRecord) => key(r.path) === wanted;
   const sidePath = (r: OpenRecord) => r.kind === 'connect' && SQLITE_SIDE_FILES.some((suffix) => key(r.path + suffix) === wanted);
+  const holderFd = parseFd(holder.handle);
+  // A record that names another fd is another handle's open (two handles on one file): not this one's.
+  const otherFd = (r: OpenRecord) => holderFd !== null && r.fd !== null && r.fd !== holderFd && samePath(r);
   const byPath = (life: ProcessLife): OpenRecord | undefined => {
     for (let i = life.opens.length - 1; i >= 0; i--) {
       const r = life.opens[i]!;
-      if (isOpenAt(life, r, until) && (samePath(r) || sidePath(r))) return r;
+      if (isOpenAt(life, r, until) && (samePath(r) || sidePath(r)) && !otherFd(r)) return r;
     }
     return undefined;
   };
 
   if (own) {
-    const fd = parseFd(holder.handle);
+    const fd = holderFd;
     if (fd !== null) {
       for (let i = own.opens.length - 1; i >= 0; i--) {
         const r = own.opens[i]!;
