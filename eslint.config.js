@@ -81,9 +81,10 @@ export default tseslint.config(
   ]),
   ...layer(['probes/**/*.mjs', 'probes/**/*.cjs'], [], 'probes run inside test processes and stand alone.'),
   {
-    // require() in the .cjs probes: the same rule, by the path's text.
+    // require() in the .cjs probes (a --require preload is CommonJS by definition): the same layer rule, by the path's text.
     files: ['probes/**/*.cjs'],
     rules: {
+      '@typescript-eslint/no-require-imports': 'off',
       'no-restricted-syntax': [
         'error',
         {

@@ -86,6 +86,20 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('leftovers'), leftovers: z.array(LeftoverRecordSchema) }),
   /** Open-time and spawn-time stacks per holder key, matched from the probes' logs at the end. */
   z.object({ t: z.literal('stacks'), byKey: z.record(z.string(), HolderStacksSchema) }),
+  /**
+   * A holding no scan saw: the probe inside the process wrote it still open at its test's end, and the
+   * process was gone before a scan (found in the probes' logs at the end). `atMs` is the open,
+   * `heldUntilMs` the last moment the probe saw it open.
+   */
+  z.object({
+    t: z.literal('probe-held'),
+    atMs: ms,
+    heldUntilMs: ms,
+    key: z.string(),
+    holder: HolderSchema,
+    member: MemberFactsSchema,
+    stacks: HolderStacksSchema,
+  }),
   /** Closes the run; `lastSeen` gives the final sighting of the holders still alive. */
   z.object({ t: z.literal('run-end'), atMs: ms, exitCode: z.number().nullable(), lastSeen: z.record(z.string(), ms) }),
 ]);

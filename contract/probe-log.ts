@@ -2,9 +2,13 @@
 // which may write anything anywhere: every line is validated, bad ones are counted, none trusted.
 // Wire format (version 1, shared by probes/python and probes/node), one JSON object per line:
 //   process  {v, kind, runtime, pid, ppid, atMs, argv, cwd}
-//   open     {v, kind:'open'|'connect', pid, atMs, api, path, fd|null, id?, mode?, flags?, frames}
+//   open     {v, kind:'open'|'connect', pid, atMs, api, path, fd|null, id?, mode?, flags?, test?, frames}
 //   close    {v, kind:'close', pid, atMs, id, fd|null}                  (node only: fds closed)
 //   spawn    {v, kind:'spawn', pid, atMs, api, executable, argv, cwd, childPid|null, frames}
+//   test     {v, kind:'test', pid, atMs, event:'start'|'end', name, open?, unlinked?}  (node:test, in the
+//            test's process; an end's `open` lists the ids of that test's opens still open when it ended,
+//            `unlinked` those of them whose file had no name left then)
+//   exit     {v, kind:'exit', pid, atMs, open}                         (node: the ids still open at exit)
 // A frame is [file, line, column|null, function|null, user].
 import { z } from 'zod';
 import type { StackFrame } from './stacks.js';
@@ -38,8 +42,25 @@ const OpenSchema = z.object({
   path: text,
   fd: z.number().int().nonnegative().nullable(),
   id: z.number().int().positive().optional(),
+  /** The test in progress in the process at the open, where the probe tracks its runner's tests. */
+  test: text.optional(),
   frames: Frames,
 });
+
+const ids = z.array(z.number().int().positive()).max(100_000);
+
+const TestSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('test'),
+  pid,
+  atMs,
+  event: z.enum(['start', 'end']),
+  name: text,
+  open: ids.optional(),
+  unlinked: ids.optional(),
+});
+
+const ExitSchema = z.object({ v: z.literal(1), kind: z.literal('exit'), pid, atMs, open: ids });
 
 const CloseSchema = z.object({
   v: z.literal(1),
@@ -63,12 +84,14 @@ const SpawnSchema = z.object({
   frames: Frames,
 });
 
-const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, CloseSchema, SpawnSchema]);
+const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, CloseSchema, SpawnSchema, TestSchema, ExitSchema]);
 
 export type ProcessRecord = z.infer<typeof ProcessSchema>;
 export type OpenRecord = z.infer<typeof OpenSchema>;
 export type CloseRecord = z.infer<typeof CloseSchema>;
 export type SpawnRecord = z.infer<typeof SpawnSchema>;
+export type TestBoundaryRecord = z.infer<typeof TestSchema>;
+export type ExitRecord = z.infer<typeof ExitSchema>;
 export type ProbeRecord = z.infer<typeof RecordSchema>;
 
 export interface ParsedProbeLog {

@@ -72,6 +72,11 @@ export const AttributionSchema = z.object({
    * or an anonymous temp file; says which. Reports fold these rows into one line.
    */
   scratch: z.string().optional(),
+  /**
+   * 'probe' for a holding no scan saw: the probe inside the process recorded it still open when its
+   * test ended, and the process exited before the next scan. Absent for what a scan saw.
+   */
+  seenBy: z.literal('probe').optional(),
   /** From the holder up to the run's command (or PID 1), as recorded when first seen. */
   ancestry: z.array(AncestryEntrySchema),
   /** ISO 8601 first and last time the handle was seen. */

@@ -23,6 +23,10 @@ export const OpenStackSchema = z.object({
   atMs: z.number(),
   /** The test in progress in that process at the call, where the probe knows it (its runner told it). */
   test: z.string().nullable().optional(),
+  /** Set when the probe wrote that test's end: whether this open was still open then (it outlived its test). */
+  heldPastTest: z.boolean().optional(),
+  /** The probe found the file unlinked while this was open (at that test's end): Linux's `(deleted)`, Windows' delete-pending. */
+  unlinkedWhileOpen: z.boolean().optional(),
   /** The API called: `open`, `os.open`, `fs.createWriteStream`, `subprocess.Popen`... */
   api: z.string(),
   /** The path opened, absolute as the probe saw it; null for a spawn. */

@@ -28,6 +28,7 @@ import {
   verdictsPresent,
   openingTest,
   processLabel,
+  probeSeenNote,
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
@@ -131,9 +132,10 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
     rest.length === 0 ? '' : `<details><summary>… and ${rest.length} more holders</summary><table>${head}${holderRows(record, rest)}</table></details>`;
   const used = verdictsPresent(holders);
   const legend = used.map((v) => `${verdictBadge(v)} ${html(VERDICT_MEANING[v])}`).join('<br>');
+  const note = probeSeenNote(holders);
   const dirs =
     record.watched.length === 1 ? `Paths are relative to ${code(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
-  return `<section><h2>Holders (${holders.length})</h2><table>${head}${holderRows(record, holders.slice(0, maxRows))}</table>${more}<p class="legend">${dirs}<br>${legend}</p></section>`;
+  return `<section><h2>Holders (${holders.length})</h2><table>${head}${holderRows(record, holders.slice(0, maxRows))}</table>${more}<p class="legend">${dirs}<br>${legend}${note === null ? '' : `<br>${html(note)}`}</p></section>`;
 }
 
 function ancestrySection(holders: readonly AttributedHolder[], maxRows: number): string {

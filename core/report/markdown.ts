@@ -27,6 +27,7 @@ import {
   scratchSummary,
   openingTest,
   processLabel,
+  probeSeenNote,
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
@@ -113,7 +114,7 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
     `#### Holders (${holders.length})`,
     ...(scratch ? [mdText(scratch)] : []),
     mdTable(['Process', 'PID', 'Kind', 'Path', 'Verdict', 'Spawned during', 'Opened during'], rows, maxRows, 'holders'),
-    `${dirs} ${legend}.`,
+    [`${dirs} ${legend}.`, probeSeenNote(holders)].filter((line) => line !== null).join(' '),
   ].join('\n\n');
 }
 

@@ -250,8 +250,19 @@ export function openingTest(holder: AttributedHolder): string | null {
   return holder.attribution.openedDuring ?? holder.attribution.firstSeenDuring;
 }
 
-/** `python3` or `python3 (+2 children)`: descendants holding the same thing through it fold into its row. */
+/**
+ * `python3`, `python3 (+2 children)` (descendants holding the same thing through it fold into its row),
+ * `node (probe)` (only the probe inside it saw the holding: it exited before a scan).
+ */
 export function processLabel(holder: AttributedHolder): string {
   const n = holder.alsoHeldBy?.length ?? 0;
-  return n === 0 ? holder.processName : `${holder.processName} (+${n} ${n === 1 ? 'child' : 'children'})`;
+  const children = n === 0 ? '' : ` (+${n} ${n === 1 ? 'child' : 'children'})`;
+  return `${holder.processName}${children}${holder.attribution.seenBy === 'probe' ? ' (probe)' : ''}`;
+}
+
+/** What a holders table says under it about `(probe)` rows, when it has any. */
+export function probeSeenNote(holders: readonly AttributedHolder[]): string | null {
+  return holders.some((h) => h.attribution.seenBy === 'probe')
+    ? '(probe): seen from inside the process, whose probe recorded the handle still open when its test ended; the process exited before a scan could see it.'
+    : null;
 }

@@ -58,6 +58,19 @@ export class RunMembership {
   }
 
   /**
+   * The member with this pid whose start lies within `slackMs` of `aroundMs`: a probe dates its process
+   * by its own first record, a little after the OS's start time (and pids are reused, hence the window).
+   */
+  memberNear(pid: number, aroundMs: number, slackMs: number): Member | undefined {
+    let best: Member | undefined;
+    for (const member of this.members.values()) {
+      if (member.pid !== pid || Math.abs(member.startedAtMs - aroundMs) > slackMs) continue;
+      if (!best || Math.abs(member.startedAtMs - aroundMs) < Math.abs(best.startedAtMs - aroundMs)) best = member;
+    }
+    return best;
+  }
+
+  /**
    * Re-reads the process table; returns the members first seen in this refresh. `fresh: false` lets
    * the backend reuse what it read recently (the 100 ms tick); an unknown identity asks for fresh.
    */

@@ -117,6 +117,67 @@ describe('RunRecorder verdicts', () => {
   });
 });
 
+describe('RunRecorder: what the probe inside the process wrote at the test end', () => {
+  const stackFor = (path: string, heldPastTest: boolean | undefined) => ({
+    open: {
+      found: true as const,
+      stack: {
+        kind: 'open' as const,
+        runtime: 'node' as const,
+        pid: 10,
+        atMs: T0 + 150,
+        test: 't1',
+        ...(heldPastTest === undefined ? {} : { heldPastTest }),
+        api: 'fs.openSync',
+        path,
+        fd: 5,
+        argv: null,
+        childPid: null,
+        frames: [],
+      },
+      matchedBy: 'fd' as const,
+      viaPid: null,
+    },
+    spawn: { found: false as const, reason: 'not probed' },
+  });
+
+  it("decides the verdict over the poll's timing: a handle first seen during the next test was still open at its own test's end", () => {
+    const h = holder(10, '/w/a.log');
+    const entries = (held: boolean | undefined): JournalEntry[] => [
+      test('test-start', 't1', T0 + 100),
+      test('test-end', 't1', T0 + 160),
+      test('test-start', 't2', T0 + 161),
+      { t: 'appeared', atMs: T0 + 200, key: 'k', holder: h, member },
+      { t: 'gone', atMs: T0 + 300, key: 'k', lastSeenAtMs: T0 + 200 },
+      test('test-end', 't2', T0 + 400),
+      { t: 'stacks', byKey: { k: stackFor('/w/a.log', held) } },
+    ];
+    const attributionWith = (held: boolean | undefined) => recorderWith(entries(held)).record().holders[0]!.attribution;
+    expect(attributionWith(true)).toMatchObject({
+      firstSeenDuring: 't2',
+      openedDuring: 't1',
+      openedDuringBy: 'probe-open',
+      verdict: 'leaked-past-test',
+      verdictBy: 'probe-open',
+    });
+    expect(attributionWith(false)).toMatchObject({ openedDuring: 't1', verdict: 'in-run', verdictBy: 'probe-open' });
+    // Without the end record, the poll's sighting after t1 ended decides.
+    expect(attributionWith(undefined)).toMatchObject({ openedDuring: 't1', verdict: 'leaked-past-test', verdictBy: 'poll' });
+  });
+
+  it('a probe-held entry is a row of its own, seen by the probe, dated from the open to the last moment it was seen open', () => {
+    const h = holder(10, '/w/b.log');
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      test('test-end', 't1', T0 + 160),
+      { t: 'probe-held', atMs: T0 + 150, heldUntilMs: T0 + 170, key: 'p', holder: h, member, stacks: stackFor('/w/b.log', true) },
+    ]);
+    const [row] = r.record().holders;
+    expect(row!.attribution).toMatchObject({ seenBy: 'probe', openedDuring: 't1', verdict: 'leaked-past-test', verdictBy: 'probe-open' });
+    expect([row!.attribution.firstSeenAt, row!.attribution.lastSeenAt]).toEqual([new Date(T0 + 150).toISOString(), new Date(T0 + 170).toISOString()]);
+  });
+});
+
 describe('blockersOf', () => {
   it('a failure first seen as a bare line during the next test takes the test the runner later names', () => {
     const failure: JournalEntry = {

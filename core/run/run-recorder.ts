@@ -20,6 +20,8 @@ interface LedgerRow {
   goneAtMs: number | null;
   blocked: boolean;
   stacks?: HolderStacks;
+  /** Set for a holding only the probe saw (its process exited before a scan). */
+  seenByProbe?: boolean;
 }
 
 /** How late runner events are assumed to arrive after the moment they describe. */
@@ -102,8 +104,25 @@ export class RunRecorder {
       case 'stacks':
         for (const [key, stacks] of Object.entries(entry.byKey)) {
           const row = this.ledger.get(key);
-          if (row) row.stacks = stacks;
+          if (!row) continue;
+          row.stacks = stacks;
+          // The probe saw the file unlinked while open at its test's end, whether or not a scan saw that.
+          if (stacks.open.found && stacks.open.stack.unlinkedWhileOpen) row.holder = { ...row.holder, deleted: true };
         }
+        break;
+      case 'probe-held':
+        this.ledger.set(entry.key, {
+          key: entry.key,
+          holder: entry.holder,
+          member: entry.member,
+          firstSeenAtMs: entry.atMs,
+          firstScanStartedAtMs: entry.atMs,
+          lastSeenAtMs: entry.heldUntilMs,
+          goneAtMs: entry.heldUntilMs,
+          blocked: false,
+          stacks: entry.stacks,
+          seenByProbe: true,
+        });
         break;
       case 'run-end':
         this.end = entry;
@@ -204,6 +223,7 @@ export class RunRecorder {
         openedDuringBy: opened.by,
         verdict,
         verdictBy: by,
+        ...(row.seenByProbe ? { seenBy: 'probe' as const } : {}),
         ...(scratchOf(row.holder) === null ? {} : { scratch: scratchOf(row.holder)! }),
         ancestry: row.member?.ancestry ?? [],
         firstSeenAt: new Date(row.firstSeenAtMs).toISOString(),
@@ -237,6 +257,9 @@ export class RunRecorder {
     // The runner's own scratch, an anonymous temp file: held past a test, but no teardown deletes it.
     if (scratchOf(row.holder) !== null) return { verdict: 'in-run', by: 'process-tree' };
     if (row.blocked) return { verdict: 'blocked-cleanup', by: 'failure-scan' };
+    // The probe inside the process wrote, at the test's end, whether this open was still open.
+    const held = row.stacks?.open.found ? row.stacks.open.stack.heldPastTest : undefined;
+    if (opened.by === 'probe-open' && held !== undefined) return { verdict: held ? 'leaked-past-test' : 'in-run', by: 'probe-open' };
     if (opened.test !== null) {
       // Held when the scan at its test's end ran, the test process waiting: it outlived its test. On
       // Linux this is the prediction of a Windows teardown failure.

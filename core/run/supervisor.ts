@@ -9,7 +9,10 @@ import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
 import { processKey } from '../../contract/identity.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
-import { RunMembership } from './membership.js';
+import { RunMembership, type Member } from './membership.js';
+import { probeHeldEntry, type ProbeHeldEntry } from './probe-held.js';
+import type { ProbeLeak } from '../stacks/probe-leaks.js';
+import type { StackLookup } from '../../contract/stacks.js';
 import { blockersOf, holdersOnPath, isOnOrUnder, RunRecorder } from './run-recorder.js';
 import { SerialQueue } from '../serial-queue.js';
 
@@ -23,6 +26,15 @@ const FAILURE_MERGE_MS = 2000;
 const JUST_GONE_MS = 1000;
 /** How long each step of finishing may take before the record goes on without it. */
 const FINISH_STEP_MS = 60_000;
+
+/** A probe dates its process by its first record: this long after the OS's start time, at most. */
+const PROBE_START_SLACK_MS = 2000;
+
+/** What the probes' logs say at the end: the stacks of the holders seen, and the leaks no scan saw. */
+export interface RunStacks {
+  byKey: Record<string, HolderStacks>;
+  unseen: { leak: ProbeLeak; spawn: StackLookup }[];
+}
 
 export interface FailureMatch {
   kind: string;
@@ -158,7 +170,7 @@ export class RunSupervisor {
   async finish(
     exitCode: number | null,
     leftovers: (testAt: (ms: number) => string | null) => Promise<RunRecord['leftovers']>,
-    stacksOf?: (holders: { key: string; holder: AttributedHolder }[]) => Promise<Record<string, HolderStacks>>,
+    stacksOf?: (holders: { key: string; holder: AttributedHolder }[]) => Promise<RunStacks>,
   ): Promise<RunRecord> {
     // Bounded: a stalled final scan must not cost the record (nor hang `holdwatch run` forever).
     const { clock, onError } = this.options;
@@ -166,7 +178,11 @@ export class RunSupervisor {
     await withDeadline(clock, this.tasks.drain(), FINISH_STEP_MS, 'the snapshots still queued').catch(onError);
     this.watcher?.dispose();
     this.write({ t: 'leftovers', leftovers: await leftovers((ms) => this.recorder.testAt(ms)) });
-    if (stacksOf) this.write({ t: 'stacks', byKey: await stacksOf(this.recorder.keyedHolders()) });
+    if (stacksOf) {
+      const { byKey, unseen } = await stacksOf(this.recorder.keyedHolders());
+      this.write({ t: 'stacks', byKey });
+      for (const { leak, spawn } of unseen) this.write(this.probeHeld(leak, spawn));
+    }
     this.write({ t: 'run-end', atMs: this.options.clock.now(), exitCode, lastSeen: Object.fromEntries(this.lastSeen) });
     return this.recorder.record();
   }
@@ -294,6 +310,16 @@ export class RunSupervisor {
   private memberFacts(holder: Holder): MemberFacts | null {
     const member = this.membership?.memberOf(holder.pid, holder.processStartedAtMs);
     return member ? { ancestry: member.ancestry, byTagOnly: member.byTagOnly, ...(member.testHint ? { testHint: member.testHint } : {}) } : null;
+  }
+
+  /** A leak only the probe saw, with the run's own knowledge of its process or of its parent. */
+  private probeHeld(leak: ProbeLeak, spawn: StackLookup): ProbeHeldEntry {
+    const { pid, ppid, atMs } = leak.process;
+    const self = this.membership?.memberNear(pid, atMs, PROBE_START_SLACK_MS);
+    const parent = this.membership?.memberNear(ppid, atMs, Infinity);
+    const facts = (m: Member): MemberFacts => ({ ancestry: m.ancestry, byTagOnly: m.byTagOnly });
+    const known = self ? { startedAtMs: self.startedAtMs, member: facts(self) } : undefined;
+    return probeHeldEntry(leak, spawn, this.options.platform, known, parent && parent.startedAtMs <= atMs ? facts(parent) : undefined);
   }
 
   private write(entry: JournalEntry): void {

@@ -8,6 +8,7 @@
 //   indexProbeRecords(records)       -> ProbeIndex                   (build once per run)
 //   matchOpenStack(holder, index)    -> StackLookup (contract/stacks) holder -> the open that made it
 //   matchSpawnStack(process, index)  -> StackLookup                  process -> the call that started it
+//   findProbeLeaks(index, query)     -> ProbeLeak[]                  opens held past their test that no scan saw
 //
 // Injection (what holdwatch run does; probeEnvironment computes it):
 //   HOLDWATCH_PROBE_LOG=<dir>    a directory outside every watched dir; each probed process writes
@@ -17,8 +18,19 @@
 // A probe that cannot write prints one line on stderr and sets HOLDWATCH_PROBE_DISABLED=1 for its
 // children; the test runs on unchanged.
 export { parseProbeLog, toProbeRecord } from '../../contract/probe-log.js';
-export type { CloseRecord, OpenRecord, ParsedProbeLog, ProbeRecord, ProcessRecord, SpawnRecord } from '../../contract/probe-log.js';
+export type {
+  CloseRecord,
+  ExitRecord,
+  OpenRecord,
+  ParsedProbeLog,
+  ProbeRecord,
+  ProcessRecord,
+  SpawnRecord,
+  TestBoundaryRecord,
+} from '../../contract/probe-log.js';
 export { indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from './match.js';
 export type { HolderRef, MatchOptions, ProbeIndex, ProcessRef } from './match.js';
 export { probeEnvironment } from './inject.js';
 export type { ProbeInjection } from './inject.js';
+export { findProbeLeaks, openIdentity } from './probe-leaks.js';
+export type { ProbeLeak, ProbeLeakQuery } from './probe-leaks.js';

@@ -90,6 +90,30 @@ describe('matchOpenStack', () => {
   });
 });
 
+describe('matchOpenStack with test records (node:test)', () => {
+  const testEnd = (atMs: number, name: string, openIds: number[]) => ({ kind: 'test', pid: 10, atMs, event: 'end', name, open: openIds });
+  const opened = (atMs: number, id: number, test: string) => open(10, atMs, '/w/a.txt', 4, { fd: 7, id, test });
+
+  it('says whether the open was still open at its test end, even when that end came after the first sighting', () => {
+    const held = log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'suite > a'), testEnd(T0 + 2000, 'suite > a', [1]));
+    expect(matchOpenStack(holder(), held)).toMatchObject({ found: true, stack: { test: 'suite > a', heldPastTest: true } });
+    const closedInTime = log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'suite > a'), testEnd(T0 + 2, 'suite > a', []));
+    expect(matchOpenStack(holder(), closedInTime)).toMatchObject({ found: true, stack: { heldPastTest: false } });
+  });
+
+  it("leaves heldPastTest out when the test's end was never written, or was another test's", () => {
+    const noEnd = matchOpenStack(holder(), log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'a'), testEnd(T0 + 3, 'b', [1])));
+    expect(noEnd).toMatchObject({ found: true, stack: { test: 'a' } });
+    expect(noEnd.found && 'heldPastTest' in noEnd.stack).toBe(false);
+  });
+
+  it('never reads the test ends of a later process that reused the pid', () => {
+    const records = log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'a'), proc(10, T0 + 5000, 'node'), testEnd(T0 + 6000, 'a', [1]));
+    const found = matchOpenStack(holder(), records);
+    expect(found.found && 'heldPastTest' in found.stack).toBe(false);
+  });
+});
+
 describe('matchSpawnStack', () => {
   const spawn = (pid: number, atMs: number, childPid: number | null, argv: string[], lineNo: number) => ({
     kind: 'spawn',

@@ -5,7 +5,7 @@ import type { HolderKind } from '../../contract/holders.js';
 import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { PathStyle } from '../paths.js';
 import { POSIX_STYLE } from '../paths.js';
-import type { OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord } from '../../contract/probe-log.js';
+import type { OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
 
 export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
 
@@ -54,6 +54,8 @@ interface ProcessLife {
   process: ProcessRecord;
   opens: OpenRecord[];
   closedIds: Map<number, number>;
+  /** The test ends the probe wrote in this process, to its very end (they may come after the holder was first seen). */
+  testEnds: TestBoundaryRecord[];
 }
 
 /** Records grouped by pid, for many lookups over one run's logs. Build once with indexProbeRecords. */
@@ -87,13 +89,30 @@ function asIndex(records: ProbeIndex | Iterable<ProbeRecord>): ProbeIndex {
 
 /** The probed life of (pid, started at): its records from its start to `untilMs`. */
 function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: number, slackMs: number): ProcessLife | null {
-  const records = (index.byPid.get(pid) ?? []).filter((r) => r.atMs >= startedAtMs - slackMs && r.atMs <= untilMs + slackMs);
+  const all = (index.byPid.get(pid) ?? []).filter((r) => r.atMs >= startedAtMs - slackMs);
+  const records = all.filter((r) => r.atMs <= untilMs + slackMs);
   const process = records.find((r): r is ProcessRecord => r.kind === 'process');
   if (!process) return null;
   const opens = records.filter((r): r is OpenRecord => r.kind === 'open' || r.kind === 'connect');
   const closedIds = new Map<number, number>();
   for (const r of records) if (r.kind === 'close') closedIds.set(r.id, r.atMs);
-  return { process, opens, closedIds };
+  // Up to the next process with this pid (a reuse): its tests are not this one's.
+  const reusedAt = all.find((r) => r.kind === 'process' && r !== process && r.atMs > process.atMs)?.atMs ?? Infinity;
+  const testEnds = all.filter((r): r is TestBoundaryRecord => r.kind === 'test' && r.event === 'end' && r.atMs < reusedAt);
+  return { process, opens, closedIds, testEnds };
+}
+
+/**
+ * What the probe saw of this open when the test that made it ended: whether it was still open, and
+ * whether its file was unlinked by then. Nothing when that end was never written (no runner told the
+ * probe, or the process died first).
+ */
+function atTestEnd(life: ProcessLife, record: OpenRecord): Pick<OpenStack, 'heldPastTest' | 'unlinkedWhileOpen'> {
+  if (record.test === undefined || record.id === undefined) return {};
+  const end = life.testEnds.find((e) => e.name === record.test && e.atMs >= record.atMs);
+  if (!end) return {};
+  const unlinked = (end.unlinked ?? []).includes(record.id);
+  return { heldPastTest: (end.open ?? []).includes(record.id), ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
 }
 
 function normalize(path: string, style: PathStyle): string {
@@ -113,13 +132,21 @@ function normalize(path: string, style: PathStyle): string {
 /** SQLite keeps its journal files next to the database: they belong to the same connect. */
 const SQLITE_SIDE_FILES = ['-wal', '-shm', '-journal'];
 
-function toStack(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node'): OpenStack {
+/** A recorded call as the contract's OpenStack (without what only the process's whole life tells). */
+export function stackOf(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node'): OpenStack {
+  return toStack(record, runtime);
+}
+
+function toStack(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node', life?: ProcessLife): OpenStack {
   const spawn = record.kind === 'spawn';
+  const ended = !spawn && life ? atTestEnd(life, record) : {};
   return {
     kind: record.kind,
     runtime,
     pid: record.pid,
     atMs: record.atMs,
+    ...(!spawn && record.test !== undefined ? { test: record.test } : {}),
+    ...ended,
     api: record.api,
     path: spawn ? null : record.path,
     fd: spawn ? null : record.fd,
@@ -177,19 +204,19 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
         const r = own.opens[i]!;
         if (r.fd === fd) {
           // The Python probe predicts the fd (the lowest free one): believed only for the same file.
-          if (isOpenAt(own, r, until) && samePath(r)) return { found: true, stack: toStack(r, own.process.runtime), matchedBy: 'fd', viaPid: null };
+          if (isOpenAt(own, r, until) && samePath(r)) return { found: true, stack: toStack(r, own.process.runtime, own), matchedBy: 'fd', viaPid: null };
           break; // the latest use of this fd was closed, or was another file: a later, unrecorded open reused it
         }
       }
     }
     const r = byPath(own);
-    if (r) return { found: true, stack: toStack(r, own.process.runtime), matchedBy: 'path', viaPid: null };
+    if (r) return { found: true, stack: toStack(r, own.process.runtime, own), matchedBy: 'path', viaPid: null };
   }
   // An fd inherited across fork/exec (a Popen stdout redirected to a file) was opened by an ancestor.
   for (const ancestor of holder.ancestorPids ?? []) {
     const life = lifeOf(index, ancestor, -Infinity, until, slack);
     const r = life ? byPath(life) : undefined;
-    if (life && r) return { found: true, stack: toStack(r, life.process.runtime), matchedBy: 'path', viaPid: ancestor };
+    if (life && r) return { found: true, stack: toStack(r, life.process.runtime, life), matchedBy: 'path', viaPid: ancestor };
   }
   if (!own) return { found: false, reason: NOT_PROBED };
   return {

@@ -1,10 +1,14 @@
 // At the end of a run: reads the probes' logs and pairs each holder with the code that opened it and
-// the code that started its process.
+// the code that started its process, and finds the leaks the probes saw that no scan did.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttributedHolder } from '../../contract/runs.js';
 import type { HolderStacks } from '../../contract/journal.js';
-import { indexProbeRecords, matchOpenStack, matchSpawnStack, parseProbeLog, type ProbeRecord } from '../../core/stacks/index.js';
+import type { OpenStack } from '../../contract/stacks.js';
+import type { RunStacks } from '../../core/run/supervisor.js';
+import type { WatchDir } from '../../core/platform.js';
+import { isUnder, pathStyleOf } from '../../core/paths.js';
+import { findProbeLeaks, indexProbeRecords, matchOpenStack, matchSpawnStack, openIdentity, parseProbeLog, type ProbeRecord } from '../../core/stacks/index.js';
 
 export function readProbeRecords(logDir: string): ProbeRecord[] {
   let names: string[];
@@ -16,7 +20,7 @@ export function readProbeRecords(logDir: string): ProbeRecord[] {
   return names.flatMap((name) => parseProbeLog(readFileSync(join(logDir, name), 'utf8')).records);
 }
 
-export async function matchRunStacks(logDir: string, holders: { key: string; holder: AttributedHolder }[]): Promise<Record<string, HolderStacks>> {
+export async function matchRunStacks(logDir: string, holders: { key: string; holder: AttributedHolder }[], dirs: readonly WatchDir[]): Promise<RunStacks> {
   const index = indexProbeRecords(readProbeRecords(logDir));
   const byKey: Record<string, HolderStacks> = {};
   for (const { key, holder } of holders) {
@@ -40,5 +44,24 @@ export async function matchRunStacks(logDir: string, holders: { key: string; hol
       ),
     };
   }
-  return byKey;
+  const matched = new Set(Object.values(byKey).flatMap(({ open }) => (open.found ? [openIdentity(open.stack)] : [])));
+  // Also what a scan saw under the same fd, whatever its stack lookup chose: one handle, one row.
+  const heldFds = new Set(holders.map(({ holder }) => `${holder.pid}\0${holder.path}\0${holder.handle ?? ''}`));
+  const seen = (stack: OpenStack) => matched.has(openIdentity(stack)) || heldFds.has(`${stack.pid}\0${stack.path}\0fd ${stack.fd}`);
+  const leaks = findProbeLeaks(index, { watchedDirOf: (path) => watchedDirOf(path, dirs), seen });
+  const unseen = leaks.map((leak) => ({
+    leak,
+    spawn: matchSpawnStack({ pid: leak.process.pid, ppid: leak.process.ppid, startedAtMs: leak.process.atMs, commandLine: leak.process.argv.join(' ') }, index),
+  }));
+  return { byKey, unseen };
+}
+
+/**
+ * The watched dir a probe's path lies under, in any of the forms the code may have named it by: the
+ * canonical one, or the one the user typed (a symlinked temp dir). Windows 8.3 short names are not
+ * expanded here (that would open handles): a probe path in short form is missed.
+ */
+function watchedDirOf(path: string, dirs: readonly WatchDir[]): string | null {
+  const dir = dirs.find((d) => [d.display, d.input].some((form) => isUnder(path, form, pathStyleOf(d))));
+  return dir?.display ?? null;
 }

@@ -1,5 +1,4 @@
 'use strict';
-/* eslint-disable @typescript-eslint/no-require-imports -- a --require preload is CommonJS by definition */
 // holdwatch stack probe for Node: `holdwatch run` appends `--require <this file>` to NODE_OPTIONS.
 // With HOLDWATCH_PROBE_LOG set, it wraps the fs calls that open and close fds (open, openSync,
 // promises.open, createReadStream/createWriteStream, opendir, close*) and the child_process calls
@@ -39,8 +38,11 @@ const childProcess = require('node:child_process');
 const { syncBuiltinESMExports } = require('node:module');
 const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
+const { trackNodeTests } = require('./test-tracker.cjs');
 
 const WIRE_VERSION = 1;
+/** The probe's other file: its frames (wrapping node:test's run) are the probe's, not the user's. */
+const TRACKER_FILE = require.resolve('./test-tracker.cjs');
 // Frames kept per stack. The first costs ~2.5 us (the caller's frame, often optimised code), each
 // further one ~0.1-0.4 us. Opens are usually few and get 10, as many as the report and the UI show;
 // past HOT_OPENS opens between two flushes (a file-heavy loop, where the probe's cost adds up), 2:
@@ -59,14 +61,15 @@ const original = {
   openSync: fs.openSync,
   writeSync: fs.writeSync,
   closeSync: fs.closeSync,
+  fstatSync: fs.fstatSync,
 };
 
-const state = { logFd: -1, disabled: false, flushTimer: null, flushDueMs: 0, nextId: 1, spawnDepth: 0, opensSinceFlush: 0 };
+const state = { logFd: -1, disabled: false, flushTimer: null, flushDueMs: 0, nextId: 1, spawnDepth: 0, opensSinceFlush: 0, currentTest: noTest };
 /** fd -> open record not written yet (dropped unwritten when the fd closes first). An array: fds are small. */
 let pendingByFd = [];
 /** The fds given a pending record since the last flush, so a flush never walks up to the highest fd. */
 let pendingFds = [];
-/** fd -> id of an open record already written: its close must be written too. */
+/** fd -> the open record already written for it: its close must be written too. */
 const writtenByFd = new Map();
 /** Other records waiting for the next flush (dirs, closes, spawns), in order. */
 let queue = [];
@@ -92,7 +95,10 @@ function start() {
   wrapChildProcess();
   // ESM `import { openSync } from 'node:fs'` reads the builtin's exports: make them ours too.
   syncBuiltinESMExports();
-  process.on('exit', flush);
+  // A test file under `node --test`: each open is told which test made it, and each test's end which
+  // of its opens are still open then (the leak, seen from inside, however short the test).
+  if (process.env.NODE_TEST_CONTEXT) state.currentTest = trackNodeTests(onTestStarted, onTestEnded);
+  process.on('exit', onExit);
 }
 
 function disable(reason) {
@@ -152,7 +158,11 @@ function captureOpen(above) {
 }
 
 function newOpenRecord() {
-  return { kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: 0, flags: 'r', trace: {} };
+  return { kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: 0, flags: 'r', test: null, trace: {} };
+}
+
+function noTest() {
+  return null;
 }
 
 function structuredCallSites(_error, callSites) {
@@ -174,7 +184,7 @@ function formatStack(holder) {
   const frames = [];
   for (const site of callSites) {
     let file = site.getFileName() ?? site.getEvalOrigin() ?? '<anonymous>';
-    if (file === __filename) continue;
+    if (file === __filename || file === TRACKER_FILE) continue;
     if (file.startsWith('file://')) {
       try {
         file = fileURLToPath(file);
@@ -202,6 +212,7 @@ function onOpened(record, fd, filePath, flags, api) {
     record.path = filePath;
     record.fd = fd;
     record.flags = flags;
+    record.test = state.currentTest();
     schedule(record.atMs);
     pendingByFd[fd] = record; // a stream's own record replaces the inner fs.open's for the same fd
     pendingFds.push(fd);
@@ -220,12 +231,12 @@ function onClosing(fd) {
       if (spareOpens.length < SPARE_LIMIT) spareOpens.push(pending);
       return;
     }
-    const id = writtenByFd.get(fd);
-    if (id === undefined) return;
+    const written = writtenByFd.get(fd);
+    if (written === undefined) return;
     writtenByFd.delete(fd);
     const atMs = Date.now();
     schedule(atMs);
-    queue.push({ kind: 'close', id, atMs, fd });
+    queue.push({ kind: 'close', id: written.id, atMs, fd });
   } catch (error) {
     internalError(error);
   }
@@ -294,6 +305,53 @@ function flagsText(flags) {
   return typeof flags === 'string' || typeof flags === 'number' ? String(flags) : 'r';
 }
 
+// ---- tests and the end of the process: which opens are still open then.
+
+/** The fd opens still open now, of one test's (`test`) or of all (undefined). */
+function openRecords(test) {
+  const records = [];
+  for (const fd of pendingFds) {
+    const record = pendingByFd[fd];
+    if (record !== undefined && (test === undefined || record.test === test)) records.push(record);
+  }
+  for (const record of writtenByFd.values()) if (test === undefined || record.test === test) records.push(record);
+  return records;
+}
+
+/** Of these open records, those whose file has no name left (unlinked while open: a delete-pending file on Windows). */
+function unlinkedIds(records) {
+  const ids = [];
+  for (const record of records) {
+    try {
+      if (original.fstatSync(record.fd).nlink === 0) ids.push(record.id);
+    } catch {
+      // closed behind our back (a native close): not ours to judge
+    }
+  }
+  return ids;
+}
+
+function onTestStarted(name) {
+  if (state.disabled) return;
+  const atMs = Date.now();
+  schedule(atMs);
+  queue.push({ kind: 'test', event: 'start', name, atMs, open: null, unlinked: null });
+}
+
+/** Written at once, with its opens still open: they outlived the test, whatever happens to the process next. */
+function onTestEnded(name) {
+  if (state.disabled) return;
+  const open = openRecords(name);
+  queue.push({ kind: 'test', event: 'end', name, atMs: Date.now(), open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
+  flush();
+}
+
+function onExit() {
+  if (state.disabled) return;
+  queue.push({ kind: 'exit', atMs: Date.now(), open: openRecords(undefined).map((r) => r.id) });
+  flush();
+}
+
 /** Call before adding a record: arms the flush timer, or writes what waited too long (the loop is blocked). */
 function schedule(nowMs) {
   if (state.flushDueMs !== 0) {
@@ -326,7 +384,7 @@ function flush() {
     const record = pendingByFd[fd];
     if (record === undefined) continue; // closed, or already taken (an fd reused since the last flush)
     pendingByFd[fd] = undefined;
-    writtenByFd.set(fd, record.id);
+    writtenByFd.set(fd, record);
     records.push(record);
   }
   pendingFds = [];
@@ -357,10 +415,24 @@ function toLine(record) {
         fd: record.fd,
         id: record.id,
         flags: flagsText(record.flags),
+        ...(typeof record.test === 'string' ? { test: record.test } : {}),
         frames: formatStack(record.trace),
       };
     case 'close':
       return { v: WIRE_VERSION, kind: 'close', pid, atMs: record.atMs, id: record.id, fd: record.fd };
+    case 'test':
+      return {
+        v: WIRE_VERSION,
+        kind: 'test',
+        pid,
+        atMs: record.atMs,
+        event: record.event,
+        name: record.name,
+        ...(record.open ? { open: record.open } : {}),
+        ...(record.unlinked && record.unlinked.length > 0 ? { unlinked: record.unlinked } : {}),
+      };
+    case 'exit':
+      return { v: WIRE_VERSION, kind: 'exit', pid, atMs: record.atMs, open: record.open };
     default:
       return {
         v: WIRE_VERSION,

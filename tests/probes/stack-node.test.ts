@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Holder } from '../../contract/holders.js';
-import { indexProbeRecords, matchOpenStack, matchSpawnStack, type ProbeRecord } from '../../core/stacks/index.js';
+import { findProbeLeaks, indexProbeRecords, matchOpenStack, matchSpawnStack, type ProbeRecord } from '../../core/stacks/index.js';
 import { expectOnlyOneLineMore, killAll, lineOf, makeScratch, runToEnd, scanHolders, startHolding, topUserFrame, type Scratch } from './stack-support.js';
 
 const scratch = makeScratch();
@@ -42,6 +42,29 @@ const hold = "require('node:fs').openSync(process.argv[1], 'w'); setInterval(() 
 const child = spawn(process.execPath, ['-e', hold, process.argv[2]], { detached: true, stdio: 'ignore' }); // the spawn
 child.unref();
 process.stdout.write(child.pid + '\\n', () => process.kill(process.pid, 'SIGKILL')); // no 'exit' handlers run
+`;
+
+// A node:test file: hooks, a describe, a nested subtest, an async test, a leak unlinked by a hook.
+const NODE_TESTS = `const fs = require('node:fs');
+const { describe, it, test, afterEach } = require('node:test');
+const dir = process.argv[2] ?? process.env.LEAK_DIR;
+const kept = [];
+describe('suite', () => {
+  afterEach(() => fs.rmSync(dir + '/unlinked.txt', { force: true }));
+  it('leaks after an await', async () => {
+    await new Promise((r) => setTimeout(r, 2));
+    kept.push(fs.openSync(dir + '/async.txt', 'w')); // the async leak
+  });
+  it('closes what it opens', () => fs.closeSync(fs.openSync(dir + '/closed.txt', 'w')));
+  it('leaks a file its hook unlinks', () => {
+    kept.push(fs.openSync(dir + '/unlinked.txt', 'w')); // the unlinked leak
+  });
+});
+test('outer', async (t) => {
+  await t.test('inner', () => {
+    kept.push(fs.openSync(dir + '/inner.txt', 'w')); // the inner leak
+  });
+});
 `;
 
 /** The probe writes its records ~50 ms late; the holder is seen first, so read until its open is there (bounded). */
@@ -130,6 +153,53 @@ describe('node stack probe', () => {
     const holder = await holderOf(child.pid!, target);
     const lookup = matchOpenStack({ ...holder, firstSeenAtMs: Date.now() }, await recordsWithOpen(scratch, child.pid!));
     expect(lookup.found && topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(ESM_LEAK, 'the leaking openSync') });
+  });
+
+  it("under node --test, each open carries its test, and each test's end the opens still open and unlinked", () => {
+    const file = scratch.write('tracked.test.cjs', NODE_TESTS);
+    const run = runToEnd(process.execPath, ['--test', '--test-reporter=tap', file], scratch.probedEnv({ LEAK_DIR: scratch.watched }), scratch.root);
+    expect(run.status).toBe(0);
+    const { records, rejectedLines } = scratch.records();
+    expect(rejectedLines).toBe(0);
+    const testFilePid = records.find((r) => r.kind === 'process' && r.argv.includes(file) && !r.argv.includes('--test'))!.pid;
+    const mine = records.filter((r) => r.pid === testFilePid).sort((a, b) => a.atMs - b.atMs);
+    const opens = new Map(mine.flatMap((r) => (r.kind === 'open' && r.path.startsWith(scratch.watched) ? [[r.id!, r]] : [])));
+    const name = (id: number) => opens.get(id)!.path.slice(scratch.watched.length + 1);
+    // The reporter's names, in execution order; each end with what its own opens left open.
+    expect(mine.flatMap((r) => (r.kind === 'test' ? [[r.event, r.name, (r.open ?? []).map(name), (r.unlinked ?? []).map(name)]] : []))).toEqual([
+      ['start', 'suite', [], []],
+      ['start', 'suite > leaks after an await', [], []],
+      ['end', 'suite > leaks after an await', ['async.txt'], []],
+      ['start', 'suite > closes what it opens', [], []],
+      ['end', 'suite > closes what it opens', [], []],
+      ['start', 'suite > leaks a file its hook unlinks', [], []],
+      ['end', 'suite > leaks a file its hook unlinks', ['unlinked.txt'], ['unlinked.txt']],
+      ['end', 'suite', [], []],
+      ['start', 'outer', [], []],
+      ['start', 'outer > inner', [], []],
+      ['end', 'outer > inner', ['inner.txt'], []],
+      ['end', 'outer', [], []],
+    ]);
+    // closed.txt was closed before a flush: never written.
+    expect([...opens.values()].map((r) => [name(r.id!), r.test])).toEqual([
+      ['async.txt', 'suite > leaks after an await'],
+      ['unlinked.txt', 'suite > leaks a file its hook unlinks'],
+      ['inner.txt', 'outer > inner'],
+    ]);
+    const exit = mine.find((r) => r.kind === 'exit');
+    expect(exit?.kind === 'exit' && exit.open.map(name).sort()).toEqual(['async.txt', 'inner.txt', 'unlinked.txt']);
+    // The line of each leak, as the lookup of a leak no scan saw gives it.
+    const leaks = findProbeLeaks(indexProbeRecords(records), {
+      watchedDirOf: (p) => (p.startsWith(scratch.watched) ? scratch.watched : null),
+      seen: () => false,
+    });
+    expect(leaks.map((l) => [name(l.open.id!), topUserFrame(l.stack.frames)?.line, l.stack.unlinkedWhileOpen ?? false])).toEqual([
+      ['async.txt', lineOf(NODE_TESTS, 'the async leak'), false],
+      ['unlinked.txt', lineOf(NODE_TESTS, 'the unlinked leak'), true],
+      ['inner.txt', lineOf(NODE_TESTS, 'the inner leak'), false],
+    ]);
+    // The probe's own frames (the tracker wrapping node:test) are never in a stack.
+    expect(leaks.flatMap((l) => l.stack.frames).filter((f) => f.file.includes('probes/node'))).toEqual([]);
   });
 
   it("keeps the user's NODE_OPTIONS working", () => {

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { findProbeLeaks, indexProbeRecords, parseProbeLog, type ProbeLeakQuery, type ProbeRecord } from './index.js';
+
+const T0 = 1_700_000_000_000;
+
+function log(...lines: object[]): ProbeRecord[] {
+  const parsed = parseProbeLog(lines.map((l) => JSON.stringify({ v: 1, ...l }) + '\n').join(''));
+  expect(parsed.rejectedLines).toBe(0);
+  return parsed.records;
+}
+
+const proc = (pid: number, atMs: number) => ({ kind: 'process', runtime: 'node', pid, ppid: 1, atMs, argv: ['/usr/bin/node', '/src/a.test.mjs'], cwd: '/src' });
+const open = (pid: number, atMs: number, id: number, path: string, test?: string) => ({
+  kind: 'open',
+  pid,
+  atMs,
+  api: 'fs.openSync',
+  path,
+  fd: 20 + id,
+  id,
+  ...(test === undefined ? {} : { test }),
+  frames: [['/src/a.test.mjs', id, 3, null, true]],
+});
+const end = (pid: number, atMs: number, name: string, ids: number[]) => ({ kind: 'test', pid, atMs, event: 'end', name, open: ids });
+const exit = (pid: number, atMs: number, ids: number[]) => ({ kind: 'exit', pid, atMs, open: ids });
+
+const under =
+  (dir: string): ProbeLeakQuery['watchedDirOf'] =>
+  (path) =>
+    path.startsWith(`${dir}/`) ? dir : null;
+const query = (over: Partial<ProbeLeakQuery> = {}): ProbeLeakQuery => ({ watchedDirOf: under('/w'), seen: () => false, ...over });
+
+describe('findProbeLeaks', () => {
+  it("finds the opens a test's end listed as still open, under a watched dir, dated to the exit when still open then", () => {
+    const records = log(
+      proc(10, T0),
+      open(10, T0 + 1, 1, '/w/a.txt', 'suite > leaks'),
+      open(10, T0 + 2, 2, '/w/b.txt', 'suite > leaks'),
+      open(10, T0 + 3, 3, '/elsewhere/c.txt', 'suite > leaks'),
+      end(10, T0 + 4, 'suite > leaks', [1, 2, 3]),
+      exit(10, T0 + 9, [1]),
+    );
+    const leaks = findProbeLeaks(indexProbeRecords(records), query());
+    expect(leaks.map((l) => [l.open.path, l.testEndedAtMs - T0, l.heldUntilMs - T0, l.watchedDir])).toEqual([
+      ['/w/a.txt', 4, 9, '/w'],
+      ['/w/b.txt', 4, 4, '/w'],
+    ]);
+    expect(leaks[0]!.stack).toMatchObject({ test: 'suite > leaks', heldPastTest: true, frames: [{ line: 1 }] });
+  });
+
+  it('leaves out what a scan saw, what no test made, and an id listed by another test or another process', () => {
+    const records = log(
+      proc(10, T0),
+      open(10, T0 + 1, 1, '/w/seen.txt', 't1'),
+      open(10, T0 + 2, 2, '/w/outside-any-test.txt'),
+      open(10, T0 + 3, 3, '/w/other-test.txt', 't1'),
+      end(10, T0 + 4, 't2', [3]),
+      end(10, T0 + 5, 't1', [1, 2]),
+      proc(10, T0 + 100), // the pid reused: its tests do not speak for the first process's opens
+      end(10, T0 + 101, 't1', [3]),
+    );
+    const leaks = findProbeLeaks(indexProbeRecords(records), query({ seen: (stack) => stack.path === '/w/seen.txt' }));
+    expect(leaks).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+// Leaks no scan saw. A test that opens a file, ends with it open, and whose process exits a few
+// milliseconds later (node --test runs each file in its own short process) is over before the next
+// poll. The probe inside that process wrote, at the test's end, which of the test's opens were still
+// open: each is a leak past its test, seen from inside, and the record says which line opened it.
+// Pure: the probe index and the watched dirs in, the leaks out.
+import type { OpenStack } from '../../contract/stacks.js';
+import type { OpenRecord, ProbeRecord, ProcessRecord } from '../../contract/probe-log.js';
+import { stackOf, type ProbeIndex } from './match.js';
+
+export interface ProbeLeak {
+  process: ProcessRecord;
+  open: OpenRecord;
+  /** The open as a stack lookup gives it (`test` and `heldPastTest: true` set). */
+  stack: OpenStack;
+  /** Its test's end, when the probe saw it still open. */
+  testEndedAtMs: number;
+  /** The last moment the probe saw it open: the process's exit when it was open then, else the test's end. */
+  heldUntilMs: number;
+  /** The watched dir (display form) it lies under. */
+  watchedDir: string;
+}
+
+/** The identity of one recorded open, to tell which opens a scan's holder was already matched to. */
+export function openIdentity(stack: Pick<OpenStack, 'pid' | 'atMs' | 'path' | 'fd'>): string {
+  return `${stack.pid}\0${stack.atMs}\0${stack.path ?? ''}\0${stack.fd ?? ''}`;
+}
+
+export interface ProbeLeakQuery {
+  /** The watched dir a recorded path lies under (display form), or null when under none. */
+  watchedDirOf: (path: string) => string | null;
+  /** A scan saw this open: matched to a holder's stack, or a holder of that process has its path. */
+  seen: (stack: OpenStack) => boolean;
+}
+
+export function findProbeLeaks(index: ProbeIndex, query: ProbeLeakQuery): ProbeLeak[] {
+  const leaks: ProbeLeak[] = [];
+  for (const records of index.byPid.values()) for (const life of livesOf(records)) leaks.push(...leaksOf(life, query));
+  return leaks.sort((a, b) => a.open.atMs - b.open.atMs);
+}
+
+interface Life {
+  process: ProcessRecord;
+  records: ProbeRecord[];
+}
+
+/** One pid's records (in time order) cut at each process record: a pid reused is another life. */
+function livesOf(records: readonly ProbeRecord[]): Life[] {
+  const lives: Life[] = [];
+  for (const record of records) {
+    if (record.kind === 'process') lives.push({ process: record, records: [] });
+    else lives.at(-1)?.records.push(record);
+  }
+  return lives;
+}
+
+function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[] {
+  // A test's end and its opens are written by the same flush, often in the same millisecond: every
+  // open of the life is looked up, not only those sorted before the end.
+  const opens = new Map<number, OpenRecord>();
+  for (const r of records) if (r.kind === 'open' && r.id !== undefined && r.test !== undefined) opens.set(r.id, r);
+  const exit = records.find((r) => r.kind === 'exit');
+  const openAtExit = new Set(exit?.kind === 'exit' ? exit.open : []);
+  const leaks: ProbeLeak[] = [];
+  const reported = new Set<number>();
+  for (const end of records) {
+    if (end.kind !== 'test' || end.event !== 'end') continue;
+    for (const id of end.open ?? []) {
+      const open = opens.get(id);
+      // Reported once, at its own test's end.
+      if (!open || open.test !== end.name || open.atMs > end.atMs || reported.has(id)) continue;
+      reported.add(id);
+      const watchedDir = open.fd === null ? null : query.watchedDirOf(open.path);
+      const unlinked = (end.unlinked ?? []).includes(id);
+      const stack = { ...stackOf(open, process.runtime), heldPastTest: true, ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
+      if (watchedDir === null || query.seen(stack)) continue;
+      const heldUntilMs = exit && openAtExit.has(id) ? exit.atMs : end.atMs;
+      leaks.push({ process, open, stack, testEndedAtMs: end.atMs, heldUntilMs, watchedDir });
+    }
+  }
+  return leaks;
+}

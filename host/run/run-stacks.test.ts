@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AttributedHolder } from '../../contract/runs.js';
+import { matchRunStacks } from './run-stacks.js';
+
+const T0 = 1_800_000_000_000;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A probe log dir holding one node process's records: three tests, each leaving an fd on the same path. */
+function logDirWithThreeLeaks(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hw-run-stacks-'));
+  dirs.push(dir);
+  const line = (r: object) => JSON.stringify({ v: 1, pid: 40, ...r });
+  const records = [
+    line({ kind: 'process', runtime: 'node', ppid: 39, atMs: T0, argv: ['/usr/bin/node', '/src/a.test.js'], cwd: '/src' }),
+    ...[1, 2, 3].flatMap((id) => [
+      line({ kind: 'test', atMs: T0 + id * 10, event: 'start', name: `t${id}` }),
+      line({
+        kind: 'open',
+        atMs: T0 + id * 10 + 1,
+        api: 'fs.openSync',
+        path: '/w/log.txt',
+        fd: 18 + id,
+        id,
+        test: `t${id}`,
+        frames: [['/src/a.test.js', 5, 1, null, true]],
+      }),
+      line({ kind: 'test', atMs: T0 + id * 10 + 2, event: 'end', name: `t${id}`, open: [id] }),
+    ]),
+    line({ kind: 'exit', atMs: T0 + 50, open: [1, 2, 3] }),
+  ];
+  writeFileSync(join(dir, 'node-40-1.jsonl'), records.join('\n') + '\n');
+  return dir;
+}
+
+function scanned(fd: number): AttributedHolder {
+  return {
+    pid: 40,
+    ppid: 39,
+    processStartedAtMs: T0 - 5,
+    processName: 'node',
+    commandLine: '/usr/bin/node /src/a.test.js',
+    user: 'u',
+    kind: 'file',
+    path: '/w/log.txt',
+    deleted: false,
+    handle: `fd ${fd}`,
+    watchedDir: '/w',
+    attribution: {
+      spawnedDuring: null,
+      firstSeenDuring: 't1',
+      verdict: 'in-run',
+      ancestry: [],
+      firstSeenAt: new Date(T0 + 12).toISOString(),
+      lastSeenAt: new Date(T0 + 12).toISOString(),
+    },
+  };
+}
+
+const watched = [{ input: '/w', display: '/w', matchPrefix: '/w', caseInsensitive: false }];
+
+describe('matchRunStacks', () => {
+  it('gives the scanned fd its stack, and the fds no scan saw on the same path rows of their own', async () => {
+    const { byKey, unseen } = await matchRunStacks(logDirWithThreeLeaks(), [{ key: 'k', holder: scanned(19) }], watched);
+    expect(byKey.k!.open).toMatchObject({ found: true, matchedBy: 'fd', stack: { fd: 19, test: 't1', heldPastTest: true } });
+    expect(unseen.map(({ leak }) => [leak.open.fd, leak.stack.test, leak.heldUntilMs - T0])).toEqual([
+      [20, 't2', 50],
+      [21, 't3', 50],
+    ]);
+  });
+
+  it('finds nothing unseen outside the watched dirs', async () => {
+    const { unseen } = await matchRunStacks(logDirWithThreeLeaks(), [], [{ input: '/x', display: '/x', matchPrefix: '/x', caseInsensitive: false }]);
+    expect(unseen).toEqual([]);
+  });
+});
