@@ -67,6 +67,8 @@ export class RunSupervisor {
   private membership: RunMembership | undefined;
   private watcher: Watcher | undefined;
   private readonly lastSeen = new Map<string, number>();
+  /** A probe has reported a test: from then on the tests stdout shows are not recorded again. */
+  private probeEventsSeen = false;
   /** Current holders whose path was still linked when last journaled: an unlink later is journaled once. */
   private readonly linked = new Set<string>();
   /** Holders gone in the last JUST_GONE_MS, by key, with when they were last seen. */
@@ -128,8 +130,17 @@ export class RunSupervisor {
    * there, so a test's end gets a scan of the run's processes at once, the nearest to its end there is.
    */
   outputTestEvent(event: TestEvent): void {
+    // A probe inside the runner reports its tests (mocha and jest through the Node preload, under
+    // `npm test` too): the same tests read from stdout would be counted twice.
+    if (this.probeEventsSeen) return;
     this.testEvent(event);
     if (event.type === 'test-end' && this.watcher) this.watcher.scanNow({ full: false }).catch(this.options.onError);
+  }
+
+  /** A test event from a probe's events file (pytest plugin, node reporter, bats formatter, Node preload). */
+  probeTestEvent(event: TestEvent): void {
+    if (event.type === 'test-start' || event.type === 'test-end') this.probeEventsSeen = true;
+    this.testEvent(event);
   }
 
   /** A test event from the runner adapter (pytest plugin, go test -json, TAP...). */

@@ -83,7 +83,7 @@ export class RunRecording {
   /** Follows a probes' events file (created when missing) into the run's timeline until finish(). */
   followEvents(path: string): EventsTail {
     const parser = new ProbeEventsParser();
-    const tail = new EventsTail(path, (text) => parser.push(text).events.forEach((e) => this.supervisor.testEvent(e)));
+    const tail = new EventsTail(path, (text) => parser.push(text).events.forEach((e) => this.supervisor.probeTestEvent(e)));
     this.tails.push(tail);
     return tail;
   }

@@ -41,3 +41,12 @@ describe('prepareCommand for node --test', () => {
     expect(types).toEqual(['run-start node --test', 'test-start only', 'test-end only', 'run-end node --test']);
   });
 });
+
+describe('prepareCommand for mocha and jest', () => {
+  it('leaves the command as it is, and says the probe reports the tests (not stdout, even as TAP)', () => {
+    for (const command of [['mocha', '--reporter', 'tap'], ['npx', 'jest'], ['node', 'node_modules/.bin/_mocha'], ['node_modules\\.bin\\jest.cmd']]) {
+      expect(prepareCommand(command, false, 'linux')).toEqual({ command, probeReportsTests: true });
+    }
+    expect(prepareCommand(['npm', 'test'], false, 'linux')).toEqual({ command: ['npm', 'test'], probeReportsTests: false });
+  });
+});

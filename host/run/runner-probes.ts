@@ -1,5 +1,6 @@
 // Runner-specific wiring that cannot ride on the environment: bats takes its formatter, and Node's
-// test runner its reporters, only on the command line. `bats ...` gets holdwatch's formatter and
+// test runner its reporters, only on the command line; mocha and jest need nothing (the Node preload
+// follows their tests), but their stdout must not report the tests again. `bats ...` gets holdwatch's formatter and
 // `node --test ...` holdwatch's reporter beside the one Node would have used, unless the user chose.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,5 +42,9 @@ export function prepareCommand(command: readonly string[], userSeesTerminal: boo
     ];
     return { command: [program!, ...reporters, ...args], probeReportsTests: true };
   }
+  // mocha and jest: the Node preload follows their tests inside the processes that run them and writes
+  // the timeline itself; `mocha --reporter tap` on stdout would report them a second time.
+  const runner = command.slice(0, 3).map((a) => (a.split(/[\\/]/).pop() ?? a).replace(/\.(c?js|cmd|exe)$/i, ''));
+  if (runner.some((a) => a === 'mocha' || a === '_mocha' || a === 'jest')) return { command: [...command], probeReportsTests: true };
   return { command: [...command], probeReportsTests: false };
 }

@@ -117,7 +117,7 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     const env = runEnvironment(options.env, { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary }, options.io.userSeesTerminal);
     const exitCode = await runChild(
       prepared,
-      { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned },
+      { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned, readProbeEvents: () => tail.drain() },
       recording.supervisor,
     );
     options.onExited?.(exitCode);
@@ -149,12 +149,14 @@ interface ChildOptions {
   io: RunIo;
   runId: string;
   onSpawned: SupervisedRunOptions['onSpawned'];
+  /** Reads what the probes appended to the events file so far (synchronously). */
+  readProbeEvents: () => void;
 }
 
 /** Spawns the command, hands its output on unchanged, forwards signals; resolves to its exit code. */
 function runChild(
   { command, probeReportsTests }: PreparedCommand,
-  { env, cwd, io, runId, onSpawned }: ChildOptions,
+  { env, cwd, io, runId, onSpawned, readProbeEvents }: ChildOptions,
   supervisor: RunSupervisor,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -163,6 +165,9 @@ function runChild(
     if (child.pid !== undefined) onSpawned?.({ runId, stop: () => child.kill('SIGTERM') });
     const stdoutParser = new SniffingParser(command.join(' '), systemClock);
     const feed = (parsed: ReturnType<SniffingParser['push']>) => {
+      // A probe inside the runner writes a test's start before the runner prints anything of it: read
+      // the events file first, so the supervisor knows the probe reports these tests (mocha under npm).
+      if (!probeReportsTests && parsed.events.length > 0) readProbeEvents();
       if (!probeReportsTests) for (const event of parsed.events) supervisor.outputTestEvent(event);
       for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
     };

@@ -38,11 +38,11 @@ const childProcess = require('node:child_process');
 const { syncBuiltinESMExports } = require('node:module');
 const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
-const { trackNodeTests } = require('./test-tracker.cjs');
+const { trackRunnerTests } = require('./runners/index.cjs');
 
 const WIRE_VERSION = 1;
-/** The probe's other file: its frames (wrapping node:test's run) are the probe's, not the user's. */
-const TRACKER_FILE = require.resolve('./test-tracker.cjs');
+/** The probe's own files: their frames (the runners' wrapped methods) are the probe's, not the user's. */
+const PROBE_DIR = __dirname + path.sep;
 // Frames kept per stack. The first costs ~2.5 us (the caller's frame, often optimised code), each
 // further one ~0.1-0.4 us. Opens are usually few and get 10, as many as the report and the UI show;
 // past HOT_OPENS opens between two flushes (a file-heavy loop, where the probe's cost adds up), 2:
@@ -64,7 +64,19 @@ const original = {
   fstatSync: fs.fstatSync,
 };
 
-const state = { logFd: -1, disabled: false, flushTimer: null, flushDueMs: 0, nextId: 1, spawnDepth: 0, opensSinceFlush: 0, currentTest: noTest };
+const state = {
+  logFd: -1,
+  timelineFd: -1,
+  disabled: false,
+  flushTimer: null,
+  flushDueMs: 0,
+  nextId: 1,
+  spawnDepth: 0,
+  opensSinceFlush: 0,
+  currentTest: noTest,
+  /** (file, line, column) -> the source position, where the runner ran transformed code (jest). */
+  mapPosition: null,
+};
 /** fd -> open record not written yet (dropped unwritten when the fd closes first). An array: fds are small. */
 let pendingByFd = [];
 /** The fds given a pending record since the last flush, so a flush never walks up to the highest fd. */
@@ -95,9 +107,15 @@ function start() {
   wrapChildProcess();
   // ESM `import { openSync } from 'node:fs'` reads the builtin's exports: make them ours too.
   syncBuiltinESMExports();
-  // A test file under `node --test`: each open is told which test made it, and each test's end which
-  // of its opens are still open then (the leak, seen from inside, however short the test).
-  if (process.env.NODE_TEST_CONTEXT) state.currentTest = trackNodeTests(onTestStarted, onTestEnded);
+  // A process running a test runner's tests (node --test's file, mocha, jest's worker): each open is
+  // told which test made it, and each test's end which of its opens are still open then (the leak,
+  // seen from inside, however short the test).
+  const tracker = trackRunnerTests(process.env, process.argv[1], onTestStarted, onTestEnded);
+  if (tracker !== null) {
+    state.currentTest = tracker.currentTest;
+    if (tracker.mapPosition) state.mapPosition = tracker.mapPosition;
+    if (tracker.timeline) state.timelineFd = openTimeline(process.env.HOLDWATCH_EVENTS);
+  }
   process.on('exit', onExit);
 }
 
@@ -165,6 +183,14 @@ function noTest() {
   return null;
 }
 
+function mapPositionSafely(file, line, column) {
+  try {
+    return state.mapPosition(file, line, column);
+  } catch {
+    return null;
+  }
+}
+
 function structuredCallSites(_error, callSites) {
   return callSites;
 }
@@ -184,7 +210,7 @@ function formatStack(holder) {
   const frames = [];
   for (const site of callSites) {
     let file = site.getFileName() ?? site.getEvalOrigin() ?? '<anonymous>';
-    if (file === __filename || file === TRACKER_FILE) continue;
+    if (file.startsWith(PROBE_DIR)) continue;
     if (file.startsWith('file://')) {
       try {
         file = fileURLToPath(file);
@@ -194,7 +220,11 @@ function formatStack(holder) {
     }
     const user = !file.startsWith('node:') && !file.includes(`${path.sep}node_modules${path.sep}`) && file !== '<anonymous>';
     const fn = site.getFunctionName() ?? site.getMethodName() ?? null;
-    frames.push([file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? null, fn, user]);
+    const line = site.getLineNumber() ?? 0;
+    const column = site.getColumnNumber() ?? null;
+    // Code the runner transformed (jest's babel-jest, ts-jest): the source's line, not the output's.
+    const mapped = state.mapPosition === null || !user ? null : mapPositionSafely(file, line, column);
+    frames.push(mapped === null ? [file, line, column, fn, user] : [file, mapped.line, mapped.column, fn, user]);
   }
   return frames;
 }
@@ -334,16 +364,39 @@ function unlinkedIds(records) {
 function onTestStarted(name) {
   if (state.disabled) return;
   const atMs = Date.now();
+  timelineEvent({ type: 'test-start', name, atMs });
   schedule(atMs);
   queue.push({ kind: 'test', event: 'start', name, atMs, open: null, unlinked: null });
 }
 
 /** Written at once, with its opens still open: they outlived the test, whatever happens to the process next. */
-function onTestEnded(name) {
+function onTestEnded(name, outcome, detail) {
   if (state.disabled) return;
+  const atMs = Date.now();
   const open = openRecords(name);
-  queue.push({ kind: 'test', event: 'end', name, atMs: Date.now(), open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
+  queue.push({ kind: 'test', event: 'end', name, atMs, open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
   flush();
+  timelineEvent({ type: 'test-end', name, atMs, ...(outcome ? { outcome } : {}), ...(detail ? { detail } : {}) });
+}
+
+// ---- the run's test timeline, for runners with no holdwatch reporter: the events file (HOLDWATCH_EVENTS).
+
+function openTimeline(file) {
+  if (!file) return -1;
+  try {
+    return original.openSync(file, 'a');
+  } catch {
+    return -1; // no timeline from here; the records above still say which test opened what
+  }
+}
+
+function timelineEvent(event) {
+  if (state.timelineFd < 0) return;
+  try {
+    original.writeSync(state.timelineFd, JSON.stringify(event) + '\n');
+  } catch {
+    state.timelineFd = -1;
+  }
 }
 
 function onExit() {

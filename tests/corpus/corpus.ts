@@ -14,20 +14,20 @@ export const CORPUS = import.meta.dirname;
  * while its test ran (`in-run`: a journal file inside one transaction) is a sighting, not a finding,
  * and whether a poll catches it is timing: it is left out.
  */
-export function summarize(record: RunRecord, watched: string): string[] {
+export function summarize(record: RunRecord, watched: string, stable: (path: string) => string = stableName): string[] {
   return record.holders
     .filter((h) => h.attribution.verdict !== 'in-run')
     .map((h) => {
       const a = h.attribution;
       const frame = a.openStack?.found ? a.openStack.stack.frames.find((f) => f.user) : undefined;
       const at = frame ? `${basename(frame.file)}:${frame.line}` : 'no open stack';
-      return `${stableName(relative(watched, h.path))}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'} | at ${at}`;
+      return `${stable(relative(watched, h.path))}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'} | at ${at}`;
     })
     .sort();
 }
 
 /** Random temp names (Python's mkdtemp `tmpXXXXXXXX`, Go's TempDir numbers) read the same in every run. */
-function stableName(path: string): string {
+export function stableName(path: string): string {
   return path.replace(/(^|\/)tmp[a-z0-9_]{8}(?=\/|$)/g, '$1tmp*');
 }
 
@@ -46,6 +46,7 @@ export async function runCase(
   command: (watched: string) => string[],
   runs: number,
   env: Record<string, string> | ((watched: string) => Record<string, string>) = {},
+  stable: (path: string) => string = stableName,
 ): Promise<CaseRun[]> {
   const out: CaseRun[] = [];
   for (let i = 0; i < runs; i++) {
@@ -54,7 +55,7 @@ export async function runCase(
     mkdirSync(watched);
     try {
       const result = await runUnderHoldwatch([watched], command(watched), typeof env === 'function' ? env(watched) : env, { cwd: join(CORPUS, caseDir) });
-      out.push({ summary: summarize(result.record, watched), exitCode: result.code, record: result.record });
+      out.push({ summary: summarize(result.record, watched, stable), exitCode: result.code, record: result.record });
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

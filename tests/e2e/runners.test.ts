@@ -118,3 +118,26 @@ describe('node --test: a share-mode-0 lock file kept open (EBUSY on Windows)', (
     });
   });
 });
+
+describe('mocha behind a shell, printing TAP (as `npm test` would run it)', () => {
+  it('records each test once, from the probe inside mocha, not again from the TAP on stdout', async () => {
+    const work = join(dir, 'mocha-tap');
+    mkdirSync(work);
+    const mocha = join(REPO_ROOT, 'node_modules/.bin/mocha');
+    const out = await runUnderHoldwatch(
+      [work],
+      ['sh', '-c', `"${mocha}" --reporter tap mongo-log-manager.spec.js`],
+      { TMPDIR: work },
+      {
+        cwd: join(REPO_ROOT, 'tests/corpus/mongodb-log-writer'),
+      },
+    );
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^ok 3 MongoLogManager can take a custom prefix for log files$/m); // mocha's own TAP, unchanged
+    expect(out.record.tests.map((t) => [t.name, t.outcome])).toEqual([
+      ['MongoLogManager > constructor throws with invalid prefixes', 'passed'],
+      ['MongoLogManager > allows creating and writing to log files', 'passed'],
+      ['MongoLogManager > can take a custom prefix for log files', 'passed'],
+    ]);
+  });
+});

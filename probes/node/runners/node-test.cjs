@@ -8,7 +8,7 @@
 // Nothing here may throw into the test process.
 const asyncHooks = require('node:async_hooks');
 
-/** Starts tracking; `onStart(name)` and `onEnd(name)` are called in order. Returns the current test's name, or null. */
+/** Starts tracking; `onStart(name)` and `onEnd(name, outcome)` are called in order. Returns a getter of the current test's name, or null. */
 function trackNodeTests(onStart, onEnd) {
   const running = [];
   const patched = new Set();

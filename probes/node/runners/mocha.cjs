@@ -1,0 +1,87 @@
+'use strict';
+// Which mocha test is running in this process, from inside it: mocha runs its tests in the process
+// that loaded it (each worker, with --parallel). Two of its Runner's methods are wrapped:
+// hookDown('beforeEach') starts a test (its beforeEach hooks are the test's), and the callback of
+// hookUp('afterEach') ends it, once its afterEach hooks have all run. Names are the title path joined
+// with ' > '. Nothing here may throw into the test process.
+const { EventEmitter } = require('node:events');
+
+/** Starts tracking at mocha's first test; `onStart(name)` and `onEnd(name, outcome, detail)` are called in order. */
+function trackMochaTests(onStart, onEnd) {
+  let current = null;
+  const ended = new WeakSet();
+  const nameOf = (test) => (typeof test.titlePath === 'function' ? test.titlePath() : [test.title]).map(String).join(' > ');
+  const patch = (proto) => {
+    const { hookDown, hookUp } = proto;
+    proto.hookDown = function holdwatchHookDown(name, fn) {
+      if (name === 'beforeEach' && this.test && !ended.has(this.test)) {
+        current = { test: this.test, name: nameOf(this.test) };
+        guard(() => onStart(current.name));
+      }
+      return hookDown.call(this, name, fn);
+    };
+    proto.hookUp = function holdwatchHookUp(name, fn) {
+      const test = this.test;
+      if (name !== 'afterEach' || !test || current === null || current.test !== test) return hookUp.call(this, name, fn);
+      return hookUp.call(this, name, function holdwatchAfterEachDone(error, ...rest) {
+        if (!ended.has(test)) {
+          ended.add(test);
+          const { name: title } = current;
+          current = null;
+          guard(() => onEnd(title, error ? 'error' : outcomeOf(test), detailOf(error ?? test.err)));
+        }
+        return fn.call(this, error, ...rest);
+      });
+    };
+  };
+  // mocha's Runner is an EventEmitter whose first 'test' event comes just before the first test's
+  // beforeEach hooks. Found by that event, whatever loaded mocha (require, or import: mocha 12 is ESM),
+  // its prototype is patched and EventEmitter's emit is itself again.
+  const emit = EventEmitter.prototype.emit;
+  EventEmitter.prototype.emit = function holdwatchEmit(event, ...args) {
+    if (event === 'test' && isMochaRunner(this)) {
+      EventEmitter.prototype.emit = emit;
+      guard(() => patch(Object.getPrototypeOf(this)));
+      // This first test's start: its hookDown comes next, through the patched prototype.
+    }
+    return emit.call(this, event, ...args);
+  };
+  return () => (current === null ? null : current.name);
+}
+
+function isMochaRunner(emitter) {
+  const Runner = emitter?.constructor;
+  return (
+    typeof Runner === 'function' &&
+    Runner.constants?.EVENT_TEST_BEGIN === 'test' &&
+    typeof emitter.hookUp === 'function' &&
+    typeof emitter.hookDown === 'function'
+  );
+}
+
+function outcomeOf(test) {
+  if (test.state === 'failed') return 'failed';
+  if (test.state === 'pending' || test.pending) return 'skipped';
+  return 'passed';
+}
+
+function detailOf(error) {
+  const message = error && typeof error.message === 'string' ? error.message : null;
+  return message === null
+    ? undefined
+    : message
+        .split('\n')
+        .find((l) => l.trim() !== '')
+        ?.trim()
+        .slice(0, 500);
+}
+
+function guard(fn) {
+  try {
+    fn();
+  } catch {
+    // a probe must never break the test run
+  }
+}
+
+module.exports = { trackMochaTests };

@@ -1,0 +1,142 @@
+// The Node preload following mocha's and jest's tests inside the processes that run them: real
+// runners from npm, real files, the probe's records and the timeline events read back.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toTestEvent } from '../../core/runners/events.js';
+import { findProbeLeaks, indexProbeRecords, parseProbeLog, type ProbeRecord } from '../../core/stacks/index.js';
+import { REPO_ROOT } from '../support/cli.js';
+import { lineOf, makeScratch, runToEnd, topUserFrame } from './stack-support.js';
+
+const scratch = makeScratch();
+afterAll(() => scratch.dispose());
+
+const BIN = join(REPO_ROOT, 'node_modules/.bin');
+
+// One suite in both runners' shape (describe/it, hooks): a leak after an await, a closed open, a leak
+// in a beforeEach, and a failing test that leaks.
+const suite = (dirVar: string, it: string) => `const fs = require('fs');
+const kept = [];
+const dir = process.env.${dirVar};
+describe('store', () => {
+  afterEach(() => {});
+  ${it}('leaks after an await', async () => {
+    await new Promise((r) => setTimeout(r, 2));
+    kept.push(fs.openSync(dir + '/async.txt', 'w')); // the async leak
+  });
+  ${it}('closes what it opens', () => fs.closeSync(fs.openSync(dir + '/closed.txt', 'w')));
+  describe('nested', () => {
+    beforeEach(() => kept.push(fs.openSync(dir + '/hook.txt', 'a'))); // the hook leak
+    ${it}('uses what its hook opened', () => {});
+  });
+  ${it}('fails holding a file', () => {
+    kept.push(fs.openSync(dir + '/failed.txt', 'w')); // the failing leak
+    throw new Error('boom');
+  });
+});
+`;
+
+interface Tracked {
+  records: ProbeRecord[];
+  timeline: [string, string, string | undefined][];
+  leaks: [string, string | undefined, number | undefined][];
+}
+
+function runTracked(name: string, command: string, args: string[], cwd: string): Tracked {
+  const watched = join(scratch.watched, name);
+  mkdirSync(watched);
+  const events = join(scratch.root, `${name}.events.jsonl`);
+  writeFileSync(events, '');
+  const logDir = join(scratch.root, `${name}.probes`);
+  mkdirSync(logDir);
+  const run = runToEnd(command, args, scratch.probedEnv({ LEAK_DIR: watched, HOLDWATCH_EVENTS: events }, logDir), cwd);
+  expect(run.status).toBe(1); // one test fails
+  const { records } = makeScratchRecords(logDir);
+  const timeline = readFileSync(events, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => toTestEvent(JSON.parse(l))!)
+    .map((e): [string, string, string | undefined] => [e.type, e.name, e.outcome]);
+  const leaks = findProbeLeaks(indexProbeRecords(records), { watchedDirOf: (p) => (p.startsWith(watched) ? watched : null), seen: () => false }).map(
+    (l): [string, string | undefined, number | undefined] => [
+      l.open.path.slice(watched.length + 1),
+      l.stack.test ?? undefined,
+      topUserFrame(l.stack.frames)?.line,
+    ],
+  );
+  return { records, timeline, leaks };
+}
+
+function makeScratchRecords(logDir: string): { records: ProbeRecord[] } {
+  const records: ProbeRecord[] = [];
+  for (const name of readdirSync(logDir)) {
+    const parsed = parseProbeLog(readFileSync(join(logDir, name), 'utf8'));
+    expect(parsed.rejectedLines).toBe(0);
+    records.push(...parsed.records);
+  }
+  return { records };
+}
+
+describe('runner trackers in the Node preload', () => {
+  it('mocha (12, ESM): each test from its beforeEach to its afterEach, the timeline written, each leak with its test and line', () => {
+    const dir = join(scratch.root, 'mocha-suite');
+    mkdirSync(dir);
+    const source = suite('LEAK_DIR', 'it');
+    writeFileSync(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
+    writeFileSync(join(dir, 'store.spec.js'), source);
+    const { timeline, leaks } = runTracked('mocha', join(BIN, 'mocha'), ['store.spec.js'], dir);
+    // mocha runs a suite's own tests before its nested suites'.
+    expect(timeline).toEqual([
+      ['test-start', 'store > leaks after an await', undefined],
+      ['test-end', 'store > leaks after an await', 'passed'],
+      ['test-start', 'store > closes what it opens', undefined],
+      ['test-end', 'store > closes what it opens', 'passed'],
+      ['test-start', 'store > fails holding a file', undefined],
+      ['test-end', 'store > fails holding a file', 'failed'],
+      ['test-start', 'store > nested > uses what its hook opened', undefined],
+      ['test-end', 'store > nested > uses what its hook opened', 'passed'],
+    ]);
+    expect(leaks).toEqual([
+      ['async.txt', 'store > leaks after an await', lineOf(source, 'the async leak')],
+      ['failed.txt', 'store > fails holding a file', lineOf(source, 'the failing leak')],
+      ['hook.txt', 'store > nested > uses what its hook opened', lineOf(source, 'the hook leak')],
+    ]);
+  });
+
+  it('jest (30, two workers): names carry the test file, lines are the source lines behind babel-jest', () => {
+    const dir = join(scratch.root, 'jest-suite');
+    mkdirSync(dir);
+    const source = suite('LEAK_DIR', 'test');
+    writeFileSync(join(dir, 'package.json'), '{ "name": "jest-suite", "private": true }\n');
+    // Two files, so that jest runs them in its worker processes.
+    writeFileSync(join(dir, 'a.test.js'), source);
+    writeFileSync(join(dir, 'b.test.js'), source.replaceAll("'/", "'/b-"));
+    const { records, timeline, leaks } = runTracked('jest', join(BIN, 'jest'), ['--rootDir', dir, '--maxWorkers=2', '--no-cache'], dir);
+    const workers = new Set(records.filter((r) => r.kind === 'test').map((r) => r.pid));
+    expect(workers.size).toBe(2);
+    for (const file of ['a.test.js', 'b.test.js']) {
+      expect(timeline.filter(([, name]) => name.startsWith(`${file} > `)).map(([type, name, outcome]) => [type, name.slice(file.length + 3), outcome])).toEqual(
+        [
+          ['test-start', 'store > leaks after an await', undefined],
+          ['test-end', 'store > leaks after an await', 'passed'],
+          ['test-start', 'store > closes what it opens', undefined],
+          ['test-end', 'store > closes what it opens', 'passed'],
+          ['test-start', 'store > nested > uses what its hook opened', undefined],
+          ['test-end', 'store > nested > uses what its hook opened', 'passed'],
+          ['test-start', 'store > fails holding a file', undefined],
+          ['test-end', 'store > fails holding a file', 'failed'],
+        ],
+      );
+    }
+    expect(leaks.sort()).toEqual(
+      [
+        ['async.txt', 'a.test.js > store > leaks after an await', lineOf(source, 'the async leak')],
+        ['hook.txt', 'a.test.js > store > nested > uses what its hook opened', lineOf(source, 'the hook leak')],
+        ['failed.txt', 'a.test.js > store > fails holding a file', lineOf(source, 'the failing leak')],
+        ['b-async.txt', 'b.test.js > store > leaks after an await', lineOf(source, 'the async leak')],
+        ['b-hook.txt', 'b.test.js > store > nested > uses what its hook opened', lineOf(source, 'the hook leak')],
+        ['b-failed.txt', 'b.test.js > store > fails holding a file', lineOf(source, 'the failing leak')],
+      ].sort(),
+    );
+  });
+});
