@@ -36,6 +36,19 @@ describe('store', () => {
 });
 `;
 
+/** The timeline of one run of the suite, its tests in the order given, each passing but the failing one. */
+function timelineOf(order: string[]): [string, string, string | undefined][] {
+  return order.flatMap((name): [string, string, string | undefined][] => [
+    ['test-start', name, undefined],
+    ['test-end', name, name.includes('fails') ? 'failed' : 'passed'],
+  ]);
+}
+
+const ASYNC = 'store > leaks after an await';
+const CLOSED = 'store > closes what it opens';
+const HOOK = 'store > nested > uses what its hook opened';
+const FAILING = 'store > fails holding a file';
+
 interface Tracked {
   records: ProbeRecord[];
   timeline: [string, string, string | undefined][];
@@ -86,20 +99,11 @@ describe('runner trackers in the Node preload', () => {
     writeFileSync(join(dir, 'store.spec.js'), source);
     const { timeline, leaks } = runTracked('mocha', join(BIN, 'mocha'), ['store.spec.js'], dir);
     // mocha runs a suite's own tests before its nested suites'.
-    expect(timeline).toEqual([
-      ['test-start', 'store > leaks after an await', undefined],
-      ['test-end', 'store > leaks after an await', 'passed'],
-      ['test-start', 'store > closes what it opens', undefined],
-      ['test-end', 'store > closes what it opens', 'passed'],
-      ['test-start', 'store > fails holding a file', undefined],
-      ['test-end', 'store > fails holding a file', 'failed'],
-      ['test-start', 'store > nested > uses what its hook opened', undefined],
-      ['test-end', 'store > nested > uses what its hook opened', 'passed'],
-    ]);
+    expect(timeline).toEqual(timelineOf([ASYNC, CLOSED, FAILING, HOOK]));
     expect(leaks).toEqual([
-      ['async.txt', 'store > leaks after an await', lineOf(source, 'the async leak')],
-      ['failed.txt', 'store > fails holding a file', lineOf(source, 'the failing leak')],
-      ['hook.txt', 'store > nested > uses what its hook opened', lineOf(source, 'the hook leak')],
+      ['async.txt', ASYNC, lineOf(source, 'the async leak')],
+      ['failed.txt', FAILING, lineOf(source, 'the failing leak')],
+      ['hook.txt', HOOK, lineOf(source, 'the hook leak')],
     ]);
   });
 
@@ -115,28 +119,14 @@ describe('runner trackers in the Node preload', () => {
     const workers = new Set(records.filter((r) => r.kind === 'test').map((r) => r.pid));
     expect(workers.size).toBe(2);
     for (const file of ['a.test.js', 'b.test.js']) {
-      expect(timeline.filter(([, name]) => name.startsWith(`${file} > `)).map(([type, name, outcome]) => [type, name.slice(file.length + 3), outcome])).toEqual(
-        [
-          ['test-start', 'store > leaks after an await', undefined],
-          ['test-end', 'store > leaks after an await', 'passed'],
-          ['test-start', 'store > closes what it opens', undefined],
-          ['test-end', 'store > closes what it opens', 'passed'],
-          ['test-start', 'store > nested > uses what its hook opened', undefined],
-          ['test-end', 'store > nested > uses what its hook opened', 'passed'],
-          ['test-start', 'store > fails holding a file', undefined],
-          ['test-end', 'store > fails holding a file', 'failed'],
-        ],
-      );
+      const own = timeline.filter(([, name]) => name.startsWith(`${file} > `));
+      expect(own.map(([type, name, outcome]) => [type, name.slice(file.length + 3), outcome])).toEqual(timelineOf([ASYNC, CLOSED, HOOK, FAILING]));
     }
-    expect(leaks.sort()).toEqual(
-      [
-        ['async.txt', 'a.test.js > store > leaks after an await', lineOf(source, 'the async leak')],
-        ['hook.txt', 'a.test.js > store > nested > uses what its hook opened', lineOf(source, 'the hook leak')],
-        ['failed.txt', 'a.test.js > store > fails holding a file', lineOf(source, 'the failing leak')],
-        ['b-async.txt', 'b.test.js > store > leaks after an await', lineOf(source, 'the async leak')],
-        ['b-hook.txt', 'b.test.js > store > nested > uses what its hook opened', lineOf(source, 'the hook leak')],
-        ['b-failed.txt', 'b.test.js > store > fails holding a file', lineOf(source, 'the failing leak')],
-      ].sort(),
-    );
+    const expected = (file: string, prefix: string) => [
+      [`${prefix}async.txt`, `${file} > ${ASYNC}`, lineOf(source, 'the async leak')],
+      [`${prefix}hook.txt`, `${file} > ${HOOK}`, lineOf(source, 'the hook leak')],
+      [`${prefix}failed.txt`, `${file} > ${FAILING}`, lineOf(source, 'the failing leak')],
+    ];
+    expect(leaks.sort()).toEqual([...expected('a.test.js', ''), ...expected('b.test.js', 'b-')].sort());
   });
 });

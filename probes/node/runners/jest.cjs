@@ -11,6 +11,7 @@
 const Module = require('node:module');
 const fs = require('node:fs');
 const path = require('node:path');
+const { firstLineOf, guard } = require('./shared.cjs');
 
 const EVENT_HANDLERS = Symbol.for('EVENT_HANDLERS');
 const ROOT = 'ROOT_DESCRIBE_BLOCK';
@@ -31,7 +32,7 @@ function trackJestTests(onStart, onEnd) {
       const { name } = current;
       current = null;
       const errors = event.test.errors ?? [];
-      onEnd(name, errors.length > 0 ? 'failed' : 'passed', detailOf(errors[0]));
+      onEnd(name, errors.length > 0 ? 'failed' : 'passed', firstLineOf(Array.isArray(errors[0]) ? errors[0][0] : errors[0]));
     }
   };
   const guarded = (event) => guard(() => handler(event));
@@ -109,26 +110,6 @@ function namesOf(test) {
   const names = [];
   for (let block = test; block; block = block.parent) if (block.name !== ROOT) names.unshift(String(block.name));
   return names;
-}
-
-function detailOf(error) {
-  const raw = Array.isArray(error) ? error[0] : error;
-  const message = raw && typeof raw.message === 'string' ? raw.message : typeof raw === 'string' ? raw : null;
-  return message === null
-    ? undefined
-    : message
-        .split('\n')
-        .find((l) => l.trim() !== '')
-        ?.trim()
-        .slice(0, 500);
-}
-
-function guard(fn) {
-  try {
-    fn();
-  } catch {
-    // a probe must never break the test run
-  }
 }
 
 module.exports = { trackJestTests };

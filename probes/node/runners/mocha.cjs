@@ -5,6 +5,7 @@
 // hookUp('afterEach') ends it, once its afterEach hooks have all run. Names are the title path joined
 // with ' > '. Nothing here may throw into the test process.
 const { EventEmitter } = require('node:events');
+const { firstLineOf, guard } = require('./shared.cjs');
 
 /** Starts tracking at mocha's first test; `onStart(name)` and `onEnd(name, outcome, detail)` are called in order. */
 function trackMochaTests(onStart, onEnd) {
@@ -28,7 +29,7 @@ function trackMochaTests(onStart, onEnd) {
           ended.add(test);
           const { name: title } = current;
           current = null;
-          guard(() => onEnd(title, error ? 'error' : outcomeOf(test), detailOf(error ?? test.err)));
+          guard(() => onEnd(title, error ? 'error' : outcomeOf(test), firstLineOf(error ?? test.err)));
         }
         return fn.call(this, error, ...rest);
       });
@@ -63,25 +64,6 @@ function outcomeOf(test) {
   if (test.state === 'failed') return 'failed';
   if (test.state === 'pending' || test.pending) return 'skipped';
   return 'passed';
-}
-
-function detailOf(error) {
-  const message = error && typeof error.message === 'string' ? error.message : null;
-  return message === null
-    ? undefined
-    : message
-        .split('\n')
-        .find((l) => l.trim() !== '')
-        ?.trim()
-        .slice(0, 500);
-}
-
-function guard(fn) {
-  try {
-    fn();
-  } catch {
-    // a probe must never break the test run
-  }
 }
 
 module.exports = { trackMochaTests };

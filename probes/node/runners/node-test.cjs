@@ -7,6 +7,7 @@
 // when describe() runs, before any test runs, so the hook that finds them is off by the first run.
 // Nothing here may throw into the test process.
 const asyncHooks = require('node:async_hooks');
+const { guard } = require('./shared.cjs');
 
 /** Starts tracking; `onStart(name)` and `onEnd(name, outcome)` are called in order. Returns a getter of the current test's name, or null. */
 function trackNodeTests(onStart, onEnd) {
@@ -32,7 +33,7 @@ function trackNodeTests(onStart, onEnd) {
           if (this.parent) {
             const name = nameOf(this);
             running.push({ test: this, name });
-            guard(onStart, name);
+            guard(() => onStart(name));
           }
           return run.apply(this, args);
         };
@@ -43,7 +44,7 @@ function trackNodeTests(onStart, onEnd) {
           const at = running.findLastIndex((r) => r.test === this);
           if (at >= 0) {
             const [{ name }] = running.splice(at, 1);
-            guard(onEnd, name);
+            guard(() => onEnd(name));
           }
           return postRun.apply(this, args);
         };
@@ -52,19 +53,11 @@ function trackNodeTests(onStart, onEnd) {
   };
   hook = asyncHooks.createHook({
     init(_id, type, _trigger, resource) {
-      if (type === 'Test' && resource) guard(patch, Object.getPrototypeOf(resource));
+      if (type === 'Test' && resource) guard(() => patch(Object.getPrototypeOf(resource)));
     },
   });
   hook.enable();
   return () => (running.length === 0 ? null : running[running.length - 1].name);
-}
-
-function guard(fn, value) {
-  try {
-    fn(value);
-  } catch {
-    // a probe must never break the test run
-  }
 }
 
 module.exports = { trackNodeTests };
