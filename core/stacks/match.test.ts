@@ -101,6 +101,11 @@ describe('matchOpenStack with test records (node:test)', () => {
     expect(matchOpenStack(holder(), closedInTime)).toMatchObject({ found: true, stack: { heldPastTest: false } });
   });
 
+  it('an open whose fd came after its test ended (a stream) was held past it', () => {
+    const late = log(proc(10, T0, 'node'), testEnd(T0 + 1, 'suite > a', []), opened(T0 + 3, 1, 'suite > a'));
+    expect(matchOpenStack(holder(), late)).toMatchObject({ found: true, stack: { test: 'suite > a', heldPastTest: true } });
+  });
+
   it("leaves heldPastTest out when the test's end was never written, or was another test's", () => {
     const noEnd = matchOpenStack(holder(), log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'a'), testEnd(T0 + 3, 'b', [1])));
     expect(noEnd).toMatchObject({ found: true, stack: { test: 'a' } });

@@ -109,10 +109,14 @@ function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: nu
  */
 function atTestEnd(life: ProcessLife, record: OpenRecord): Pick<OpenStack, 'heldPastTest' | 'unlinkedWhileOpen'> {
   if (record.test === undefined || record.id === undefined) return {};
-  const end = life.testEnds.find((e) => e.name === record.test && e.atMs >= record.atMs);
+  // The test's end after the call; an async open (a stream's) may get its fd only after that end:
+  // then it was open past its test by definition. (The record is dated when the fd came.)
+  const ends = life.testEnds.filter((e) => e.name === record.test);
+  const end = ends.find((e) => e.atMs >= record.atMs) ?? ends.at(-1);
   if (!end) return {};
   const unlinked = (end.unlinked ?? []).includes(record.id);
-  return { heldPastTest: (end.open ?? []).includes(record.id), ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
+  const openedAfterEnd = record.atMs > end.atMs;
+  return { heldPastTest: openedAfterEnd || (end.open ?? []).includes(record.id), ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
 }
 
 function normalize(path: string, style: PathStyle): string {

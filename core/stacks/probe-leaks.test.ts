@@ -48,6 +48,18 @@ describe('findProbeLeaks', () => {
     expect(leaks[0]!.stack).toMatchObject({ test: 'suite > leaks', heldPastTest: true, frames: [{ line: 1 }] });
   });
 
+  it("counts a stream whose fd came only after its test ended (the call was the test's), up to its close", () => {
+    const records = log(
+      proc(10, T0),
+      end(10, T0 + 5, 't1', []),
+      open(10, T0 + 7, 1, '/w/late.txt', 't1'),
+      { kind: 'close', pid: 10, atMs: T0 + 30, id: 1, fd: 21 },
+      exit(10, T0 + 40, []),
+    );
+    const leaks = findProbeLeaks(indexProbeRecords(records), query());
+    expect(leaks.map((l) => [l.open.path, l.testEndedAtMs - T0, l.heldUntilMs - T0])).toEqual([['/w/late.txt', 5, 30]]);
+  });
+
   it('leaves out what a scan saw, what no test made, and an id listed by another test or another process', () => {
     const records = log(
       proc(10, T0),

@@ -4,7 +4,7 @@
 // open: each is a leak past its test, seen from inside, and the record says which line opened it.
 // Pure: the probe index and the watched dirs in, the leaks out.
 import type { OpenStack } from '../../contract/stacks.js';
-import type { OpenRecord, ProbeRecord, ProcessRecord } from '../../contract/probe-log.js';
+import type { OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
 import { stackOf, type ProbeIndex } from './match.js';
 
 export interface ProbeLeak {
@@ -60,22 +60,32 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
   for (const r of records) if (r.kind === 'open' && r.id !== undefined && r.test !== undefined) opens.set(r.id, r);
   const exit = records.find((r) => r.kind === 'exit');
   const openAtExit = new Set(exit?.kind === 'exit' ? exit.open : []);
+  const closedAt = new Map<number, number>();
+  for (const r of records) if (r.kind === 'close') closedAt.set(r.id, r.atMs);
   const leaks: ProbeLeak[] = [];
   const reported = new Set<number>();
-  for (const end of records) {
-    if (end.kind !== 'test' || end.event !== 'end') continue;
+  const report = (open: OpenRecord, end: TestBoundaryRecord) => {
+    const id = open.id!;
+    if (reported.has(id)) return; // once, at its own test's end
+    reported.add(id);
+    const watchedDir = open.fd === null ? null : query.watchedDirOf(open.path);
+    const unlinked = (end.unlinked ?? []).includes(id);
+    const stack = { ...stackOf(open, process.runtime), heldPastTest: true, ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
+    if (watchedDir === null || query.seen(stack)) return;
+    const lastSeenOpenAtMs = exit && openAtExit.has(id) ? exit.atMs : (closedAt.get(id) ?? Math.max(end.atMs, open.atMs));
+    leaks.push({ process, open, stack, testEndedAtMs: end.atMs, heldUntilMs: lastSeenOpenAtMs, watchedDir });
+  };
+  const ends = records.filter((r): r is TestBoundaryRecord => r.kind === 'test' && r.event === 'end');
+  for (const end of ends) {
     for (const id of end.open ?? []) {
       const open = opens.get(id);
-      // Reported once, at its own test's end.
-      if (!open || open.test !== end.name || open.atMs > end.atMs || reported.has(id)) continue;
-      reported.add(id);
-      const watchedDir = open.fd === null ? null : query.watchedDirOf(open.path);
-      const unlinked = (end.unlinked ?? []).includes(id);
-      const stack = { ...stackOf(open, process.runtime), heldPastTest: true, ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
-      if (watchedDir === null || query.seen(stack)) continue;
-      const heldUntilMs = exit && openAtExit.has(id) ? exit.atMs : end.atMs;
-      leaks.push({ process, open, stack, testEndedAtMs: end.atMs, heldUntilMs, watchedDir });
+      if (open && open.test === end.name && open.atMs <= end.atMs) report(open, end);
     }
+  }
+  // An async open (a stream's) that got its fd only after its test ended: open past that test too.
+  for (const open of opens.values()) {
+    const end = ends.filter((e) => e.name === open.test && e.atMs < open.atMs).at(-1);
+    if (end && !ends.some((e) => e.name === open.test && e.atMs >= open.atMs)) report(open, end);
   }
   return leaks;
 }

@@ -163,6 +163,9 @@ function captureInto(record, above) {
   Error.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
   Error.captureStackTrace(record.trace, above);
   Error.stackTraceLimit = limit;
+  // The test that made the call (an async open, a stream's, may complete after that test ended).
+  // openSync_ does this by hand: keep the two alike.
+  record.test = state.currentTest();
   return record;
 }
 
@@ -242,7 +245,6 @@ function onOpened(record, fd, filePath, flags, api) {
     record.path = filePath;
     record.fd = fd;
     record.flags = flags;
-    record.test = state.currentTest();
     schedule(record.atMs);
     pendingByFd[fd] = record; // a stream's own record replaces the inner fs.open's for the same fd
     pendingFds.push(fd);
@@ -556,6 +558,7 @@ function wrapFs() {
     Error.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
     Error.captureStackTrace(record.trace, openSync_);
     Error.stackTraceLimit = limit;
+    record.test = state.currentTest();
     const fd = openSync.call(this, filePath, flags, mode);
     onOpened(record, fd, filePath, flags, 'fs.openSync');
     return fd;

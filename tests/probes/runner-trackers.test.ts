@@ -129,4 +129,20 @@ describe('runner trackers in the Node preload', () => {
     ];
     expect(leaks.sort()).toEqual([...expected('a.test.js', ''), ...expected('b.test.js', 'b-')].sort());
   });
+
+  it('vitest (4, forks): the preload follows the test running in each worker, lines are the source lines behind the transform by vite', () => {
+    const dir = join(scratch.root, 'vitest-suite');
+    mkdirSync(dir);
+    const source = suite('LEAK_DIR', 'test');
+    writeFileSync(join(dir, 'package.json'), '{ "name": "vitest-suite", "private": true, "type": "commonjs" }\n');
+    writeFileSync(join(dir, 'store.test.js'), source);
+    const { timeline, leaks } = runTracked('vitest', join(BIN, 'vitest'), ['run', '--globals', '--root', dir], dir);
+    const file = 'store.test.js > ';
+    expect(timeline).toEqual(timelineOf([ASYNC, CLOSED, HOOK, FAILING].map((n) => file + n)));
+    expect(leaks).toEqual([
+      ['async.txt', file + ASYNC, lineOf(source, 'the async leak')],
+      ['hook.txt', file + HOOK, lineOf(source, 'the hook leak')],
+      ['failed.txt', file + FAILING, lineOf(source, 'the failing leak')],
+    ]);
+  });
 });

@@ -1,0 +1,96 @@
+'use strict';
+// Which vitest test is running in this process, from inside it: vitest runs a test file in a worker
+// (a forked process by default) whose state object, `globalThis.__vitest_worker__`, names the task
+// running now in `current`: the test from before its beforeEach hooks to after its afterEach hooks,
+// then its suite again. The state appears after the probe starts, so it is looked for at each open
+// (one property read); once found, `current` becomes an accessor that sees every change from then on.
+// A test before that made no open of its own: nothing of it is missed. Names are the test file's path
+// from the project's root, the suites and the test, joined with ' > '. Positions in a stack are those of vite's transformed code, mapped
+// back through the inline source map vite left in each module. Nothing here may throw into the test process.
+const path = require('node:path');
+const { SourceMap } = require('node:module');
+const { guard } = require('./shared.cjs');
+
+const WORKER_STATE = '__vitest_worker__';
+
+/**
+ * Starts tracking; `onStart(name)` and `onEnd(name, outcome)` are called in order. Returns the current
+ * test's getter and a mapper of stack positions.
+ */
+function trackVitestTests(onStart, onEnd) {
+  let followed = null;
+  let running = null; // { task, name }
+  const begin = (task, root) => {
+    running = { task, name: nameOf(task, root) };
+    guard(() => onStart(running.name));
+  };
+  const finish = () => {
+    if (running === null) return;
+    const { task, name } = running;
+    running = null;
+    const state = task.result?.state;
+    guard(() => onEnd(name, state === 'fail' ? 'failed' : state === 'skip' ? 'skipped' : 'passed'));
+  };
+  const follow = (workerState) => {
+    followed = workerState;
+    finish();
+    let value = workerState.current;
+    const root = () => workerState.config?.root ?? '';
+    Object.defineProperty(workerState, 'current', {
+      configurable: true,
+      enumerable: true,
+      get: () => value,
+      set: (next) => {
+        value = next;
+        if (running !== null && running.task !== next) finish();
+        if (next?.type === 'test' && running === null) begin(next, root());
+      },
+    });
+    if (value?.type === 'test') begin(value, root());
+  };
+  const currentTest = () => {
+    const workerState = globalThis[WORKER_STATE];
+    if (workerState && workerState !== followed && typeof workerState === 'object') guard(() => follow(workerState));
+    return running === null ? null : running.name;
+  };
+  return { currentTest, mapPosition: sourceMapper() };
+}
+
+const INLINE_MAP = 'sourceMappingURL=data:application/json';
+
+/** Maps (file, line, column) of a module vite transformed to the source's, through its inline map; null when unmapped. */
+function sourceMapper() {
+  const maps = new WeakMap(); // module node -> SourceMap, or null
+  const mapOf = (node) => {
+    if (!maps.has(node)) {
+      let map = null;
+      const code = typeof node.meta?.code === 'string' ? node.meta.code : '';
+      const at = code.lastIndexOf(INLINE_MAP);
+      if (at >= 0) {
+        try {
+          const base64 = code.slice(code.indexOf(',', at) + 1).split('\n')[0];
+          map = new SourceMap(JSON.parse(Buffer.from(base64, 'base64').toString('utf8')));
+        } catch {
+          map = null;
+        }
+      }
+      maps.set(node, map);
+    }
+    return maps.get(node);
+  };
+  return (file, line, column) => {
+    const modules = globalThis[WORKER_STATE]?.evaluatedModules;
+    const node = modules?.getModuleById?.(file) ?? modules?.fileToModulesMap?.get(file)?.values().next().value;
+    const entry = node ? mapOf(node)?.findEntry(line - 1, (column ?? 1) - 1) : undefined;
+    return entry && typeof entry.originalLine === 'number' ? { line: entry.originalLine + 1, column: entry.originalColumn + 1 } : null;
+  };
+}
+
+function nameOf(task, root) {
+  const names = [];
+  for (let t = task; t && t.type !== 'file' && t !== t.file; t = t.suite) if (t.name) names.unshift(String(t.name));
+  const file = task.file?.filepath ? path.relative(root, task.file.filepath).split(path.sep).join('/') : '';
+  return [file, ...names].filter(Boolean).join(' > ');
+}
+
+module.exports = { trackVitestTests };

@@ -1,0 +1,1 @@
+module.exports = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
