@@ -6,6 +6,9 @@
 //   client -> holdwatch   {"type":"hello","token":"<hex>","pid":N}
 //   client -> holdwatch   {"type":"test-end","seq":N,"name":"<test>","atMs":N}
 //   holdwatch -> client   {"type":"ack","seq":N}
+// A process that runs no runner integration may instead say it is stopped at its exit, its files all
+// still open (holdwatch's `go test -exec` program, for the test binary it traces), and wait the same way:
+//   client -> holdwatch   {"type":"exit","seq":N,"atMs":N}
 // Validated by hand, zod-free: the messages are three fields each, and a run loads no zod to start.
 
 export const BOUNDARY_VARIABLE = 'HOLDWATCH_BOUNDARY';
@@ -27,6 +30,14 @@ export interface BoundaryTestEnd {
   atMs: number;
 }
 
+/** The hello's process is stopped at its exit: whatever it holds now, it held when all its tests had ended. */
+export interface BoundaryExit {
+  type: 'exit';
+  seq: number;
+  /** When it stopped, milliseconds since the Unix epoch. */
+  atMs: number;
+}
+
 export interface BoundaryAck {
   type: 'ack';
   seq: number;
@@ -45,4 +56,10 @@ export function toBoundaryTestEnd(value: unknown): BoundaryTestEnd | undefined {
   if (!isRecord(value) || value.type !== 'test-end' || !isCount(value.seq) || typeof value.name !== 'string') return undefined;
   if (typeof value.atMs !== 'number' || !Number.isFinite(value.atMs) || value.name.length > 4096) return undefined;
   return { type: 'test-end', seq: value.seq, name: value.name, atMs: value.atMs };
+}
+
+export function toBoundaryExit(value: unknown): BoundaryExit | undefined {
+  if (!isRecord(value) || value.type !== 'exit' || !isCount(value.seq)) return undefined;
+  if (typeof value.atMs !== 'number' || !Number.isFinite(value.atMs)) return undefined;
+  return { type: 'exit', seq: value.seq, atMs: value.atMs };
 }

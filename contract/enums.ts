@@ -16,9 +16,11 @@ export const VERDICTS = ['blocked-cleanup', 'leaked-past-test', 'outside-run', '
  * What a verdict, or the test that opened a handle, rests on; strongest first.
  * - probe-open: a probe's record of the open, made in that process with the test in progress there
  * - test-boundary: the scan at a test's end, which the test process waited for
+ * - exit-stop: the scan while the test process was stopped at its exit, all its files still open
+ *   (a Go test binary under holdwatch's -exec program): held then, held past every test of it
  * - test-temp-dir: the file lies in a temp dir named after the test (Go's t.TempDir())
  * - failure-scan: the scan a teardown-failure line triggered, at that moment
  * - process-tree: whether the holding process belongs to the run (its ancestry, its run tag)
  * - poll: sightings by the periodic scans, placed on the runner's timeline
  */
-export const EVIDENCE = ['probe-open', 'test-boundary', 'test-temp-dir', 'failure-scan', 'process-tree', 'poll'] as const;
+export const EVIDENCE = ['probe-open', 'test-boundary', 'exit-stop', 'test-temp-dir', 'failure-scan', 'process-tree', 'poll'] as const;

@@ -81,6 +81,18 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     scanEndedAtMs: ms,
     held: z.array(z.string()),
   }),
+  /**
+   * The scan while process `pid` was stopped at its exit, its files all still open (a Go test binary
+   * under holdwatch's -exec program): `held` is what that process held then (by key), past every test of it.
+   */
+  z.object({
+    t: z.literal('exit-stop'),
+    atMs: ms,
+    pid: z.number().int().nonnegative(),
+    scanStartedAtMs: ms,
+    scanEndedAtMs: ms,
+    held: z.array(z.string()),
+  }),
   /** The runner named the test of a failure first seen as a bare output line (the failure at `atMs`). */
   z.object({ t: z.literal('failure-test'), atMs: ms, test: z.string() }),
   z.object({ t: z.literal('leftovers'), leftovers: z.array(LeftoverRecordSchema) }),

@@ -125,6 +125,38 @@ describe('RunRecorder with test-boundary scans', () => {
     expect(holders.find((h) => h.pid === 77)!.attribution).toMatchObject({ openedDuringBy: 'poll', verdictBy: 'poll' });
   });
 
+  it("held at its process's exit stop, a handle placed in a test by its temp dir leaked past it (Go: no boundary, no probe)", () => {
+    const entries: JournalEntry[] = [
+      test('test-start', 'TestServer', T0 + 100),
+      test('test-end', 'TestServer', T0 + 103),
+      test('test-start', 'TestOther', T0 + 104),
+      test('test-end', 'TestOther', T0 + 105),
+      appeared('k', holder(TEST_PID, '/w/TestServer123456/001'), T0 + 106),
+      appeared('elsewhere', holder(TEST_PID, '/w/shared.db'), T0 + 106),
+      { t: 'exit-stop', atMs: T0 + 106, pid: TEST_PID, scanStartedAtMs: T0 + 106, scanEndedAtMs: T0 + 108, held: ['k', 'elsewhere'] },
+    ];
+    const [dir, shared] = record(entries).holders;
+    expect(dir!.attribution).toMatchObject({
+      openedDuring: 'TestServer',
+      openedDuringBy: 'test-temp-dir',
+      verdict: 'leaked-past-test',
+      verdictBy: 'exit-stop',
+    });
+    // Held at exit too, but nothing says which test opened it: no verdict against a test.
+    expect(shared!.attribution).toMatchObject({ openedDuring: null, verdict: 'in-run' });
+  });
+
+  it("another process's exit stop says nothing of this one's handles", () => {
+    const entries: JournalEntry[] = [
+      test('test-start', 'TestServer', T0 + 100),
+      test('test-end', 'TestServer', T0 + 200),
+      appeared('k', holder(TEST_PID, '/w/TestServer123456/001'), T0 + 150),
+      { t: 'exit-stop', atMs: T0 + 250, pid: 11, scanStartedAtMs: T0 + 250, scanEndedAtMs: T0 + 252, held: ['k'] },
+    ];
+    const [h] = record(entries).holders;
+    expect(h!.attribution).toMatchObject({ openedDuring: 'TestServer', verdict: 'in-run' });
+  });
+
   it('a process outside the run is outside-run by the process tree, boundaries or not', () => {
     const [h] = record([test('test-start', 't1', T0), appeared('k', holder(99, '/w/av.tmp'), T0 + 10, null), boundary('t1', T0 + 20, [])]).holders;
     expect(h!.attribution).toMatchObject({ verdict: 'outside-run', verdictBy: 'process-tree' });

@@ -50,6 +50,8 @@ export class RunRecorder {
   private readonly failures: Failure[] = [];
   /** In journal order, which is scan order. */
   private readonly boundaries: Boundary[] = [];
+  /** Per process stopped at its exit (a Go test binary): the keys it held then. */
+  private readonly heldAtExit = new Map<number, ReadonlySet<string>>();
   private leftovers: RunRecord['leftovers'] = [];
   private end: { atMs: number; exitCode: number | null } | undefined;
 
@@ -92,6 +94,9 @@ export class RunRecorder {
         break;
       case 'boundary':
         this.boundaries.push({ test: entry.test, pid: entry.pid, scanStartedAtMs: entry.scanStartedAtMs, held: new Set(entry.held) });
+        break;
+      case 'exit-stop':
+        this.heldAtExit.set(entry.pid, new Set(entry.held));
         break;
       case 'failure-test': {
         const failure = this.failures.findLast((f) => f.atMs === entry.atMs && !f.test);
@@ -265,6 +270,8 @@ export class RunRecorder {
       // Linux this is the prediction of a Windows teardown failure.
       const end = this.boundariesOf(row).find((b) => b.test === opened.test && b.scanStartedAtMs >= row.firstScanStartedAtMs);
       if (end) return end.held.has(row.key) ? { verdict: 'leaked-past-test', by: 'test-boundary' } : { verdict: 'in-run', by: 'test-boundary' };
+      // Held while its process was stopped at its exit (after all of that process's tests).
+      if (this.heldAtExit.get(row.holder.pid)?.has(row.key)) return { verdict: 'leaked-past-test', by: 'exit-stop' };
       // No boundary for it: seen at a poll that started after its test had ended.
       const testEnd = this.timeline.endOf(opened.test);
       if (testEnd !== null && row.lastSeenAtMs > testEnd) return { verdict: 'leaked-past-test', by: 'poll' };

@@ -177,6 +177,21 @@ export class RunSupervisor {
     });
   }
 
+  /**
+   * Process `pid` is stopped at its exit, every file it had still open (a Go test binary, held by
+   * holdwatch's -exec program): scanned at once, and what the run holds is journaled as held past all
+   * of that process's tests. Resolves when the entry is written; then the process may finish exiting.
+   */
+  async exitStop(atMs: number, pid: number): Promise<void> {
+    const watcher = this.watcher;
+    if (!watcher) return;
+    const outcome = await watcher.scanNow({ full: false });
+    await this.tasks.run(async () => {
+      const held = outcome.result.holders.filter((h) => this.isKnown(h) && h.pid === pid).map(holderKey);
+      this.write({ t: 'exit-stop', atMs, pid, scanStartedAtMs: outcome.startedAtMs, scanEndedAtMs: outcome.endedAtMs, held: [...new Set(held)] });
+    });
+  }
+
   /** The command exited: a last full scan, leftovers, the end entry. Returns the record. */
   async finish(
     exitCode: number | null,

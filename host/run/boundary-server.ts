@@ -4,11 +4,21 @@
 // to the command in HOLDWATCH_BOUNDARY, admits a connection. Each connection is served in order.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { MAX_BOUNDARY_LINE_BYTES, toBoundaryHello, toBoundaryTestEnd, type BoundaryTestEnd } from '../../contract/boundary.js';
+import {
+  MAX_BOUNDARY_LINE_BYTES,
+  toBoundaryExit,
+  toBoundaryHello,
+  toBoundaryTestEnd,
+  type BoundaryExit,
+  type BoundaryTestEnd,
+} from '../../contract/boundary.js';
 import { readJsonLines, writeJsonLine } from '../../native/remote/json-lines.js';
 
-/** What a test's end asks of the run; resolves once the end-of-test scan is journaled. `pid`: the test process. */
-export type OnTestEnd = (event: BoundaryTestEnd, pid: number) => Promise<void>;
+/**
+ * What a test's end (or a process stopped at its exit) asks of the run; resolves once the scan is
+ * journaled. `pid`: the process that waits.
+ */
+export type OnTestEnd = (event: BoundaryTestEnd | BoundaryExit, pid: number) => Promise<void>;
 
 export class BoundaryServer {
   private readonly sockets = new Set<Socket>();
@@ -60,7 +70,7 @@ export class BoundaryServer {
           pid = hello.pid;
           return;
         }
-        const event = toBoundaryTestEnd(value);
+        const event = toBoundaryTestEnd(value) ?? toBoundaryExit(value);
         if (!event) return drop();
         const from = pid;
         queue = queue

@@ -90,14 +90,16 @@ export class RunRecording {
 
   /**
    * Listens for test ends from the runner integrations inside the command's processes (the pytest
-   * plugin): each is scanned for before its test process goes on. Returns HOLDWATCH_BOUNDARY's value.
+   * plugin), and for test binaries stopped at their exit (Go's, through holdwatch's -exec program):
+   * each is scanned for before its process goes on. Returns HOLDWATCH_BOUNDARY's value.
    */
   async openBoundary(): Promise<string> {
-    this.boundary ??= await BoundaryServer.start(async ({ name, atMs }, pid) => {
+    this.boundary ??= await BoundaryServer.start(async (event, pid) => {
       // The integration wrote the test's own events before asking: read them first, so the timeline
       // has the test when its boundary is journaled.
       for (const tail of this.tails) tail.drain();
-      await this.supervisor.testBoundary(name, atMs, pid);
+      if (event.type === 'exit') await this.supervisor.exitStop(event.atMs, pid);
+      else await this.supervisor.testBoundary(event.name, event.atMs, pid);
     }, this.setup.onError);
     return this.boundary.address;
   }

@@ -3,7 +3,7 @@
 // and tests, attribute holders, and end with the record.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
 import { BadInputError } from '../../core/errors.js';
@@ -15,6 +15,7 @@ import { openHolderSource, openProcessSource } from '../../native/index.js';
 import { runsDir } from '../data-dir.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { markRunListed } from './live-run-marker.js';
+import { goExecEnvironment } from './go-exec.js';
 import { runEnvironment } from './run-env.js';
 import { newRunId, RunRecording } from './run-recording.js';
 import { prepareCommand, type PreparedCommand } from './runner-probes.js';
@@ -114,7 +115,10 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     const boundary = await recording.openBoundary();
 
     const prepared = prepareCommand(command, options.io.userSeesTerminal);
-    const env = runEnvironment(options.env, { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary }, options.io.userSeesTerminal);
+    const env = {
+      ...runEnvironment(options.env, { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary }, options.io.userSeesTerminal),
+      ...goExecEnvironment(options.env, dirname(runs)),
+    };
     const exitCode = await runChild(
       prepared,
       { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned, readProbeEvents: () => tail.drain() },

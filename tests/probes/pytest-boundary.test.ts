@@ -6,13 +6,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BoundaryTestEnd } from '../../contract/boundary.js';
+import type { BoundaryExit, BoundaryTestEnd } from '../../contract/boundary.js';
 import { ProbeEventsParser } from '../../core/runners/probe-events.js';
 import { BoundaryServer, type OnTestEnd } from '../../host/run/boundary-server.js';
 import { fixture } from '../fixtures/runners/feed.js';
 
 const PYTHON = '/usr/bin/python3'; // Debian's, which has python3-pytest (the pyenv python3 does not)
 const PROBE_DIR = join(import.meta.dirname, '../../probes/python-runners');
+
+/** What the channel says: a test's end by its name (the plugin never sends an exit stop). */
+const said = (event: BoundaryTestEnd | BoundaryExit) => (event.type === 'test-end' ? event.name : 'exit');
 
 let scratch: string;
 let server: BoundaryServer | null = null;
@@ -44,7 +47,7 @@ function pytest(boundary: string): Promise<{ status: number | null; pid: number;
 
 describe('the test-boundary channel, pytest plugin to holdwatch', () => {
   it('every test end waits for the answer: the next test starts only after holdwatch has answered', async () => {
-    const seen: { event: BoundaryTestEnd; pid: number; answeredAtMs: number }[] = [];
+    const seen: { event: BoundaryTestEnd | BoundaryExit; pid: number; answeredAtMs: number }[] = [];
     const onTestEnd: OnTestEnd = async (event, pid) => {
       await new Promise((resolve) => setTimeout(resolve, 150)); // a slow scan
       seen.push({ event, pid, answeredAtMs: Date.now() });
@@ -55,7 +58,7 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
     const run = await pytest(server.address);
     expect(run.status).toBe(1); // the fixture suite has a failing body and a failing teardown
     const names = ['test_passes', 'test_fails_in_body', 'test_fails_in_teardown', 'test_skipped'].map((n) => `test_example.py::${n}`);
-    expect(seen.map((s) => s.event.name)).toEqual(names);
+    expect(seen.map((s) => said(s.event))).toEqual(names);
     expect(seen.every((s) => s.pid === run.pid)).toBe(true);
     // The boundary carries the runner's own end of the test, as the events file has it.
     const ends = run.events.filter((e) => e.type === 'test-end');
@@ -67,7 +70,7 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
   it('a wrong token is refused: nothing reaches the run, and the suite goes on', async () => {
     const seen: string[] = [];
     server = await BoundaryServer.start(
-      async (event) => void seen.push(event.name),
+      async (event) => void seen.push(said(event)),
       () => {},
     );
     const forged = server.address.replace(/:[0-9a-f]+$/, ':' + '0'.repeat(48));
@@ -81,7 +84,7 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
     const seen: string[] = [];
     server = await BoundaryServer.start(
       (event) => {
-        seen.push(event.name);
+        seen.push(said(event));
         return new Promise(() => {}); // never scanned, never answered
       },
       () => {},

@@ -1,0 +1,3 @@
+module holdwatch.invalid/goexec
+
+go 1.16

@@ -1,0 +1,3 @@
+module golang.org/x/pkgsite
+
+go 1.19

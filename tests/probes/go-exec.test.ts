@@ -1,0 +1,154 @@
+// holdwatch's `go test -exec` program (probes/go), with the real go command and the real listener
+// (host/run/boundary-server.ts): the test binary stops at its exit with its files still open until
+// holdwatch answers; without holdwatch, or when it never answers, `go test` prints and exits exactly
+// as it would have. The program is built by its own script, as in a run, into a scratch cache.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BoundaryExit, BoundaryTestEnd } from '../../contract/boundary.js';
+import { BoundaryServer, type OnTestEnd } from '../../host/run/boundary-server.js';
+import { REPO_ROOT } from '../support/cli.js';
+
+const SCRIPT = join(REPO_ROOT, 'probes/go/holdwatch-go-exec');
+
+let scratch: string;
+let module: string;
+let server: BoundaryServer | null = null;
+
+// One leak in a test's temp dir, one test that fails, one that passes; SIGNAL=1 makes the binary
+// kill itself in the middle of a test.
+const SUITE = `package leak
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+var kept []*os.File
+
+func TestLeaks(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "held.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept = append(kept, f)
+}
+
+func TestFails(t *testing.T) {
+	if os.Getenv("SIGNAL") == "1" {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	}
+	t.Error("as intended")
+}
+`;
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'hw-go-exec-'));
+  module = join(scratch, 'leak');
+  mkdirSync(module);
+  writeFileSync(join(module, 'go.mod'), 'module example.com/leak\n\ngo 1.19\n');
+  writeFileSync(join(module, 'leak_test.go'), SUITE);
+  mkdirSync(join(scratch, 'tmp'));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterEach(() => {
+  server?.close();
+  server = null;
+});
+
+interface GoTest {
+  status: number | null;
+  /** stdout and stderr, durations and temp names made stable. */
+  output: string;
+}
+
+function goTest(env: NodeJS.ProcessEnv): Promise<GoTest> {
+  const child = spawn('go', ['test', '-count=1', '-vet=off', '-v', '.'], {
+    cwd: module,
+    env: { ...process.env, TMPDIR: join(scratch, 'tmp'), GOFLAGS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d));
+  child.stderr.on('data', (d: Buffer) => (output += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output: output.replace(/\d+\.\d+s/g, 'N.NNs') }));
+  });
+}
+
+const throughExec = (boundary: string, extra: NodeJS.ProcessEnv = {}) =>
+  goTest({ GOFLAGS: `-exec=${SCRIPT}`, HOLDWATCH_GO_EXEC_BIN: join(scratch, 'cache', 'holdwatch-go-exec'), HOLDWATCH_BOUNDARY: boundary, ...extra });
+
+function fdsOf(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe("holdwatch's go test -exec program", () => {
+  it('stops the test binary at its exit, its leaked file still open, until holdwatch answers', async () => {
+    const seen: { event: BoundaryTestEnd | BoundaryExit; pid: number; held: string[]; answeredAtMs: number }[] = [];
+    const onStop: OnTestEnd = async (event, pid) => {
+      const held = fdsOf(pid).filter((l) => l.includes('held.txt'));
+      await new Promise((resolve) => setTimeout(resolve, 150)); // a slow scan
+      seen.push({ event, pid, held, answeredAtMs: Date.now() });
+    };
+    server = await BoundaryServer.start(onStop, (error) => {
+      throw error;
+    });
+    const plain = await goTest({});
+    const startedAtMs = Date.now();
+    const run = await throughExec(server.address);
+    expect(seen).toHaveLength(1);
+    const [stop] = seen;
+    expect(stop!.event).toMatchObject({ type: 'exit', seq: 1 });
+    expect(stop!.event.atMs).toBeGreaterThanOrEqual(startedAtMs);
+    // The file was deleted by TestLeaks' cleanup; the binary held it then, and still at its exit.
+    expect(stop!.held).toEqual([expect.stringMatching(/\/TestLeaks\d+\/001\/held\.txt \(deleted\)$/)]);
+    expect(run).toEqual(plain);
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('--- FAIL: TestFails');
+  }, 120_000);
+
+  it('without a listener, or with one that never answers, go test prints and exits as it would have', async () => {
+    const plain = await goTest({});
+    const closed = await BoundaryServer.start(
+      async () => {},
+      () => {},
+    );
+    const gone = closed.address;
+    closed.close();
+    expect(await throughExec(gone)).toEqual(plain);
+    expect(await throughExec('')).toEqual(plain);
+    let asked = 0;
+    server = await BoundaryServer.start(
+      () => {
+        asked++;
+        return new Promise(() => {}); // never answered: the binary goes on after one bounded wait
+      },
+      () => {},
+    );
+    expect(await throughExec(server.address)).toEqual(plain);
+    expect(asked).toBe(1);
+  }, 120_000);
+
+  it('a binary killed by a signal is reported by go test the same way', async () => {
+    server = await BoundaryServer.start(
+      async () => {},
+      () => {},
+    );
+    const plain = await goTest({ SIGNAL: '1' });
+    expect(plain.status).toBe(1);
+    expect(plain.output).not.toContain('--- FAIL: TestFails'); // killed before it could say so
+    expect(await throughExec(server.address, { SIGNAL: '1' })).toEqual(plain);
+  }, 120_000);
+});
