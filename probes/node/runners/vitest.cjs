@@ -2,9 +2,10 @@
 // Which vitest test is running in this process, from inside it: vitest runs a test file in a worker
 // (a forked process by default) whose state object, `globalThis.__vitest_worker__`, names the task
 // running now in `current`: the test from before its beforeEach hooks to after its afterEach hooks,
-// then its suite again. The state appears after the probe starts, so it is looked for at each open
-// (one property read); once found, `current` becomes an accessor that sees every change from then on.
-// A test before that made no open of its own: nothing of it is missed. Names are the test file's path
+// then its suite again. vitest provides that state (per test file) with Object.defineProperty on
+// globalThis, after the probe has started: that one call is watched for, so the state is followed from
+// its first test on (and looked for again at each open, should the watch have missed it); once found,
+// `current` becomes an accessor that sees every change from then on. Names are the test file's path
 // from the project's root, the suites and the test, joined with ' > '. Positions in a stack are those of vite's transformed code, mapped
 // back through the inline source map vite left in each module. Nothing here may throw into the test process.
 const path = require('node:path');
@@ -53,7 +54,19 @@ function trackVitestTests(onStart, onEnd) {
     if (workerState && workerState !== followed && typeof workerState === 'object') guard(() => follow(workerState));
     return running === null ? null : running.name;
   };
+  watchStateProvided(currentTest);
   return { currentTest, mapPosition: sourceMapper() };
+}
+
+/** Calls `onProvided` right after vitest defines its worker state on globalThis. */
+function watchStateProvided(onProvided) {
+  const defineProperty = Object.defineProperty;
+  Object.defineProperty = function defineProperty_(target, key) {
+    const defined = Reflect.apply(defineProperty, this, arguments);
+    if (key === WORKER_STATE && target === globalThis) guard(onProvided);
+    return defined;
+  };
+  defineProperty(Object.defineProperty, 'name', { value: 'defineProperty' });
 }
 
 const INLINE_MAP = 'sourceMappingURL=data:application/json';

@@ -1,0 +1,42 @@
+// vitest-dev/vitest#3331 (and #2618): the JUnit reporter never closes its report file, and vitest's own
+// reporter tests remove it while it is open (README.md there).
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/cli.js';
+import { distinct, runCase } from './corpus.js';
+
+const RUNS = 20;
+const VITEST = join(REPO_ROOT, 'node_modules/.bin/vitest');
+// The report files have fixed names under os.tmpdir(): nothing random to normalise.
+const stable = (path: string) => path;
+const FILE = 'tests/reporters.spec.ts > ';
+
+describe('corpus: vitest reporters spec under vitest (the JUnit report file is never closed)', () => {
+  it(`names the same leaks, verdicts, opening tests and open lines in ${RUNS} of ${RUNS} runs`, async () => {
+    const runs = await runCase(
+      'vitest-junit-reporter',
+      // Run where vitest's own suite ran it: test/reporters, its vitest.config.ts the root's config;
+      // --no-cache keeps vitest's results cache out of the case folder.
+      () => [VITEST, 'run', '--root', 'test/reporters', '--no-cache'],
+      RUNS,
+      (watched) => ({ TMPDIR: watched }),
+      stable,
+    );
+    expect(runs.map((r) => r.exitCode)).toEqual(runs.map(() => 0));
+    // The spec's first test, 'JUnit reporter', opens nothing: it is in the timeline all the same.
+    expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([
+      [`${FILE}JUnit reporter`, 'passed'],
+      [`${FILE}JUnit reporter with outputFile`, 'passed'],
+      [`${FILE}JUnit reporter with outputFile in non-existing directory`, 'passed'],
+    ]);
+    expect(distinct(runs)).toEqual([
+      {
+        runs: RUNS,
+        summary: [
+          `junitReportDirectory/deeply/nested/report.xml (deleted) | leaked-past-test by probe-open | opened in ${FILE}JUnit reporter with outputFile in non-existing directory by probe-open | at junit.ts:72`,
+          `report.xml (deleted) | leaked-past-test by probe-open | opened in ${FILE}JUnit reporter with outputFile by probe-open | at junit.ts:72`,
+        ],
+      },
+    ]);
+  }, 600_000);
+});
