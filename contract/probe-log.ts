@@ -9,6 +9,8 @@
 //            test's process; an end's `open` lists the ids of that test's opens still open when it ended,
 //            `unlinked` those of them whose file had no name left then)
 //   exit     {v, kind:'exit', pid, atMs, open}                         (node: the ids still open at exit)
+//   delete   {v, kind:'delete', pid, atMs, api, path, held, cwd, test?, frames}  (node: a call deleting
+//            `path` while this process had `held` (open ids) at or under it open, or its cwd there)
 // A frame is [file, line, column|null, function|null, user].
 import { z } from 'zod';
 import type { StackFrame } from './stacks.js';
@@ -61,6 +63,18 @@ const TestSchema = z.object({
 });
 
 const ExitSchema = z.object({ v: z.literal(1), kind: z.literal('exit'), pid, atMs, open: ids });
+const DeleteSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('delete'),
+  pid,
+  atMs,
+  api: text,
+  path: text,
+  held: ids,
+  cwd: z.boolean(),
+  test: text.optional(),
+  frames: Frames,
+});
 
 const CloseSchema = z.object({
   v: z.literal(1),
@@ -84,7 +98,7 @@ const SpawnSchema = z.object({
   frames: Frames,
 });
 
-const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, CloseSchema, SpawnSchema, TestSchema, ExitSchema]);
+const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, CloseSchema, SpawnSchema, TestSchema, ExitSchema, DeleteSchema]);
 
 export type ProcessRecord = z.infer<typeof ProcessSchema>;
 export type OpenRecord = z.infer<typeof OpenSchema>;
@@ -92,6 +106,7 @@ export type CloseRecord = z.infer<typeof CloseSchema>;
 export type SpawnRecord = z.infer<typeof SpawnSchema>;
 export type TestBoundaryRecord = z.infer<typeof TestSchema>;
 export type ExitRecord = z.infer<typeof ExitSchema>;
+export type DeleteRecord = z.infer<typeof DeleteSchema>;
 export type ProbeRecord = z.infer<typeof RecordSchema>;
 
 export interface ParsedProbeLog {

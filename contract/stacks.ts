@@ -27,6 +27,11 @@ export const OpenStackSchema = z.object({
   heldPastTest: z.boolean().optional(),
   /** The probe found the file unlinked while this was open (at that test's end): Linux's `(deleted)`, Windows' delete-pending. */
   unlinkedWhileOpen: z.boolean().optional(),
+  /**
+   * A call in the same process deleted the file, or a dir above it, while this was open: on Windows
+   * that call fails (EBUSY, EPERM, ENOTEMPTY). Its API and stack, as the probe recorded them.
+   */
+  deletedBy: z.object({ api: z.string(), atMs: z.number(), path: z.string(), frames: z.array(StackFrameSchema) }).optional(),
   /** The API called: `open`, `os.open`, `fs.createWriteStream`, `subprocess.Popen`... */
   api: z.string(),
   /** The path opened, absolute as the probe saw it; null for a spawn. */

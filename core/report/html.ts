@@ -32,7 +32,7 @@ import {
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
-import { formatStack, topUserFrame } from './stacks-section.js';
+import { deletionCall, formatStack, topUserFrame } from './stacks-section.js';
 import { html } from './text.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -159,11 +159,15 @@ function stacksSection(holders: readonly AttributedHolder[], maxRows: number): s
   const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found);
   if (withStacks.length === 0) return '';
   const shown = withStacks.slice(0, Math.min(maxRows, 20));
+  const deletion = (lookup: StackLookup | undefined) => {
+    const call = deletionCall(lookup);
+    return call ? `<p>deleted while open by ${code(call.api)} at ${code(call.at)}: on Windows, that call fails</p>` : '';
+  };
   const block = (label: string, lookup: StackLookup | undefined) =>
     lookup?.found ? `<p>${html(label)} ${code(lookup.stack.api)} at ${code(topUserFrame(lookup) ?? '?')}</p><pre>${html(formatStack(lookup))}</pre>` : '';
   const items = shown.map(
     (h) =>
-      `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${block('process started by', h.attribution.spawnStack)}</li>`,
+      `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${deletion(h.attribution.openStack)}${block('process started by', h.attribution.spawnStack)}</li>`,
   );
   const more =
     withStacks.length > shown.length

@@ -19,6 +19,17 @@ export function topUserFrame(lookup: StackLookup | undefined): string | null {
   return frame ? `${frame.file}:${frame.line}` : null;
 }
 
+/**
+ * The call of the same process that deleted the file while it was open, as "`api` at `file:line`"
+ * (its first user frame), or null when the probe saw none.
+ */
+export function deletionCall(lookup: StackLookup | undefined): { api: string; at: string } | null {
+  const deletedBy = lookup?.found ? lookup.stack.deletedBy : undefined;
+  if (!deletedBy) return null;
+  const frame = deletedBy.frames.find((f) => f.user) ?? deletedBy.frames[0];
+  return { api: deletedBy.api, at: frame ? `${frame.file}:${frame.line}` : '?' };
+}
+
 export function stacksSection(holders: readonly AttributedHolder[], maxRows: number): string {
   const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found);
   if (withStacks.length === 0) return '';
@@ -27,6 +38,8 @@ export function stacksSection(holders: readonly AttributedHolder[], maxRows: num
     const { openStack, spawnStack } = h.attribution;
     if (openStack?.found)
       parts.push(`  opened by ${mdCode(openStack.stack.api)} at ${mdCode(topUserFrame(openStack) ?? '?')}:`, indent(mdFence(formatStack(openStack))));
+    const deletion = deletionCall(openStack);
+    if (deletion) parts.push(`  deleted while open by ${mdCode(deletion.api)} at ${mdCode(deletion.at)}: on Windows, that call fails`);
     if (spawnStack?.found)
       parts.push(
         `  process started by ${mdCode(spawnStack.stack.api)} at ${mdCode(topUserFrame(spawnStack) ?? '?')} (PID ${spawnStack.stack.pid}):`,

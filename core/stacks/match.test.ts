@@ -112,6 +112,26 @@ describe('matchOpenStack with test records (node:test)', () => {
     expect(noEnd.found && 'heldPastTest' in noEnd.stack).toBe(false);
   });
 
+  it('an open the same process deleted while it was open names that call (the one Windows refuses)', () => {
+    const deleted = (held: number[]) => ({
+      kind: 'delete',
+      pid: 10,
+      atMs: T0 + 5,
+      api: 'fs.rmSync',
+      path: '/w',
+      held,
+      cwd: false,
+      frames: [['/src/cleanup.js', 12, 3, 'cleanup', true]],
+    });
+    const found = matchOpenStack(holder(), log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'a'), deleted([1])));
+    expect(found).toMatchObject({
+      found: true,
+      stack: { unlinkedWhileOpen: true, deletedBy: { api: 'fs.rmSync', path: '/w', frames: [{ file: '/src/cleanup.js', line: 12 }] } },
+    });
+    const other = matchOpenStack(holder(), log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'a'), deleted([2])));
+    expect(other.found && 'deletedBy' in other.stack).toBe(false);
+  });
+
   it('never reads the test ends of a later process that reused the pid', () => {
     const records = log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'a'), proc(10, T0 + 5000, 'node'), testEnd(T0 + 6000, 'a', [1]));
     const found = matchOpenStack(holder(), records);

@@ -5,7 +5,7 @@ import type { HolderKind } from '../../contract/holders.js';
 import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { PathStyle } from '../paths.js';
 import { POSIX_STYLE } from '../paths.js';
-import type { OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
+import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
 
 export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
 
@@ -54,6 +54,8 @@ interface ProcessLife {
   process: ProcessRecord;
   opens: OpenRecord[];
   closedIds: Map<number, number>;
+  /** The calls of this life that deleted a path while it held something there. */
+  deletes: DeleteRecord[];
   /** The test ends the probe wrote in this process, to its very end (they may come after the holder was first seen). */
   testEnds: TestBoundaryRecord[];
 }
@@ -99,7 +101,8 @@ function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: nu
   // Up to the next process with this pid (a reuse): its tests are not this one's.
   const reusedAt = all.find((r) => r.kind === 'process' && r !== process && r.atMs > process.atMs)?.atMs ?? Infinity;
   const testEnds = all.filter((r): r is TestBoundaryRecord => r.kind === 'test' && r.event === 'end' && r.atMs < reusedAt);
-  return { process, opens, closedIds, testEnds };
+  const deletes = all.filter((r): r is DeleteRecord => r.kind === 'delete' && r.atMs < reusedAt);
+  return { process, opens, closedIds, testEnds, deletes };
 }
 
 /**
@@ -117,6 +120,17 @@ function atTestEnd(life: ProcessLife, record: OpenRecord): Pick<OpenStack, 'held
   const unlinked = (end.unlinked ?? []).includes(record.id);
   const openedAfterEnd = record.atMs > end.atMs;
   return { heldPastTest: openedAfterEnd || (end.open ?? []).includes(record.id), ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
+}
+
+/**
+ * The first call of the process that deleted this open's file, or a dir above it, while it was open
+ * (the probe's delete record): on Windows, the call that fails.
+ */
+export function deletedWhileOpen(deletes: readonly DeleteRecord[], record: OpenRecord): Pick<OpenStack, 'unlinkedWhileOpen' | 'deletedBy'> {
+  const id = record.id;
+  if (id === undefined) return {};
+  const call = deletes.find((d) => d.held.includes(id));
+  return call ? { unlinkedWhileOpen: true, deletedBy: { api: call.api, atMs: call.atMs, path: call.path, frames: call.frames } } : {};
 }
 
 function normalize(path: string, style: PathStyle): string {
@@ -143,7 +157,7 @@ export function stackOf(record: OpenRecord | SpawnRecord, runtime: 'python' | 'n
 
 function toStack(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node', life?: ProcessLife): OpenStack {
   const spawn = record.kind === 'spawn';
-  const ended = !spawn && life ? atTestEnd(life, record) : {};
+  const ended = !spawn && life ? { ...atTestEnd(life, record), ...deletedWhileOpen(life.deletes, record) } : {};
   return {
     kind: record.kind,
     runtime,

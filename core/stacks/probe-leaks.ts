@@ -4,8 +4,8 @@
 // open: each is a leak past its test, seen from inside, and the record says which line opened it.
 // Pure: the probe index and the watched dirs in, the leaks out.
 import type { OpenStack } from '../../contract/stacks.js';
-import type { OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
-import { stackOf, type ProbeIndex } from './match.js';
+import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
+import { deletedWhileOpen, stackOf, type ProbeIndex } from './match.js';
 
 export interface ProbeLeak {
   process: ProcessRecord;
@@ -60,6 +60,7 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
   for (const r of records) if (r.kind === 'open' && r.id !== undefined && r.test !== undefined) opens.set(r.id, r);
   const exit = records.find((r) => r.kind === 'exit');
   const openAtExit = new Set(exit?.kind === 'exit' ? exit.open : []);
+  const deletes = records.filter((r): r is DeleteRecord => r.kind === 'delete');
   const closedAt = new Map<number, number>();
   for (const r of records) if (r.kind === 'close') closedAt.set(r.id, r.atMs);
   const leaks: ProbeLeak[] = [];
@@ -70,7 +71,12 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
     reported.add(id);
     const watchedDir = open.fd === null ? null : query.watchedDirOf(open.path);
     const unlinked = (end.unlinked ?? []).includes(id);
-    const stack = { ...stackOf(open, process.runtime), heldPastTest: true, ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
+    const stack = {
+      ...stackOf(open, process.runtime),
+      heldPastTest: true,
+      ...(unlinked ? { unlinkedWhileOpen: true } : {}),
+      ...deletedWhileOpen(deletes, open),
+    };
     if (watchedDir === null || query.seen(stack)) return;
     const lastSeenOpenAtMs = exit && openAtExit.has(id) ? exit.atMs : (closedAt.get(id) ?? Math.max(end.atMs, open.atMs));
     leaks.push({ process, open, stack, testEndedAtMs: end.atMs, heldUntilMs: lastSeenOpenAtMs, watchedDir });

@@ -10,6 +10,10 @@
 // The reporter never throws into the run: after the first write error it stops writing.
 // Without HOLDWATCH_EVENTS (added by hand, not by `holdwatch run`) it announces the run to a running
 // holdwatch instead (../holdwatch-announce.mjs); this process, the test runner, is the run's root.
+// A file that declares no test is itself one test, named by its path from the working directory
+// (what the Node preload calls it inside that file's process); it is written when it completes,
+// started when it was dequeued. A file with tests is not a test of ours.
+import { relative, sep } from 'node:path';
 import { openEventsFile } from '../holdwatch-announce.mjs';
 
 function openEvents(path) {
@@ -57,12 +61,32 @@ export default async function* holdwatchReporter(source) {
     const detail = outcome === 'failed' || outcome === 'error' ? detailOf(data) : undefined;
     events.emit({ type: 'test-end', name: fullName(data), outcome, ...(detail ? { detail } : {}) });
   };
+  const files = new Map(); // file -> { startedAtMs, hasTests }
+  const fileEvent = (type, data) => {
+    const file = files.get(data.file) ?? { startedAtMs: Date.now(), hasTests: false };
+    files.set(data.file, file);
+    const done = type === 'test:complete' || (!live && (type === 'test:pass' || type === 'test:fail'));
+    if (!done || file.hasTests || file.reported) return;
+    file.reported = true;
+    const name = relative(process.cwd(), data.file).split(sep).join('/');
+    events.emit({ type: 'test-start', name, atMs: file.startedAtMs });
+    const outcome = outcomeOf(data);
+    if (outcome === 'failed' || outcome === 'error') failed = true;
+    const detail = outcome === 'failed' || outcome === 'error' ? detailOf(data) : undefined;
+    events.emit({ type: 'test-end', name, outcome, ...(detail ? { detail } : {}) });
+  };
   try {
     events.emit({ type: 'run-start', name: 'node --test' });
     for await (const { type, data } of source) {
       try {
-        // In --test mode each file is itself reported as a test named by its path: not a test of ours.
-        if (!data || typeof data.name !== 'string' || (data.file && data.name === data.file)) continue;
+        if (!data || typeof data.name !== 'string') continue;
+        // In --test mode each file is itself reported as a test named by its path.
+        if (data.file && data.name === data.file) {
+          if (type === 'test:dequeue') live = true;
+          fileEvent(type, data);
+          continue;
+        }
+        if (data.file) files.set(data.file, { ...(files.get(data.file) ?? { startedAtMs: Date.now() }), hasTests: true });
         if (type === 'test:dequeue') {
           live = true;
           began(data);

@@ -2,7 +2,9 @@
 // holdwatch stack probe for Node: `holdwatch run` appends `--require <this file>` to NODE_OPTIONS.
 // With HOLDWATCH_PROBE_LOG set, it wraps the fs calls that open and close fds (open, openSync,
 // promises.open, createReadStream/createWriteStream, opendir, close*) and the child_process calls
-// that start processes, recording where each was called from.
+// that start processes, recording where each was called from; and the calls that delete (rm*,
+// unlink*, rmdir*), which are recorded only when this process still has a file under the path open
+// (or its cwd there): on Windows that very call fails.
 //
 // Why it is built this way (bench/probe-overhead.ts: 10,000 fs.closeSync(fs.openSync()) pairs in
 // `node -e`; quiet machine, fastest of 15 processes: 3.7 us a pair unprobed, 9.1 us (2.5x) with
@@ -74,6 +76,12 @@ const state = {
   spawnDepth: 0,
   opensSinceFlush: 0,
   currentTest: noTest,
+  /** The tracker's word at the process's exit (node:test's file-level test ends there). */
+  trackerAtExit: noop,
+  /** Inside a wrapped delete call (its own recursion is not another delete). */
+  deleting: false,
+  /** The cwd a delete record last named as held (once per cwd). */
+  cwdDeleted: null,
   /** (file, line, column) -> the source position, where the runner ran transformed code (jest). */
   mapPosition: null,
 };
@@ -85,6 +93,8 @@ let pendingFds = [];
 const writtenByFd = new Map();
 /** Other records waiting for the next flush (dirs, closes, spawns), in order. */
 let queue = [];
+/** Ids of opens already named by a delete record. */
+const deletedIds = new Set();
 /** Open records of fds that closed unwritten, to capture into again. */
 const spareOpens = [];
 
@@ -113,6 +123,7 @@ function start() {
   const tracker = trackRunnerTests(process.env, process.argv[1], onTestStarted, onTestEnded);
   if (tracker !== null) {
     state.currentTest = tracker.currentTest;
+    if (tracker.atExit) state.trackerAtExit = tracker.atExit;
     if (tracker.mapPosition) state.mapPosition = tracker.mapPosition;
     if (tracker.timeline) state.timelineFd = openTimeline(process.env.HOLDWATCH_EVENTS);
   }
@@ -185,6 +196,8 @@ function newOpenRecord() {
 function noTest() {
   return null;
 }
+
+function noop() {}
 
 function mapPositionSafely(file, line, column) {
   try {
@@ -363,9 +376,9 @@ function unlinkedIds(records) {
   return ids;
 }
 
-function onTestStarted(name) {
+function onTestStarted(name, startedAtMs) {
   if (state.disabled) return;
-  const atMs = Date.now();
+  const atMs = startedAtMs ?? Date.now();
   timelineEvent({ type: 'test-start', name, atMs });
   schedule(atMs);
   queue.push({ kind: 'test', event: 'start', name, atMs, open: null, unlinked: null });
@@ -403,6 +416,7 @@ function timelineEvent(event) {
 
 function onExit() {
   if (state.disabled) return;
+  state.trackerAtExit(); // a file-level test ends here: its end lists what is still open
   queue.push({ kind: 'exit', atMs: Date.now(), open: openRecords(undefined).map((r) => r.id) });
   flush();
 }
@@ -488,6 +502,19 @@ function toLine(record) {
       };
     case 'exit':
       return { v: WIRE_VERSION, kind: 'exit', pid, atMs: record.atMs, open: record.open };
+    case 'delete':
+      return {
+        v: WIRE_VERSION,
+        kind: 'delete',
+        pid,
+        atMs: record.atMs,
+        api: record.api,
+        path: record.path,
+        held: record.held,
+        cwd: record.cwd,
+        ...(typeof record.test === 'string' ? { test: record.test } : {}),
+        frames: formatStack(record.trace),
+      };
     default:
       return {
         v: WIRE_VERSION,
@@ -651,6 +678,51 @@ function wrapFs() {
     if (record) guard(onOpenedDir, record, dir, dirPath, 'fs.promises.opendir');
     return dir;
   }, opendirPromise);
+
+  for (const name of ['rmSync', 'rm', 'unlinkSync', 'unlink', 'rmdirSync', 'rmdir']) wrapDelete(fs, name, `fs.${name}`);
+  for (const name of ['rm', 'unlink', 'rmdir']) wrapDelete(promises, name, `fs.promises.${name}`);
+}
+
+function wrapDelete(owner, name, api) {
+  const original_ = owner[name];
+  if (typeof original_ !== 'function') return;
+  owner[name] = likeOriginal(function deletePath(target) {
+    // rmSync's own recursion calls rmdirSync and unlinkSync: those are the outer call's.
+    if (state.deleting) return Reflect.apply(original_, this, arguments);
+    if (!state.disabled) onDeleting(target, api, deletePath);
+    state.deleting = true;
+    try {
+      return Reflect.apply(original_, this, arguments);
+    } finally {
+      state.deleting = false;
+    }
+  }, original_);
+}
+
+/**
+ * A delete of `target` is about to run: when this process still has open a file at or under it (or
+ * its cwd is there), the call is recorded with its stack and those opens, and written at once (an
+ * exit handler's cleanup comes after the exit record's flush).
+ */
+function onDeleting(target, api, above) {
+  try {
+    const gone = toPath(target);
+    if (gone === null) return;
+    const within = (p) => p === gone || p.startsWith(gone.endsWith(path.sep) ? gone : gone + path.sep);
+    const held = [];
+    // Each open is deleted once: fs.rm's later steps (its callbacks' unlinks) add nothing.
+    for (const record of openRecords(undefined)) if (!deletedIds.has(record.id) && within(toPath(record.path))) held.push(record.id);
+    const cwd = safeCwd();
+    const cwdHeld = cwd !== null && within(cwd);
+    if (held.length === 0 && (!cwdHeld || state.cwdDeleted === cwd)) return;
+    for (const id of held) deletedIds.add(id);
+    if (cwdHeld) state.cwdDeleted = cwd;
+    const record = captureInto({ kind: 'delete', atMs: Date.now(), api, path: gone, held, cwd: cwdHeld, test: null, trace: {} }, above);
+    queue.push(record);
+    flush();
+  } catch (error) {
+    internalError(error);
+  }
 }
 
 // FileHandle's close is an own property of each handle (a class field), Dir's is on the

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, shape } from '../fixtures/runners/feed.js';
@@ -57,5 +59,30 @@ describe('holdwatch-reporter under node --test', () => {
     expect(broken.status).toBe(1);
     expect(broken.events).toEqual([]);
     expect(broken.output).toMatch(/✔ passes/);
+  });
+
+  it('a file that declares no test is one test, named by its path from the working directory; a file with tests is not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hw-plain-'));
+    try {
+      writeFileSync(join(dir, 'a-plain.test.cjs'), "require('node:fs').readFileSync(__filename);\n");
+      writeFileSync(join(dir, 'b-failing.test.cjs'), 'process.exitCode = 1;\n');
+      writeFileSync(join(dir, 'c-with-tests.test.cjs'), "require('node:test').test('only', () => {});\n");
+      const args = ['--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', '--test-concurrency=1'];
+      const files = ['a-plain.test.cjs', 'b-failing.test.cjs', 'c-with-tests.test.cjs'];
+      const plain = runWithProbe(process.execPath, [...args, ...files], { cwd: dir });
+      expect(plain.status).toBe(1);
+      expect(shape(plain.events)).toEqual([
+        'run-start node --test',
+        'test-start a-plain.test.cjs',
+        'test-end a-plain.test.cjs passed',
+        'test-start b-failing.test.cjs',
+        'test-end b-failing.test.cjs failed',
+        'test-start only',
+        'test-end only passed',
+        'run-end node --test failed',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

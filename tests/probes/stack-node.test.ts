@@ -202,6 +202,39 @@ describe('node stack probe', () => {
     expect(leaks.flatMap((l) => l.stack.frames).filter((f) => f.file.includes('probes/node'))).toEqual([]);
   });
 
+  it('a file with no tests of its own is the test: its opens carry it, its end comes at exit, and the cleanup that deletes them is named', () => {
+    const source = `const fs = require('node:fs');
+const path = require('node:path');
+const dir = path.join(process.env.LEAK_DIR, 'plain');
+fs.mkdirSync(dir);
+const kept = fs.openSync(path.join(dir, 'kept.txt'), 'w'); // the plain leak
+fs.closeSync(fs.openSync(path.join(dir, 'closed.txt'), 'w'));
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true })); // the exit cleanup
+`;
+    const file = scratch.write('plain.test.cjs', source);
+    const run = runToEnd(process.execPath, ['--test', '--test-reporter=tap', file], scratch.probedEnv({ LEAK_DIR: scratch.watched }), scratch.root);
+    expect(run.status).toBe(0);
+    const { records } = scratch.records();
+    const pid = records.find((r) => r.kind === 'process' && r.argv.includes(file) && !r.argv.includes('--test'))!.pid;
+    const mine = records.filter((r) => r.pid === pid);
+    const kept = mine.find((r) => r.kind === 'open' && r.path.endsWith('kept.txt'));
+    expect(kept).toMatchObject({ test: 'plain.test.cjs' });
+    expect(mine.filter((r) => r.kind === 'test').map((r) => r.kind === 'test' && [r.event, r.name, r.open ?? []])).toEqual([
+      ['start', 'plain.test.cjs', []],
+      ['end', 'plain.test.cjs', [kept!.kind === 'open' && kept!.id]],
+    ]);
+    const leaks = findProbeLeaks(indexProbeRecords(records), {
+      watchedDirOf: (p) => (p.startsWith(scratch.watched) ? scratch.watched : null),
+      seen: () => false,
+    });
+    const leak = leaks.find((l) => l.open.path.endsWith('kept.txt'));
+    expect(leak?.stack).toMatchObject({ test: 'plain.test.cjs', heldPastTest: true, unlinkedWhileOpen: true, deletedBy: { api: 'fs.rmSync' } });
+    expect(topUserFrame(leak!.stack.frames)?.line).toBe(lineOf(source, 'the plain leak'));
+    expect(topUserFrame(leak!.stack.deletedBy!.frames)?.line).toBe(lineOf(source, 'the exit cleanup'));
+    // A delete that finds nothing of this process open under it is not recorded.
+    expect(mine.filter((r) => r.kind === 'delete')).toHaveLength(1);
+  });
+
   it("keeps the user's NODE_OPTIONS working", () => {
     const userPreload = scratch.write('user-preload.cjs', 'globalThis.userPreload = "ran";\n');
     const script = scratch.write('options.cjs', 'console.log(globalThis.userPreload, process.execArgv.length, typeof require("node:fs").openSync);\n');

@@ -5,13 +5,21 @@
 // (a test starts, hooks and all) and `postRun` (it has ended, its afterEach hooks included) are
 // wrapped. Names are the reporter's: the nesting joined with ' > '. Subclasses (Suite) are created
 // when describe() runs, before any test runs, so the hook that finds them is off by the first run.
+// A file that declares no test is itself the test, as node --test reports it (holdwatch's reporter
+// names it by its path from the working directory): it starts with the process and ends at its exit,
+// and everything it opens is its own. In a file with tests, what runs outside them belongs to none.
 // Nothing here may throw into the test process.
 const asyncHooks = require('node:async_hooks');
 const { guard } = require('./shared.cjs');
 
-/** Starts tracking; `onStart(name)` and `onEnd(name, outcome)` are called in order. Returns a getter of the current test's name, or null. */
-function trackNodeTests(onStart, onEnd) {
+/**
+ * Starts tracking; `onStart(name, atMs?)` and `onEnd(name, outcome)` are called in order. `file` is the test
+ * file's name, as a file-level test. Returns the current test's getter and `atExit`, to call as the
+ * process exits (the end of a file-level test).
+ */
+function trackNodeTests(onStart, onEnd, file) {
   const running = [];
+  let anyTestRan = false;
   const patched = new Set();
   let hook = null;
   const nameOf = (test) => {
@@ -31,6 +39,7 @@ function trackNodeTests(onStart, onEnd) {
             hook = null;
           }
           if (this.parent) {
+            anyTestRan = true;
             const name = nameOf(this);
             running.push({ test: this, name });
             guard(() => onStart(name));
@@ -57,7 +66,16 @@ function trackNodeTests(onStart, onEnd) {
     },
   });
   hook.enable();
-  return () => (running.length === 0 ? null : running[running.length - 1].name);
+  const startedAtMs = Date.now();
+  return {
+    currentTest: () => (running.length > 0 ? running[running.length - 1].name : anyTestRan ? null : file),
+    // Only now is it known that no test ran: the file-level test is written whole, from the start of the process.
+    atExit: () => {
+      if (anyTestRan) return;
+      guard(() => onStart(file, startedAtMs));
+      guard(() => onEnd(file, process.exitCode ? 'failed' : 'passed'));
+    },
+  };
 }
 
 module.exports = { trackNodeTests };
