@@ -2,6 +2,7 @@
 // (the synchronous-pipe hang of NtQueryObject) kills the worker, marks that handle unnamed, and
 // goes on with a fresh worker. The app itself never blocks on a name query.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -150,7 +151,17 @@ export class NameWorkerClient {
   private async ensureWorker(): Promise<WorkerProcess | null> {
     if (this.worker && !this.worker.exited) return this.worker;
     this.killWorker();
-    const child = spawn(process.execPath, [this.entry.script, ...this.entry.args], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(process.execPath, [this.entry.script, ...this.entry.args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      // Under Electron (the app, or its elevated scan worker) execPath is the app itself: started as is,
+      // it would be a second instance, which fails the single-instance lock, quits (no name for any file)
+      // and restores the open window. ELECTRON_RUN_AS_NODE makes it the plain Node the worker needs.
+      env: process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env,
+      // The executable's folder, a real one (not inside app.asar), never the host's cwd: that may lie
+      // inside a watched dir, and the worker would hold it.
+      cwd: dirname(process.execPath),
+    });
     this.starts++;
     const worker = new WorkerProcess(child);
     this.worker = worker;

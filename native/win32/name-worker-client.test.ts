@@ -1,0 +1,60 @@
+// How the name worker is started, with the real client and a real child process (a stand-in worker
+// that speaks the protocol): under Electron the executable is the app, which quits at once when started
+// as a second instance (the single-instance lock); the worker must be started as plain Node, and in a
+// folder of its own, never the host's cwd.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NameWorkerClient } from './name-worker-client.js';
+
+const WORKER = join(import.meta.dirname, '../../tests/fixtures/name-worker/answering-worker.mjs');
+const realExecPath = process.execPath;
+let scratch: string;
+
+beforeEach(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'hw-name-worker-'));
+});
+afterEach(() => {
+  process.execPath = realExecPath;
+  delete (process.versions as Record<string, string | undefined>).electron;
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** An "app" executable that behaves as Electron does here: a second instance exits 0 at once; as Node, it is Node. */
+function fakeElectronApp(): string {
+  const app = join(scratch, 'app', 'holdwatch');
+  mkdirSync(dirname(app), { recursive: true });
+  writeFileSync(app, `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || exit 0\nexec "${realExecPath}" "$@"\n`);
+  chmodSync(app, 0o755);
+  return app;
+}
+
+const items = [{ pid: 10, handle: '44' }];
+const deadlines = { perQueryMs: 5000, totalMs: 10_000, startupMs: 10_000 };
+
+describe('NameWorkerClient starting its worker', () => {
+  it('inside the Electron app, starts the app as plain Node: every handle is named', async () => {
+    process.execPath = fakeElectronApp();
+    Object.defineProperty(process.versions, 'electron', { value: '42.0.0', configurable: true, enumerable: true });
+    const client = new NameWorkerClient(deadlines, { script: WORKER, args: [] });
+    try {
+      const [outcome] = await client.nameAll(items, []);
+      expect(outcome).toMatchObject({ kind: 'named', answer: { name: expect.stringMatching(/\|44$/) } });
+      expect(client.starts).toBe(1);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it("runs the worker in the executable's folder, not in the host's cwd (which may be a watched dir)", async () => {
+    const client = new NameWorkerClient(deadlines, { script: WORKER, args: [] });
+    try {
+      const [outcome] = await client.nameAll(items, []);
+      expect(outcome?.kind === 'named' && outcome.answer.name).toBe(`${dirname(process.execPath)}|44`);
+      expect(dirname(process.execPath)).not.toBe(process.cwd());
+    } finally {
+      client.dispose();
+    }
+  });
+});
