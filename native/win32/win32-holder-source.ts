@@ -9,7 +9,8 @@ import { isUnder } from '../../core/paths.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
-import { closeHandle, openProcess, PROCESS_DUP_HANDLE, PROCESS_QUERY_LIMITED_INFORMATION } from './kernel32.js';
+import { focusedFileHandles } from './focused-handles.js';
+import { closeHandle, openProcess } from './kernel32.js';
 import { NameCache, type CachedName } from './name-cache.js';
 import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameWorkerEntry } from './name-worker-client.js';
 import { DosDevices, PathKeys } from './path-keys.js';
@@ -304,26 +305,16 @@ export class Win32HolderSource implements HolderSource {
   }
 
   private restrictedHandles(wanted: Set<number>, deny: (pid: number, reason: string) => void): HandleEntry[] {
-    const entries: HandleEntry[] = [];
-    for (const pid of wanted) {
-      let handle;
-      try {
-        handle = openProcess(pid, PROCESS_QUERY_LIMITED_INFORMATION | PROCESS_DUP_HANDLE /* class 51 needs DUP_HANDLE */);
-      } catch (error) {
-        if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(pid, error.message);
-        continue; // 87: gone
-      }
-      try {
-        const own = this.tables.processFileHandles(handle, pid);
-        if (own === null) return this.tables.fileHandles().filter((e) => wanted.has(e.pid));
-        entries.push(...own);
-      } catch (error) {
-        deny(pid, (error as Error).message);
-      } finally {
-        closeHandle(handle);
-      }
-    }
-    return entries;
+    return focusedFileHandles(
+      wanted,
+      {
+        open: (pid, rights) => openProcess(pid, rights),
+        ownFileHandles: (process, pid) => this.tables.processFileHandles(process, pid),
+        systemFileHandles: () => this.tables.fileHandles(),
+        close: (process) => closeHandle(process),
+      },
+      deny,
+    );
   }
 
   /** Cached names for known handles, the worker for new ones; undefined for denied processes. */
