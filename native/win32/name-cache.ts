@@ -1,13 +1,18 @@
 // Names already known, per process, keyed by handle value and checked against the object address
 // and granted access: a steady-state poll names only new handles. Windows reuses handle values
-// quickly, hence the object and access checks (Wine reports object 0; there value + access must do).
+// quickly, hence the object and access checks. Object 0 means "not known", not another object: a
+// process's own table (class 51, the focus scans) has none, nor has Wine, nor Windows 11 24H2's system
+// table without SeDebugPrivilege. Compared as different, the focus scans and the full scans between
+// them evicted each other's names, and every handle of the test tree was named again ~10 times a
+// second. An address learnt later is kept.
 // Process identity is not part of the key: ProcessIdentities guarantees a pid still in the table is
 // the same process, and the holder source drops a pid's names when it drops the pid.
 import type { HandleEntry } from './handle-table.js';
 import type { NameOutcome } from './name-worker-client.js';
 
 export interface CachedName {
-  readonly object: bigint;
+  /** The kernel object's address; 0n while not known. */
+  object: bigint;
   readonly access: number;
   readonly outcome: NameOutcome;
   /** Match key and display form, valid while `keysVersion` equals the drive table's version. */
@@ -45,8 +50,9 @@ export class NameCache {
   lookup(entry: HandleEntry, nowMs: number): CachedName | undefined {
     const bucket = this.bucket(entry.pid, false);
     const cached = bucket?.names.get(entry.handle);
-    if (!bucket || !cached || cached.object !== entry.object || cached.access !== entry.grantedAccess) return undefined;
+    if (!bucket || !cached || !sameObject(cached.object, entry.object) || cached.access !== entry.grantedAccess) return undefined;
     if (cached.retryAtMs !== undefined && nowMs >= cached.retryAtMs) return undefined;
+    if (cached.object === 0n) cached.object = entry.object;
     this.markSeen(bucket, cached);
     return cached;
   }
@@ -114,4 +120,9 @@ export class NameCache {
       bucket.seenCount++;
     }
   }
+}
+
+/** Two addresses of the same object, as far as is known: 0n (not known) matches any. */
+function sameObject(cached: bigint, seen: bigint): boolean {
+  return cached === seen || cached === 0n || seen === 0n;
 }
