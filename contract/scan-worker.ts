@@ -27,6 +27,12 @@ export const WatchDirSchema = z.object({
   matchPrefix: z.string().min(1),
   /** Windows matches case-insensitively; Linux does not. */
   caseInsensitive: z.boolean(),
+  /**
+   * The same dir's raw name in other spellings a handle may carry (Windows: its 8.3 short form; a handle
+   * keeps the name it was opened by, and GitHub's runners set TEMP=C:\Users\RUNNER~1\...). Matched like
+   * `matchPrefix`; a holder found through one is shown under `display`.
+   */
+  aliasPrefixes: z.array(z.string().min(1)).max(8).optional(),
 });
 export type WatchDir = z.infer<typeof WatchDirSchema>;
 

@@ -22,6 +22,7 @@ const getProcessHandleCount = fn('bool GetProcessHandleCount(void *process, _Out
 const queryDosDeviceW = fn('uint32_t QueryDosDeviceW(str16 device, void *target, uint32_t chars)');
 const getLogicalDriveStringsW = fn('uint32_t GetLogicalDriveStringsW(uint32_t chars, void *buffer)');
 const getLongPathNameW = fn('uint32_t GetLongPathNameW(str16 path, void *buffer, uint32_t chars)');
+const getShortPathNameW = fn('uint32_t GetShortPathNameW(str16 path, void *buffer, uint32_t chars)');
 const getTempPathW = fn('uint32_t GetTempPathW(uint32_t chars, void *buffer)');
 const waitForSingleObject = fn('uint32_t WaitForSingleObject(void *handle, uint32_t ms)');
 const terminateProcessFn = fn('bool TerminateProcess(void *process, uint32_t exitCode)');
@@ -141,6 +142,19 @@ export function longPathName(path: string): string | null {
   for (let attempt = 0; attempt < 3; attempt++) {
     const buf = Buffer.alloc(chars * 2);
     const written = getLongPathNameW()(path, buf, chars) as number;
+    if (written === 0) return null;
+    if (written < chars) return buf.toString('utf16le', 0, written * 2);
+    chars = written + 1;
+  }
+  return null;
+}
+
+/** `C:\Users\runneradmin\x` -> `C:\Users\RUNNER~1\x` (each component's 8.3 name where it has one); null when it cannot. */
+export function shortPathName(path: string): string | null {
+  let chars = 1024;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const buf = Buffer.alloc(chars * 2);
+    const written = getShortPathNameW()(path, buf, chars) as number;
     if (written === 0) return null;
     if (written < chars) return buf.toString('utf16le', 0, written * 2);
     chars = written + 1;

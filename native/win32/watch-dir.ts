@@ -2,18 +2,15 @@
 // in) and its DOS form for display.
 import { statSync } from 'node:fs';
 import { BadInputError } from '../../core/errors.js';
-import type { PathStyle } from '../../core/paths.js';
 import type { WatchDir } from '../../core/platform.js';
 import { normalizeWindowsPath } from '../../core/windows-paths.js';
 import { parseObjectName } from './handle-table.js';
-import { closeHandle, finalPathName, openForQuery, VOLUME_NAME_DOS } from './kernel32.js';
+import { shortKernelName } from './dir-aliases.js';
+import { closeHandle, finalPathName, openForQuery, shortPathName, VOLUME_NAME_DOS } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
 import { NtStatusError, ntSuccess } from './win-errors.js';
 import { resolveInputPath } from './win32-path-input.js';
-
-/** Match keys are already case-folded (core/windows-paths foldWindowsCase): compare them exactly. */
-export const FOLDED_KEYS: PathStyle = { sep: '\\', caseInsensitive: false };
 
 /**
  * The watched directory's kernel name, the form handle names come in (`\Device\HarddiskVolume3\x`
@@ -47,7 +44,10 @@ export function resolveWin32WatchDir(input: string, cwd = process.cwd()): WatchD
     if (!kernel) throw new BadInputError(`cannot name directory: ${input}`);
     // GetFinalPathNameByHandleW gives the on-disk case and long names: the best form to show.
     const display = normalizeWindowsPath(finalPathName(handle, VOLUME_NAME_DOS));
-    return { input, display, matchPrefix: kernel.replace(/\\$/, ''), caseInsensitive: true };
+    const matchPrefix = kernel.replace(/\\$/, '');
+    // Handles opened through the dir's 8.3 name keep it (dir-aliases.ts): match that spelling too.
+    const alias = shortKernelName(display, matchPrefix, shortPathName(display));
+    return { input, display, matchPrefix, caseInsensitive: true, ...(alias ? { aliasPrefixes: [alias] } : {}) };
   } finally {
     memory.free();
     closeHandle(handle);

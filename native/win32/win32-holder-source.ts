@@ -5,8 +5,8 @@
 // per name (path-keys.ts), module matches per module list; only what changed costs more.
 import type { DeniedProcess, Holder, HolderKind, ProcessInfo, UnnamedHandles } from '../../contract/holders.js';
 import { windowsHandleAccess } from '../../core/handle-access.js';
-import { isUnder } from '../../core/paths.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
 import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
 import { focusedFileHandles } from './focused-handles.js';
@@ -20,7 +20,7 @@ import { SystemTables } from './system-tables.js';
 import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
 import { fileTimeToUnixMs } from './win-types.js';
 import { describeProcess } from './win32-process-source.js';
-import { FOLDED_KEYS, resolveWin32WatchDir } from './watch-dir.js';
+import { resolveWin32WatchDir } from './watch-dir.js';
 
 export interface Win32Options {
   deadlines?: Deadlines;
@@ -51,10 +51,7 @@ interface RawHolding {
   cached?: CachedName;
 }
 
-interface KeyedDir {
-  dir: WatchDir;
-  key: string;
-}
+type KeyedDir = SpelledDir;
 
 /** One process's part of a scan; reused as is while its File rows do not change. */
 interface PidScan {
@@ -115,7 +112,7 @@ export class Win32HolderSource implements HolderSource {
     this.scanNamed = 0;
     this.scanChanged = [];
     this.keys.begin();
-    const dirs: KeyedDir[] = request.dirs.map((dir) => ({ dir, key: this.keys.keyOf(dir.matchPrefix).key }));
+    const dirs: KeyedDir[] = request.dirs.map((dir) => spellingsOf(dir, (name) => this.keys.keyOf(name)));
     const wanted = request.pids ? new Set(request.pids) : null;
     const scans = wanted ? await this.scanRestricted(wanted, dirs, nowMs) : await this.scanSystem(dirs, nowMs);
     const denied = new Map<number, DeniedProcess>();
@@ -148,7 +145,7 @@ export class Win32HolderSource implements HolderSource {
       this.lastPids = pids;
       this.nextIdentitySyncMs = this.identities.startingSeen ? -Infinity : nowMs + IDENTITY_RESYNC_MS;
     }
-    const dirsKey = dirs.map((d) => d.key).join('\0');
+    const dirsKey = dirs.flatMap((d) => d.spellings.map((s) => s.key)).join('\0');
     if (dirsKey !== this.lastDirsKey) {
       this.lastScans.clear();
       this.lastDirsKey = dirsKey;
@@ -247,12 +244,14 @@ export class Win32HolderSource implements HolderSource {
         cached.display = keyed.display;
         cached.keysVersion = this.keys.tableVersion;
       }
-      for (const { dir, key } of dirs) {
-        if (!isUnder(cached.key!, key, FOLDED_KEYS)) continue;
+      for (const spelled of dirs) {
+        const path = underWatchedDir({ key: cached.key!, display: cached.display! }, spelled);
+        if (path === null) continue;
+        const dir = spelled.dir;
         scan.holdings.push({
           pid: entry.pid,
           kind: directory ? 'dir' : 'file',
-          path: cached.display!,
+          path,
           deleted: deletePending,
           handle: entry.handle,
           watchedDir: dir.display,
@@ -365,7 +364,7 @@ export class Win32HolderSource implements HolderSource {
     deny: (pid: number, reason: string) => void,
     nowMs: number,
   ): void {
-    const dirsKey = dirs.map((d) => d.key).join('\0');
+    const dirsKey = dirs.flatMap((d) => d.spellings.map((s) => s.key)).join('\0');
     for (const identity of this.identities.values()) {
       if (identity.denied || (wanted && !wanted.has(identity.pid))) continue;
       let list: readonly string[];
@@ -388,9 +387,9 @@ export class Win32HolderSource implements HolderSource {
     const hits: RawHolding[] = [];
     list.forEach((file, index) => {
       const keyed = this.keys.keyOf(file);
-      for (const { dir, key } of dirs) {
-        if (isUnder(keyed.key, key, FOLDED_KEYS))
-          hits.push({ pid, kind: index === 0 ? 'exe' : 'module', path: keyed.display, deleted: false, handle: null, watchedDir: dir.display });
+      for (const spelled of dirs) {
+        const path = underWatchedDir(keyed, spelled);
+        if (path !== null) hits.push({ pid, kind: index === 0 ? 'exe' : 'module', path, deleted: false, handle: null, watchedDir: spelled.dir.display });
       }
     });
     return hits;

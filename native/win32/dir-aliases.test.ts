@@ -1,0 +1,53 @@
+// The watched dir under its 8.3 alias, in the names real Windows gives: GitHub's runners set
+// TEMP=C:\Users\RUNNER~1\AppData\Local\Temp, the tests' handles keep that spelling, and the watched dir
+// resolves to C:\Users\runneradmin\... Wine does not give Windows' names: proven by these fixtures only.
+import { describe, expect, it } from 'vitest';
+import type { WatchDir } from '../../core/platform.js';
+import { shortKernelName, spellingsOf, underWatchedDir } from './dir-aliases.js';
+import { computeKey } from './path-keys.js';
+
+const DRIVES = { 'C:': '\\Device\\HarddiskVolume3' };
+const keyOf = (name: string) => computeKey(name, DRIVES);
+
+const LONG_DOS = 'C:\\Users\\runneradmin\\AppData\\Local\\Temp';
+const LONG_KERNEL = '\\Device\\HarddiskVolume3\\Users\\runneradmin\\AppData\\Local\\Temp';
+const SHORT_DOS = 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp';
+
+describe('shortKernelName', () => {
+  it("gives the kernel name of the dir's 8.3 form", () => {
+    expect(shortKernelName(LONG_DOS, LONG_KERNEL, SHORT_DOS)).toBe('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp');
+  });
+
+  it('none when the short form is the same name (no 8.3 names on the volume), unknown, or not on a drive', () => {
+    expect(shortKernelName(LONG_DOS, LONG_KERNEL, 'c:\\users\\RUNNERADMIN\\appdata\\local\\temp')).toBeNull();
+    expect(shortKernelName(LONG_DOS, LONG_KERNEL, null)).toBeNull();
+    expect(shortKernelName('\\\\server\\share\\x', '\\Device\\Mup\\server\\share\\x', '\\\\server\\share\\X~1')).toBeNull();
+  });
+});
+
+describe('underWatchedDir', () => {
+  const dir: WatchDir = {
+    input: 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp',
+    display: LONG_DOS,
+    matchPrefix: LONG_KERNEL,
+    caseInsensitive: true,
+    aliasPrefixes: [shortKernelName(LONG_DOS, LONG_KERNEL, SHORT_DOS)!],
+  };
+  const spelled = spellingsOf(dir, keyOf);
+
+  it('finds a handle opened through the alias, and shows it under the long form', () => {
+    const held = keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\pytest-of-runneradmin\\pytest-0\\test_db0\\db.sqlite');
+    expect(underWatchedDir(held, spelled)).toBe('C:\\Users\\runneradmin\\AppData\\Local\\Temp\\pytest-of-runneradmin\\pytest-0\\test_db0\\db.sqlite');
+  });
+
+  it('finds the long spelling as before, and nothing beside the dir', () => {
+    expect(underWatchedDir(keyOf(`${LONG_KERNEL}\\x.log`), spelled)).toBe(`${LONG_DOS}\\x.log`);
+    expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp2\\x.log'), spelled)).toBeNull();
+    expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~2\\AppData\\Local\\Temp\\x.log'), spelled)).toBeNull();
+  });
+
+  it('a dir without aliases matches as it always did', () => {
+    const plain = spellingsOf({ ...dir, aliasPrefixes: undefined }, keyOf);
+    expect(underWatchedDir(keyOf(`${SHORT_DOS.replace('C:', '\\Device\\HarddiskVolume3')}\\x.log`), plain)).toBeNull();
+  });
+});
