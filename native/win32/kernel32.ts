@@ -138,23 +138,20 @@ export function logicalDrives(): string[] {
 
 /** `C:\Users\RUNNER~1\x` -> `C:\Users\runneradmin\x`; null when the path cannot be expanded (missing, denied). */
 export function longPathName(path: string): string | null {
-  let chars = 1024;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const buf = Buffer.alloc(chars * 2);
-    const written = getLongPathNameW()(path, buf, chars) as number;
-    if (written === 0) return null;
-    if (written < chars) return buf.toString('utf16le', 0, written * 2);
-    chars = written + 1;
-  }
-  return null;
+  return convertedPath(getLongPathNameW(), path);
 }
 
 /** `C:\Users\runneradmin\x` -> `C:\Users\RUNNER~1\x` (each component's 8.3 name where it has one); null when it cannot. */
 export function shortPathName(path: string): string | null {
+  return convertedPath(getShortPathNameW(), path);
+}
+
+/** GetLongPathNameW and GetShortPathNameW: answer the size needed when the buffer is too small. */
+function convertedPath(convert: (path: string, buffer: Buffer, chars: number) => unknown, path: string): string | null {
   let chars = 1024;
   for (let attempt = 0; attempt < 3; attempt++) {
     const buf = Buffer.alloc(chars * 2);
-    const written = getShortPathNameW()(path, buf, chars) as number;
+    const written = convert(path, buf, chars) as number;
     if (written === 0) return null;
     if (written < chars) return buf.toString('utf16le', 0, written * 2);
     chars = written + 1;
