@@ -26,11 +26,20 @@ export async function scanCommand(dirInput: string, options: ScanOptions): Promi
           ? `Nothing holds ${snapshot.dir}\n`
           : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${snapshot.dir}\n`,
       );
-      if (snapshot.denied.length > 0)
-        process.stdout.write(`${snapshot.denied.length} process(es) could not be inspected (run as root to see them; --json lists them)\n`);
+      if (snapshot.denied.length > 0) process.stdout.write(`${deniedLine(snapshot.denied)}\n`);
     }
     return options.check && snapshot.holders.length > 0 ? EXIT_HOLDERS_FOUND : 0;
   } finally {
     await source.dispose();
   }
+}
+
+/** How many processes could not be inspected, and what would help: elevation, except for those Windows protects. */
+export function deniedLine(denied: readonly { protected?: boolean }[]): string {
+  const shielded = denied.filter((d) => d.protected).length;
+  const rest = denied.length - shielded;
+  const parts = [];
+  if (rest > 0) parts.push(`${rest} process(es) could not be inspected (run as root or administrator to see them)`);
+  if (shielded > 0) parts.push(`${shielded} protected by Windows (Defender, csrss, System...: no scan may open them, elevated or not)`);
+  return `${parts.join('; ')}; --json lists them`;
 }

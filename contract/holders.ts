@@ -75,6 +75,8 @@ export const DeniedProcessSchema = z.object({
   name: z.string(),
   /** Short reason, e.g. `EACCES reading /proc/1234/fd`. */
   reason: z.string(),
+  /** Windows protects it (a protected process: Defender, csrss, System): no scan may open it, elevated or not. */
+  protected: z.boolean().optional(),
 });
 export type DeniedProcess = z.infer<typeof DeniedProcessSchema>;
 

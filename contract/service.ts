@@ -72,6 +72,8 @@ export const WatchStatusSchema = z.object({
   scans: z.number().int().nonnegative(),
   holders: z.number().int().nonnegative(),
   denied: z.number().int().nonnegative(),
+  /** Of `denied`, those Windows protects: running as administrator will not show them. */
+  protectedDenied: z.number().int().nonnegative().optional(),
   /** Set when the watch failed and stopped; a readable sentence with the next step. */
   error: z.string().nullable(),
   /** Where this watch's scans run, and whether they can run elevated. */

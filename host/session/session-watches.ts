@@ -80,6 +80,7 @@ export class SessionWatches {
             scans: ++scans,
             holders: watcher.current().length,
             denied: result.denied.length,
+            protectedDenied: result.denied.filter((d) => d.protected).length,
             error: null,
             scanner: scanner.status,
           });

@@ -15,6 +15,8 @@ export const ObjectNameInformation = 1;
 export const ObjectTypesInformation = 3;
 export const ProcessBasicInformation = 0;
 export const ProcessHandleInformation = 51;
+/** PS_PROTECTION, one byte (native/win32/protection.ts). */
+export const ProcessProtectionInformation = 61;
 export const FileStandardInformation = 5;
 
 export interface NtResult {

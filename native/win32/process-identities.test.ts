@@ -14,7 +14,13 @@ function fakeOs(deniedPids: Set<number>) {
     open(pid) {
       if (deniedPids.has(pid)) throw new Error('OpenProcess failed: error 5 ERROR_ACCESS_DENIED');
       opened.push(pid);
-      return { handle: BigInt(1000 + pid) as ProcessHandle, createTime: BigInt(pid * 10), ppid: 1, imagePath: pid === 4 ? '' : `C:\\bin\\p${pid}.exe` };
+      return {
+        handle: BigInt(1000 + pid) as ProcessHandle,
+        createTime: BigInt(pid * 10),
+        ppid: 1,
+        imagePath: pid === 4 ? '' : `C:\\bin\\p${pid}.exe`,
+        protection: null,
+      };
     },
     close(handle) {
       closed.push(handle);

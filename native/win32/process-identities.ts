@@ -21,6 +21,8 @@ export interface ProcessIdentity {
   imageName: string;
   /** Why even PROCESS_QUERY_LIMITED_INFORMATION was refused; null when the process is held. */
   denied: string | null;
+  /** Its PS_PROTECTION byte (protection.ts); null when it could not be read. */
+  protection: number | null;
 }
 
 export interface OpenedProcess {
@@ -29,6 +31,8 @@ export interface OpenedProcess {
   ppid: number;
   /** Full image path; '' when the process has none we may read (System). */
   imagePath: string;
+  /** PS_PROTECTION, where the OS answers class 61; null elsewhere. */
+  protection: number | null;
 }
 
 export interface IdentityOs {
@@ -116,11 +120,12 @@ export class ProcessIdentities {
         ppid: opened.ppid,
         imageName: baseName(opened.imagePath),
         denied: null,
+        protection: opened.protection,
         handle: opened.handle,
         deniedAtMs: 0,
       };
     } catch (error) {
-      identity = { pid, createTime: 0n, ppid: 0, imageName: '', denied: (error as Error).message, handle: null, deniedAtMs: this.now() };
+      identity = { pid, createTime: 0n, ppid: 0, imageName: '', denied: (error as Error).message, protection: null, handle: null, deniedAtMs: this.now() };
     }
     this.held.set(pid, identity);
     this.version++;
@@ -174,7 +179,7 @@ export function windowsIdentityOs(list: IdentityOs['list']): IdentityOs {
         } catch {
           // System and minimal processes have no image path: the process list names them.
         }
-        return { handle, createTime, ppid, imagePath };
+        return { handle, createTime, ppid, imagePath, protection: protectionLevel(handle) };
       } catch (error) {
         closeHandle(handle);
         throw error;
@@ -183,6 +188,17 @@ export function windowsIdentityOs(list: IdentityOs['list']): IdentityOs {
     close: closeHandle,
     list,
   };
+}
+
+/** The PS_PROTECTION byte (class 61); null where the OS has no such class (Wine) or refuses it. */
+function protectionLevel(process: ProcessHandle): number | null {
+  const memory = new NativeMemory(8);
+  try {
+    const result = nt.ntQueryInformationProcess(process, nt.ProcessProtectionInformation, memory);
+    return ntSuccess(result.status) ? (memory.read()[0] ?? null) : null;
+  } finally {
+    memory.free();
+  }
 }
 
 /** InheritedFromUniqueProcessId: the parent at creation (it may have exited or its pid be reused since). */

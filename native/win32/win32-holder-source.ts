@@ -16,6 +16,7 @@ import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameWorkerEnt
 import { DosDevices, PathKeys } from './path-keys.js';
 import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './process-identities.js';
 import { ProcessReader } from './process-reader.js';
+import { protectedReason, protectionOf } from './protection.js';
 import { SystemTables } from './system-tables.js';
 import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
 import { fileTimeToUnixMs } from './win-types.js';
@@ -121,15 +122,23 @@ export class Win32HolderSource implements HolderSource {
     let handleCount = 0;
     for (const [pid, scan] of scans) {
       handleCount += scan.handleCount;
-      if (scan.denied) denied.set(pid, { pid, name: this.identities.get(pid)?.imageName || '?', reason: scan.denied });
+      if (scan.denied) denied.set(pid, this.deniedProcess(pid, scan.denied));
       if (scan.unnamed) unnamed.push(scan.unnamed);
       for (const holding of scan.holdings) holdings.push(holding);
     }
-    const deny = (pid: number, reason: string) => denied.set(pid, { pid, name: this.identities.get(pid)?.imageName || '?', reason });
+    const deny = (pid: number, reason: string) => denied.set(pid, this.deniedProcess(pid, reason));
     this.collectModules(wanted, dirs, holdings, deny, nowMs);
     const holders = this.enrich(holdings, deny);
     this.onScanned?.({ named: this.scanNamed, changedPids: this.scanChanged, workerStarts: this.worker.starts });
     return { holders, denied: [...denied.values()], unnamed, processCount: wanted ? wanted.size : this.identities.size, handleCount };
+  }
+
+  /** A process we may not inspect, and, when Windows protects it, why elevation will not help. */
+  private deniedProcess(pid: number, reason: string): DeniedProcess {
+    const identity = this.identities.get(pid);
+    const name = identity?.imageName || '?';
+    const protection = protectionOf(identity?.protection ?? null, pid, identity?.imageName ?? '');
+    return protection === null ? { pid, name, reason } : { pid, name, reason: protectedReason(protection), protected: true };
   }
 
   /**

@@ -70,7 +70,9 @@ export function App() {
 }
 
 function WatchState() {
-  const { phase, scans, denied, error, scanner } = useStore((s) => s.watch);
+  const { phase, scans, denied, protectedDenied, error, scanner } = useStore((s) => s.watch);
+  // Elevation shows the others; a protected process stays closed to every scan.
+  const elevatable = denied - protectedDenied;
   const following = useStore((s) => s.run.phase === 'starting' || s.run.phase === 'running');
   if (phase === 'starting') return <span className="progress">Resolving the directory…</span>;
   if (phase === 'first-scan') return <span className="progress">First scan of every process — this can take a few seconds on a busy machine…</span>;
@@ -87,8 +89,9 @@ function WatchState() {
     <span className="live" data-testid="watch-live">
       live · {scans} {scans === 1 ? 'scan' : 'scans'}
       {denied > 0 ? ` · ${denied} ${denied === 1 ? 'process' : 'processes'} not inspectable` : ''}
-      {denied > 0 && !scanner ? ' (run as administrator or root to see them)' : ''}
-      {scanner && <ScannerState denied={denied} />}
+      {protectedDenied > 0 ? ` (${protectedDenied} protected by Windows: no scan may open ${protectedDenied === 1 ? 'it' : 'them'})` : ''}
+      {elevatable > 0 && !scanner ? ' (run as administrator or root to see them)' : ''}
+      {scanner && <ScannerState denied={elevatable} />}
     </span>
   );
 }

@@ -38,7 +38,15 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
       const { status } = item;
       watch = status.error
         ? { ...watch, phase: 'error', error: status.error, watchId: null }
-        : { ...watch, phase: 'live', scans: status.scans, denied: status.denied, error: null, scanner: status.scanner ?? watch.scanner };
+        : {
+            ...watch,
+            phase: 'live',
+            scans: status.scans,
+            denied: status.denied,
+            protectedDenied: status.protectedDenied ?? 0,
+            error: null,
+            scanner: status.scanner ?? watch.scanner,
+          };
     } else {
       if (item.runId !== run.runId) continue;
       const { event } = item;

@@ -15,6 +15,8 @@ export interface WatchSlice {
   error: string | null;
   scans: number;
   denied: number;
+  /** Of `denied`, those Windows protects: elevation will not show them. */
+  protectedDenied: number;
   /** Where the watch's scans run and whether "Scan as administrator" is offered; null until the host says. */
   scanner: ScannerStatus | null;
   rows: Map<string, Row>;
@@ -94,7 +96,7 @@ export const OUTPUT_KEEP_CHARS = 64 * 1024;
 
 export function initialState(): HoldwatchState {
   return {
-    watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() },
+    watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, protectedDenied: 0, scanner: null, rows: new Map() },
     run: {
       runId: null,
       phase: 'idle',

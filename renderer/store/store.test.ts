@@ -81,7 +81,10 @@ describe('watch slice', () => {
     watching();
     const status = (s: WatchStatus): Incoming => ({ channel: 'watch-status', watchId: 'w1', status: s });
     useStore.setState((s) => applyBatch(s, [status({ scans: 1, holders: 0, denied: 3, error: null })], 1));
-    expect(useStore.getState().watch).toMatchObject({ phase: 'live', scans: 1, denied: 3 });
+    expect(useStore.getState().watch).toMatchObject({ phase: 'live', scans: 1, denied: 3, protectedDenied: 0 });
+    // Of the denied, those Windows protects: the view offers no elevation for them.
+    useStore.setState((s) => applyBatch(s, [status({ scans: 2, holders: 0, denied: 3, protectedDenied: 2, error: null })], 1));
+    expect(useStore.getState().watch).toMatchObject({ denied: 3, protectedDenied: 2 });
     useStore.setState((s) => applyBatch(s, [status({ scans: 1, holders: 0, denied: 0, error: 'The watch stopped: EIO.' })], 2));
     expect(useStore.getState().watch).toMatchObject({ phase: 'error', error: 'The watch stopped: EIO.', watchId: null });
   });
