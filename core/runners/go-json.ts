@@ -2,6 +2,7 @@
 // Times are the runner's own. Non-JSON lines (build errors, `FAIL pkg [build failed]`) pass through.
 import type { Clock } from '../clock.js';
 import type { OutputLine, ParsedOutput, RunnerStreamParser, TestEvent, TestOutcome } from './events.js';
+import { GoTestRun } from './go-run.js';
 import { LineSplitter } from './line-splitter.js';
 
 interface Test2JsonEvent {
@@ -13,15 +14,11 @@ interface Test2JsonEvent {
 }
 
 const TEST_END: Readonly<Record<string, TestOutcome>> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
-/** `    hold_test.go:42: message`: the line a t.Error/t.Fatal prints, kept as the failure's detail. */
-const GO_MESSAGE = /^\s+\S+\.go:\d+: /;
 
 export class GoTestJsonParser implements RunnerStreamParser {
   private readonly splitter = new LineSplitter();
-  private started = false;
-  private anyFailed = false;
+  private readonly run = new GoTestRun();
   private lastAtMs = 0;
-  private readonly details = new Map<string, string>();
 
   constructor(private readonly clock: Pick<Clock, 'now'>) {}
 
@@ -31,10 +28,7 @@ export class GoTestJsonParser implements RunnerStreamParser {
 
   end(exitCode?: number | null): ParsedOutput {
     const out = this.parse(this.splitter.end());
-    const atMs = this.started ? this.lastAtMs : this.clock.now();
-    if (!this.started) out.events.push({ type: 'run-start', name: 'go test', atMs });
-    const failed = this.anyFailed || (exitCode !== undefined && exitCode !== null && exitCode !== 0);
-    out.events.push({ type: 'run-end', name: 'go test', outcome: failed ? 'failed' : 'passed', atMs });
+    this.run.finish(out.events, this.run.hasStarted ? this.lastAtMs : this.clock.now(), exitCode);
     return out;
   }
 
@@ -50,26 +44,21 @@ export class GoTestJsonParser implements RunnerStreamParser {
       const parsedMs = e.Time ? Date.parse(e.Time) : Number.NaN;
       const atMs = Number.isFinite(parsedMs) ? parsedMs : this.clock.now();
       this.lastAtMs = atMs;
-      if (!this.started) {
-        this.started = true;
-        events.push({ type: 'run-start', name: 'go test', atMs });
-      }
+      this.run.start(events, atMs);
       const name = e.Test !== undefined ? `${e.Package ?? ''}.${e.Test}` : undefined;
       if (e.Action === 'output' && e.Output !== undefined) {
         const text = e.Output.endsWith('\n') ? e.Output.slice(0, -1) : e.Output;
         lines.push(name ? { text, test: name } : { text });
-        if (name && GO_MESSAGE.test(text) && !this.details.has(name)) this.details.set(name, text.trim());
+        if (name) this.run.output(name, text);
       } else if (e.Action === 'run' && name) {
         events.push({ type: 'test-start', name, atMs });
       } else if (TEST_END[e.Action]) {
         const outcome = TEST_END[e.Action]!;
-        if (outcome === 'failed') this.anyFailed = true;
-        if (!name) continue; // a package's own pass/fail: the run ends at end()
-        const event: TestEvent = { type: 'test-end', name, outcome, atMs };
-        const detail = this.details.get(name);
-        if (outcome === 'failed' && detail) event.detail = detail;
-        this.details.delete(name);
-        events.push(event);
+        if (!name) {
+          if (outcome === 'failed') this.run.failed(); // a package's own fail: the run ends at end()
+          continue;
+        }
+        events.push(this.run.ended(name, outcome, atMs));
       }
     }
     return { events, lines };

@@ -6,22 +6,18 @@
 // Test names are as the runner prints them (no package: -v names it only in its last line).
 import type { Clock } from '../clock.js';
 import type { OutputLine, ParsedOutput, RunnerStreamParser, TestEvent, TestOutcome } from './events.js';
+import { GoTestRun } from './go-run.js';
 import { LineSplitter } from './line-splitter.js';
 
 const RUN = /^=== RUN\s+(\S.*)$/;
 const CONT = /^=== (?:CONT|NAME)\s+(\S.*)$/;
 const RESULT = /^\s*--- (PASS|FAIL|SKIP): (\S.*?) \(\d+(?:\.\d+)?s\)$/;
 const OUTCOMES: Readonly<Record<string, TestOutcome>> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
-/** `    hold_test.go:42: message`: what t.Error/t.Fatal prints, kept as the failure's detail. */
-const GO_MESSAGE = /^\s+\S+\.go:\d+: /;
-
 export class GoTestVerboseParser implements RunnerStreamParser {
   private readonly splitter = new LineSplitter();
-  private started = false;
-  private anyFailed = false;
+  private readonly run = new GoTestRun();
   /** The test whose output is printing now: the last RUN or CONT. */
   private current: string | undefined;
-  private readonly details = new Map<string, string>();
 
   constructor(private readonly clock: Pick<Clock, 'now'>) {}
 
@@ -31,10 +27,7 @@ export class GoTestVerboseParser implements RunnerStreamParser {
 
   end(exitCode?: number | null): ParsedOutput {
     const out = this.parse(this.splitter.end());
-    const atMs = this.clock.now();
-    if (!this.started) out.events.push({ type: 'run-start', name: 'go test', atMs });
-    const failed = this.anyFailed || (exitCode !== undefined && exitCode !== null && exitCode !== 0);
-    out.events.push({ type: 'run-end', name: 'go test', outcome: failed ? 'failed' : 'passed', atMs });
+    this.run.finish(out.events, this.clock.now(), exitCode);
     return out;
   }
 
@@ -43,10 +36,7 @@ export class GoTestVerboseParser implements RunnerStreamParser {
     const lines: OutputLine[] = [];
     for (const text of rawLines) {
       const atMs = this.clock.now();
-      if (!this.started) {
-        this.started = true;
-        events.push({ type: 'run-start', name: 'go test', atMs });
-      }
+      this.run.start(events, atMs);
       const run = RUN.exec(text);
       const cont = run ? null : CONT.exec(text);
       const result = run || cont ? null : RESULT.exec(text);
@@ -56,16 +46,9 @@ export class GoTestVerboseParser implements RunnerStreamParser {
       } else if (cont) {
         this.current = cont[1]!;
       } else if (result) {
-        const outcome = OUTCOMES[result[1]!]!;
-        const name = result[2]!;
-        if (outcome === 'failed') this.anyFailed = true;
-        const event: TestEvent = { type: 'test-end', name, outcome, atMs };
-        const detail = this.details.get(name);
-        if (outcome === 'failed' && detail) event.detail = detail;
-        this.details.delete(name);
-        events.push(event);
-      } else if (this.current && GO_MESSAGE.test(text) && !this.details.has(this.current)) {
-        this.details.set(this.current, text.trim());
+        events.push(this.run.ended(result[2]!, OUTCOMES[result[1]!]!, atMs));
+      } else if (this.current) {
+        this.run.output(this.current, text);
       }
       if (text.length > 0) lines.push(this.current && !run && !result ? { text, test: this.current } : { text });
     }

@@ -55,25 +55,23 @@ export default async function* holdwatchReporter(source) {
     stacks.set(data.file ?? '', stack);
     events.emit({ type: 'test-start', name: stack.join(' > ') });
   };
-  const ended = (data) => {
-    const outcome = outcomeOf(data);
-    if (outcome === 'failed' || outcome === 'error') failed = true;
-    const detail = outcome === 'failed' || outcome === 'error' ? detailOf(data) : undefined;
-    events.emit({ type: 'test-end', name: fullName(data), outcome, ...(detail ? { detail } : {}) });
-  };
-  const files = new Map(); // file -> { startedAtMs, hasTests }
-  const fileEvent = (type, data) => {
-    const file = files.get(data.file) ?? { startedAtMs: Date.now(), hasTests: false };
-    files.set(data.file, file);
-    const done = type === 'test:complete' || (!live && (type === 'test:pass' || type === 'test:fail'));
-    if (!done || file.hasTests || file.reported) return;
-    file.reported = true;
-    const name = relative(process.cwd(), data.file).split(sep).join('/');
-    events.emit({ type: 'test-start', name, atMs: file.startedAtMs });
+  const ended = (data, name = fullName(data)) => {
     const outcome = outcomeOf(data);
     if (outcome === 'failed' || outcome === 'error') failed = true;
     const detail = outcome === 'failed' || outcome === 'error' ? detailOf(data) : undefined;
     events.emit({ type: 'test-end', name, outcome, ...(detail ? { detail } : {}) });
+  };
+  const fileStartedAtMs = new Map(); // file -> when its first event came
+  const filesWithTests = new Set();
+  const filesReported = new Set();
+  const fileEvent = (type, data) => {
+    if (!fileStartedAtMs.has(data.file)) fileStartedAtMs.set(data.file, Date.now());
+    const done = type === 'test:complete' || (!live && (type === 'test:pass' || type === 'test:fail'));
+    if (!done || filesWithTests.has(data.file) || filesReported.has(data.file)) return;
+    filesReported.add(data.file);
+    const name = relative(process.cwd(), data.file).split(sep).join('/');
+    events.emit({ type: 'test-start', name, atMs: fileStartedAtMs.get(data.file) });
+    ended(data, name);
   };
   try {
     events.emit({ type: 'run-start', name: 'node --test' });
@@ -86,7 +84,7 @@ export default async function* holdwatchReporter(source) {
           fileEvent(type, data);
           continue;
         }
-        if (data.file) files.set(data.file, { ...(files.get(data.file) ?? { startedAtMs: Date.now() }), hasTests: true });
+        if (data.file) filesWithTests.add(data.file);
         if (type === 'test:dequeue') {
           live = true;
           began(data);

@@ -707,7 +707,6 @@ function wrapDelete(owner, name, api) {
 function onDeleting(target, api, above) {
   try {
     const gone = toPath(target);
-    if (gone === null) return;
     const within = (p) => p === gone || p.startsWith(gone.endsWith(path.sep) ? gone : gone + path.sep);
     const held = [];
     // Each open is deleted once: fs.rm's later steps (its callbacks' unlinks) add nothing.

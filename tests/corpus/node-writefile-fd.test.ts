@@ -3,12 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { lineOf } from '../probes/stack-support.js';
 import { CORPUS, distinct, runCase } from './corpus.js';
 
 const RUNS = 20;
 const FILE = 'test/parallel/test-fs-writefile-with-fd.js';
-const source = readFileSync(join(CORPUS, 'node-writefile-fd', FILE), 'utf8').split('\n');
-const lineOf = (marker: string) => source.findIndex((l) => l.includes(marker)) + 1;
+const source = readFileSync(join(CORPUS, 'node-writefile-fd', FILE), 'utf8');
 
 describe('corpus: a Node core test file under node --test (fds opened, never closed, the tmpdir removed at exit)', () => {
   it(`names the same leaks, verdicts, opening test and open lines in ${RUNS} of ${RUNS} runs`, async () => {
@@ -22,7 +22,7 @@ describe('corpus: a Node core test file under node --test (fds opened, never clo
     expect(runs.every((r) => r.exitCode === 0)).toBe(true);
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([[FILE, 'passed']]);
     const leak = (file: string, marker: string) =>
-      `.tmp.0/${file} (deleted) | leaked-past-test by probe-open | opened in ${FILE} by probe-open | at test-fs-writefile-with-fd.js:${lineOf(marker)}`;
+      `.tmp.0/${file} (deleted) | leaked-past-test by probe-open | opened in ${FILE} by probe-open | at test-fs-writefile-with-fd.js:${lineOf(source, marker)}`;
     const summary = [leak('test.txt', 'the read-only leak'), leak('test.txt', 'the AbortSignal leak'), leak('test1.txt', 'the writeFile() leak')];
     expect(distinct(runs)).toEqual([{ runs: RUNS, summary }]);
   }, 300_000);
