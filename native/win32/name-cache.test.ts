@@ -1,21 +1,40 @@
 // The name cache across the two kinds of scan a run makes on Windows: full scans read the system table
-// (object addresses known), focus scans each process's own table (class 51: object 0).
+// (object addresses known, except on 24H2 without SeDebugPrivilege), focus scans each process's own
+// table (class 51: object 0), and Windows hands a closed handle's value to the next open (LIFO).
 import { describe, expect, it } from 'vitest';
 import type { HandleEntry } from './handle-table.js';
-import { NameCache } from './name-cache.js';
+import { FOCUS_RECHECK, NameCache, SYSTEM_RECHECK, type RecheckPolicy } from './name-cache.js';
 import type { NameOutcome } from './name-worker-client.js';
 
 const row = (object: bigint, handle = 0x44n, access = 0x12019f): HandleEntry => ({ pid: 10, object, handle, grantedAccess: access, typeIndex: 37 });
 const named = (name: string): NameOutcome => ({ kind: 'named', answer: { type: 'named', id: 1, index: 0, name, directory: false, deletePending: false } });
+const stalled: NameOutcome = { kind: 'unnamed', reason: 'name query passed its deadline', stalled: true };
+const TEMP = '\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\';
+/** A policy that trusts unproven names for ever: what the cache did before LIFO reuse was taken into account. */
+const TRUSTING: RecheckPolicy = { diskMs: Infinity, otherMs: Infinity, stalledMs: Infinity };
 
-/** One scan of `rows`: the cached ones found, the rest stored as named `fresh`. Returns how many had to be named. */
-function scan(cache: NameCache, rows: HandleEntry[], fresh = 'new'): number {
+/**
+ * One scan of `rows` at `nowMs`: the cached ones found, the rest stored as `fresh` (what the worker
+ * would answer now). Returns each row's name as the scan reports it.
+ */
+function scanAt(cache: NameCache, rows: HandleEntry[], nowMs: number, policy: RecheckPolicy, fresh: NameOutcome): (string | null)[] {
+  cache.beginScan();
+  const out = rows.map((r) => {
+    const outcome = (cache.lookup(r, nowMs, policy) ?? cache.store(r, fresh, nowMs)).outcome;
+    return outcome.kind === 'named' ? outcome.answer.name : null;
+  });
+  cache.endScan([10]);
+  return out;
+}
+
+/** One scan: returns how many rows had to be named. */
+function scan(cache: NameCache, rows: HandleEntry[], nowMs = 0, policy: RecheckPolicy = SYSTEM_RECHECK): number {
   cache.beginScan();
   let asked = 0;
   for (const r of rows) {
-    if (cache.lookup(r, 0)) continue;
+    if (cache.lookup(r, nowMs, policy)) continue;
     asked++;
-    cache.store(r, named(fresh));
+    cache.store(r, named('new'), nowMs);
   }
   cache.endScan([10]);
   return asked;
@@ -25,10 +44,10 @@ describe('NameCache', () => {
   it("keeps a handle's name across focus scans (object 0) and full scans (its address): named once", () => {
     const cache = new NameCache();
     expect(scan(cache, [row(0xffffa000n)])).toBe(1); // full
-    expect(scan(cache, [row(0n)])).toBe(0); // focus
+    expect(scan(cache, [row(0n)], 50, FOCUS_RECHECK)).toBe(0); // focus (not a disk name: re-checked within a second)
     expect(scan(cache, [row(0xffffa000n)])).toBe(0); // full again
     const first = new NameCache();
-    expect(scan(first, [row(0n)])).toBe(1); // focus first
+    expect(scan(first, [row(0n)], 0, FOCUS_RECHECK)).toBe(1); // focus first
     expect(scan(first, [row(0xffffa000n)])).toBe(0); // the address is learnt...
     expect(scan(first, [row(0xffffb000n)])).toBe(1); // ...and another object under that value is another file
   });
@@ -38,5 +57,46 @@ describe('NameCache', () => {
     scan(cache, [row(0xffffa000n)]);
     expect(scan(cache, [row(0xffffc000n)])).toBe(1);
     expect(scan(cache, [row(0xffffc000n, 0x44n, 0x120089)])).toBe(1);
+  });
+
+  it('close A, open B under the same value, no address (a focus scan): the next scan names B, not A', () => {
+    const cache = new NameCache();
+    expect(scanAt(cache, [row(0n)], 0, FOCUS_RECHECK, named(`${TEMP}a.db`))).toEqual([`${TEMP}a.db`]);
+    // The test closed a.db and opened b.db: same value, same rights; the worker would now say b.db.
+    expect(scanAt(cache, [row(0n)], 100, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
+    // Trusting the value alone, as before, kept a.db for ever:
+    const trusting = new NameCache();
+    scanAt(trusting, [row(0n)], 0, TRUSTING, named(`${TEMP}a.db`));
+    expect(scanAt(trusting, [row(0n)], 100, TRUSTING, named(`${TEMP}b.db`))).toEqual([`${TEMP}a.db`]);
+  });
+
+  it('24H2 without SeDebugPrivilege (no address in the system table): a disk name is re-checked within 5 s, a pipe within 15 s', () => {
+    const cache = new NameCache();
+    const file = row(0n, 0x44n);
+    const pipe = row(0n, 0x48n);
+    cache.beginScan();
+    cache.store(file, named(`${TEMP}a.db`), 0);
+    cache.store(pipe, named('\\Device\\NamedPipe\\uv\\1'), 0);
+    cache.endScan([10]);
+    expect(cache.lookup(file, 2000, SYSTEM_RECHECK)).toBeDefined(); // trusted for a while: a busy machine has 100,000 handles
+    expect(cache.lookup(file, 5000, SYSTEM_RECHECK)).toBeUndefined();
+    expect(cache.lookup(pipe, 5000, SYSTEM_RECHECK)).toBeDefined();
+    expect(cache.lookup(pipe, 15_000, SYSTEM_RECHECK)).toBeUndefined();
+  });
+
+  it('a stalled handle is asked again only after 10 s in focus (asking hangs again), so a reused value gets its name then', () => {
+    const cache = new NameCache();
+    scanAt(cache, [row(0n)], 0, FOCUS_RECHECK, stalled);
+    expect(scanAt(cache, [row(0n)], 1000, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([null]);
+    expect(scanAt(cache, [row(0n)], 10_000, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
+  });
+
+  it('a match on a known address proves the name again; the same address under focus (no address) is re-checked', () => {
+    const cache = new NameCache();
+    expect(scanAt(cache, [row(0xffffa000n)], 0, SYSTEM_RECHECK, named(`${TEMP}a.db`))).toEqual([`${TEMP}a.db`]);
+    // Proven by its address, however old: the worker's answer (b.db) is not asked for.
+    expect(scanAt(cache, [row(0xffffa000n)], 60_000, SYSTEM_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}a.db`]);
+    // The focus scan's row has no address: a disk name, unproven, is asked again.
+    expect(scanAt(cache, [row(0n)], 60_001, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
   });
 });

@@ -1,20 +1,45 @@
 // Names already known, per process, keyed by handle value and checked against the object address
-// and granted access: a steady-state poll names only new handles. Windows reuses handle values
-// quickly, hence the object and access checks. Object 0 means "not known", not another object: a
-// process's own table (class 51, the focus scans) has none, nor has Wine, nor Windows 11 24H2's system
-// table without SeDebugPrivilege. Compared as different, the focus scans and the full scans between
-// them evicted each other's names, and every handle of the test tree was named again ~10 times a
-// second. An address learnt later is kept.
+// and granted access: a steady-state poll names only new handles.
+//
+// Windows reuses handle values LIFO: "close A, open B" gives B the value A had. Only the object
+// address tells the two apart, and it is often not known (0): a process's own table (class 51, the
+// focus scans) has none, nor has Wine, nor Windows 11 24H2's system table without SeDebugPrivilege.
+// So 0 is "not known", never "another object": compared as different, focus and full scans evicted
+// each other's names and the test tree was named ~10 times a second. But a name matched without an
+// address is unproven, and trusted only for a while (RecheckPolicy): a test that closes one temp file
+// and opens the next would otherwise be shown holding the first. An address learnt later is kept, and
+// a match on it proves the name again.
 // Process identity is not part of the key: ProcessIdentities guarantees a pid still in the table is
 // the same process, and the holder source drops a pid's names when it drops the pid.
 import type { HandleEntry } from './handle-table.js';
 import type { NameOutcome } from './name-worker-client.js';
+import { isDiskName } from './disk-names.js';
+
+/**
+ * How long a name matched without an object address is trusted, since it was last proven (named, or
+ * matched on its address). Disk names are cheap and safe to ask again (a disk file's query does not
+ * hang); a pipe's or console's may hang, a stalled one did: those are asked less often.
+ */
+export interface RecheckPolicy {
+  diskMs: number;
+  otherMs: number;
+  stalledMs: number;
+}
+
+/** The test tree's processes, where "close A, open B" matters most, and their tables never carry addresses. */
+export const FOCUS_RECHECK: RecheckPolicy = { diskMs: 0, otherMs: 1000, stalledMs: 10_000 };
+/** Every process, where the table has no addresses (24H2 without SeDebugPrivilege, Wine). */
+export const SYSTEM_RECHECK: RecheckPolicy = { diskMs: 5000, otherMs: 15_000, stalledMs: 30_000 };
 
 export interface CachedName {
   /** The kernel object's address; 0n while not known. */
   object: bigint;
   readonly access: number;
   readonly outcome: NameOutcome;
+  /** A disk file's name (see disk-names.ts). */
+  readonly disk: boolean;
+  /** When the name was last proven: named by the worker, or matched on a known address. */
+  provenAtMs: number;
   /** Match key and display form, valid while `keysVersion` equals the drive table's version. */
   key?: string;
   display?: string;
@@ -47,19 +72,32 @@ export class NameCache {
   }
 
   /** The cached name for this table row, marked as seen; undefined when it must be (re)named. */
-  lookup(entry: HandleEntry, nowMs: number): CachedName | undefined {
+  lookup(entry: HandleEntry, nowMs: number, policy: RecheckPolicy): CachedName | undefined {
     const bucket = this.bucket(entry.pid, false);
     const cached = bucket?.names.get(entry.handle);
-    if (!bucket || !cached || !sameObject(cached.object, entry.object) || cached.access !== entry.grantedAccess) return undefined;
+    if (!bucket || !cached || cached.access !== entry.grantedAccess) return undefined;
+    if (cached.object !== 0n && entry.object !== 0n) {
+      if (cached.object !== entry.object) return undefined; // the value was reused for another object
+      cached.provenAtMs = nowMs;
+    } else if (nowMs >= recheckAtMs(cached, entry.handle, policy)) return undefined;
     if (cached.retryAtMs !== undefined && nowMs >= cached.retryAtMs) return undefined;
     if (cached.object === 0n) cached.object = entry.object;
     this.markSeen(bucket, cached);
     return cached;
   }
 
-  store(entry: HandleEntry, outcome: NameOutcome, retryAtMs?: number): CachedName {
+  store(entry: HandleEntry, outcome: NameOutcome, nowMs: number, retryAtMs?: number): CachedName {
     const bucket = this.bucket(entry.pid, true)!;
-    const cached: CachedName = { object: entry.object, access: entry.grantedAccess, outcome, seen: -1, ...(retryAtMs === undefined ? {} : { retryAtMs }) };
+    const disk = outcome.kind === 'named' && outcome.answer.name !== null && isDiskName(outcome.answer.name);
+    const cached: CachedName = {
+      object: entry.object,
+      access: entry.grantedAccess,
+      outcome,
+      disk,
+      provenAtMs: nowMs,
+      seen: -1,
+      ...(retryAtMs === undefined ? {} : { retryAtMs }),
+    };
     bucket.names.set(entry.handle, cached);
     this.markSeen(bucket, cached);
     return cached;
@@ -122,7 +160,13 @@ export class NameCache {
   }
 }
 
-/** Two addresses of the same object, as far as is known: 0n (not known) matches any. */
-function sameObject(cached: bigint, seen: bigint): boolean {
-  return cached === seen || cached === 0n || seen === 0n;
+/**
+ * Until when a name matched without an address (on either side) is trusted. Spread
+ * over half the period to the whole of it by handle value, so the names of one process are not all
+ * asked again in the same scan.
+ */
+export function recheckAtMs(cached: CachedName, handle: bigint, policy: RecheckPolicy): number {
+  const stalled = cached.outcome.kind === 'unnamed' && cached.outcome.stalled;
+  const period = stalled ? policy.stalledMs : cached.disk ? policy.diskMs : policy.otherMs;
+  return cached.provenAtMs + period * (0.5 + Number((handle >> 2n) % 32n) / 64);
 }

@@ -1,6 +1,7 @@
 // Worker side: names a remote handle by duplicating it into this process. Runs only inside the
 // disposable name worker, because NtQueryObject(ObjectNameInformation) and NtQueryInformationFile
 // can block forever on a synchronous pipe with a pending read; the app kills us when that happens.
+import { isDiskName } from './disk-names.js';
 import { parseObjectName } from './handle-table.js';
 import { closeHandle, duplicateHandle, openProcess, PROCESS_DUP_HANDLE, processCreationTime } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
@@ -13,9 +14,6 @@ export interface NameAnswer {
   directory: boolean;
   deletePending: boolean;
 }
-
-/** Kernel names that are disk files (not pipes, consoles, devices): only these get a second query. */
-const DISK_NAME = /^(\\\?\?\\[A-Za-z]:\\|\\Device\\(HarddiskVolume\d+|Mup|LanmanRedirector)\\)/i;
 
 export class NameResolver {
   /** One PROCESS_DUP_HANDLE handle per live process, keyed by pid, checked against create time. */
@@ -33,7 +31,7 @@ export class NameResolver {
       const name = parseObjectName(this.nameMemory.read(Math.min(result.returnLength || this.nameMemory.size, this.nameMemory.size)), this.nameMemory.address);
       if (name === null || name === '') return { name: null, directory: false, deletePending: false };
       this.onNamed(name);
-      if (!DISK_NAME.test(name)) return { name, directory: false, deletePending: false };
+      if (!isDiskName(name)) return { name, directory: false, deletePending: false };
       const standard = nt.ntQueryStandardInformation(dup);
       return ntSuccess(standard.status)
         ? { name, directory: standard.directory, deletePending: standard.deletePending }

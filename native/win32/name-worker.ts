@@ -1,6 +1,13 @@
 // The name worker's entry point: `node name-worker.js`, JSON lines in on stdin, out on stdout.
 // Started by NameWorkerClient with process.execPath (the same node and the same dist code).
+import { enableDebugPrivilege } from './debug-privilege.js';
 import { NameResolver } from './name-resolver.js';
 import { serveNameRequests } from './name-worker-loop.js';
 
+// Inherited from an elevated host with the token, but a worker started otherwise would lack it.
+try {
+  enableDebugPrivilege();
+} catch {
+  // Only an elevated worker gains from it; naming works without.
+}
 serveNameRequests(new NameResolver());

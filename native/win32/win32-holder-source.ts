@@ -9,9 +9,10 @@ import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } f
 import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
 import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
+import { enableDebugPrivilege, type PrivilegeState } from './debug-privilege.js';
 import { focusedFileHandles } from './focused-handles.js';
 import { closeHandle, openProcess } from './kernel32.js';
-import { NameCache, type CachedName } from './name-cache.js';
+import { FOCUS_RECHECK, NameCache, recheckAtMs, SYSTEM_RECHECK, type CachedName, type RecheckPolicy } from './name-cache.js';
 import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameWorkerEntry } from './name-worker-client.js';
 import { DosDevices, PathKeys } from './path-keys.js';
 import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './process-identities.js';
@@ -72,6 +73,14 @@ const IDENTITY_RESYNC_MS = 5000;
 /** A failed name query other than access denied (a process exiting mid-query) is asked again after this. */
 const NAME_RETRY_MS = 2000;
 
+function tryEnableDebugPrivilege(): PrivilegeState | null {
+  try {
+    return enableDebugPrivilege();
+  } catch {
+    return null; // the scan works without it, as a standard user's does
+  }
+}
+
 export class Win32HolderSource implements HolderSource {
   readonly platform = 'win32' as const;
   private readonly tables = new SystemTables();
@@ -98,7 +107,11 @@ export class Win32HolderSource implements HolderSource {
   private scanNamed = 0;
   private scanChanged: number[] = [];
 
+  /** SeDebugPrivilege, on where the token holds it (elevated): null when asking the token failed. */
+  readonly debugPrivilege: PrivilegeState | null;
+
   constructor(options: Win32Options = {}) {
+    this.debugPrivilege = tryEnableDebugPrivilege();
     this.moduleRefreshMs = options.moduleRefreshMs ?? 2000;
     this.onScanned = options.onScanned;
     this.worker = new NameWorkerClient(options.deadlines ?? DEFAULT_DEADLINES, options.nameWorker);
@@ -187,7 +200,7 @@ export class Win32HolderSource implements HolderSource {
       for (let i = run.start; i < run.end; i++) changed.push(rowEntry(rows, i, type));
     }
     // Nothing changed is the common case: no await, no allocation beyond the pass itself.
-    const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs);
+    const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs, SYSTEM_RECHECK);
     this.scanChanged = [...fresh.keys()];
     for (const [pid, scan] of fresh) scans.set(pid, scan);
     this.cache.endScan(fresh.keys());
@@ -209,15 +222,15 @@ export class Win32HolderSource implements HolderSource {
       false,
       [...wanted].filter((pid) => !seen.has(pid) && !refused.has(pid)),
     );
-    const scans = await this.scanEntries(entries, dirs, nowMs);
+    const scans = await this.scanEntries(entries, dirs, nowMs, FOCUS_RECHECK);
     for (const [pid, reason] of refused) scans.set(pid, { identity: undefined, holdings: [], unnamed: null, denied: reason, handleCount: 0, redoAtMs: 0 });
     this.cache.endScan(wanted);
     return scans;
   }
 
   /** Names `entries` (cache first, then the worker) and turns them into per-process results. */
-  private async scanEntries(entries: readonly HandleEntry[], dirs: readonly KeyedDir[], nowMs: number): Promise<Map<number, PidScan>> {
-    const named = await this.nameEntries(entries, nowMs);
+  private async scanEntries(entries: readonly HandleEntry[], dirs: readonly KeyedDir[], nowMs: number, policy: RecheckPolicy): Promise<Map<number, PidScan>> {
+    const named = await this.nameEntries(entries, nowMs, policy);
     const scans = new Map<number, PidScan>();
     let scan: PidScan | undefined;
     let lastPid = -1;
@@ -235,6 +248,8 @@ export class Win32HolderSource implements HolderSource {
       scan.handleCount++;
       const cached = named[i];
       if (cached === undefined) continue;
+      // No address to prove the name by: unchanged rows are looked up again when it is due a re-check.
+      if (cached.object === 0n) scan.redoAtMs = Math.min(scan.redoAtMs, recheckAtMs(cached, entry.handle, policy));
       const outcome = cached.outcome;
       if (outcome.kind === 'unnamed') {
         scan.unnamed ??= { pid: entry.pid, name: scan.identity?.imageName || '?', count: 0, reason: outcome.reason };
@@ -326,7 +341,7 @@ export class Win32HolderSource implements HolderSource {
   }
 
   /** Cached names for known handles, the worker for new ones; undefined for denied processes. */
-  private async nameEntries(entries: readonly HandleEntry[], nowMs: number): Promise<(CachedName | undefined)[]> {
+  private async nameEntries(entries: readonly HandleEntry[], nowMs: number, policy: RecheckPolicy): Promise<(CachedName | undefined)[]> {
     this.cache.beginScan();
     const named = new Array<CachedName | undefined>(entries.length);
     const missing: number[] = [];
@@ -340,7 +355,7 @@ export class Win32HolderSource implements HolderSource {
       }
       // A process that refused even QUERY_LIMITED refuses DUP_HANDLE too: it is in `denied` already.
       if (!lastIdentity || lastIdentity.denied) continue;
-      const cached = this.cache.lookup(entry, nowMs);
+      const cached = this.cache.lookup(entry, nowMs, policy);
       if (cached) named[i] = cached;
       else missing.push(i);
     }
@@ -356,11 +371,11 @@ export class Win32HolderSource implements HolderSource {
       // A handle that stalled stays unnamed (asking again would hang again); one the scan's deadline
       // never reached is asked next time; a failure other than "denied" is asked again after a while.
       if (outcome.kind === 'unnamed' && !outcome.stalled) {
-        named[entryIndex] = { object: 0n, access: 0, outcome, seen: -1 };
+        named[entryIndex] = { object: 0n, access: 0, outcome, disk: false, provenAtMs: nowMs, seen: -1 };
         return;
       }
       const retryAtMs = outcome.kind === 'named' && outcome.answer.error && !outcome.answer.error.denied ? nowMs + NAME_RETRY_MS : undefined;
-      named[entryIndex] = this.cache.store(entries[entryIndex]!, outcome, retryAtMs);
+      named[entryIndex] = this.cache.store(entries[entryIndex]!, outcome, nowMs, retryAtMs);
     });
     return named;
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
 import { killAllHolders, pythonHoldingFile, pythonHoldingForDetails, stopHolder } from '../support/holders.js';
-import { openChromium, screenshot, selectFrozenBlocker, startUi, type Browser, type RunningUi } from './ui-support.js';
+import { openChromium, screenshot, selectFrozenBlocker, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let ui: RunningUi;
@@ -39,7 +39,7 @@ describe('holdwatch ui in Chromium', () => {
     expect(new URL(page.url()).search).toBe(''); // the token left the address bar
     await page.fill('#dir', watched);
     await page.click('button[type=submit]');
-    await page.getByTestId('watch-live').waitFor();
+    await waitForLive(page, ui);
     await page.getByText('Nothing holds the directory right now.').waitFor();
     await screenshot(page, '01-watching-empty');
 
@@ -119,7 +119,7 @@ describe('holdwatch ui in Chromium', () => {
     await page.goto(ui.url);
     await page.fill('#dir', watched);
     await page.click('button[type=submit]');
-    await page.getByTestId('watch-live').waitFor();
+    await waitForLive(page, ui);
 
     const holder = await pythonHoldingForDetails(watched, { ...process.env, HOLDWATCH_RUN: 'tag-from-ui-test' });
     const row = page.locator(`[role=row][data-pid="${holder.pid}"]`).filter({ hasText: 'written.log' });

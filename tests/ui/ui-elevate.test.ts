@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { openChromium, screenshot, startUi, type Browser, type RunningUi } from './ui-support.js';
+import { openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
 
 const SAME_RIGHTS_UI = join(REPO_ROOT, 'tests/fixtures/ui-host/same-rights-ui.mjs');
 
@@ -70,10 +70,7 @@ async function watchAs(ui: RunningUi, dir: string) {
   await page.goto(ui.url);
   await page.fill('#dir', dir);
   await page.click('button[type=submit]');
-  await page
-    .getByTestId('watch-live')
-    .getByText(/processes? not inspectable/)
-    .waitFor({ timeout: 20_000 });
+  await waitForLive(page, ui, /processes? not inspectable/);
   return page;
 }
 

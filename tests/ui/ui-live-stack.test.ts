@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAllHolders, pythonHoldingFile } from '../support/holders.js';
-import { openChromium, screenshot, startUi, type Browser, type RunningUi } from './ui-support.js';
+import { openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let browser: Browser;
@@ -35,7 +35,7 @@ async function selectPythonHolder(ui: RunningUi, name: string) {
   await page.goto(ui.url);
   await page.fill('#dir', watched);
   await page.click('button[type=submit]');
-  await page.getByTestId('watch-live').waitFor();
+  await waitForLive(page, ui);
   const holder = await pythonHoldingFile(join(watched, 'held.log'));
   const row = page.locator(`[role=row][data-pid="${holder.pid}"]`);
   await row.waitFor();

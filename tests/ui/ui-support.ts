@@ -111,6 +111,29 @@ export async function selectFrozenBlocker(page: Page, marker: Locator, path: str
   return page.getByTestId('details');
 }
 
+/**
+ * Waits for the watch to be live (and, given `text`, for its status line to show it). On a timeout the
+ * error says what the page and the host showed instead: a flake under load is then a fact, not a guess.
+ */
+export async function waitForLive(page: Page, ui: RunningUi, text?: RegExp, timeout = 30_000): Promise<void> {
+  const live = page.getByTestId('watch-live');
+  try {
+    await (text ? live.getByText(text) : live).waitFor({ timeout });
+  } catch (error) {
+    const shown = (
+      await page
+        .locator('body')
+        .innerText()
+        .catch(() => '(page unreadable)')
+    ).slice(0, 600);
+    await screenshot(page, 'failed-wait-for-live').catch(() => undefined);
+    throw new Error(
+      `watch not live${text ? ` with ${text}` : ''} after ${timeout} ms; the page showed: ${JSON.stringify(shown)}; host stderr: ${JSON.stringify(ui.stderr().slice(-600))}`,
+      { cause: error },
+    );
+  }
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);

@@ -155,7 +155,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(r.child.info.commandLine).toContain('-e');
   }, 120_000);
 
-  it('each handle holder carries its GrantedAccess decoded; processExtras reads the PEB cwd and the handle count', async () => {
+  it('each handle holder carries its GrantedAccess decoded; processExtras reads the PEB cwd and the handle count; SeDebugPrivilege is turned on', async () => {
     const out = join(scratch, 'details.json');
     const run = await procs.run('details', [fixture('details.mjs'), dist, toWine(dir), String(holderPids.cwd), toWine(out)]);
     expect(run.code, run.stderr).toBe(0);
@@ -169,6 +169,8 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(r.extras).toMatchObject({ cwd: toWine(join(dir, 'cwd-dir')), cwdUnreadableReason: null });
     expect(r.extras.handleCount).toBeGreaterThan(3);
     expect(r.gone).toBeNull();
+    // Wine's user is an administrator whose token holds SeDebugPrivilege, off until a process turns it on.
+    expect(r.privilege).toEqual({ disabledBefore: true, state: 'enabled', enabledInToken: true });
   }, 120_000);
 
   it('a stalled name query is reported as unnamed, the rest is named, the next scan works', async () => {
