@@ -8,7 +8,7 @@ export const PlatformNameSchema = z.enum(PLATFORMS);
 export type PlatformName = z.infer<typeof PlatformNameSchema>;
 
 export const HolderKindSchema = z.enum(HOLDER_KINDS);
-/** How a process holds a path. `mmap` is Linux's mapped file; `module` a DLL/EXE image on Windows. */
+/** How a process holds a path. `mmap`: a file mapped as a data view (Linux mmap, Windows MapViewOfFile), no handle needed; `module` a DLL/EXE image on Windows. */
 export type HolderKind = z.infer<typeof HolderKindSchema>;
 
 /** What a handle may do to its file: Windows DELETE access counts as `delete`. */

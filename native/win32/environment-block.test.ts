@@ -2,7 +2,7 @@
 // double-NUL ended), with the oddities Windows puts in them.
 import { describe, expect, it } from 'vitest';
 import { environmentBlockLength, findEnvironmentVariable, parseEnvironmentBlock } from './environment-block.js';
-import { readEnvironmentAt } from './process-reader.js';
+import { readEnvironmentAt } from './process-parameters.js';
 
 const block = (...entries: string[]) => Buffer.from(`${entries.join('\0')}\0\0`, 'utf16le');
 

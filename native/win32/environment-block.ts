@@ -3,10 +3,6 @@
 // Names compare case-insensitively (GetEnvironmentVariableW does), and the hidden per-drive
 // current directories (`=C:=C:\work`) have names that start with `=`.
 
-/** RTL_USER_PROCESS_PARAMETERS x64: Environment (PVOID) @0x80, EnvironmentSize (SIZE_T, Vista+) @0x3F0. */
-export const PARAMETERS_ENVIRONMENT_OFFSET = 0x80;
-export const PARAMETERS_ENVIRONMENT_SIZE_OFFSET = 0x3f0;
-
 /** Entries in block order, up to the empty string that ends the block. */
 export function parseEnvironmentBlock(block: Buffer): [name: string, value: string][] {
   const text = block.toString('utf16le', 0, block.length & ~1);

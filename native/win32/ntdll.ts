@@ -7,6 +7,9 @@ const fn = lazyLibrary('ntdll.dll');
 const querySystemInformation = fn('int32_t NtQuerySystemInformation(int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
 const queryObject = fn('int32_t NtQueryObject(void *handle, int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
 const queryInformationProcess = fn('int32_t NtQueryInformationProcess(void *process, int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
+const queryVirtualMemory = fn(
+  'int32_t NtQueryVirtualMemory(void *process, uint64_t base, int32_t cls, void *info, uint64_t length, _Out_ uint64_t *returnLength)',
+);
 const queryInformationFile = fn('int32_t NtQueryInformationFile(void *file, void *ioStatus, void *info, uint32_t length, int32_t cls)');
 
 export const SystemProcessInformation = 5;
@@ -14,10 +17,14 @@ export const SystemExtendedHandleInformation = 64;
 export const ObjectNameInformation = 1;
 export const ObjectTypesInformation = 3;
 export const ProcessBasicInformation = 0;
+export const ProcessWow64Information = 26;
 export const ProcessHandleInformation = 51;
 /** PS_PROTECTION, one byte (native/win32/protection.ts). */
 export const ProcessProtectionInformation = 61;
 export const FileStandardInformation = 5;
+export const MemoryBasicInformation = 0;
+/** The file a mapped view's section was made from: a UNICODE_STRING with the kernel name. */
+export const MemoryMappedFilenameInformation = 2;
 
 export interface NtResult {
   /** Unsigned NTSTATUS. */
@@ -42,6 +49,12 @@ export function ntQueryInformationProcess(process: ProcessHandle, cls: number, m
   const out = [0];
   const status = queryInformationProcess()(process, cls, memory.address, memory.size, out) as number;
   return { status: status >>> 0, returnLength: out[0] ?? 0 };
+}
+
+export function ntQueryVirtualMemory(process: ProcessHandle, base: bigint, cls: number, memory: NativeMemory): NtResult {
+  const out = [0n];
+  const status = queryVirtualMemory()(process, base, cls, memory.address, BigInt(memory.size), out) as number;
+  return { status: status >>> 0, returnLength: Number(out[0] ?? 0) };
 }
 
 /** FILE_STANDARD_INFORMATION x64: AllocationSize, EndOfFile, NumberOfLinks, DeletePending @20, Directory @21. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUtf16, parseBasicInformation, parseProcessParameters, PROCESS_PARAMETERS_BYTES } from './peb-layout.js';
+import { decodeUtf16, parseBasicInformation, parseProcessParameters, X64_LAYOUT } from './peb-layout.js';
 
 describe('PEB decoding (x64)', () => {
   it('reads PebBaseAddress, the pid and InheritedFromUniqueProcessId from PROCESS_BASIC_INFORMATION', () => {
@@ -11,7 +11,7 @@ describe('PEB decoding (x64)', () => {
   });
 
   it('reads CurrentDirectory (path and handle), ImagePathName and CommandLine from RTL_USER_PROCESS_PARAMETERS', () => {
-    const buf = Buffer.alloc(PROCESS_PARAMETERS_BYTES);
+    const buf = Buffer.alloc(X64_LAYOUT.parametersBytes);
     const ref = (at: number, length: number, address: bigint) => {
       buf.writeUInt16LE(length, at);
       buf.writeUInt16LE(length + 2, at + 2);

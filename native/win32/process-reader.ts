@@ -5,26 +5,15 @@ import { processUser } from './advapi32.js';
 import { closeHandle, openProcess, PROCESS_QUERY_INFORMATION, PROCESS_VM_READ, readMemory } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
-import {
-  decodeUtf16,
-  parseBasicInformation,
-  parseProcessParameters,
-  PEB_PROCESS_PARAMETERS_OFFSET,
-  PROCESS_BASIC_INFORMATION_BYTES,
-  PROCESS_PARAMETERS_BYTES,
-} from './peb-layout.js';
+import { parseBasicInformation, PROCESS_BASIC_INFORMATION_BYTES } from './peb-layout.js';
+import { readEnvironment, readParameters, type ProcessParameters, type RemoteProcessMemory } from './process-parameters.js';
 import { listModules, moduleFileName } from './psapi.js';
+import { readUnicodeStringIn } from './handle-table.js';
+import { mappedFiles, MEMORY_BASIC_INFORMATION_BYTES, parseMemoryBasicInformation } from './mapped-views.js';
 import { NtStatusError, ntSuccess } from './win-errors.js';
 import type { ProcessHandle } from './win-types.js';
-import type { UnicodeStringRef } from './handle-table.js';
-import { environmentBlockLength, PARAMETERS_ENVIRONMENT_OFFSET, PARAMETERS_ENVIRONMENT_SIZE_OFFSET } from './environment-block.js';
 
-export interface ProcessParameters {
-  commandLine: string;
-  imagePath: string;
-  currentDirectory: string;
-  currentDirectoryHandle: bigint;
-}
+export type { ProcessParameters } from './process-parameters.js';
 
 interface Entry {
   createTime: bigint;
@@ -35,6 +24,8 @@ interface Entry {
   modules: Map<bigint, string>;
   /** Last module list and when it was read (performance.now() ms). */
   moduleList?: { names: string[]; atMs: number };
+  /** Last list of files mapped as data views (kernel names), and when it was read. */
+  mappedList?: { names: string[]; atMs: number };
 }
 
 export class ProcessReader {
@@ -52,16 +43,7 @@ export class ProcessReader {
   }
 
   parameters(pid: number, createTime: bigint): ProcessParameters {
-    const { handle } = this.entry(pid, createTime);
-    const paramsAddress = processParametersAddress(handle);
-    const refs = parseProcessParameters(readMemory(handle, paramsAddress, PROCESS_PARAMETERS_BYTES));
-    const text = (ref: UnicodeStringRef) => (ref.lengthBytes === 0 ? '' : decodeUtf16(readMemory(handle, ref.address, ref.lengthBytes)));
-    return {
-      commandLine: text(refs.commandLine),
-      imagePath: text(refs.imagePath),
-      currentDirectory: text(refs.currentDirectory),
-      currentDirectoryHandle: refs.currentDirectoryHandle,
-    };
+    return readParameters(remoteMemory(this.entry(pid, createTime).handle));
   }
 
   /** Command line, read once per process (it rarely changes and is what users recognise). */
@@ -109,6 +91,21 @@ export class ProcessReader {
     return names;
   }
 
+  /**
+   * Kernel names of the files mapped as data views (see mapped-views.ts), re-read at most every
+   * `refreshMs`: the walk reads every region of the address space. `walk` false: the last list only.
+   */
+  mappedFiles(pid: number, createTime: bigint, refreshMs = 0, now = performance.now(), walk = true): readonly string[] {
+    const entry = this.entry(pid, createTime);
+    if (entry.mappedList && (!walk || now - entry.mappedList.atMs < refreshMs)) return entry.mappedList.names;
+    if (!walk) return NO_FILES;
+    const names = walkMappedFiles(entry.handle);
+    // The same list as before is the same array: the caller's match of it is kept.
+    const same = entry.mappedList && entry.mappedList.names.length === names.length && entry.mappedList.names.every((n, i) => n === names[i]);
+    entry.mappedList = { names: same ? entry.mappedList!.names : names, atMs: now };
+    return entry.mappedList.names;
+  }
+
   /** Closes handles of processes that are gone (or whose pid now names another process). */
   prune(live: ReadonlyMap<number, bigint>): void {
     for (const [pid, entry] of this.entries) if (live.get(pid) !== entry.createTime) this.forget(pid);
@@ -126,53 +123,55 @@ export class ProcessReader {
   }
 }
 
-/** PEB -> ProcessParameters: where RTL_USER_PROCESS_PARAMETERS sits in the process. */
-export function processParametersAddress(handle: ProcessHandle): bigint {
-  const basic = new NativeMemory(PROCESS_BASIC_INFORMATION_BYTES);
-  let pebAddress: bigint;
+const NO_FILES: readonly string[] = [];
+
+function walkMappedFiles(handle: ProcessHandle): string[] {
+  const info = new NativeMemory(MEMORY_BASIC_INFORMATION_BYTES);
+  const name = new NativeMemory(16 + 2 * 1024);
   try {
-    const result = nt.ntQueryInformationProcess(handle, nt.ProcessBasicInformation, basic);
-    if (!ntSuccess(result.status)) throw new NtStatusError('NtQueryInformationProcess(ProcessBasicInformation)', result.status);
-    pebAddress = parseBasicInformation(basic.read()).pebAddress;
+    return mappedFiles({
+      region: (address) =>
+        ntSuccess(nt.ntQueryVirtualMemory(handle, address, nt.MemoryBasicInformation, info).status) ? parseMemoryBasicInformation(info.read()) : null,
+      fileName: (base) => {
+        const result = nt.ntQueryVirtualMemory(handle, base, nt.MemoryMappedFilenameInformation, name);
+        return ntSuccess(result.status) ? readUnicodeStringIn(name.read(), 0, name.address) : null; // a pagefile-backed section has no file
+      },
+    });
   } finally {
-    basic.free();
+    name.free();
+    info.free();
   }
-  return readMemory(handle, pebAddress + BigInt(PEB_PROCESS_PARAMETERS_OFFSET), 8).readBigUInt64LE(0);
 }
 
-const PAGE_BYTES = 4096;
-const MAX_ENVIRONMENT_BYTES = 64 * 1024 * 1024;
+/** The process's memory as process-parameters.ts reads it: its PEB(s) and ReadProcessMemory. */
+export function remoteMemory(handle: ProcessHandle): RemoteProcessMemory {
+  return {
+    pebAddress: () => {
+      const basic = new NativeMemory(PROCESS_BASIC_INFORMATION_BYTES);
+      try {
+        const result = nt.ntQueryInformationProcess(handle, nt.ProcessBasicInformation, basic);
+        if (!ntSuccess(result.status)) throw new NtStatusError('NtQueryInformationProcess(ProcessBasicInformation)', result.status);
+        return parseBasicInformation(basic.read()).pebAddress;
+      } finally {
+        basic.free();
+      }
+    },
+    wow64PebAddress: () => {
+      const answer = new NativeMemory(8);
+      try {
+        const result = nt.ntQueryInformationProcess(handle, nt.ProcessWow64Information, answer);
+        // An OS or a layer without the class (Wine's 64-bit-only prefix answers it): a native process.
+        if (!ntSuccess(result.status)) return 0n;
+        return answer.read(8).readBigUInt64LE(0);
+      } finally {
+        answer.free();
+      }
+    },
+    read: (address, bytes) => readMemory(handle, address, bytes),
+  };
+}
 
-/**
- * The process's environment block (ProcessParameters->Environment). Its size comes from
- * EnvironmentSize (Vista and later); when that is missing or implausible the block is read page by
- * page up to its terminating empty string (ReadProcessMemory fails on a read that crosses into an
- * unmapped page, so reads never cross a page boundary).
- */
+/** The process's environment block (ProcessParameters->Environment). */
 export function readEnvironmentBlock(handle: ProcessHandle): Buffer {
-  const paramsAddress = processParametersAddress(handle);
-  const head = readMemory(handle, paramsAddress, PARAMETERS_ENVIRONMENT_SIZE_OFFSET + 8);
-  const address = head.readBigUInt64LE(PARAMETERS_ENVIRONMENT_OFFSET);
-  const size = head.length >= PARAMETERS_ENVIRONMENT_SIZE_OFFSET + 8 ? Number(head.readBigUInt64LE(PARAMETERS_ENVIRONMENT_SIZE_OFFSET)) : 0;
-  return readEnvironmentAt(address, size, (at, bytes) => readMemory(handle, at, bytes));
-}
-
-/** The block at `address`: `size` bytes when plausible, else page by page up to its end. */
-export function readEnvironmentAt(address: bigint, size: number, read: (address: bigint, bytes: number) => Buffer): Buffer {
-  if (address === 0n) return Buffer.alloc(0);
-  if (size > 0 && size <= MAX_ENVIRONMENT_BYTES) return read(address, size);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let at = address;
-  while (total < MAX_ENVIRONMENT_BYTES) {
-    const chunk = read(at, PAGE_BYTES - Number(at % BigInt(PAGE_BYTES)));
-    if (chunk.length === 0) break;
-    chunks.push(chunk);
-    total += chunk.length;
-    at += BigInt(chunk.length);
-    const soFar = Buffer.concat(chunks);
-    const end = environmentBlockLength(soFar);
-    if (end !== null) return soFar.subarray(0, end);
-  }
-  return Buffer.concat(chunks);
+  return readEnvironment(remoteMemory(handle));
 }

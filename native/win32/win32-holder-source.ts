@@ -67,6 +67,9 @@ interface PidScan {
   redoAtMs: number;
 }
 
+/** A process's mapped views are walked again after about this long (full scans only). */
+const MAPPED_REFRESH_MS = 10_000;
+
 /** Identities are re-synced at least this often even when the pid list is unchanged (denied pids are retried). */
 const IDENTITY_RESYNC_MS = 5000;
 
@@ -91,7 +94,7 @@ export class Win32HolderSource implements HolderSource {
   private readonly worker: NameWorkerClient;
   private readonly moduleRefreshMs: number;
   /** Per pid: the module list last matched (same array = same list), for which dirs, and the hits. */
-  private readonly moduleHits = new Map<number, { list: readonly string[]; dirs: string; hits: RawHolding[] }>();
+  private readonly moduleHits = new Map<number, { list: readonly string[]; mapped: readonly string[]; dirs: string; hits: RawHolding[] }>();
   private identitiesVersion = -1;
   private nextIdentitySyncMs = -Infinity;
   private lastPids: number[] = [];
@@ -392,28 +395,38 @@ export class Win32HolderSource implements HolderSource {
     for (const identity of this.identities.values()) {
       if (identity.denied || (wanted && !wanted.has(identity.pid))) continue;
       let list: readonly string[];
+      let mapped: readonly string[];
       try {
         list = this.reader.modules(identity.pid, identity.createTime, this.moduleRefreshMs, nowMs);
+        // Walking an address space costs a call per region (more under Wine): full scans only, each
+        // process every ~10 s, spread by pid; focus scans reuse the last walk.
+        const refreshMs = MAPPED_REFRESH_MS * (0.5 + (identity.pid % 64) / 128);
+        mapped = this.reader.mappedFiles(identity.pid, identity.createTime, refreshMs, nowMs, wanted === null);
       } catch (error) {
         if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(identity.pid, `${error.api}: access denied`);
         continue;
       }
       let known = this.moduleHits.get(identity.pid);
-      if (!known || known.list !== list || known.dirs !== dirsKey) {
-        known = { list, dirs: dirsKey, hits: this.matchModules(identity.pid, list, dirs) };
+      if (!known || known.list !== list || known.mapped !== mapped || known.dirs !== dirsKey) {
+        const hits = [
+          ...this.matchFiles(identity.pid, list, dirs, (i) => (i === 0 ? 'exe' : 'module')),
+          ...this.matchFiles(identity.pid, mapped, dirs, () => 'mmap'),
+        ];
+        known = { list, mapped, dirs: dirsKey, hits };
         this.moduleHits.set(identity.pid, known);
       }
       holdings.push(...known.hits);
     }
   }
 
-  private matchModules(pid: number, list: readonly string[], dirs: readonly KeyedDir[]): RawHolding[] {
+  /** Module files (DOS names) or mapped files (kernel names) under a watched dir, as rows of `kind`. */
+  private matchFiles(pid: number, files: readonly string[], dirs: readonly KeyedDir[], kind: (index: number) => 'exe' | 'module' | 'mmap'): RawHolding[] {
     const hits: RawHolding[] = [];
-    list.forEach((file, index) => {
+    files.forEach((file, index) => {
       const keyed = this.keys.keyOf(file);
       for (const spelled of dirs) {
         const path = underWatchedDir(keyed, spelled);
-        if (path !== null) hits.push({ pid, kind: index === 0 ? 'exe' : 'module', path, deleted: false, handle: null, watchedDir: spelled.dir.display });
+        if (path !== null) hits.push({ pid, kind: kind(index), path, deleted: false, handle: null, watchedDir: spelled.dir.display });
       }
     });
     return hits;

@@ -65,19 +65,38 @@ export function wineAvailable(): boolean {
   }
 }
 
+/**
+ * A wineserver for the prefix that stays until stopWineserver(). By default wineserver quits 3 s after
+ * its last process, and a process started while it shuts down dies at once (exit 0, no output: "wine
+ * child exited 0 before ... (no wineserver running)"). `wineserver -p` makes only a server it starts
+ * persistent: when one already runs (the last suite's, just told to end by `-k` and still ending), it
+ * changes nothing, the old one goes, and the next process starts a server that idles out. So such a
+ * server is ended and waited for first. The prefix is holdwatch's own (in its cache), not the user's.
+ */
+function startPersistentWineserver(env: NodeJS.ProcessEnv): void {
+  const server = (args: string[]) => execFileSync('wineserver', args, { env, stdio: 'ignore', timeout: 30_000 });
+  try {
+    server(['-p']);
+    return;
+  } catch {
+    // One runs already, persistent or not: replace it.
+  }
+  try {
+    server(['-k']);
+  } catch {
+    // it ended meanwhile
+  }
+  server(['-w']);
+  server(['-p']);
+}
+
 /** Runs scripts/wine-setup.sh (idempotent; ~15-40 s from nothing, instant when cached). */
 export function prepareWine(runId: string): WineEnv {
   const out = execFileSync('bash', [join(REPO, 'scripts', 'wine-setup.sh')], { encoding: 'utf8', timeout: 240_000, stdio: ['ignore', 'pipe', 'inherit'] });
   const cache = out.trim().split('\n').pop()!;
   const env = { ...process.env, WINEPREFIX: join(cache, 'prefix'), WINEDEBUG: '-all' };
   currentPrefix = env.WINEPREFIX;
-  // Persistent until stopWineserver(): by default wineserver quits 3 s after its last process, and a
-  // process started while it shuts down can die at once (a CI run lost a holder so, exit 0, no output).
-  try {
-    execFileSync('wineserver', ['-p'], { env, stdio: 'ignore', timeout: 20_000 });
-  } catch {
-    // One is running already (another suite's, or the user's): it serves us as it is.
-  }
+  startPersistentWineserver(env);
   return {
     cache,
     nodeExe: join(cache, 'node-20.20.2', 'node.exe'),
@@ -171,12 +190,14 @@ export class WineProcesses {
     }
   }
 
+  /** Ends the prefix's wineserver and waits until it is gone, so the next suite starts its own. */
   stopWineserver(): void {
     try {
       execFileSync('wineserver', ['-k'], { env: this.wine.env, stdio: 'ignore', timeout: 20_000 });
     } catch {
       // already stopped: `wineserver -k` answers 1 when there is nothing to end
     }
+    execFileSync('wineserver', ['-w'], { env: this.wine.env, stdio: 'ignore', timeout: 30_000 });
   }
 }
 

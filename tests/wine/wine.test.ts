@@ -65,6 +65,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     mkdirSync(`${dir}-other`);
     writeFileSync(join(dir, 'share0.txt'), 'exclusive');
     writeFileSync(join(dir, 'shared.txt'), 'default sharing');
+    writeFileSync(join(dir, 'data.db-shm'), Buffer.alloc(32 * 1024, 1)); // SQLite's -shm is a mapped file
     writeFileSync(join(`${dir}-other`, 'sibling.txt'), 'must not match');
     copyFileSync(join(wine.cache, 'koffi', 'node_modules', '@koromix', 'koffi-win32-x64', 'win32_x64', 'koffi.node'), join(dir, 'mod', 'addon-copy.node'));
     procs = new WineProcesses(wine, scratch);
@@ -75,6 +76,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
       startHolder('dir', [`dir=${w('held-dir')}`]),
       startHolder('cwd', [`cwd=${w('cwd-dir')}`]),
       startHolder('module', [`module=${w('mod\\addon-copy.node')}`]),
+      startHolder('mapped', [`mapped=${w('data.db-shm')}`]),
     ]);
     server = wineserverSummary();
   }, 300_000);
@@ -103,6 +105,9 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(found('dir', 'held-dir')).toEqual([holderPids.dir]);
     expect(found('cwd', 'cwd-dir')).toEqual([holderPids.cwd]);
     expect(found('module', 'mod\\addon-copy.node')).toEqual([holderPids.module]);
+    // Kept only by a view: both its handles were closed, the handle table has nothing on it.
+    expect(found('mmap', 'data.db-shm')).toEqual([holderPids.mapped]);
+    expect(snapshot.holders.filter((h) => h.path.endsWith('data.db-shm') && h.kind !== 'mmap')).toEqual([]);
     expect(snapshot.holders.filter((h) => h.path.includes('-other'))).toEqual([]);
     const cwdHolder = snapshot.holders.find((h) => h.kind === 'cwd')!;
     expect(cwdHolder.commandLine).toContain('holder.mjs');
