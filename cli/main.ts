@@ -102,7 +102,10 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .command('scan-worker', { hidden: true })
     .option('--pipe <name>', 'the pipe (Windows) or unix socket the host listens on')
     .option('--token <hex>', 'the token that proves this worker to the host')
-    .action(async (options: { pipe?: string; token?: string }) => setExitCode(await (await import('../host/scanner/scan-worker.js')).serveScanWorker(options)));
+    .option('--host-pid <pid>', "the host's pid: on Windows the worker writes nothing to a pipe another process serves")
+    .action(async (options: { pipe?: string; token?: string; hostPid?: string }) =>
+      setExitCode(await (await import('../host/scanner/scan-worker.js')).serveScanWorker(options)),
+    );
 
   return program;
 }

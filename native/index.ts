@@ -104,3 +104,19 @@ export async function adoptHostIdentityClock(env: NodeJS.ProcessEnv = process.en
   const ms = Number(env[BOOT_TIME_ENV]);
   if (platform === 'linux' && Number.isFinite(ms) && ms > 0) (await import('./linux/proc-stat.js')).adoptBootTimeMs(ms);
 }
+
+/**
+ * Windows: checks that the pipe connection made after `snapshot()` is served by `hostPid` (see
+ * win32/pipe-server-check.ts). Null elsewhere: the unix socket sits in an owner-only data dir.
+ */
+export interface PipeServerGuard {
+  snapshot(): ReadonlySet<bigint>;
+  refusal(before: ReadonlySet<bigint>, hostPid: number): string | null;
+}
+
+export async function openPipeServerGuard(platform = process.platform): Promise<PipeServerGuard | null> {
+  if (platform !== 'win32') return null;
+  const { refusePipeServer, windowsPipeServerProbe } = await import('./win32/pipe-server-check.js');
+  const probe = windowsPipeServerProbe();
+  return { snapshot: () => probe.ownFileHandles(), refusal: (before, hostPid) => refusePipeServer(probe, before, hostPid) };
+}

@@ -4,19 +4,31 @@
 // host ended it or died), so the worker is never left behind.
 import { connect, type Socket } from 'node:net';
 import { BadInputError } from '../../core/errors.js';
-import { adoptHostIdentityClock, openHolderSource, runsElevated } from '../../native/index.js';
+import { adoptHostIdentityClock, openHolderSource, openPipeServerGuard, runsElevated } from '../../native/index.js';
 import { serveHolderSource } from '../../native/remote/serve-holder-source.js';
 
 export interface ScanWorkerOptions {
   pipe?: string;
   token?: string;
+  /** The host's pid: on Windows the pipe's server must be it (see native/win32/pipe-server-check.ts). */
+  hostPid?: string;
 }
 
 /** Serves scans until the host closes the pipe; resolves to the exit code. */
-export async function serveScanWorker({ pipe, token }: ScanWorkerOptions): Promise<number> {
+export async function serveScanWorker({ pipe, token, hostPid }: ScanWorkerOptions): Promise<number> {
   if (!pipe || !token) throw new BadInputError('scan-worker is started by holdwatch ui (it needs --pipe and --token)');
   if (!/^[0-9a-f]{16,256}$/.test(token)) throw new BadInputError('scan-worker: --token must be the hex token holdwatch ui gave it');
+  if (hostPid !== undefined && !/^[1-9]\d{0,9}$/.test(hostPid)) throw new BadInputError('scan-worker: --host-pid must be the pid of holdwatch ui');
+  const guard = await openPipeServerGuard();
+  if (guard && hostPid === undefined) throw new BadInputError('scan-worker: --host-pid is needed on Windows (holdwatch ui gives it)');
+  const before = guard?.snapshot();
   const socket = await connectTo(pipe);
+  const refusal = guard && before ? guard.refusal(before, Number(hostPid)) : null;
+  if (refusal !== null) {
+    // Not a byte written: no token, and nothing the server could impersonate us by.
+    socket.destroy();
+    throw new BadInputError(`scan-worker: ${refusal}; refusing to connect`);
+  }
   await adoptHostIdentityClock();
   const source = await openHolderSource({ threads: 2 });
   try {

@@ -27,7 +27,7 @@ export interface LaunchedWorker {
   close(): void;
 }
 
-/** Starts `<holdwatch> scan-worker --pipe <p> --token <t>`: elevated on Windows, a plain child elsewhere. */
+/** Starts `<holdwatch> scan-worker --pipe <p> --token <t> --host-pid <n>`: elevated on Windows, a plain child elsewhere. */
 export type WorkerLauncher = (args: readonly string[]) => Promise<LaunchedWorker>;
 
 export interface RemoteSourceOptions {
@@ -107,7 +107,7 @@ export class RemoteHolderSource implements HolderSource {
       if (platform !== 'win32') chmodSync(pipe, 0o600);
       const hello = acceptWorker(server, token, options.startupMs ?? 30_000);
       hello.catch(() => undefined);
-      worker = await options.launch(['scan-worker', '--pipe', pipe, '--token', token]);
+      worker = await options.launch(['scan-worker', '--pipe', pipe, '--token', token, '--host-pid', String(process.pid)]);
       const launched = worker;
       const { socket, message } = await Promise.race([
         hello,

@@ -13,5 +13,10 @@ describe('scanWorkerArguments', () => {
       token: 'ab12',
     });
     expect(scanWorkerArguments(['electron', '/src/holdwatch', 'scan-worker', '--token', 'ab12'])).toEqual({ pipe: undefined, token: 'ab12' });
+    expect(scanWorkerArguments(['holdwatch.exe', 'scan-worker', '--pipe', 'p', '--token', 'ab12', '--host-pid', '4242'])).toEqual({
+      pipe: 'p',
+      token: 'ab12',
+      hostPid: '4242',
+    });
   });
 });

@@ -64,5 +64,32 @@ export function describeElevatedUnderWine(haveWine: boolean): void {
       expect(out.viaWorker.holders.map(holderKey).sort()).toEqual(out.inProcess.holders.map(holderKey).sort());
       expect(out.workerAliveAfterDispose).toBe(false);
     }, 200_000);
+
+    it('the worker writes nothing to a pipe served by another process (a squatter): not the token, not a byte to impersonate it by', async () => {
+      const { procs, scratch } = suite;
+      const pipe = `\\\\.\\pipe\\holdwatch-squatted-${process.pid}`;
+      const ready = join(scratch, 'squatter.ready');
+      const log = join(scratch, 'squatter.log');
+      const squatter = procs.start('squatter', [toWine(join(REPO, 'tests', 'wine', 'fixtures', 'pipe-squatter.mjs')), pipe, toWine(ready), toWine(log)]);
+      const squatterPid = (JSON.parse(await waitForFile(ready, squatter.child, squatter.logs.err)) as { pid: number }).pid;
+      const worker = (name: string, hostPid: number) =>
+        procs.run(
+          name,
+          [toWine(join(REPO, 'bin', 'holdwatch.js')), 'scan-worker', '--pipe', pipe, '--token', 'ab'.repeat(24), '--host-pid', String(hostPid)],
+          60_000,
+        );
+
+      const refused = await worker('worker-refused', squatterPid + 4);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr.trim()).toBe(
+        `holdwatch: scan-worker: the pipe is served by pid ${squatterPid}, not by holdwatch's host (pid ${squatterPid + 4}); refusing to connect`,
+      );
+      expect(readFileSync(log, 'utf8')).toBe('connected\n');
+
+      // The control: told the squatter is its host, the same worker says hello (and leaves when the pipe closes).
+      const trusting = await worker('worker-trusting', squatterPid);
+      expect(trusting.code, trusting.stderr).toBe(0);
+      expect(readFileSync(log, 'utf8')).toMatch(/^connected\nconnected\nreceived \d+ bytes: \{"type":"hello"/);
+    }, 120_000);
   });
 }
