@@ -26,6 +26,10 @@ export const NamedSchema = z.object({
   deletePending: z.boolean(),
   /** Set when the handle could not be named (process gone, access denied). */
   error: z.object({ api: z.string(), code: z.union([z.number(), z.string()]), denied: z.boolean() }).optional(),
+  /** The name query passed the worker's own deadline (the pipe hang): no name; the worker goes on. */
+  stalled: z.boolean().optional(),
+  /** Named, but the second query (directory, delete-pending) passed the deadline: those are not known. */
+  infoStalled: z.boolean().optional(),
 });
 export type Named = z.infer<typeof NamedSchema>;
 
@@ -34,5 +38,7 @@ export const WorkerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), pid: z.number().int() }),
   z.object({ type: z.literal('done'), id: z.number().int() }),
   z.object({ type: z.literal('fatal'), message: z.string() }),
+  /** Out of query threads (each hang keeps one): the items from `next` on were not asked; start another worker. */
+  z.object({ type: z.literal('retire'), id: z.number().int(), next: z.number().int().nonnegative() }),
 ]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;

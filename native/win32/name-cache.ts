@@ -86,6 +86,12 @@ export class NameCache {
     return cached;
   }
 
+  /** Was this handle's last answer a name whose second query stalled? (Such a one is asked once more, not again and again.) */
+  peekInfoStalled(entry: HandleEntry): boolean {
+    const outcome = this.buckets.get(entry.pid)?.names.get(entry.handle)?.outcome;
+    return outcome?.kind === 'named' && outcome.answer.infoStalled === true;
+  }
+
   store(entry: HandleEntry, outcome: NameOutcome, nowMs: number, retryAtMs?: number): CachedName {
     const bucket = this.bucket(entry.pid, true)!;
     const disk = outcome.kind === 'named' && outcome.answer.name !== null && isDiskName(outcome.answer.name);

@@ -1,6 +1,8 @@
 // Worker side: names a remote handle by duplicating it into this process. Runs only inside the
 // disposable name worker, because NtQueryObject(ObjectNameInformation) and NtQueryInformationFile
-// can block forever on a synchronous pipe with a pending read; the app kills us when that happens.
+// can block forever on a synchronous pipe with a pending read: each runs on a pool thread with a
+// deadline (bounded-call.ts), and the app replaces the worker only when hung calls hold its threads.
+import type { Bounded, BoundedCalls } from './bounded-call.js';
 import { isDiskName } from './disk-names.js';
 import { parseObjectName } from './handle-table.js';
 import { closeHandle, duplicateHandle, openProcess, PROCESS_DUP_HANDLE, processCreationTime } from './kernel32.js';
@@ -13,32 +15,72 @@ export interface NameAnswer {
   name: string | null;
   directory: boolean;
   deletePending: boolean;
+  /** The name query passed its deadline (it hangs, or is very slow): no name. */
+  stalled?: boolean;
+  /** Named; the second query passed its deadline: directory and delete-pending are not known. */
+  infoStalled?: boolean;
 }
+
+/**
+ * A hook between the name query and the answer, inside the deadline: the Wine tests hang a pool thread
+ * there, as a pipe's name query would. Resolves when the answer may go on.
+ */
+export type AfterName = (name: string) => Promise<void> | void;
 
 export class NameResolver {
   /** One PROCESS_DUP_HANDLE handle per live process, keyed by pid, checked against create time. */
   private readonly owners = new Map<number, { handle: ProcessHandle; createTime: bigint }>();
-  private readonly nameMemory = new NativeMemory(8 * 1024);
 
-  constructor(private readonly onNamed: (name: string) => void = () => {}) {}
+  constructor(
+    private readonly calls: BoundedCalls,
+    private readonly afterName: AfterName = () => {},
+  ) {}
 
-  resolve(pid: number, value: RemoteHandleValue): NameAnswer {
+  /** Hung calls hold all threads but one: the app must start another worker. */
+  get exhausted(): boolean {
+    return this.calls.exhausted;
+  }
+
+  async resolve(pid: number, value: RemoteHandleValue): Promise<NameAnswer> {
     const owner = this.owner(pid);
     const dup: FileHandle = duplicateHandle(owner, value);
     try {
-      const result = nt.ntQueryObject(dup, nt.ObjectNameInformation, this.nameMemory);
-      if (!ntSuccess(result.status)) throw new NtStatusError('NtQueryObject(ObjectNameInformation)', result.status);
-      const name = parseObjectName(this.nameMemory.read(Math.min(result.returnLength || this.nameMemory.size, this.nameMemory.size)), this.nameMemory.address);
+      const named = await this.queryName(dup);
+      if (named === 'stalled') return { name: null, directory: false, deletePending: false, stalled: true };
+      const { status, name } = named.value;
+      if (!ntSuccess(status)) throw new NtStatusError('NtQueryObject(ObjectNameInformation)', status);
       if (name === null || name === '') return { name: null, directory: false, deletePending: false };
-      this.onNamed(name);
       if (!isDiskName(name)) return { name, directory: false, deletePending: false };
-      const standard = nt.ntQueryStandardInformation(dup);
-      return ntSuccess(standard.status)
-        ? { name, directory: standard.directory, deletePending: standard.deletePending }
-        : { name, directory: false, deletePending: false };
+      const standard = await this.queryStandard(dup);
+      if (standard === 'stalled') return { name, directory: false, deletePending: false, infoStalled: true };
+      return standard.value ? { name, ...standard.value } : { name, directory: false, deletePending: false };
     } finally {
+      // Closed even while a hung call uses it: the call holds the object itself, and closing one of
+      // its handles (not the last: the owner keeps its own) never blocks.
       closeHandle(dup);
     }
+  }
+
+  private queryName(dup: FileHandle): Promise<Bounded<{ status: number; name: string | null }>> {
+    const memory = new NativeMemory(8 * 1024);
+    return this.calls.run<{ status: number; name: string | null }>(
+      (done) =>
+        nt.ntQueryObjectOnThread(dup, nt.ObjectNameInformation, memory, (status) => {
+          if (!ntSuccess(status)) return done({ status, name: null });
+          const name = parseObjectName(memory.read(), memory.address);
+          if (name === null || name === '') return done({ status, name });
+          void Promise.resolve(this.afterName(name)).then(() => done({ status, name }));
+        }),
+      () => memory.free(),
+    );
+  }
+
+  private queryStandard(dup: FileHandle): Promise<Bounded<{ directory: boolean; deletePending: boolean } | null>> {
+    const memory = new NativeMemory(16 + 24);
+    return this.calls.run<{ directory: boolean; deletePending: boolean } | null>(
+      (done) => nt.ntQueryStandardInformationOnThread(dup, memory, (status) => done(ntSuccess(status) ? nt.parseStandardInformation(memory.read()) : null)),
+      () => memory.free(),
+    );
   }
 
   /** Closes cached process handles of processes that exited or whose pid was reused. */
@@ -53,7 +95,6 @@ export class NameResolver {
   dispose(): void {
     for (const owner of this.owners.values()) closeHandle(owner.handle);
     this.owners.clear();
-    this.nameMemory.free();
   }
 
   private owner(pid: number): ProcessHandle {

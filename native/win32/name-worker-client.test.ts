@@ -58,3 +58,26 @@ describe('NameWorkerClient starting its worker', () => {
     }
   });
 });
+
+describe('NameWorkerClient with a worker that keeps going past hung queries', () => {
+  it('a query stalled by the worker is unnamed without a restart; a retiring worker is replaced and the rest asked of the next one', async () => {
+    const entry = { script: join(import.meta.dirname, '../../tests/fixtures/name-worker/retiring-worker.mjs'), args: [join(scratch, 'marker')] };
+    const client = new NameWorkerClient({ ...deadlines, workerQueryMs: 250 }, entry);
+    try {
+      const outcomes = await client.nameAll(
+        ['0', '1', '2', '3', '4'].map((handle) => ({ pid: 10, handle })),
+        [],
+      );
+      expect(outcomes.map((o) => (o.kind === 'named' ? o.answer.name : `${o.reason} (stalled: ${o.stalled})`))).toEqual([
+        'handle 0 (pool 16, 250 ms)',
+        "name query passed the worker's 250 ms deadline (a pipe that hangs, or a very slow disk) (stalled: true)",
+        'handle 2 (pool 16, 250 ms)',
+        'handle 3 (pool 16, 250 ms)',
+        'handle 4 (pool 16, 250 ms)',
+      ]);
+      expect(client.starts).toBe(2);
+    } finally {
+      client.dispose();
+    }
+  });
+});

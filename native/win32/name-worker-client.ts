@@ -1,16 +1,21 @@
-// App side of the name worker: sends batches, gives every answer a deadline, and when one passes
-// (the synchronous-pipe hang of NtQueryObject) kills the worker, marks that handle unnamed, and
-// goes on with a fresh worker. The app itself never blocks on a name query.
+// App side of the name worker: sends batches and reads the answers. The worker gives each query its
+// own deadline (a hung one keeps a pool thread, bounded-call.ts) and says `retire` when hung queries
+// hold its threads: the app then goes on with a fresh worker. The app's own deadline per answer is
+// the backstop for a worker that stops answering at all: that one is killed, the handle it was on
+// marked unnamed. The app itself never blocks on a name query.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WorkerMessageSchema, type NameItem, type Named, type WorkerMessage } from '../../contract/name-worker.js';
+import { DEFAULT_QUERY_MS, NAME_QUERY_THREADS, QUERY_MS_VARIABLE } from './bounded-call.js';
 
 export interface Deadlines {
-  /** One handle's name query. */
+  /** The app's wait for one answer: past it the worker is taken for hung and killed. */
   perQueryMs: number;
+  /** The worker's own deadline per query (it goes on without that handle's name); 200 ms by default. */
+  workerQueryMs?: number;
   /** The whole batch, worker restarts included: what one scan may spend naming. */
   totalMs: number;
   /** Starting a worker (node startup; slow under Wine). */
@@ -114,17 +119,28 @@ export class NameWorkerClient {
       }
       const id = this.nextId++;
       worker.child.stdin.write(`${JSON.stringify({ type: 'names', id, items: items.slice(start), live })}\n`);
-      const stoppedAt = await this.collect(worker, id, start, items.length, outcomes, endAt);
-      if (stoppedAt === null) return finish(outcomes);
-      // The query at `stoppedAt` never answered: that handle is the hang. Drop the worker and go on.
-      outcomes[stoppedAt] = { kind: 'unnamed', reason: `name query passed its ${this.deadlines.perQueryMs} ms deadline; worker restarted`, stalled: true };
+      const stopped = await this.collect(worker, id, start, items.length, outcomes, endAt);
+      if (stopped === null) return finish(outcomes);
       this.killWorker();
-      start = stoppedAt + 1;
+      if ('retiredAt' in stopped) {
+        start = stopped.retiredAt; // not asked yet: a fresh worker asks them
+        continue;
+      }
+      // The worker never answered the query at `stalledAt`: that handle is the hang. Go on without it.
+      outcomes[stopped.stalledAt] = {
+        kind: 'unnamed',
+        reason: `name worker gave no answer in ${this.deadlines.perQueryMs} ms; worker restarted`,
+        stalled: true,
+      };
+      start = stopped.stalledAt + 1;
     }
     return finish(outcomes, 'scan passed its naming deadline');
   }
 
-  /** Reads answers for batch `id`; returns null when done, else the index that stalled. */
+  /**
+   * Reads answers for batch `id`; returns null when done, the index the worker stopped answering at,
+   * or the index a retiring worker did not reach.
+   */
   private async collect(
     worker: WorkerProcess,
     id: number,
@@ -132,20 +148,32 @@ export class NameWorkerClient {
     total: number,
     outcomes: (NameOutcome | undefined)[],
     endAt: number,
-  ): Promise<number | null> {
+  ): Promise<{ stalledAt: number } | { retiredAt: number } | null> {
     let pending = offset;
+    const stoppedAt = () => (pending < total ? { stalledAt: pending } : null);
     for (;;) {
       const budget = Math.min(this.deadlines.perQueryMs, Math.max(0, endAt - this.now()));
       const message = await worker.next(budget);
-      if (message === null) return pending < total ? pending : null;
+      if (message === null) return stoppedAt();
       if (message.type === 'done' && message.id === id) return null;
-      if (message.type === 'fatal') return pending < total ? pending : null;
+      if (message.type === 'fatal') return stoppedAt();
+      if (message.type === 'retire' && message.id === id) return offset + message.next < total ? { retiredAt: offset + message.next } : null;
       if (message.type !== 'named' || message.id !== id) continue;
       const index = offset + message.index;
       if (index >= total) continue;
-      outcomes[index] = { kind: 'named', answer: message };
+      outcomes[index] = message.stalled
+        ? {
+            kind: 'unnamed',
+            reason: `name query passed the worker's ${this.workerQueryMs} ms deadline (a pipe that hangs, or a very slow disk)`,
+            stalled: true,
+          }
+        : { kind: 'named', answer: message };
       pending = index + 1;
     }
+  }
+
+  private get workerQueryMs(): number {
+    return this.deadlines.workerQueryMs ?? DEFAULT_QUERY_MS;
   }
 
   private async ensureWorker(): Promise<WorkerProcess | null> {
@@ -157,7 +185,13 @@ export class NameWorkerClient {
       // Under Electron (the app, or its elevated scan worker) execPath is the app itself: started as is,
       // it would be a second instance, which fails the single-instance lock, quits (no name for any file)
       // and restores the open window. ELECTRON_RUN_AS_NODE makes it the plain Node the worker needs.
-      env: process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env,
+      // The pool is where the queries run, a hung one holding its thread (bounded-call.ts).
+      env: {
+        ...process.env,
+        ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
+        UV_THREADPOOL_SIZE: String(NAME_QUERY_THREADS),
+        [QUERY_MS_VARIABLE]: String(this.workerQueryMs),
+      },
       // The executable's folder, a real one (not inside app.asar), never the host's cwd: that may lie
       // inside a watched dir, and the worker would hold it.
       cwd: dirname(process.execPath),

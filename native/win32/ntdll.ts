@@ -10,6 +10,10 @@ const queryInformationProcess = fn('int32_t NtQueryInformationProcess(void *proc
 const queryVirtualMemory = fn(
   'int32_t NtQueryVirtualMemory(void *process, uint64_t base, int32_t cls, void *info, uint64_t length, _Out_ uint64_t *returnLength)',
 );
+// The same two calls, run on a thread of the pool (koffi's async calls): the name worker stops waiting
+// for one that hangs. Their memory is native, owned by the caller until the call completes.
+const queryObjectOnThread = fn('int32_t NtQueryObject(void *handle, int32_t cls, void *info, uint32_t length, void *returnLength)');
+const queryInformationFileOnThread = fn('int32_t NtQueryInformationFile(void *file, void *ioStatus, void *info, uint32_t length, int32_t cls)');
 const queryInformationFile = fn('int32_t NtQueryInformationFile(void *file, void *ioStatus, void *info, uint32_t length, int32_t cls)');
 
 export const SystemProcessInformation = 5;
@@ -63,4 +67,27 @@ export function ntQueryStandardInformation(file: FileHandle): { status: number; 
   const info = Buffer.alloc(24);
   const status = (queryInformationFile()(file, ioStatus, info, info.length, FileStandardInformation) as number) >>> 0;
   return { status, deletePending: info[20] !== 0, directory: info[21] !== 0 };
+}
+
+/** The unsigned NTSTATUS of a call run on a pool thread; STATUS_UNSUCCESSFUL when koffi itself failed. */
+export type OnThreadDone = (status: number) => void;
+const STATUS_UNSUCCESSFUL = 0xc0000001;
+
+function onThread(call: ReturnType<typeof fn>, args: unknown[], done: OnThreadDone): void {
+  call().async(...args, (error: unknown, status: number) => done(error ? STATUS_UNSUCCESSFUL : status >>> 0));
+}
+
+/** NtQueryObject on a pool thread: `memory` must stay allocated until `done` (which may never come). */
+export function ntQueryObjectOnThread(handle: FileHandle, cls: number, memory: NativeMemory, done: OnThreadDone): void {
+  onThread(queryObjectOnThread, [handle, cls, memory.address, memory.size, null], done);
+}
+
+/** FILE_STANDARD_INFORMATION on a pool thread into `memory` (16 bytes IO_STATUS_BLOCK, then 24). */
+export function ntQueryStandardInformationOnThread(file: FileHandle, memory: NativeMemory, done: OnThreadDone): void {
+  onThread(queryInformationFileOnThread, [file, memory.address, memory.address + 16n, 24, FileStandardInformation], done);
+}
+
+/** DeletePending @20 and Directory @21 of the FILE_STANDARD_INFORMATION after the 16-byte IO_STATUS_BLOCK. */
+export function parseStandardInformation(bytes: Buffer): { deletePending: boolean; directory: boolean } {
+  return { deletePending: bytes[16 + 20] !== 0, directory: bytes[16 + 21] !== 0 };
 }

@@ -11,6 +11,7 @@ import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
 import { enableDebugPrivilege, type PrivilegeState } from './debug-privilege.js';
 import { focusedFileHandles } from './focused-handles.js';
+import { namingOrder } from './naming-order.js';
 import { closeHandle, openProcess } from './kernel32.js';
 import { FOCUS_RECHECK, NameCache, recheckAtMs, SYSTEM_RECHECK, type CachedName, type RecheckPolicy } from './name-cache.js';
 import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameWorkerEntry } from './name-worker-client.js';
@@ -365,20 +366,26 @@ export class Win32HolderSource implements HolderSource {
     this.scanNamed = missing.length;
     if (missing.length === 0) return named;
     const live = [...this.identities.values()].filter((p) => !p.denied).map((p) => ({ pid: p.pid, createTime: String(p.createTime) }));
+    const order = namingOrder(entries, missing);
     const answers = await this.worker.nameAll(
-      missing.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })),
+      order.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })),
       live,
     );
-    missing.forEach((entryIndex, j) => {
+    order.forEach((entryIndex, j) => {
       const outcome = answers[j]!;
-      // A handle that stalled stays unnamed (asking again would hang again); one the scan's deadline
-      // never reached is asked next time; a failure other than "denied" is asked again after a while.
+      const entry = entries[entryIndex]!;
+      // A handle that stalled stays unnamed (asking again would hang again) until it is due a
+      // re-check; one the scan's deadline never reached is asked next time; a failure other than
+      // "denied", or a disk name whose second query stalled (a slow disk), is asked once more soon.
       if (outcome.kind === 'unnamed' && !outcome.stalled) {
         named[entryIndex] = { object: 0n, access: 0, outcome, disk: false, provenAtMs: nowMs, seen: -1 };
         return;
       }
-      const retryAtMs = outcome.kind === 'named' && outcome.answer.error && !outcome.answer.error.denied ? nowMs + NAME_RETRY_MS : undefined;
-      named[entryIndex] = this.cache.store(entries[entryIndex]!, outcome, nowMs, retryAtMs);
+      const answer = outcome.kind === 'named' ? outcome.answer : undefined;
+      const failed = answer?.error !== undefined && !answer.error.denied;
+      const slowInfo = answer?.infoStalled === true && !this.cache.peekInfoStalled(entry);
+      const retryAtMs = failed || slowInfo ? nowMs + NAME_RETRY_MS : undefined;
+      named[entryIndex] = this.cache.store(entry, outcome, nowMs, retryAtMs);
     });
     return named;
   }
