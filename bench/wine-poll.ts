@@ -1,19 +1,26 @@
 // Steady-state poll vs the bare system handle-table call, on the same (Wine or Windows) system.
 // Run under Windows node.exe: `npm run bench:wine` (builds, then scripts/wine-node.sh runs this).
-// Twice: with the table as it is, then with LOAD_PROCESSES node.exe children holding
-// LOAD_FILES files each (thousands of File handles, one per child under the watched dir).
-// Prints medians, p90 and means, and the ratio poll/bare; the target is a poll <= 1.5x the bare call.
+// Three times: with the table as it is; with LOAD_PROCESSES node.exe children holding LOAD_FILES
+// files each (2,000 File handles, one per child under the watched dir); and with one more child
+// holding BIG_HANDLES handles (100,000: one file outside the dir, opened again and again).
+// Prints medians, p90 and means, the ratio poll/bare (the target is a poll <= 1.5x the bare call),
+// and how long each poll blocked this thread (the longest event-loop delay during it): in the app
+// this thread is Electron's main process, whose stalls freeze the window.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { openThreadedHolderSource } from '../native/index.js';
 import { SystemTables } from '../native/win32/system-tables.js';
 import { Win32HolderSource, type Win32ScanStats } from '../native/win32/win32-holder-source.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const LOAD_PROCESSES = Number(process.env.BENCH_LOAD_PROCESSES ?? 20);
 const LOAD_FILES = Number(process.env.BENCH_LOAD_FILES ?? 100);
+const BIG_HANDLES = Number(process.env.BENCH_BIG_HANDLES ?? 100_000);
+const BIG_ROUNDS = Number(process.env.BENCH_BIG_ROUNDS ?? 30);
 
 interface Timing {
   median: number;
@@ -41,9 +48,42 @@ async function timeInterleaved(rounds: number, steps: (() => unknown)[]): Promis
   });
 }
 
+/**
+ * Per poll, the longest the thread went without running a due timer while the poll ran: in the app,
+ * how long the window stops answering. Measured apart from the timed polls (the timer costs a little).
+ */
+async function blockedPerPoll(poll: () => Promise<unknown>, rounds: number): Promise<number[]> {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  const blocked: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    delay.reset();
+    delay.enable();
+    const ticking = setInterval(() => {}, 1); // always due: its lateness is the block
+    await poll();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    clearInterval(ticking);
+    delay.disable();
+    blocked.push(delay.max / 1e6);
+  }
+  return blocked.sort((a, b) => a - b);
+}
+
+/** blockedPerPoll for the source the app uses: on a worker thread, warmed up as the in-process one was. */
+async function blockedOffThread(watched: string, rounds: number): Promise<number[]> {
+  const source = await openThreadedHolderSource(1, 'win32');
+  try {
+    const dir = await source.resolveWatchDir(watched);
+    await source.scan({ dirs: [dir] });
+    await source.scan({ dirs: [dir] });
+    return await blockedPerPoll(() => source.scan({ dirs: [dir] }), rounds);
+  } finally {
+    await source.dispose();
+  }
+}
+
 const ms = (t: Timing) => `median ${t.median.toFixed(3)} ms, p90 ${t.p90.toFixed(3)} ms, mean ${t.mean.toFixed(3)} ms`;
 
-async function measure(label: string, watched: string, tables: SystemTables): Promise<void> {
+async function measure(label: string, watched: string, tables: SystemTables, rounds = ROUNDS): Promise<void> {
   let last: Win32ScanStats = { named: 0, changedPids: [], workerStarts: 0 };
   const source = new Win32HolderSource({ onScanned: (stats) => (last = stats) });
   try {
@@ -54,7 +94,7 @@ async function measure(label: string, watched: string, tables: SystemTables): Pr
     tables.fileHandles(); // the File type is resolved and the buffer sized outside the timing
     let namedDuringPolls = 0;
     const changed = new Map<number, number>();
-    const [bare, parsed, poll] = await timeInterleaved(ROUNDS, [
+    const [bare, parsed, poll] = await timeInterleaved(rounds, [
       () => tables.rawHandleTableBytes(),
       () => tables.fileHandles(),
       async () => {
@@ -63,14 +103,22 @@ async function measure(label: string, watched: string, tables: SystemTables): Pr
         for (const pid of last.changedPids) changed.set(pid, (changed.get(pid) ?? 0) + 1);
       },
     ]);
+    const blockedSorted = await blockedPerPoll(() => source.scan({ dirs: [dir] }), rounds);
     const [list] = await timeInterleaved(Math.min(ROUNDS, 50), [() => tables.processList()]);
-    console.log(`${label}: processes=${first.processCount} file-handles=${first.handleCount} holders=${first.holders.length} rounds=${ROUNDS}`);
+    console.log(`${label}: processes=${first.processCount} file-handles=${first.handleCount} holders=${first.holders.length} rounds=${rounds}`);
     console.log(`  bare NtQuerySystemInformation(64) + copy out: ${ms(bare!)}`);
     console.log(`  the same + parse to File rows (objects):    ${ms(parsed!)}`);
     console.log(`  steady-state poll (scan):                   ${ms(poll!)} (handles named during the timed polls: ${namedDuringPolls})`);
     const changes = [...changed].map(([pid, n]) => `${pid}${pid === process.pid ? ' (this bench)' : ''}: ${n}`).join(', ');
     console.log(`  processes whose File rows changed during the timed polls (pid: polls): ${changes || 'none'}`);
     console.log(`  process list NtQuerySystemInformation(5), no longer in a poll: ${ms(list!)}`);
+    console.log(
+      `  this thread blocked per poll (longest event-loop delay, ${blockedSorted.length} more polls): median ${blockedSorted[Math.floor(blockedSorted.length / 2)]!.toFixed(1)} ms, p90 ${blockedSorted[Math.floor(blockedSorted.length * 0.9)]!.toFixed(1)} ms, max ${blockedSorted[blockedSorted.length - 1]!.toFixed(1)} ms`,
+    );
+    const threadedBlocked = await blockedOffThread(watched, rounds);
+    console.log(
+      `  the same, the scan on a worker thread (as the app runs it): median ${threadedBlocked[Math.floor(threadedBlocked.length / 2)]!.toFixed(1)} ms, p90 ${threadedBlocked[Math.floor(threadedBlocked.length * 0.9)]!.toFixed(1)} ms, max ${threadedBlocked[threadedBlocked.length - 1]!.toFixed(1)} ms`,
+    );
     console.log(`  ratio poll/bare call: median ${(poll!.median / bare!.median).toFixed(2)}x, mean ${(poll!.mean / bare!.mean).toFixed(2)}x (target <= 1.5x)`);
   } finally {
     await source.dispose();
@@ -105,6 +153,31 @@ console.log('ready'); setInterval(() => {}, 1 << 30);`,
   return children;
 }
 
+/**
+ * One node.exe child holding `count` File handles to one file outside `watched`: one CreateFileW,
+ * duplicated (node's own fds stop at the C runtime's limit, far below what a Windows process may hold).
+ */
+async function startBigHolder(scratch: string, count: number): Promise<ChildProcess> {
+  const script = join(scratch, 'big-holder.cjs');
+  writeFileSync(
+    script,
+    `const fs = require('fs'); const koffi = require('koffi'); const [file, n] = process.argv.slice(2); fs.writeFileSync(file, 'x');
+const k32 = koffi.load('kernel32.dll');
+const dup = k32.func('bool DuplicateHandle(void *sp, void *h, void *tp, _Out_ void **out, uint32_t access, bool inherit, uint32_t options)');
+const self = k32.func('void *GetCurrentProcess()')();
+const createFile = k32.func('void *CreateFileW(str16 name, uint32_t access, uint32_t share, void *security, uint32_t disposition, uint32_t flags, void *template)');
+const osHandle = createFile(file, 0x80000000, 7, null, 3, 0, null);
+for (let i = 0; i < Number(n); i++) { const out = [null]; if (!dup(self, osHandle, self, out, 0, false, 2)) throw new Error('DuplicateHandle failed at ' + i); }
+console.log('ready'); setInterval(() => {}, 1 << 30);`,
+  );
+  const child = spawn(process.execPath, [script, join(scratch, 'big-held.txt'), String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', () => resolve());
+    child.once('exit', (code) => reject(new Error(`big holder exited ${code}`)));
+  });
+  return child;
+}
+
 async function main(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'holdwatch-bench-'));
   const watched = join(scratch, 'watched');
@@ -118,6 +191,8 @@ async function main(): Promise<void> {
     await measure('table as found', watched, tables);
     load = await startLoad(scratch, watched);
     await measure(`with ${LOAD_PROCESSES} node.exe x ${LOAD_FILES} files`, watched, tables);
+    load.push(await startBigHolder(scratch, BIG_HANDLES));
+    await measure(`and one node.exe holding ${BIG_HANDLES} handles`, watched, tables, BIG_ROUNDS);
   } finally {
     for (const child of load) child.kill();
     await Promise.all(load.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve())));

@@ -5,9 +5,15 @@ import type { WorkerLauncher } from './remote/remote-holder-source.js';
 export interface HolderSourceOptions {
   /** Threads for the Linux walk; a long-lived watcher uses 2, a one-shot scan 1. */
   threads?: number;
+  /**
+   * Windows: run the scans on a worker thread (native/threaded/), not on the calling one: for a
+   * thread that owns a window. Linux walks on a pool of threads already and ignores this.
+   */
+  offMainThread?: boolean;
 }
 
 export async function openHolderSource(options: HolderSourceOptions = {}, platform = process.platform): Promise<HolderSource> {
+  if (options.offMainThread && platform === 'win32') return openThreadedHolderSource(options.threads ?? 1, platform);
   switch (platform) {
     case 'linux': {
       const { LinuxHolderSource } = await import('./linux/linux-holder-source.js');
@@ -89,7 +95,12 @@ export async function scannerWorkerLauncher(
     return elevatedLauncher(program, prefixArgs);
   }
   const { spawnLauncher } = await import('./remote/spawn-launcher.js');
-  return spawnLauncher(program, prefixArgs, platform === 'linux' ? { [BOOT_TIME_ENV]: String((await import('./linux/proc-stat.js')).readBootTimeMs()) } : {});
+  return spawnLauncher(program, prefixArgs, await hostIdentityClockEnv(platform));
+}
+
+/** What a scanner worker (a process or a thread) needs to read start times as this process does. */
+export async function hostIdentityClockEnv(platform = process.platform): Promise<Record<string, string>> {
+  return platform === 'linux' ? { [BOOT_TIME_ENV]: String((await import('./linux/proc-stat.js')).readBootTimeMs()) } : {};
 }
 
 /**
@@ -119,4 +130,10 @@ export async function openPipeServerGuard(platform = process.platform): Promise<
   const { refusePipeServer, windowsPipeServerProbe } = await import('./win32/pipe-server-check.js');
   const probe = windowsPipeServerProbe();
   return { snapshot: () => probe.ownFileHandles(), refusal: (before, hostPid) => refusePipeServer(probe, before, hostPid) };
+}
+
+/** The platform's holder source on a worker thread of this process (native/threaded/). */
+export async function openThreadedHolderSource(threads: number, platform = process.platform): Promise<HolderSource> {
+  const { ThreadedHolderSource } = await import('./threaded/threaded-holder-source.js');
+  return ThreadedHolderSource.start({ platform, threads, hostClockEnv: await hostIdentityClockEnv(platform) });
 }

@@ -42,6 +42,12 @@ interface LiveWatch {
 
 type ScannerPlan = Pick<WatchScannerOptions, 'startWorker' | 'hint'>;
 
+/**
+ * This process's own scans (before and after a scanner worker): off the calling thread, which in the
+ * app is Electron's main process (on Windows a full scan is synchronous calls for as long as it takes).
+ */
+const IN_PROCESS = { threads: 2, offMainThread: true } as const;
+
 export class SessionWatches {
   readonly events = new Emitter<[string, WatchEvent]>();
   readonly statuses = new Emitter<[string, WatchStatus]>();
@@ -52,7 +58,7 @@ export class SessionWatches {
   constructor(private readonly options: SessionWatchesOptions) {}
 
   async start({ dirs, intervalMs }: WatchRequestDto): Promise<{ watchId: string }> {
-    const source = await openHolderSource({ threads: 2 });
+    const source = await openHolderSource(IN_PROCESS);
     const resolved = [];
     try {
       for (const dir of dirs) resolved.push(await resolveAndStepOut(source, dir, this.options.workingDirectory));
@@ -65,7 +71,7 @@ export class SessionWatches {
     let scans = 0;
     const scanner = new WatchScanner(source, {
       ...(await this.planScanner()),
-      openInProcess: () => openHolderSource({ threads: 2 }),
+      openInProcess: () => openHolderSource(IN_PROCESS),
       onStatus: (status) => this.emitStatus(watchId, { scanner: status }),
     });
     const watcher: Watcher = new Watcher({

@@ -5,6 +5,9 @@
 // all threads but one, the worker is exhausted, and the app starts a fresh one: the backstop.
 // Pure over the call it is given, so the deadline and the accounting are tested off Windows.
 
+/** Queries a worker has in flight at once (each a name query, then for disk files a second one). */
+const MAX_IN_FLIGHT = 8;
+
 export type Bounded<T> = { value: T } | 'stalled';
 
 export class BoundedCalls {
@@ -23,6 +26,11 @@ export class BoundedCalls {
 
   get exhausted(): boolean {
     return this.stuckCalls >= this.maxStuck;
+  }
+
+  /** Calls worth starting at once: the threads hung calls leave, at most MAX_IN_FLIGHT, at least 1. */
+  get free(): number {
+    return Math.max(1, Math.min(MAX_IN_FLIGHT, this.maxStuck - this.stuckCalls));
   }
 
   /**

@@ -11,7 +11,7 @@ const named = (name: string): NameOutcome => ({ kind: 'named', answer: { type: '
 const stalled: NameOutcome = { kind: 'unnamed', reason: 'name query passed its deadline', stalled: true };
 const TEMP = '\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\';
 /** A policy that trusts unproven names for ever: what the cache did before LIFO reuse was taken into account. */
-const TRUSTING: RecheckPolicy = { diskMs: Infinity, otherMs: Infinity, stalledMs: Infinity };
+const TRUSTING: RecheckPolicy = { diskMs: Infinity, otherMs: Infinity, stalledMs: Infinity, maxPerScan: 0 };
 
 /**
  * One scan of `rows` at `nowMs`: the cached ones found, the rest stored as `fresh` (what the worker
@@ -98,5 +98,23 @@ describe('NameCache', () => {
     expect(scanAt(cache, [row(0xffffa000n)], 60_000, SYSTEM_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}a.db`]);
     // The focus scan's row has no address: a disk name, unproven, is asked again.
     expect(scanAt(cache, [row(0n)], 60_001, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
+  });
+
+  it('re-checks at most maxPerScan names a scan: a table of unproven names is re-checked over several scans, not all in one', () => {
+    const cache = new NameCache();
+    const rows = Array.from({ length: 1200 }, (_, i) => row(0n, BigInt(0x4 + 4 * i)));
+    expect(scanAt(cache, rows, 0, SYSTEM_RECHECK, named(`${TEMP}a.db`)).length).toBe(1200);
+    const asked = (nowMs: number) => {
+      cache.beginScan();
+      let n = 0;
+      for (const r of rows) {
+        if (cache.lookup(r, nowMs, SYSTEM_RECHECK)) continue;
+        n++;
+        cache.store(r, named(`${TEMP}a.db`), nowMs);
+      }
+      cache.endScan([10]);
+      return n;
+    };
+    expect([asked(6000), asked(6100), asked(6200), asked(6300)]).toEqual([500, 500, 200, 0]);
   });
 });

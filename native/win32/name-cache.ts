@@ -24,12 +24,18 @@ export interface RecheckPolicy {
   diskMs: number;
   otherMs: number;
   stalledMs: number;
+  /**
+   * Re-checks one scan may make; past it, names due are trusted until a later scan. A table of
+   * 100,000 handles without addresses would otherwise be named again every few seconds, every scan
+   * spending its whole naming budget on it.
+   */
+  maxPerScan: number;
 }
 
 /** The test tree's processes, where "close A, open B" matters most, and their tables never carry addresses. */
-export const FOCUS_RECHECK: RecheckPolicy = { diskMs: 0, otherMs: 1000, stalledMs: 10_000 };
+export const FOCUS_RECHECK: RecheckPolicy = { diskMs: 0, otherMs: 1000, stalledMs: 10_000, maxPerScan: 2000 };
 /** Every process, where the table has no addresses (24H2 without SeDebugPrivilege, Wine). */
-export const SYSTEM_RECHECK: RecheckPolicy = { diskMs: 5000, otherMs: 15_000, stalledMs: 30_000 };
+export const SYSTEM_RECHECK: RecheckPolicy = { diskMs: 5000, otherMs: 15_000, stalledMs: 30_000, maxPerScan: 500 };
 
 export interface CachedName {
   /** The kernel object's address; 0n while not known. */
@@ -64,9 +70,12 @@ export class NameCache {
   private scan = 0;
   private lastPid = -1;
   private lastBucket: Bucket | undefined;
+  /** Re-checks this scan made (RecheckPolicy.maxPerScan). */
+  private rechecks = 0;
 
   beginScan(): void {
     this.scan++;
+    this.rechecks = 0;
     this.lastPid = -1;
     this.lastBucket = undefined;
   }
@@ -79,7 +88,10 @@ export class NameCache {
     if (cached.object !== 0n && entry.object !== 0n) {
       if (cached.object !== entry.object) return undefined; // the value was reused for another object
       cached.provenAtMs = nowMs;
-    } else if (nowMs >= recheckAtMs(cached, entry.handle, policy)) return undefined;
+    } else if (nowMs >= recheckAtMs(cached, entry.handle, policy) && this.rechecks < policy.maxPerScan) {
+      this.rechecks++;
+      return undefined;
+    }
     if (cached.retryAtMs !== undefined && nowMs >= cached.retryAtMs) return undefined;
     if (cached.object === 0n) cached.object = entry.object;
     this.markSeen(bucket, cached);

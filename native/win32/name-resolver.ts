@@ -41,6 +41,11 @@ export class NameResolver {
     return this.calls.exhausted;
   }
 
+  /** How many handles may be asked at once: the threads hung calls do not hold, at most 8. */
+  get window(): number {
+    return this.calls.free;
+  }
+
   async resolve(pid: number, value: RemoteHandleValue): Promise<NameAnswer> {
     const owner = this.owner(pid);
     const dup: FileHandle = duplicateHandle(owner, value);

@@ -205,6 +205,17 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(result.startsAfterSecond).toBe(2);
   }, 180_000);
 
+  it("the app scans on a worker thread, not the window's: the same holders as in-process, bad input still bad input", async () => {
+    const out = join(scratch, 'threaded.json');
+    const run = await procs.run('threaded-scan', [fixture('threaded-scan.mjs'), dist, toWine(dir), toWine(out)]);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    expect([r.threadedIsOwnClass, r.platform]).toEqual(['ThreadedHolderSource', 'win32']);
+    expect(r.viaThread).toEqual(r.inProcess);
+    expect(r.viaThread.length).toBeGreaterThanOrEqual(5); // share0, shared, dir, cwd, module, mapped...
+    expect(r.badInput).toMatch(/^BadInputError: /);
+  }, 120_000);
+
   it("holdwatch's own handle count is the same after 500 scans as after the first 5", async () => {
     const out = join(scratch, 'count.json');
     const run = await procs.run('handle-count', [fixture('handle-count.mjs'), dist, toWine(dir), '500', toWine(out)], 170_000);

@@ -1,0 +1,23 @@
+// What ThreadedHolderSource and its thread post to each other (structured clones, not JSON: the
+// thread is this process's own, so the values are trusted as a function's results are).
+import type { PlatformName, ProcessInfo } from '../../contract/holders.js';
+import type { ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+
+export interface ThreadStart {
+  platform: NodeJS.Platform;
+  threads: number;
+  /** The owner's identity clock (Linux boot time), so start times, and identities, agree. */
+  hostClockEnv: Record<string, string>;
+}
+
+export type ThreadCall = { id: number } & (
+  | { method: 'resolveWatchDir'; input: string }
+  | { method: 'scan'; request: ScanRequest }
+  | { method: 'processInfo'; pid: number }
+  | { method: 'processExtras'; pid: number; handles: readonly string[] }
+);
+
+export type ThreadReply =
+  | { ready: true; platform: PlatformName; extras: boolean }
+  | { id: number; value: WatchDir | ScanResult | ProcessInfo | ProcessExtras | null }
+  | { id: number; error: { message: string; badInput: boolean } };
