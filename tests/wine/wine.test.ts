@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { LiveStack } from '../../core/live-stack.js';
 import { readMinidump } from './minidump-file.js';
+import { describeAttachUnderWine } from './attach-scenarios.js';
 import { describeElevatedUnderWine } from './elevated-scenarios.js';
 import { describeRunUnderWine } from './run-scenarios.js';
 import { prepareWine, REPO, toWine, waitFor, waitForFile, wineAvailable, WineProcesses, wineserverSummary, type WineEnv } from './wine-harness.js';
@@ -312,3 +313,4 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
 // `holdwatch run` scenarios: after the suite above, never beside it (see run-scenarios.ts).
 describeRunUnderWine(haveWine);
 describeElevatedUnderWine(haveWine);
+describeAttachUnderWine(haveWine);
