@@ -51,9 +51,15 @@ describe('WatchScanner', () => {
     const launch = await scannerWorkerLauncher(process.execPath, [CLI], { sameRights: true });
     const statuses: ScannerStatus[] = [];
     let worker: RemoteHolderSource | null = null;
+    const askedOfWorker: string[] = [];
     const scanner = new WatchScanner(await openHolderSource(), {
       openInProcess: () => openHolderSource(),
-      startWorker: async () => (worker = await RemoteHolderSource.start({ launch, socketDir: join(scratch, 'data') })),
+      startWorker: async () => {
+        worker = await RemoteHolderSource.start({ launch, socketDir: join(scratch, 'data') });
+        const resolveInWorker = worker.resolveWatchDir.bind(worker);
+        worker.resolveWatchDir = (input) => (askedOfWorker.push(input), resolveInWorker(input));
+        return worker;
+      },
       hint: null,
       onStatus: (status) => statuses.push(status),
     });
@@ -68,6 +74,9 @@ describe('WatchScanner', () => {
       expect(status).toMatchObject({ mode: 'worker', elevated: true, canElevate: false, message: null }); // root here
       expect(await pids()).toEqual([holder.pid]);
       expect(await scanner.processExtras(holder.pid, [])).toMatchObject({ cwdUnreadableReason: null, handleCount: expect.any(Number) }); // from the worker
+      // A dir is resolved in the host even now (the elevated worker's cwd, environment and drives are not the user's).
+      expect(await scanner.resolveWatchDir(dir)).toEqual(watchDir);
+      expect(askedOfWorker).toEqual([]);
 
       process.kill(worker!.workerPid, 'SIGKILL');
       expect(await pids()).toEqual([holder.pid]); // this scan already runs in the host again

@@ -44,8 +44,21 @@ export class WatchScanner implements HolderSource {
     return this.worker?.workerPid ?? null;
   }
 
+  /**
+   * Always in the host: the elevated worker starts in System32 with its own environment and without
+   * the user's mapped drives, so a relative path, `%TEMP%`-based input or `Z:\` would resolve there
+   * to another directory, or to none.
+   */
   resolveWatchDir(input: string): Promise<WatchDir> {
-    return this.queue.run(() => this.current.resolveWatchDir(input));
+    return this.queue.run(async () => {
+      if (!this.worker) return this.current.resolveWatchDir(input);
+      const host = await this.options.openInProcess();
+      try {
+        return await host.resolveWatchDir(input);
+      } finally {
+        await host.dispose();
+      }
+    });
   }
 
   scan(request: ScanRequest): Promise<ScanResult> {
