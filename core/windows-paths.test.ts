@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadInputError } from './errors.js';
 import {
+  extendedLengthPath,
   dosToKernel,
   foldWindowsCase,
   hasShortNameSegment,
@@ -160,6 +161,18 @@ describe('normalizeWindowsPath', () => {
     expect(text).toMatch(message);
     // The CLI prints it as its one line on stderr.
     expect(text).not.toContain('\n');
+  });
+});
+
+describe('extendedLengthPath', () => {
+  const deep = (root: string) => `${root}\\${'d'.repeat(60)}\\${'e'.repeat(60)}\\${'f'.repeat(60)}\\${'g'.repeat(60)}`;
+  it('gives a path past 248 characters its \\\\?\\ form, a UNC one \\\\?\\UNC\\', () => {
+    expect(extendedLengthPath(deep('C:\\work'))).toBe(`\\\\?\\${deep('C:\\work')}`);
+    expect(extendedLengthPath(deep('\\\\server\\share'))).toBe(`\\\\?\\UNC\\${deep('server\\share')}`);
+  });
+  it('leaves short paths and \\\\?\\ paths as they are', () => {
+    expect(extendedLengthPath('C:\\work\\x')).toBe('C:\\work\\x');
+    expect(extendedLengthPath(`\\\\?\\${deep('C:\\work')}`)).toBe(`\\\\?\\${deep('C:\\work')}`);
   });
 });
 

@@ -380,3 +380,17 @@ const FOLDED_KEY_STYLE: PathStyle = { ...WINDOWS_STYLE, caseInsensitive: false }
 export function isUnderWindows(path: string, dir: string, env: WindowsPathEnv = {}): boolean {
   return isUnder(windowsMatchKey(path, env), windowsMatchKey(dir, env), FOLDED_KEY_STYLE);
 }
+
+/** CreateDirectoryW's limit: shorter paths work with every Win32 call, longer ones need `\\?\`. */
+const MAX_DIRECTORY_PATH = 248;
+
+/**
+ * The `\\?\` form Win32 calls need for a path past MAX_PATH (260; 248 for a directory) where long
+ * paths are not enabled for the process: `C:\x` -> `\\?\C:\x`, `\\server\share\x` -> `\\?\UNC\server\share\x`.
+ * Shorter paths, and paths already in that form, are returned as they are. `path` is normalized.
+ */
+export function extendedLengthPath(path: string): string {
+  if (path.length < MAX_DIRECTORY_PATH || path.startsWith('\\\\?\\')) return path;
+  if (path.startsWith('\\\\')) return `\\\\?\\UNC\\${path.slice(2)}`;
+  return `\\\\?\\${path}`;
+}

@@ -3,14 +3,30 @@
 import { statSync } from 'node:fs';
 import { BadInputError } from '../../core/errors.js';
 import type { WatchDir } from '../../core/platform.js';
-import { normalizeWindowsPath } from '../../core/windows-paths.js';
+import { extendedLengthPath, kernelToDos, normalizeWindowsPath } from '../../core/windows-paths.js';
 import { parseObjectName } from './handle-table.js';
 import { shortKernelName } from './dir-aliases.js';
 import { closeHandle, finalPathName, openForQuery, shortPathName, VOLUME_NAME_DOS } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
+import { DosDevices } from './path-keys.js';
 import { NtStatusError, ntSuccess } from './win-errors.js';
+import type { FileHandle } from './win-types.js';
 import { resolveInputPath } from './win32-path-input.js';
+
+/**
+ * GetFinalPathNameByHandleW gives the on-disk case and long names: the best form to show. Where it
+ * fails (Wine past MAX_PATH: ERROR_MORE_DATA at any buffer size), the kernel name through the drive table.
+ */
+function displayName(handle: FileHandle, kernel: string, input: string): string {
+  try {
+    return normalizeWindowsPath(finalPathName(handle, VOLUME_NAME_DOS));
+  } catch (error) {
+    const dos = kernelToDos(kernel, new DosDevices().current());
+    if (dos === null) throw new BadInputError(`cannot name directory: ${input} (${(error as Error).message})`);
+    return normalizeWindowsPath(dos);
+  }
+}
 
 /**
  * The watched directory's kernel name, the form handle names come in (`\Device\HarddiskVolume3\x`
@@ -31,7 +47,7 @@ export function resolveWin32WatchDir(input: string, cwd = process.cwd()): WatchD
   if (!isDir) throw new BadInputError(`not a directory: ${input}`);
   let handle;
   try {
-    handle = openForQuery(path);
+    handle = openForQuery(extendedLengthPath(path));
   } catch (error) {
     throw new BadInputError(`cannot open directory: ${input} (${(error as Error).message})`);
   }
@@ -42,11 +58,11 @@ export function resolveWin32WatchDir(input: string, cwd = process.cwd()): WatchD
     if (!ntSuccess(result.status)) throw new NtStatusError('NtQueryObject(ObjectNameInformation)', result.status);
     const kernel = parseObjectName(memory.read(), memory.address);
     if (!kernel) throw new BadInputError(`cannot name directory: ${input}`);
-    // GetFinalPathNameByHandleW gives the on-disk case and long names: the best form to show.
-    const display = normalizeWindowsPath(finalPathName(handle, VOLUME_NAME_DOS));
     const matchPrefix = kernel.replace(/\\$/, '');
+    const display = displayName(handle, matchPrefix, input);
     // Handles opened through the dir's 8.3 name keep it (dir-aliases.ts): match that spelling too.
-    const alias = shortKernelName(display, matchPrefix, shortPathName(display));
+    const short = shortPathName(extendedLengthPath(display));
+    const alias = shortKernelName(display, matchPrefix, short === null ? null : normalizeWindowsPath(short));
     return { input, display, matchPrefix, caseInsensitive: true, ...(alias ? { aliasPrefixes: [alias] } : {}) };
   } finally {
     memory.free();

@@ -145,6 +145,18 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     });
   }, 120_000);
 
+  it('a watched dir past MAX_PATH (370 characters) is watched like any other, its holder found', async () => {
+    let long = join(scratch, 'long');
+    for (let i = 1; i <= 6; i++) long = join(long, `a-rather-long-directory-name-number-${i}-to-pass-max-path-x`);
+    mkdirSync(long, { recursive: true });
+    writeFileSync(join(long, 'held.txt'), 'x');
+    expect(toWine(long).length).toBeGreaterThan(260);
+    await startHolder('long', [`shared=${toWine(join(long, 'held.txt'))}`]);
+    const snapshot = await scan(toWine(long));
+    expect(snapshot.dir).toBe(toWine(long));
+    expect(snapshot.holders.map((h) => [h.pid, h.kind, h.path])).toEqual([[holderPids.long, 'file', toWine(join(long, 'held.txt'))]]);
+  }, 120_000);
+
   it('ProcessSource: a child started with HOLDWATCH_RUN=abc and its grandchild carry the tag, and the parent chain is right', async () => {
     const out = join(scratch, 'env-tree.json');
     const run = await procs.run('env-tree', [fixture('env-tree.mjs'), dist, toWine(out)]);
