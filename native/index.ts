@@ -13,7 +13,14 @@ export interface HolderSourceOptions {
 }
 
 export async function openHolderSource(options: HolderSourceOptions = {}, platform = process.platform): Promise<HolderSource> {
-  if (options.offMainThread && platform === 'win32') return openThreadedHolderSource(options.threads ?? 1, platform);
+  if (options.offMainThread && platform === 'win32') {
+    try {
+      return await openThreadedHolderSource(options.threads ?? 1, platform);
+    } catch (error) {
+      // A packaged app whose worker script cannot load (asar) still scans, on this thread, and says so.
+      process.emitWarning(`holdwatch scans on the main thread: the scan thread did not start (${(error as Error).message})`);
+    }
+  }
   switch (platform) {
     case 'linux': {
       const { LinuxHolderSource } = await import('./linux/linux-holder-source.js');

@@ -74,7 +74,8 @@ export class NameResolver {
           if (!ntSuccess(status)) return done({ status, name: null });
           const name = parseObjectName(memory.read(), memory.address);
           if (name === null || name === '') return done({ status, name });
-          void Promise.resolve(this.afterName(name)).then(() => done({ status, name }));
+          const answer = () => done({ status, name });
+          void Promise.resolve(this.afterName(name)).then(answer, answer);
         }),
       () => memory.free(),
     );
