@@ -3,7 +3,7 @@
 // table (class 51: object 0), and Windows hands a closed handle's value to the next open (LIFO).
 import { describe, expect, it } from 'vitest';
 import type { HandleEntry } from './handle-table.js';
-import { FOCUS_RECHECK, NameCache, SYSTEM_RECHECK, type RecheckPolicy } from './name-cache.js';
+import { FOCUS_RECHECK, NameCache, recheckAtMs, SYSTEM_RECHECK, type RecheckPolicy } from './name-cache.js';
 import type { NameOutcome } from './name-worker-client.js';
 
 const row = (object: bigint, handle = 0x44n, access = 0x12019f): HandleEntry => ({ pid: 10, object, handle, grantedAccess: access, typeIndex: 37 });
@@ -116,5 +116,15 @@ describe('NameCache', () => {
       return n;
     };
     expect([asked(6000), asked(6100), asked(6200), asked(6300)]).toEqual([500, 500, 200, 0]);
+  });
+
+  it("a process's names come due together, processes apart: an unchanged process is walked again once a period", () => {
+    const cache = new NameCache();
+    cache.beginScan();
+    const a = cache.store(row(0n, 0x44n), named(`${TEMP}a.db`), 0);
+    const b = cache.store(row(0n, 0x1f8n), named(`${TEMP}b.db`), 0);
+    cache.endScan([10]);
+    expect(recheckAtMs(a, 10, SYSTEM_RECHECK)).toBe(recheckAtMs(b, 10, SYSTEM_RECHECK));
+    expect(recheckAtMs(a, 10, SYSTEM_RECHECK)).not.toBe(recheckAtMs(a, 4242, SYSTEM_RECHECK));
   });
 });

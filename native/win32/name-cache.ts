@@ -88,7 +88,7 @@ export class NameCache {
     if (cached.object !== 0n && entry.object !== 0n) {
       if (cached.object !== entry.object) return undefined; // the value was reused for another object
       cached.provenAtMs = nowMs;
-    } else if (nowMs >= recheckAtMs(cached, entry.handle, policy) && this.rechecks < policy.maxPerScan) {
+    } else if (nowMs >= recheckAtMs(cached, entry.pid, policy) && this.rechecks < policy.maxPerScan) {
       this.rechecks++;
       return undefined;
     }
@@ -179,12 +179,13 @@ export class NameCache {
 }
 
 /**
- * Until when a name matched without an address (on either side) is trusted. Spread
- * over half the period to the whole of it by handle value, so the names of one process are not all
- * asked again in the same scan.
+ * Until when a name matched without an address (on either side) is trusted. Spread over half the
+ * period to the whole of it by process: the processes come due at different scans, and the names of
+ * one process together, so an unchanged process's rows are walked again once per period, not at each
+ * of its handles' own times (a system scan keeps a process's last result until one of them is due).
  */
-export function recheckAtMs(cached: CachedName, handle: bigint, policy: RecheckPolicy): number {
+export function recheckAtMs(cached: CachedName, pid: number, policy: RecheckPolicy): number {
   const stalled = cached.outcome.kind === 'unnamed' && cached.outcome.stalled;
   const period = stalled ? policy.stalledMs : cached.disk ? policy.diskMs : policy.otherMs;
-  return cached.provenAtMs + period * (0.5 + Number((handle >> 2n) % 32n) / 64);
+  return cached.provenAtMs + period * (0.5 + ((pid >> 2) % 32) / 64);
 }

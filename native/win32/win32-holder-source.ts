@@ -253,7 +253,7 @@ export class Win32HolderSource implements HolderSource {
       const cached = named[i];
       if (cached === undefined) continue;
       // No address to prove the name by: unchanged rows are looked up again when it is due a re-check.
-      if (cached.object === 0n) scan.redoAtMs = Math.min(scan.redoAtMs, recheckAtMs(cached, entry.handle, policy));
+      if (cached.object === 0n) scan.redoAtMs = Math.min(scan.redoAtMs, recheckAtMs(cached, entry.pid, policy));
       const outcome = cached.outcome;
       if (outcome.kind === 'unnamed') {
         scan.unnamed ??= { pid: entry.pid, name: scan.identity?.imageName || '?', count: 0, reason: outcome.reason };
