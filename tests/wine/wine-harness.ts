@@ -42,7 +42,7 @@ export function wineserverSummary(prefix = currentPrefix): string {
       return []; // gone meanwhile
     }
   });
-  return servers.length ? `wineserver ${servers.join(', ')}` : 'no wineserver running';
+  return servers.length ? `wineserver ${servers.join(', ')}` : `no wineserver running${serverLogTail()}`;
 }
 
 export interface WineEnv {
@@ -74,20 +74,36 @@ export function wineAvailable(): boolean {
  * server is ended and waited for first. The prefix is holdwatch's own (in its cache), not the user's.
  */
 function startPersistentWineserver(env: NodeJS.ProcessEnv): void {
-  const server = (args: string[]) => execFileSync('wineserver', args, { env, stdio: 'ignore', timeout: 30_000 });
+  // The server keeps the stderr it was started with: what it says before it goes is in this log.
+  serverLog = `${env.WINEPREFIX}.wineserver.log`;
+  const log = openSync(serverLog, 'w');
   try {
+    const server = (args: string[]) => execFileSync('wineserver', args, { env, stdio: ['ignore', log, log], timeout: 30_000 });
+    try {
+      server(['-p']);
+      return;
+    } catch {
+      // One runs already, persistent or not: replace it.
+    }
+    try {
+      server(['-k']);
+    } catch {
+      // it ended meanwhile
+    }
+    server(['-w']);
     server(['-p']);
-    return;
-  } catch {
-    // One runs already, persistent or not: replace it.
+  } finally {
+    closeSync(log);
   }
-  try {
-    server(['-k']);
-  } catch {
-    // it ended meanwhile
-  }
-  server(['-w']);
-  server(['-p']);
+}
+
+let serverLog: string | null = null;
+
+/** The last lines the wineserver wrote, for the message when it is found gone. */
+function serverLogTail(): string {
+  if (serverLog === null || !existsSync(serverLog)) return '';
+  const tail = readFileSync(serverLog, 'utf8').trim().split('\n').slice(-3).join(' | ');
+  return tail ? ` (its log ${serverLog}: ${tail.slice(0, 400)})` : ` (its log ${serverLog} is empty: no message, so likely ended by a signal)`;
 }
 
 /** Runs scripts/wine-setup.sh (idempotent; ~15-40 s from nothing, instant when cached). */
