@@ -89,8 +89,12 @@ export function describeAttachUnderWine(haveWine: boolean): void {
         ['writes the lock file', 'passed'],
         ['reads the cache', 'passed'],
       ]);
+      // The lock file is held from the first test to the process's exit (the after hook fails before closing
+      // it), so the followed run sees it. Which test it was first seen in is poll timing here: an attached
+      // run has no open records (holdwatch did not start the process, so no preload), and under load the
+      // first poll of the new process may come after the 300 ms test.
       const lock = record.holders.filter((h) => h.path === toWine(join(dir, 'cache', 'cache.lock')));
-      expect(lock.map((h) => [h.kind, h.processName, h.attribution.openedDuring])).toEqual([['file', 'node.exe', 'writes the lock file']]);
+      expect(lock.map((h) => [h.kind, h.processName])).toEqual([['file', 'node.exe']]);
       expect(existsSync(join(scratch, 'announced.json'))).toBe(false); // each announced run gets its own file
     }, 200_000);
   });
