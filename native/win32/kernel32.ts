@@ -25,6 +25,7 @@ const getLongPathNameW = fn('uint32_t GetLongPathNameW(str16 path, void *buffer,
 const getShortPathNameW = fn('uint32_t GetShortPathNameW(str16 path, void *buffer, uint32_t chars)');
 const getTempPathW = fn('uint32_t GetTempPathW(uint32_t chars, void *buffer)');
 const waitForSingleObject = fn('uint32_t WaitForSingleObject(void *handle, uint32_t ms)');
+const getExitCodeProcess = fn('bool GetExitCodeProcess(void *process, _Out_ uint32_t *code)');
 const terminateProcessFn = fn('bool TerminateProcess(void *process, uint32_t exitCode)');
 const queryFullProcessImageNameW = fn('bool QueryFullProcessImageNameW(void *process, uint32_t flags, void *name, _Inout_ uint32_t *chars)');
 
@@ -178,6 +179,13 @@ const WAIT_OBJECT_0 = 0;
 const WAIT_FAILED = 0xffffffff;
 
 /** True once the process has exited; never waits (a zero timeout), so the event loop never blocks. */
+/** Still running, by its exit code (needs only QUERY_LIMITED_INFORMATION, not SYNCHRONIZE); false when it cannot tell. */
+export function stillActive(process: ProcessHandle): boolean {
+  const STILL_ACTIVE = 259;
+  const code = [0];
+  return Boolean(getExitCodeProcess()(process, code)) && code[0] === STILL_ACTIVE;
+}
+
 export function processExited(process: ProcessHandle): boolean {
   const result = waitForSingleObject()(process, 0) as number;
   if (result === WAIT_FAILED) throw new Win32Error('WaitForSingleObject', lastError());

@@ -2,7 +2,7 @@
 // user, and loaded modules. None of these calls can hang (ReadProcessMemory fails fast), so they
 // run here, not in the name worker. Process handles are cached per (pid, create time).
 import { processUser } from './advapi32.js';
-import { closeHandle, openProcess, PROCESS_QUERY_INFORMATION, PROCESS_VM_READ, readMemory } from './kernel32.js';
+import { closeHandle, openProcess, PROCESS_QUERY_INFORMATION, PROCESS_VM_READ, readMemory, stillActive } from './kernel32.js';
 import { NativeMemory } from './koffi-loader.js';
 import * as nt from './ntdll.js';
 import { parseBasicInformation, PROCESS_BASIC_INFORMATION_BYTES } from './peb-layout.js';
@@ -25,7 +25,7 @@ interface Entry {
   /** Last module list and when it was read (performance.now() ms). */
   moduleList?: { names: string[]; atMs: number };
   /** Last list of files mapped as data views (kernel names), and when it was read. */
-  mappedList?: { names: string[]; atMs: number };
+  mappedList?: { names: readonly string[]; atMs: number };
 }
 
 export class ProcessReader {
@@ -93,12 +93,23 @@ export class ProcessReader {
 
   /**
    * Kernel names of the files mapped as data views (see mapped-views.ts), re-read at most every
-   * `refreshMs`: the walk reads every region of the address space. `walk` false: the last list only.
+   * `refreshMs`: the walk reads every region of the address space. `walk` false: the last list only;
+   * `walkNew` false: a process not walked yet is first walked a period from now.
    */
-  mappedFiles(pid: number, createTime: bigint, refreshMs = 0, now = performance.now(), walk = true): readonly string[] {
+  mappedFiles(pid: number, createTime: bigint, refreshMs = 0, now = performance.now(), walk = true, walkNew = true): readonly string[] {
     const entry = this.entry(pid, createTime);
     if (entry.mappedList && (!walk || now - entry.mappedList.atMs < refreshMs)) return entry.mappedList.names;
     if (!walk) return NO_FILES;
+    if (!entry.mappedList && !walkNew) {
+      // A process met after the first scan (a test starting) is walked a period later, not in the scan
+      // that first sees it: the walk is a call per region, slow under Wine, and that scan is the one
+      // that places its first handles in a test.
+      entry.mappedList = { names: NO_FILES, atMs: now };
+      return NO_FILES;
+    }
+    // Wine's query of another process's memory goes through its server to the target: not to one that
+    // is exiting (a wineserver crash was seen right as processes exited).
+    if (!stillActive(entry.handle)) return entry.mappedList?.names ?? NO_FILES;
     const names = walkMappedFiles(entry.handle);
     // The same list as before is the same array: the caller's match of it is kept.
     const same = entry.mappedList && entry.mappedList.names.length === names.length && entry.mappedList.names.every((n, i) => n === names[i]);

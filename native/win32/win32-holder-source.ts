@@ -105,6 +105,8 @@ export class Win32HolderSource implements HolderSource {
   private lastRuns = new Map<number, Run>();
   private lastScans = new Map<number, PidScan>();
   private lastDirsKey = '';
+  /** System-wide scans so far: the first walks every process's mapped views, later ones new processes a period late. */
+  private systemScans = 0;
 
   private readonly onScanned: Win32Options['onScanned'];
   /** This scan's cost so far, for onScanned. */
@@ -145,6 +147,7 @@ export class Win32HolderSource implements HolderSource {
     }
     const deny = (pid: number, reason: string) => denied.set(pid, this.deniedProcess(pid, reason));
     this.collectModules(wanted, dirs, holdings, deny, nowMs);
+    if (!wanted) this.systemScans++;
     const holders = this.enrich(holdings, deny);
     this.onScanned?.({ named: this.scanNamed, changedPids: this.scanChanged, workerStarts: this.worker.starts });
     return { holders, denied: [...denied.values()], unnamed, processCount: wanted ? wanted.size : this.identities.size, handleCount };
@@ -408,7 +411,7 @@ export class Win32HolderSource implements HolderSource {
         // Walking an address space costs a call per region (more under Wine): full scans only, each
         // process every ~10 s, spread by pid; focus scans reuse the last walk.
         const refreshMs = MAPPED_REFRESH_MS * (0.5 + (identity.pid % 64) / 128);
-        mapped = this.reader.mappedFiles(identity.pid, identity.createTime, refreshMs, nowMs, wanted === null);
+        mapped = this.reader.mappedFiles(identity.pid, identity.createTime, refreshMs, nowMs, wanted === null, this.systemScans === 0);
       } catch (error) {
         if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(identity.pid, `${error.api}: access denied`);
         continue;

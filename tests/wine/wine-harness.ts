@@ -78,7 +78,14 @@ function startPersistentWineserver(env: NodeJS.ProcessEnv): void {
   serverLog = `${env.WINEPREFIX}.wineserver.log`;
   const log = openSync(serverLog, 'w');
   try {
-    const server = (args: string[]) => execFileSync('wineserver', args, { env, stdio: ['ignore', log, log], timeout: 30_000 });
+    // With core dumps on: a crash ("wineserver crashed, please enable coredumps") leaves a core in the
+    // server's directory (/tmp/.wine-<uid>/server-*) for gdb.
+    const server = (args: string[]) =>
+      execFileSync('sh', ['-c', 'ulimit -c unlimited 2>/dev/null; exec wineserver "$@"', 'wineserver', ...args], {
+        env,
+        stdio: ['ignore', log, log],
+        timeout: 30_000,
+      });
     try {
       server(['-p']);
       return;
