@@ -9,7 +9,7 @@ export function StartScreen() {
   const recentDirs = useStore((s) => s.settings.recentDirs);
   const watchError = useStore((s) => s.watch.error);
   const runError = useStore((s) => (s.run.phase === 'error' ? s.run.error : null));
-  // What the user typed; an empty field shows (and uses) the default dir.
+  // What the user typed; an empty field shows the default dir as its placeholder, and uses it.
   const [typedDir, setDir] = useState('');
   const dir = typedDir || defaultDir;
   const [command, setCommand] = useState('');
@@ -39,9 +39,11 @@ export function StartScreen() {
       <input
         id="dir"
         name="dir"
-        value={dir}
+        // The default is the placeholder, never the value: it arrives after the page, and written into a
+        // focused field it raced the typing ("/tmp" + what was typed: "/tmp/tmp/...").
+        value={typedDir}
         onChange={(e) => setDir(e.target.value)}
-        placeholder="/tmp, C:\Users\me\AppData\Local\Temp, \\?\C:\..., /c/Users/..."
+        placeholder={defaultDir ? `${defaultDir} (empty: this one)` : '/tmp, C:\\Users\\me\\AppData\\Local\\Temp, \\\\?\\C:\\..., /c/Users/...'}
         spellCheck={false}
         autoFocus
       />
