@@ -179,7 +179,26 @@ export class NameWorkerClient {
   private async ensureWorker(): Promise<WorkerProcess | null> {
     if (this.worker && !this.worker.exited) return this.worker;
     this.killWorker();
-    const child = spawn(process.execPath, [this.entry.script, ...this.entry.args], {
+    let child: Child;
+    try {
+      child = this.spawnWorker();
+    } catch {
+      // spawn UNKNOWN (seen under Wine in a loaded run): no worker, so the handles stay unnamed, as when it does not start.
+      return null;
+    }
+    this.starts++;
+    const worker = new WorkerProcess(child);
+    this.worker = worker;
+    const ready = await worker.next(this.deadlines.startupMs);
+    if (ready?.type !== 'ready') {
+      this.killWorker();
+      return null;
+    }
+    return worker;
+  }
+
+  private spawnWorker(): Child {
+    return spawn(process.execPath, [this.entry.script, ...this.entry.args], {
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
       // Under Electron (the app, or its elevated scan worker) execPath is the app itself: started as is,
@@ -196,15 +215,6 @@ export class NameWorkerClient {
       // inside a watched dir, and the worker would hold it.
       cwd: dirname(process.execPath),
     });
-    this.starts++;
-    const worker = new WorkerProcess(child);
-    this.worker = worker;
-    const ready = await worker.next(this.deadlines.startupMs);
-    if (ready?.type !== 'ready') {
-      this.killWorker();
-      return null;
-    }
-    return worker;
   }
 
   private killWorker(): void {
