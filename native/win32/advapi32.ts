@@ -6,13 +6,14 @@ import type { ProcessHandle, TokenHandle } from './win-types.js';
 
 const fn = lazyLibrary('advapi32.dll');
 
-const openProcessToken = fn('bool OpenProcessToken(void *process, uint32_t access, _Out_ uint64_t *token)');
-const getTokenInformation = fn('bool GetTokenInformation(void *token, int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
+/** Shared with debug-privilege.ts: each binding is declared once. */
+export const openProcessToken = fn('bool OpenProcessToken(void *process, uint32_t access, _Out_ uint64_t *token)');
+export const getTokenInformation = fn('bool GetTokenInformation(void *token, int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
 const lookupAccountSidW = fn(
   'bool LookupAccountSidW(void *system, void *sid, void *name, _Inout_ uint32_t *nameChars, void *domain, _Inout_ uint32_t *domainChars, _Out_ uint32_t *use)',
 );
 
-const TOKEN_QUERY = 0x0008;
+export const TOKEN_QUERY = 0x0008;
 const TokenUser = 1;
 
 /** `DOMAIN\user` of the process's token. */

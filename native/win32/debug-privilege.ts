@@ -4,19 +4,17 @@
 // and Windows 11 24H2 / Server 2025 fill the system handle table's Object field again, which they
 // zero for callers without it; without the address, a handle value reused LIFO looks unchanged
 // (name-cache.ts). The token layout and the outcome are pure, tested with bytes; the calls are below.
+import { getTokenInformation, openProcessToken, TOKEN_QUERY } from './advapi32.js';
 import { lazyLibrary } from './koffi-loader.js';
 import { closeHandle, currentProcess, lastError } from './kernel32.js';
 import { Win32Error } from './win-errors.js';
 import type { TokenHandle } from './win-types.js';
 
 const fn = lazyLibrary('advapi32.dll');
-const openProcessToken = fn('bool OpenProcessToken(void *process, uint32_t access, _Out_ uint64_t *token)');
 const lookupPrivilegeValueW = fn('bool LookupPrivilegeValueW(str16 system, str16 name, void *luid)');
 const adjustTokenPrivileges = fn('bool AdjustTokenPrivileges(void *token, bool disableAll, void *state, uint32_t length, void *previous, void *returnLength)');
-const getTokenInformation = fn('bool GetTokenInformation(void *token, int32_t cls, void *info, uint32_t length, _Out_ uint32_t *returnLength)');
 
 const TOKEN_ADJUST_PRIVILEGES = 0x0020;
-const TOKEN_QUERY = 0x0008;
 const TokenPrivileges = 3;
 const SE_PRIVILEGE_ENABLED = 0x2;
 /** AdjustTokenPrivileges succeeded, but the token lacks the privilege: it changed nothing. */
