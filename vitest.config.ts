@@ -1,9 +1,10 @@
-// Four tiers, each a vitest project: `npm run test:unit` runs the first alone (no build, seconds);
+// The tiers, each a vitest project: `npm run test:unit` runs the first alone (no build, seconds);
 // `npm test` runs them all, as CI does.
 //   unit         co-located *.test.ts and tests/lint: pure code, or /proc and small real processes
 //   integration  tests/{integration,e2e,probes} and co-located *.integration.test.ts: the built CLI,
 //                real runners (pytest, bats, go, node), Chromium for the HTML report
 //   ui           tests/ui: the built renderer in Chromium through holdwatch ui, and the hosts behind it
+//   security     tests/security: `holdwatch ui` and the data it keeps, attacked by a local peer
 //   wine         tests/wine: the win32 backend under Wine with Windows node.exe
 //   determinism  tests/determinism: the same verdict N of N times while busy processes load both CPUs;
 //                run after the others (groupOrder), so its load slows no other test
@@ -38,6 +39,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'ui', include: ['tests/ui/**/*.test.ts'], globalSetup: ['tests/support/build-once.ts', 'tests/support/build-renderer.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'security', include: ['tests/security/**/*.test.ts'], globalSetup: ['tests/support/build-once.ts', 'tests/support/build-renderer.ts'] },
       },
       { extends: true, test: { name: 'wine', include: ['tests/wine/**/*.test.ts'], globalSetup: BUILT } },
       { extends: true, test: { name: 'determinism', include: ['tests/determinism/**/*.test.ts'], globalSetup: BUILT, sequence: { groupOrder: 1 } } },

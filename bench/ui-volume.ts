@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       await page.addInitScript({ path: ROOT + 'bench/ui-volume-page.js' });
-      await page.goto(`${url}&demo=${COUNT}`);
+      await page.goto(`${new URL(url).origin}/?demo=${COUNT}${new URL(url).hash}`);
       await page.fill('#dir', '/demo');
       const expected = COUNT.toLocaleString('en-US');
       const bench = await page.evaluateHandle(() => (globalThis as unknown as { __hwBench: PageBench }).__hwBench);

@@ -1,11 +1,14 @@
 // `holdwatch ui [--port n] [--no-open]`: the renderer in a browser, for a desktop without Electron or a
-// headless machine. Prints the URL (token included) on stdout; Ctrl-C / SIGTERM close everything, exit 0.
+// headless machine. Prints the URL (token in its fragment) on stdout, which only this terminal sees; the
+// browser is opened on a 0600 launcher file instead, so the token is on no command line. Ctrl-C /
+// SIGTERM close everything, exit 0.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../core/errors.js';
 import { dataDirOf } from '../host/data-dir.js';
 import { CLI_SCRIPT, RENDERER_DIR } from '../host/install-paths.js';
+import { writeBrowserLauncher, type BrowserLauncher } from '../host/web/browser-launcher.js';
 import { startUiHost } from '../host/web/ui-host.js';
 
 export interface UiOptions {
@@ -18,20 +21,25 @@ export async function uiCommand(options: UiOptions): Promise<number> {
   const dataDir = dataDirOf(process.env, process.platform);
   const scanWorker = { program: process.execPath, prefixArgs: [CLI_SCRIPT], socketDir: dataDir };
   const host = await startUiHost({ port: options.port, dataDir, env: process.env, workingDirectory: process, scanWorker });
+  let launcher: BrowserLauncher | null = null;
   try {
     process.stdout.write(`${host.url}\n`);
     process.stderr.write('holdwatch: the UI is served on 127.0.0.1 only — Ctrl-C to stop\n');
-    if (options.open) openBrowser(host.url);
+    if (options.open) {
+      launcher = writeBrowserLauncher(dataDir, host.url);
+      openBrowser(launcher.path);
+    }
     await stopSignal();
   } finally {
+    launcher?.remove();
     await host.close();
   }
   return 0;
 }
 
-function openBrowser(url: string): void {
+function openBrowser(file: string): void {
   const [command, args] =
-    process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : process.platform === 'darwin' ? ['open', [url]] : ['xdg-open', [url]];
+    process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', file]] : process.platform === 'darwin' ? ['open', [file]] : ['xdg-open', [file]];
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.on('error', () => process.stderr.write('holdwatch: could not open a browser; open the URL above yourself\n'));
   child.unref();

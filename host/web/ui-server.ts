@@ -1,17 +1,22 @@
 // The web host of `holdwatch ui`: the built renderer and the service over a WebSocket, on 127.0.0.1
-// only. A random token guards both (the URL carries it once; a strict cookie afterwards), the Host
-// header must name this server (DNS rebinding), and a WebSocket must come from this origin.
+// only. The renderer's files are the public build and need no secret; the service does: a WebSocket
+// must come from this origin, with the random token as a subprotocol (`holdwatch.token.<token>`). The
+// token reaches the page in the URL's fragment, which no request, Referer or log carries, and the
+// page keeps it in sessionStorage. No cookie: a browser sends cookies to every port of a host, so one
+// would travel to every other server on 127.0.0.1 the user visits. The Host header must name this
+// server (DNS rebinding). A peer's fault (a reset, an oversize or malformed frame) ends that one
+// connection, with the close code the protocol gives it, never the server.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { HoldwatchService } from '../../contract/service.js';
 import { ContractError, dispatchRequest, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 import { readStaticFile, rendererCsp } from './static-files.js';
+import { API_PATH, API_PROTOCOL, TOKEN_FRAGMENT_KEY, TOKEN_PROTOCOL_PREFIX } from '../../contract/ui-protocol.js';
 
-const COOKIE = 'holdwatch_token';
-const API_PATH = '/api';
 /** Requests are small (paths, commands); this bounds what a hostile peer can make us parse. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
@@ -25,7 +30,7 @@ export interface UiServerOptions {
 export interface UiServer {
   port: number;
   token: string;
-  /** Open this: it carries the token. */
+  /** Open this: its fragment carries the token. */
   url: string;
   close(): Promise<void>;
 }
@@ -34,8 +39,7 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
   const token = randomBytes(24).toString('base64url');
   let boundPort = port;
   const hosts = () => [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
-  const tokenOf = (req: IncomingMessage): string | null => new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? cookieOf(req, COOKIE);
-  const authorized = (req: IncomingMessage) => sameSecret(tokenOf(req), token);
+  const authorized = (req: IncomingMessage) => sameSecret(tokenOffered(req), token);
   const hostAllowed = (req: IncomingMessage) => hosts().includes(req.headers.host ?? '');
   const csp = () => rendererCsp(`'self' ws://127.0.0.1:${boundPort} ws://localhost:${boundPort}`);
 
@@ -45,17 +49,8 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
 
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req)) return send(res, 403, 'text/plain', 'holdwatch ui answers only on 127.0.0.1 and localhost');
-    if (!authorized(req)) return send(res, 401, 'text/plain', 'holdwatch ui: open the URL printed in the terminal (it carries the access token)');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.searchParams.has('token')) {
-      // Trade the token in the address bar for a cookie, so it leaves the URL (history, screenshots).
-      res.setHeader('Set-Cookie', `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
-      url.searchParams.delete('token');
-      res.writeHead(303, { Location: url.pathname + url.search });
-      res.end();
-      return;
-    }
     const file = await readStaticFile(staticDir, url.pathname);
     if (!file) {
       if (url.pathname === '/' || url.pathname === '/index.html')
@@ -72,15 +67,18 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  server.on('upgrade', (req, socket, head) => {
+  // A malformed request line or header: Node's default answer is right, but a socket that is reset
+  // meanwhile must not throw.
+  server.on('clientError', (_error, socket: Duplex) => refuse(socket, '400 Bad Request'));
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, handleProtocols: () => API_PROTOCOL });
+  server.on('upgrade', (req, socket: Duplex, head) => {
+    // Until ws takes the socket over, a peer's reset is ours to absorb.
+    socket.on('error', () => socket.destroy());
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const origin = req.headers.origin ?? '';
     const originAllowed = hosts().some((h) => origin === `http://${h}`);
-    if (path !== API_PATH || !hostAllowed(req) || !originAllowed || !authorized(req)) {
-      socket.end(`HTTP/1.1 ${authorized(req) ? '403 Forbidden' : '401 Unauthorized'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
-    }
+    if (!authorized(req)) return refuse(socket, '401 Unauthorized');
+    if (path !== API_PATH || !hostAllowed(req) || !originAllowed) return refuse(socket, '403 Forbidden');
     wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, service));
   });
 
@@ -94,7 +92,7 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
   return {
     port: boundPort,
     token,
-    url: `http://127.0.0.1:${boundPort}/?token=${token}`,
+    url: `http://127.0.0.1:${boundPort}/#${TOKEN_FRAGMENT_KEY}=${token}`,
     close: async () => {
       for (const client of wss.clients) client.terminate();
       wss.close();
@@ -111,6 +109,9 @@ function serveSocket(ws: WebSocket, service: HoldwatchService): void {
   };
   const unsubscribe = subscribeAll(service, (event) => post({ event }));
   ws.on('close', unsubscribe);
+  // A frame over the limit, invalid UTF-8, a reserved opcode: ws has already closed this connection
+  // with 1009, 1007 or 1002; the error only reports it, and unheard it would end the process.
+  ws.on('error', () => undefined);
   ws.on('message', (data, isBinary) => {
     let message: { id?: unknown; method?: unknown; request?: unknown };
     try {
@@ -141,12 +142,24 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
-function cookieOf(req: IncomingMessage, name: string): string | null {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
+/** The token a WebSocket offers as one of its subprotocols, or null. */
+function tokenOffered(req: IncomingMessage): string | null {
+  for (const protocol of String(req.headers['sec-websocket-protocol'] ?? '').split(',')) {
+    const offered = protocol.trim();
+    if (offered.startsWith(TOKEN_PROTOCOL_PREFIX)) return offered.slice(TOKEN_PROTOCOL_PREFIX.length);
   }
   return null;
+}
+
+/** Answers a refused request on a raw socket and lets it go, whatever state the peer left it in. */
+function refuse(socket: Duplex, status: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  // A peer that never closes its side does not keep the socket.
+  setTimeout(() => socket.destroy(), 2_000).unref();
 }
 
 function sameSecret(given: string | null, expected: string): boolean {

@@ -3,8 +3,10 @@
 // app's bundle does not carry it.
 import type { HoldwatchService } from '../../contract/service.js';
 import { serviceClient } from '../../contract/service-client.js';
+import { API_PATH } from '../../contract/ui-protocol.js';
 import { useStore } from '../store/store.js';
 import { electronBridge } from './bridge.js';
+import { takePageToken } from './page-token.js';
 import { webSocketTransport } from './ws-transport.js';
 
 export async function connectService(location: Location): Promise<HoldwatchService> {
@@ -16,8 +18,10 @@ export async function connectService(location: Location): Promise<HoldwatchServi
   }
   const transport =
     electronBridge() ??
-    webSocketTransport(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api`, (state, reason) =>
-      useStore.setState((s) => ({ settings: { ...s.settings, connection: state, connectionError: reason } })),
+    webSocketTransport(
+      `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${API_PATH}`,
+      takePageToken(location, history, sessionStorage),
+      (state, reason) => useStore.setState((s) => ({ settings: { ...s.settings, connection: state, connectionError: reason } })),
     );
   if (electronBridge()) useStore.setState((s) => ({ settings: { ...s.settings, connection: 'open' } }));
   return serviceClient(transport, (error) => console.warn(`holdwatch: ignored a malformed event: ${error.message}`));

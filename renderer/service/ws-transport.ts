@@ -1,16 +1,19 @@
-// `holdwatch ui`'s transport: requests and events over one WebSocket to the page's own origin. The
-// access token travels as the HttpOnly cookie the server set; this code never sees it.
+// `holdwatch ui`'s transport: requests and events over one WebSocket to the page's own origin, which
+// offers the access token as a subprotocol (contract/ui-protocol.ts).
 import type { ServiceTransport } from '../../contract/service-client.js';
 import type { ServiceMethod } from '../../contract/service.js';
+import { API_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from '../../contract/ui-protocol.js';
 
 export interface ConnectionListener {
   (state: 'open' | 'closed', reason: string | null): void;
 }
 
 const LOST = 'Lost the connection to holdwatch ui (was it stopped?). Start `holdwatch ui` again and open the URL it prints.';
+const NO_TOKEN = 'This page has no access token: open the URL `holdwatch ui` printed (the part after # carries it).';
 
-export function webSocketTransport(url: string, onConnection: ConnectionListener): ServiceTransport {
-  const socket = new WebSocket(url);
+export function webSocketTransport(url: string, token: string | null, onConnection: ConnectionListener): ServiceTransport {
+  const socket = new WebSocket(url, token ? [API_PROTOCOL, TOKEN_PROTOCOL_PREFIX + token] : [API_PROTOCOL]);
+  const lost = token ? LOST : NO_TOKEN;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Set<(payload: unknown) => void>();
   const opened = new Promise<void>((resolve, reject) => {
@@ -19,10 +22,10 @@ export function webSocketTransport(url: string, onConnection: ConnectionListener
       resolve();
     });
     socket.addEventListener('close', () => {
-      onConnection('closed', LOST);
-      for (const p of pending.values()) p.reject(new Error(LOST));
+      onConnection('closed', lost);
+      for (const p of pending.values()) p.reject(new Error(lost));
       pending.clear();
-      reject(new Error(LOST));
+      reject(new Error(lost));
     });
   });
   opened.catch(() => undefined);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endTerminalRuns, startTerminalRun } from '../support/terminal-run.js';
-import { openChromium, screenshot, selectFrozenBlocker, startUi, type Browser, type RunningUi } from './ui-support.js';
+import { openApp, openChromium, screenshot, selectFrozenBlocker, startUi, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let data: string;
@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('holdwatch ui: attach to a terminal run', () => {
   it('lists a running `holdwatch run`, follows it, and shows its failure and the holder', async () => {
     const { page } = browser;
-    await page.goto(ui.url);
+    await openApp(page, ui);
     await page.getByTestId('no-active-runs').waitFor();
     await screenshot(page, '20-attach-no-runs');
 
@@ -69,7 +69,7 @@ describe('holdwatch ui: attach to a terminal run', () => {
 
   it('the DEMO backend (?demo=N) lists an invented terminal run, attaches, and detaches', async () => {
     const { page } = browser;
-    await page.goto(`${ui.url}&demo=3`);
+    await openApp(page, ui, 'demo=3');
     await page.getByTestId('active-run').filter({ hasText: 'pytest -x tests' }).click();
     await page.getByTestId('failure-marker').first().waitFor();
     await page.getByTestId('run-status').getByRole('button', { name: 'Detach' }).click();

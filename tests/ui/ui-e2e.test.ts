@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
 import { killAllHolders, pythonHoldingFile, pythonHoldingForDetails, stopHolder } from '../support/holders.js';
-import { openChromium, screenshot, selectFrozenBlocker, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
+import { openApp, openChromium, screenshot, selectFrozenBlocker, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let ui: RunningUi;
@@ -35,8 +35,8 @@ describe('holdwatch ui in Chromium', () => {
     const watched = join(scratch, 'watched');
     mkdirSync(watched);
     const { page } = browser;
-    await page.goto(ui.url);
-    expect(new URL(page.url()).search).toBe(''); // the token left the address bar
+    await openApp(page, ui);
+    expect(new URL(page.url()).hash).toBe(''); // the token left the address bar
     await page.fill('#dir', watched);
     await page.click('button[type=submit]');
     await waitForLive(page, ui);
@@ -116,7 +116,7 @@ describe('holdwatch ui in Chromium', () => {
     mkdirSync(join(scratch, 'watched-details'));
     const watched = realpathSync(join(scratch, 'watched-details'));
     const { page } = browser;
-    await page.goto(ui.url);
+    await openApp(page, ui);
     await page.fill('#dir', watched);
     await page.click('button[type=submit]');
     await waitForLive(page, ui);
@@ -142,7 +142,7 @@ describe('holdwatch ui in Chromium', () => {
 describe('holdwatch ui with 20,000 holders (the DEMO backend, ?demo=N)', () => {
   it('lists them all while the DOM holds only the visible rows, and scrolls to the last one', async () => {
     const { page } = browser;
-    await page.goto(`${ui.url}&demo=20000`);
+    await openApp(page, ui, 'demo=20000');
     await page.fill('#dir', '/demo');
     await page.click('button[type=submit]');
     await page.getByTestId('row-count').getByText('20,000 holders').waitFor();

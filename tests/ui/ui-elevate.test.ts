@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
+import { openApp, openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
 
 const SAME_RIGHTS_UI = join(REPO_ROOT, 'tests/fixtures/ui-host/same-rights-ui.mjs');
 
@@ -67,7 +67,7 @@ function nobodyHolding(path: string): Promise<number> {
 
 async function watchAs(ui: RunningUi, dir: string) {
   const { page } = browser;
-  await page.goto(ui.url);
+  await openApp(page, ui);
   await page.fill('#dir', dir);
   await page.click('button[type=submit]');
   await waitForLive(page, ui, /processes? not inspectable/);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAllHolders, pythonHoldingFile } from '../support/holders.js';
-import { openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
+import { openApp, openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let browser: Browser;
@@ -32,7 +32,7 @@ async function selectPythonHolder(ui: RunningUi, name: string) {
   const watched = join(scratch, name);
   mkdirSync(watched);
   const { page } = browser;
-  await page.goto(ui.url);
+  await openApp(page, ui);
   await page.fill('#dir', watched);
   await page.click('button[type=submit]');
   await waitForLive(page, ui);
@@ -79,7 +79,7 @@ describe('live stack in the details panel', () => {
   it('on a Windows host (the DEMO backend, ?demo=N, with a C:\\ dir) the button saves a dump and lists the threads', async () => {
     const ui = uis[0]!;
     const { page } = browser;
-    await page.goto(`${ui.url}&demo=3`);
+    await openApp(page, ui, 'demo=3');
     await page.fill('#dir', 'C:\\demo');
     await page.click('button[type=submit]');
     await page.locator('[role=row][data-pid]').first().click();

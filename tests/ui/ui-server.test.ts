@@ -1,5 +1,6 @@
 // `holdwatch ui` as a browser's peer would see it: the token, the Host and Origin checks, and a
-// malformed request answered with an error while the connection (and the host) keep working.
+// malformed request answered with an error while the connection (and the host) keep working. The
+// attacks (resets, hostile frames, the token on command lines) are in tests/security.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ let token: string;
 beforeAll(async () => {
   data = mkdtempSync(join(tmpdir(), 'hw-ui-server-'));
   ui = await startUi({ HOLDWATCH_DATA_DIR: data });
-  token = new URL(ui.url).searchParams.get('token')!;
+  token = ui.token;
 }, 30_000);
 
 afterAll(async () => {
@@ -24,14 +25,15 @@ afterAll(async () => {
   expect(code).toBe(0);
 });
 
-/** A raw GET, so the Host header can be anything (fetch would not let us lie about it). */
+/** A raw request, so the Host header can be anything (fetch would not let us lie about it). */
 function get(
   path: string,
   headers: Record<string, string> = {},
+  method = 'GET',
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const { port } = new URL(ui.origin);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, method }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
@@ -41,8 +43,8 @@ function get(
   });
 }
 
-function connect(headers: Record<string, string>, path = '/api'): Promise<WebSocket> {
-  const ws = new WebSocket(`${ui.origin.replace('http', 'ws')}${path}`, { headers });
+function connect(headers: Record<string, string>, path = '/api', protocols: string[] = []): Promise<WebSocket> {
+  const ws = new WebSocket(`${ui.origin.replace('http', 'ws')}${path}`, protocols, { headers });
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
@@ -64,40 +66,37 @@ function call(ws: WebSocket, message: unknown): Promise<{ id: number | null; ok:
 }
 
 describe('holdwatch ui: the web host', () => {
-  it('listens on 127.0.0.1 and prints a URL with a token', () => {
-    expect(ui.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
+  const withToken = () => ['holdwatch', `holdwatch.token.${token}`];
+
+  it('listens on 127.0.0.1 and prints a URL whose fragment carries the token', () => {
+    expect(ui.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{32}$/);
   });
 
-  it('refuses requests without the token, or with a wrong one', async () => {
-    expect((await get('/')).status).toBe(401);
-    expect((await get('/?token=nope')).status).toBe(401);
-    expect((await get('/assets/whatever.js')).status).toBe(401);
-  });
-
-  it('trades the token in the URL for a strict cookie, then serves the renderer with a strict CSP', async () => {
-    const first = await get(`/?token=${token}`);
-    expect(first.status).toBe(303);
-    expect(String(first.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
-    const page = await get('/', { cookie: `holdwatch_token=${token}` });
+  it('serves the public renderer build with a strict CSP and sets no cookie', async () => {
+    const page = await get('/');
     expect(page.status).toBe(200);
     expect(page.body).toContain('<div id="root">');
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect((await get('/', {}, 'POST')).status).toBe(405);
   });
 
   it('refuses a Host header that is not its own (DNS rebinding)', async () => {
-    expect((await get(`/?token=${token}`, { host: 'attacker.example:80' })).status).toBe(403);
+    expect((await get('/', { host: 'attacker.example:80' })).status).toBe(403);
   });
 
-  it('refuses a WebSocket from another origin, or without the token', async () => {
-    const cookie = `holdwatch_token=${token}`;
-    await expect(connect({ cookie, origin: 'http://attacker.example' })).rejects.toThrow(/HTTP 403/);
-    await expect(connect({ origin: ui.origin })).rejects.toThrow(/HTTP 401/);
-    await expect(connect({ cookie, origin: ui.origin }, '/elsewhere')).rejects.toThrow(/HTTP 403/);
+  it('refuses a WebSocket without the token, with a wrong one, from another origin, or on another path', async () => {
+    await expect(connect({ origin: ui.origin }, '/api', ['holdwatch'])).rejects.toThrow(/HTTP 401/);
+    await expect(connect({ origin: ui.origin }, '/api', ['holdwatch', `holdwatch.token.${token.slice(1)}x`])).rejects.toThrow(/HTTP 401/);
+    await expect(connect({ origin: ui.origin, cookie: `holdwatch_token=${token}` })).rejects.toThrow(/HTTP 401/);
+    await expect(connect({ origin: 'http://attacker.example' }, '/api', withToken())).rejects.toThrow(/HTTP 403/);
+    await expect(connect({ origin: ui.origin }, '/elsewhere', withToken())).rejects.toThrow(/HTTP 403/);
   });
 
   it('answers a malformed request with an error and keeps serving', async () => {
-    const ws = await connect({ cookie: `holdwatch_token=${token}`, origin: ui.origin });
+    const ws = await connect({ origin: ui.origin }, '/api', withToken());
     try {
+      expect(ws.protocol).toBe('holdwatch');
       await expect(call(ws, 'not json')).resolves.toMatchObject({ id: null, ok: false, error: 'a request must be JSON' });
       await expect(call(ws, { id: 1, method: 'startWatch', request: { dirs: [42] } })).resolves.toMatchObject({
         id: 1,

@@ -22,7 +22,11 @@ const FLAGS = [
 ];
 
 export interface RunningUi {
+  /** As printed: the token in its fragment. */
   url: string;
+  /** The URL with a query (e.g. `demo=3`) before its fragment. */
+  urlWith(query: string): string;
+  token: string;
   origin: string;
   child: ChildProcess;
   stderr: () => string;
@@ -33,9 +37,10 @@ export interface RunningUi {
 /**
  * `asUser`: run the host as that user (setpriv), e.g. `nobody` to see what a non-root user sees.
  * `host`: a test host script to run instead of the CLI's `ui` (it prints its URL the same way).
+ * `openBrowser`: let it open "the browser" (whatever xdg-open is on the env's PATH).
  */
-export function startUi(env: Record<string, string> = {}, options: { asUser?: string; host?: string } = {}): Promise<RunningUi> {
-  const argv = options.host ? [options.host] : [CLI, 'ui', '--port', '0', '--no-open'];
+export function startUi(env: Record<string, string> = {}, options: { asUser?: string; host?: string; openBrowser?: boolean } = {}): Promise<RunningUi> {
+  const argv = options.host ? [options.host] : [CLI, 'ui', '--port', '0', ...(options.openBrowser ? [] : ['--no-open'])];
   const [command, args] = options.asUser
     ? [
         'setpriv',
@@ -52,12 +57,15 @@ export function startUi(env: Record<string, string> = {}, options: { asUser?: st
     child.on('exit', (code) => reject(new Error(`holdwatch ui exited (${code}): ${err}`)));
     child.stdout.on('data', (d: Buffer) => {
       out += d;
-      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out)?.[1];
+      const url = /^(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)$/m.exec(out)?.[1];
       if (!url) return;
       clearTimeout(timer);
+      const { origin, hash } = new URL(url);
       resolve({
         url,
-        origin: new URL(url).origin,
+        urlWith: (query) => `${origin}/?${query}${hash}`,
+        token: hash.replace('#token=', ''),
+        origin,
         child,
         stderr: () => err,
         stop: async () => {
@@ -67,6 +75,15 @@ export function startUi(env: Record<string, string> = {}, options: { asUser?: st
       });
     });
   });
+}
+
+/**
+ * Loads the app fresh from the printed URL (`query`, e.g. `demo=3`, before its fragment). Through
+ * about:blank: a page already at the origin would take the URL as a fragment change and not reload.
+ */
+export async function openApp(page: Page, ui: RunningUi, query?: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(query ? ui.urlWith(query) : ui.url);
 }
 
 export interface Browser {
