@@ -5,6 +5,7 @@
 //                real runners (pytest, bats, go, node), Chromium for the HTML report
 //   ui           tests/ui: the built renderer in Chromium through holdwatch ui, and the hosts behind it
 //   security     tests/security: `holdwatch ui` and the data it keeps, attacked by a local peer
+//   faults       tests/faults: `run` with a full disk, a dead scan worker, huge or unread output
 //   wine         tests/wine: the win32 backend under Wine with Windows node.exe
 //   determinism  tests/determinism: the same verdict N of N times while busy processes load both CPUs;
 //                run after the others (groupOrder), so its load slows no other test
@@ -44,6 +45,7 @@ export default defineConfig({
         extends: true,
         test: { name: 'security', include: ['tests/security/**/*.test.ts'], globalSetup: ['tests/support/build-once.ts', 'tests/support/build-renderer.ts'] },
       },
+      { extends: true, test: { name: 'faults', include: ['tests/faults/**/*.test.ts'], globalSetup: BUILT } },
       { extends: true, test: { name: 'wine', include: ['tests/wine/**/*.test.ts'], globalSetup: BUILT } },
       { extends: true, test: { name: 'determinism', include: ['tests/determinism/**/*.test.ts'], globalSetup: BUILT, sequence: { groupOrder: 1 } } },
     ],

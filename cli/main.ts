@@ -116,6 +116,12 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
   });
+  if (argv.length === 0) {
+    // commander would print the whole help on stderr: bad input is one line.
+    process.stderr.write('holdwatch: no command given (scan, watch, run, attach, report, stack, ui); `holdwatch --help` lists them\n');
+    process.exitCode = EXIT_BAD_INPUT;
+    return;
+  }
   const program = buildProgram((code) => (process.exitCode = code));
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,5 +1,5 @@
 // `holdwatch report <run> [--format md|json|html] [--redact]`: renders a run again from its journal.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../core/errors.js';
 import { RunRecorder } from '../core/run/run-recorder.js';
@@ -10,7 +10,7 @@ import { renderReport, reportOptions, type ReportFormat } from '../host/run/run-
 export async function reportCommand(run: string, options: { format: ReportFormat; redact?: boolean }): Promise<number> {
   const path = journalPathOf(run);
   const recorder = new RunRecorder();
-  const { entries, rejected } = readJournal(path);
+  const { entries, rejected } = readJournalOrRefuse(path);
   if (entries[0]?.t !== 'run-start') throw new BadInputError(`not a holdwatch run journal: ${run}`);
   if (rejected > 0) process.stderr.write(`holdwatch: skipped ${rejected} malformed journal line(s) in ${path}\n`);
   for (const entry of entries) recorder.apply(entry);
@@ -20,9 +20,25 @@ export async function reportCommand(run: string, options: { format: ReportFormat
 
 function journalPathOf(run: string): string {
   if (run.trim() === '' || run.includes('\0')) throw new BadInputError('no run given');
-  if (run.endsWith('.jsonl') && existsSync(run)) return run;
+  if (run.endsWith('.jsonl') && existsSync(run)) return regularFile(run);
   const runs = runsPathIn(dataDirOf(process.env, process.platform));
   const byId = join(runs, `${run}.jsonl`);
-  if (/^[\w.-]+$/.test(run) && existsSync(byId)) return byId;
+  if (/^[\w.-]+$/.test(run) && existsSync(byId)) return regularFile(byId);
   throw new BadInputError(`no such run: ${run} (give a run id from ${runs} or a journal path)`);
+}
+
+/** A journal is a regular file: a directory, a FIFO (which would block the read forever) or a device is refused. */
+function regularFile(path: string): string {
+  if (!statSync(path).isFile()) throw new BadInputError(`not a journal file: ${path} (a directory, FIFO or device)`);
+  return path;
+}
+
+function readJournalOrRefuse(path: string): ReturnType<typeof readJournal> {
+  try {
+    return readJournal(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR') throw new BadInputError(`cannot read ${path}: ${code}`);
+    throw error;
+  }
 }

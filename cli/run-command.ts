@@ -5,7 +5,10 @@ import { dataDirOf } from '../host/data-dir.js';
 import { absoluteTargets, checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
 import { runSummaryLine } from '../host/run/run-recording.js';
 import { superviseRun } from '../host/run/supervised-run.js';
+import { writeSync } from 'node:fs';
+import { EXIT_INTERNAL } from '../contract/exit-codes.js';
 import { messageOf } from '../core/errors.js';
+import { endProcessIfSame } from '../native/index.js';
 
 export interface RunOptions extends ReportTargets {
   watch: string[];
@@ -22,53 +25,80 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
     if (error.code !== 'EPIPE') throw error;
   };
   process.stdout.on('error', ignoreClosedStdout);
-  // Exiting before the record is written must never be silent (the journal still has the run).
+  // Exiting before the record is written must never be silent, nor read as the command's success: the
+  // exit code is set only once the reports are written, an early exit is 70, and its one line is
+  // written synchronously (an 'exit' listener's async write is dropped). A ref'd timer keeps the event
+  // loop from draining meanwhile: a step whose only waker went away cannot end the process quietly.
   let stage = 'running the command';
-  const exitedEarly = () =>
-    process.stderr.write(
-      `holdwatch: exited while ${stage}, before the run's reports were written (exit code ${process.exitCode ?? 0}); the journal is in the data dir's runs folder\n`,
+  let finished = false;
+  const exitedEarly = () => {
+    if (finished) return;
+    process.exitCode = EXIT_INTERNAL;
+    writeSync(
+      2,
+      `holdwatch: exited while ${stage}, before the run's reports were written (exit code ${EXIT_INTERNAL}); the journal is in the data dir's runs folder\n`,
     );
+  };
   process.once('exit', exitedEarly);
-  const { record, exitCode, journalPath } = await superviseRun({
-    command,
-    cwd: process.cwd(),
-    watch: options.watch,
-    env: process.env,
-    dataDir: dataDirOf(process.env, process.platform),
-    workingDirectory: process,
-    listed: true,
-    io: {
-      stdin: 'inherit',
-      output: (stream, chunk) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
-      userSeesTerminal,
-      forwardSignals: true,
-    },
-    checkDirs: (dirs) => checkReportTargets(options, dirs),
-    onError: (error) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`),
-    onStage: (name) => (stage = name),
-    // Already now: nothing in the cleanup after it may lose it (an unref'd worker's exit cannot hold the loop).
-    onExited: (code) => (process.exitCode = code),
-  })
-    .catch((error: unknown) => {
-      process.off('exit', exitedEarly); // main reports it in one line
-      throw error;
-    })
-    .finally(() => process.stdout.off('error', ignoreClosedStdout));
-  stage = 'writing the reports';
-  writeRunReports(record, { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY });
-  if (options.killLeftovers) killStragglers(record);
-  process.stderr.write(runSummaryLine(record, journalPath));
-  process.off('exit', exitedEarly);
-  return exitCode;
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  try {
+    const { record, exitCode, journalPath } = await superviseRun({
+      command,
+      cwd: process.cwd(),
+      watch: options.watch,
+      env: process.env,
+      dataDir: dataDirOf(process.env, process.platform),
+      workingDirectory: process,
+      listed: true,
+      io: {
+        stdin: 'inherit',
+        output: (stream, chunk) => passThrough(stream === 'stdout' ? process.stdout : process.stderr, chunk),
+        userSeesTerminal,
+        forwardSignals: true,
+      },
+      checkDirs: (dirs) => checkReportTargets(options, dirs),
+      onError: (error) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`),
+      onStage: (name) => (stage = name),
+    }).finally(() => process.stdout.off('error', ignoreClosedStdout));
+    stage = 'writing the reports';
+    // A report the disk had no room for is said; the command's exit code stays what it was.
+    for (const failure of writeRunReports(record, { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY }))
+      process.stderr.write(`holdwatch: ${failure}; \`holdwatch report ${journalPath}\` renders it again\n`);
+    if (options.killLeftovers) await endLeftoverHolders(record);
+    process.stderr.write(runSummaryLine(record, journalPath));
+    finished = true;
+    return exitCode;
+  } catch (error) {
+    finished = true; // main reports it in one line
+    throw error;
+  } finally {
+    clearInterval(keepAlive);
+    process.off('exit', exitedEarly);
+  }
 }
 
-function killStragglers(record: RunRecord): void {
-  const pids = new Set(record.holders.filter((h) => h.attribution.verdict !== 'outside-run').map((h) => h.pid));
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
+/** Writes `chunk`; when the reader is behind, resolves once it caught up (or went away). */
+function passThrough(target: NodeJS.WriteStream, chunk: Buffer): void | Promise<void> {
+  // A reader that went away (EPIPE, then closed): the output is dropped, as a closed pipe would drop it.
+  if (target.destroyed || target.write(chunk)) return;
+  return new Promise((resolve) => {
+    const done = () => {
+      target.off('drain', done);
+      target.off('close', done);
+      resolve();
+    };
+    target.once('drain', done);
+    target.once('close', done);
+  });
+}
+
+/**
+ * `--kill-leftovers`: ends the run's holders that are still alive, each only while its pid still
+ * belongs to the process the run saw (pid and start time): a holder that exited long ago may have
+ * left its pid to anything, another run's process included.
+ */
+async function endLeftoverHolders(record: RunRecord): Promise<void> {
+  const seen = new Map<number, number>();
+  for (const h of record.holders) if (h.attribution.verdict !== 'outside-run' && h.processStartedAtMs !== null) seen.set(h.pid, h.processStartedAtMs);
+  for (const [pid, startedAtMs] of seen) await endProcessIfSame(pid, startedAtMs);
 }

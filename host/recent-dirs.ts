@@ -1,6 +1,7 @@
 // The directories the UI watched, most recent first, kept in holdwatch's data dir (never a watched one).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makePrivateDir, writePrivateFile } from './private-files.js';
 
 const KEEP = 10;
 
@@ -18,9 +19,9 @@ export class RecentDirs {
 
   remember(dir: string): void {
     const dirs = [dir, ...this.list().filter((d) => d !== dir)].slice(0, KEEP);
-    mkdirSync(dirname(this.file), { recursive: true });
+    makePrivateDir(dirname(this.file));
     // Write then rename: a crash mid-write leaves the old list, not half a file.
-    writeFileSync(this.file + '.tmp', JSON.stringify(dirs));
+    writePrivateFile(this.file + '.tmp', JSON.stringify(dirs));
     renameSync(this.file + '.tmp', this.file);
   }
 }

@@ -71,6 +71,21 @@ export async function openLiveStackSource(options: LiveStackSourceOptions, platf
   }
 }
 
+/**
+ * Ends the process `pid` (SIGTERM on Linux, TerminateProcess on Windows) only while it is still the one
+ * that started at `startedAtMs`; 'gone' when it exited or its pid now belongs to another process.
+ */
+export async function endProcessIfSame(pid: number, startedAtMs: number, platform = process.platform): Promise<'ended' | 'gone'> {
+  switch (platform) {
+    case 'linux':
+      return (await import('./linux/end-process.js')).endLinuxProcessIfSame(pid, startedAtMs);
+    case 'win32':
+      return (await import('./win32/end-process.js')).endWin32ProcessIfSame(pid, startedAtMs);
+    default:
+      throw new UnsupportedPlatformError(platform);
+  }
+}
+
 export class UnsupportedPlatformError extends Error {
   override readonly name = 'UnsupportedPlatformError';
   constructor(readonly platform: string) {

@@ -1,6 +1,8 @@
-// `--redact`: the report goes into a public issue, so the home directory and the user name leave
-// every string of the record (paths, command lines, failure texts, ancestry) before any rendering.
+// `--redact`: the report goes into a public issue, so the home directory, the user name and the secrets
+// a command line shows (secrets.ts) leave every string of the record (paths, command lines, failure
+// texts, ancestry) before any rendering.
 import type { RunRecord } from '../../contract/runs.js';
+import { redactSecretArgs, redactSecrets } from './secrets.js';
 
 export interface RedactOptions {
   /** The home directory as the run saw it: `/home/alice`, `/Users/alice` or `C:\Users\alice`. */
@@ -12,7 +14,7 @@ export interface RedactOptions {
 export const REDACTED_HOME = '~';
 export const REDACTED_USER = '<user>';
 
-/** A copy of `record` with the home directory and the user name replaced in every string value. */
+/** A copy of `record` with the home directory, the user name and secrets replaced in every string value. */
 export function redactRecord(record: RunRecord, options: RedactOptions): RunRecord {
   const redact = makeRedactor(options);
   return mapStrings(record, redact) as RunRecord;
@@ -23,7 +25,8 @@ export function makeRedactor({ home, user }: RedactOptions): (text: string) => s
   const homePattern = homeRegExp(home, user);
   const userPattern = userRegExp(user);
   return (text) => {
-    let out = homePattern ? text.replace(homePattern, REDACTED_HOME) : text;
+    let out = redactSecrets(text);
+    if (homePattern) out = out.replace(homePattern, REDACTED_HOME);
     if (userPattern) out = out.replace(userPattern, REDACTED_USER);
     return out;
   };
@@ -77,6 +80,8 @@ function userRegExp(user: string): RegExp | null {
 
 function mapStrings(value: unknown, fn: (text: string) => string): unknown {
   if (typeof value === 'string') return fn(value);
+  // An array of words is an argv (the command, a probe's argv): `--token x` spans two of them.
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) return redactSecretArgs(value).map(fn);
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, fn)]));

@@ -203,11 +203,26 @@ export class RunSupervisor {
     if (this.watcher) await withDeadline(clock, this.watcher.scanNow(), FINISH_STEP_MS, 'the final scan').catch(onError);
     await withDeadline(clock, this.tasks.drain(), FINISH_STEP_MS, 'the snapshots still queued').catch(onError);
     this.watcher?.dispose();
-    this.write({ t: 'leftovers', leftovers: await leftovers((ms) => this.recorder.testAt(ms)) });
-    if (stacksOf) {
-      const { byKey, unseen } = await stacksOf(this.recorder.keyedHolders());
-      this.write({ t: 'stacks', byKey });
-      for (const { leak, spawn } of unseen) this.write(this.probeHeld(leak, spawn));
+    // Every step has its deadline: one that hangs costs its part of the record, never the record.
+    const found = await withDeadline(
+      clock,
+      leftovers((ms) => this.recorder.testAt(ms)),
+      FINISH_STEP_MS,
+      'listing the leftovers',
+    ).catch((error: unknown) => {
+      onError(error);
+      return null;
+    });
+    if (found) this.write({ t: 'leftovers', leftovers: found });
+    const stacks = stacksOf
+      ? await withDeadline(clock, stacksOf(this.recorder.keyedHolders()), FINISH_STEP_MS, 'matching the probes’ stacks').catch((error: unknown) => {
+          onError(error);
+          return null;
+        })
+      : null;
+    if (stacks) {
+      this.write({ t: 'stacks', byKey: stacks.byKey });
+      for (const { leak, spawn } of stacks.unseen) this.write(this.probeHeld(leak, spawn));
     }
     this.write({ t: 'run-end', atMs: this.options.clock.now(), exitCode, lastSeen: Object.fromEntries(this.lastSeen) });
     return this.recorder.record();

@@ -2,10 +2,10 @@
 // core/signatures on the lines this passes through.
 import type { Clock } from '../clock.js';
 import type { ParsedOutput, RunnerStreamParser, TestEvent } from './events.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter, OUTPUT_LINE_CHARS } from './line-splitter.js';
 
 export class GenericLineParser implements RunnerStreamParser {
-  private readonly splitter = new LineSplitter();
+  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS);
   private started = false;
 
   constructor(

@@ -3,7 +3,7 @@
 import type { Clock } from '../clock.js';
 import type { OutputLine, ParsedOutput, RunnerStreamParser, TestEvent, TestOutcome } from './events.js';
 import { GoTestRun } from './go-run.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter, OUTPUT_LINE_CHARS } from './line-splitter.js';
 
 interface Test2JsonEvent {
   Time?: string;
@@ -16,7 +16,7 @@ interface Test2JsonEvent {
 const TEST_END: Readonly<Record<string, TestOutcome>> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
 
 export class GoTestJsonParser implements RunnerStreamParser {
-  private readonly splitter = new LineSplitter();
+  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS);
   private readonly run = new GoTestRun();
   private lastAtMs = 0;
 

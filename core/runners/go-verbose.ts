@@ -7,14 +7,14 @@
 import type { Clock } from '../clock.js';
 import type { OutputLine, ParsedOutput, RunnerStreamParser, TestEvent, TestOutcome } from './events.js';
 import { GoTestRun } from './go-run.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter, OUTPUT_LINE_CHARS } from './line-splitter.js';
 
 const RUN = /^=== RUN\s+(\S.*)$/;
 const CONT = /^=== (?:CONT|NAME)\s+(\S.*)$/;
 const RESULT = /^\s*--- (PASS|FAIL|SKIP): (\S.*?) \(\d+(?:\.\d+)?s\)$/;
 const OUTCOMES: Readonly<Record<string, TestOutcome>> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
 export class GoTestVerboseParser implements RunnerStreamParser {
-  private readonly splitter = new LineSplitter();
+  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS);
   private readonly run = new GoTestRun();
   /** The test whose output is printing now: the last RUN or CONT. */
   private current: string | undefined;

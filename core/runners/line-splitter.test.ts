@@ -11,3 +11,22 @@ describe('LineSplitter', () => {
     expect(s.end()).toEqual([]);
   });
 });
+
+describe('LineSplitter with a line limit', () => {
+  it('keeps only the start of a line past the limit, then splits the next lines as usual', () => {
+    const s = new LineSplitter(8);
+    expect(s.push('0123')).toEqual([]);
+    expect(s.push('456789abc')).toEqual([]);
+    expect(s.push('def\nnext\r\nlast')).toEqual(['01234567', 'next']);
+    expect(s.end()).toEqual(['last']);
+  });
+
+  it('holds at most the limit of a line 1,000 chunks of 64 KiB long (64 MB without a newline)', () => {
+    const s = new LineSplitter(64 * 1024);
+    const chunk = 'x'.repeat(64 * 1024 - 1) + '\r';
+    for (let i = 0; i < 1000; i++) expect(s.push(chunk)).toEqual([]);
+    const [line] = s.push('\nafter\n');
+    expect(line).toHaveLength(64 * 1024 - 1); // the limit, its \r dropped as a CRLF's
+    expect(s.end()).toEqual([]);
+  });
+});

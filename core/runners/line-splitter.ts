@@ -1,20 +1,48 @@
 // Turns chunks into complete lines: a chunk may end mid-line (or mid-CRLF), the remainder waits.
+// Linear in the input: each chunk is scanned once, and an unterminated line waits as parts joined once
+// when it ends (`pending + chunk` would rescan the whole line on every chunk: 80 MB without a newline
+// took 30 s). `maxLineChars` keeps only the start of a longer line (a binary stream, a progress bar
+// redrawn with \r), so what waits is bounded too; output passes through before it gets here, whole.
+
+/** A command's output line longer than this is looked at only this far (failure signatures, test names). */
+export const OUTPUT_LINE_CHARS = 64 * 1024;
 
 export class LineSplitter {
-  private pending = '';
+  private parts: string[] = [];
+  private kept = 0;
+
+  constructor(private readonly maxLineChars = Infinity) {}
 
   push(chunk: string): string[] {
-    const text = this.pending + chunk;
-    const lines = text.split('\n');
-    this.pending = lines.pop() ?? '';
-    return lines.map(stripCr);
+    const lines: string[] = [];
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
+      this.keep(chunk, start, newline);
+      lines.push(stripCr(this.take()));
+      start = newline + 1;
+    }
+    this.keep(chunk, start, chunk.length);
+    return lines;
   }
 
   /** The unterminated last line, if any. */
   end(): string[] {
-    const last = this.pending;
-    this.pending = '';
+    const last = this.take();
     return last.length > 0 ? [stripCr(last)] : [];
+  }
+
+  private keep(chunk: string, from: number, to: number): void {
+    const end = Math.min(to, from + (this.maxLineChars - this.kept));
+    if (end <= from) return;
+    this.parts.push(from === 0 && end === chunk.length ? chunk : chunk.slice(from, end));
+    this.kept += end - from;
+  }
+
+  private take(): string {
+    const line = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
+    this.parts = [];
+    this.kept = 0;
+    return line;
   }
 }
 

@@ -10,14 +10,14 @@ import { Parser } from 'tap-parser';
 import type { Result } from 'tap-parser';
 import type { Clock } from '../clock.js';
 import type { ParsedOutput, RunnerStreamParser, TestEvent, TestOutcome } from './events.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter, OUTPUT_LINE_CHARS } from './line-splitter.js';
 
 const SUBTEST = /^((?:    )*)# Subtest: (.*)$/;
 const TEST_POINT = /^\s*(?:not )?ok(?:\s|$)/;
 
 export class TapStreamParser implements RunnerStreamParser {
   private readonly parser = new Parser();
-  private readonly splitter = new LineSplitter();
+  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS);
   /** The open subtests by nesting level (TAP 14 indents each level by four spaces). */
   private readonly open: string[] = [];
   /** Subtest starts and test-point arrival times, in stream order, waiting for the parser to reach them. */

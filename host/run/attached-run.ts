@@ -42,11 +42,14 @@ export class AttachedRun {
   private finished = false;
   private stopWaiting: (() => void) | null = null;
 
+  private readonly onError: (error: unknown) => void;
+
   constructor(
     readonly target: AttachTarget,
     setup: Omit<RunRecordingSetup, 'command' | 'cwd'>,
     private readonly processes: ProcessSource,
   ) {
+    this.onError = setup.onError;
     this.recording = new RunRecording({ ...setup, command: target.command, cwd: target.cwd });
   }
 
@@ -93,7 +96,7 @@ export class AttachedRun {
   async finish(targets: ReportTargets): Promise<RunRecord> {
     this.finished = true;
     const record = await this.recording.finish(null);
-    writeRunReports(record, targets);
+    for (const failure of writeRunReports(record, targets)) this.onError(new Error(failure));
     for (const path of this.announceFiles) tryUnlink(path);
     return record;
   }

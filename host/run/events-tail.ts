@@ -1,6 +1,7 @@
 // Follows the probes' events file (HOLDWATCH_EVENTS) as they append to it: inotify through fs.watch
 // for promptness, plus a slow poll because fs.watch may miss events on some filesystems.
-import { closeSync, openSync, readSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { closeSync, openSync, readSync, watch, type FSWatcher } from 'node:fs';
+import { writePrivateFile } from '../private-files.js';
 
 export class EventsTail {
   private fd: number | null;
@@ -16,7 +17,7 @@ export class EventsTail {
     private readonly onText: (text: string) => void,
     { create = true }: { create?: boolean } = {},
   ) {
-    if (create) writeFileSync(path, '', { flag: 'a' });
+    if (create) writePrivateFile(path, '', 'a');
     this.fd = openSync(path, 'r');
     try {
       this.watcher = watch(path, () => this.drain());

@@ -1,18 +1,42 @@
 // The run journal on disk: one JSON object per line, written through at once (a crash loses nothing).
 // Reading one back (journal-reader.ts) validates it with zod; writing needs none, so a run loads none.
-import { closeSync, openSync, writeSync } from 'node:fs';
+// A journal that cannot be written (a full disk, a quota, an I/O error) stops there, said once: the
+// run goes on, its output and exit code pass through, and its record is kept in memory. The line the
+// failing write cut short is taken back off, so what is on disk still reads as a journal.
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import type { JournalEntry } from '../../contract/journal.js';
+import { messageOf } from '../../core/errors.js';
+import { PRIVATE_FILE_MODE } from '../private-files.js';
 
 export class JournalFile {
-  private fd: number | null;
+  private fd: number | null = null;
+  private entries = 0;
+  private bytes = 0;
+  /** Why the journal stopped, or null while it is written. */
+  stopped: string | null = null;
 
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'a');
+  constructor(
+    readonly path: string,
+    private readonly onStopped: (message: string) => void,
+  ) {
+    try {
+      this.fd = openSync(path, 'a', PRIVATE_FILE_MODE);
+    } catch (error) {
+      this.stop(error);
+    }
   }
 
   append(entry: JournalEntry): void {
     if (this.fd === null) return;
-    writeSync(this.fd, JSON.stringify(entry) + '\n');
+    const line = Buffer.from(JSON.stringify(entry) + '\n');
+    try {
+      // A write may be short when the disk fills in the middle of it: the rest, or the error, follows.
+      for (let at = 0; at < line.length;) at += writeSync(this.fd, line, at);
+      this.bytes += line.length;
+      this.entries++;
+    } catch (error) {
+      this.stop(error);
+    }
   }
 
   close(): void {
@@ -20,5 +44,19 @@ export class JournalFile {
     const fd = this.fd;
     this.fd = null;
     closeSync(fd);
+  }
+
+  private stop(error: unknown): void {
+    if (this.fd !== null) {
+      try {
+        ftruncateSync(this.fd, this.bytes);
+      } catch {
+        // what is cut short stays cut short; the reader names the line
+      }
+      this.close();
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    this.stopped = `the journal ${this.path} stopped at entry ${this.entries + 1}: ${code ?? messageOf(error)}; the run goes on (output and exit code pass through) and its reports are written from memory`;
+    this.onStopped(this.stopped);
   }
 }

@@ -1,9 +1,10 @@
 // The marker a `holdwatch run` in a terminal leaves while it goes (<runs dir>/<runId>.live.json), so a
 // UI can list and follow it (live-runs.ts reads them). Writing it needs no schema, so a run loads no zod.
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ListedRun } from '../../contract/announce.js';
 import { tryUnlink } from '../inbox/inbox-dir.js';
+import { writePrivateFile } from '../private-files.js';
 import type { ProcessLookup } from './live-runs.js';
 
 /** The one owner of a run's marker: written whole (temp file, then rename), removed by close(). */
@@ -12,8 +13,13 @@ export class LiveRunMarker {
 
   constructor(runsDir: string, run: ListedRun) {
     const path = join(runsDir, `${run.runId}.live.json`);
-    writeFileSync(`${path}.tmp`, JSON.stringify(run));
-    renameSync(`${path}.tmp`, path);
+    try {
+      writePrivateFile(`${path}.tmp`, JSON.stringify(run));
+      renameSync(`${path}.tmp`, path);
+    } catch (error) {
+      tryUnlink(`${path}.tmp`); // a full disk leaves no half marker behind
+      throw error;
+    }
     this.path = path;
   }
 

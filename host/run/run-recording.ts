@@ -3,7 +3,6 @@
 // leftovers baseline, and at the end the record and its one-line summary.
 import { randomBytes } from 'node:crypto';
 import { release } from 'node:os';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import type { JournalEntry } from '../../contract/journal.js';
@@ -17,6 +16,7 @@ import { BoundaryServer } from './boundary-server.js';
 import { EventsTail } from './events-tail.js';
 import { detectFailure } from '../../core/signatures/failure-line.js';
 import { JournalFile } from './journal-file.js';
+import { makePrivateDir } from '../private-files.js';
 import { systemClock } from '../system-clock.js';
 import { holdwatchVersion } from '../version.js';
 
@@ -50,7 +50,7 @@ export class RunRecording {
 
   constructor(private readonly setup: RunRecordingSetup) {
     this.runId = setup.runId ?? newRunId();
-    this.journal = new JournalFile(join(setup.runsDir, `${this.runId}.jsonl`));
+    this.journal = new JournalFile(join(setup.runsDir, `${this.runId}.jsonl`), (message) => setup.onError(new Error(message)));
     try {
       this.before = snapshotTrees(setup.dirs);
       this.supervisor = new RunSupervisor({
@@ -107,7 +107,7 @@ export class RunRecording {
   /** Where the stack probes of a command started by holdwatch write (outside every watched dir). */
   createProbeLogDir(): string {
     this.probeLogDir = join(this.setup.runsDir, `${this.runId}.probes`);
-    mkdirSync(this.probeLogDir, { recursive: true });
+    makePrivateDir(this.probeLogDir, { holdwatchs: true });
     return this.probeLogDir;
   }
 

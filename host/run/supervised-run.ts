@@ -6,7 +6,7 @@ import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
-import { BadInputError } from '../../core/errors.js';
+import { BadInputError, messageOf } from '../../core/errors.js';
 import type { HolderSource, WatchDir } from '../../core/platform.js';
 import type { JournalEntry } from '../../contract/journal.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
@@ -25,8 +25,12 @@ import { systemClock } from '../system-clock.js';
 export interface RunIo {
   /** The user's terminal (`holdwatch run`) or nothing (the UI: the command must not read the host's stdin). */
   stdin: 'inherit' | 'ignore';
-  /** Called with each chunk first, unchanged, before holdwatch looks at it. */
-  output(stream: 'stdout' | 'stderr', chunk: Buffer): void;
+  /**
+   * Called with each chunk first, unchanged, before holdwatch looks at it. A promise means "not now":
+   * that stream of the command is paused until it settles, so a slow reader slows the command down
+   * as a direct pipe would, and holdwatch's memory stays bounded.
+   */
+  output(stream: 'stdout' | 'stderr', chunk: Buffer): void | Promise<void>;
   /** The user sees a terminal: runners keep their colours and Node's reporter picks `spec`. */
   userSeesTerminal: boolean;
   /** Forward SIGTERM/SIGHUP (and SIGINT off a terminal) received by holdwatch to the command. */
@@ -75,6 +79,7 @@ export interface SupervisedRun {
 export async function superviseRun(options: SupervisedRunOptions): Promise<SupervisedRun> {
   const { command } = options;
   if (command.length === 0) throw new BadInputError('no command given: holdwatch run --watch <dir> -- <command...>');
+  if (command[0]!.trim() === '') throw new BadInputError('the command is empty: holdwatch run --watch <dir> -- <command...>');
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
   const holders = options.holders ?? (await openHolderSource({ threads: 2 }));
   const cleanups: Cleanup[] = options.holders ? [] : [{ stage: 'stopping the scan workers', run: () => holders.dispose() }];
@@ -103,12 +108,16 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     cleanups.push({ stage: 'closing the journal', run: () => recording.dispose() });
     recording.supervisor.begin();
     if (options.listed) {
+      // A marker the disk has no room for costs the UI its listing of this run, not the run.
       const marker = await markRunListed(
         runs,
         { runId: recording.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() },
         (pid) => processes.processInfo(pid),
-      );
-      cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
+      ).catch((error: unknown) => {
+        options.onError(new Error(`the run is not listed for holdwatch ui to attach to: ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`));
+        return null;
+      });
+      if (marker) cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
     }
     const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`));
     const probeLogDir = recording.createProbeLogDir();
@@ -137,6 +146,69 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
       await withDeadline(systemClock, Promise.resolve().then(cleanup.run), CLEANUP_MS, cleanup.stage).catch(options.onError);
     }
   }
+}
+
+/** How long the pipes may stay quiet after the command exited before holdwatch stops reading them. */
+const QUIET_AFTER_EXIT_MS = 100;
+
+/**
+ * The command's two output streams on their way to the user: paused while the user's side is full,
+ * and read to their end once the command exits. A detached grandchild may keep the pipes open forever,
+ * so once the command is gone they are let go after QUIET_AFTER_EXIT_MS without data, but never while
+ * output still waits for a slow reader (that would drop it).
+ */
+class OutputStreams {
+  private waiting = 0;
+  private lastDataAtMs = performance.now();
+  private readonly open = new Set<NodeJS.ReadableStream & { destroy(): void }>();
+
+  constructor(
+    private readonly io: RunIo,
+    private readonly stdout: NodeJS.ReadableStream & { destroy(): void },
+    private readonly stderr: NodeJS.ReadableStream & { destroy(): void },
+  ) {
+    for (const stream of [stdout, stderr]) {
+      this.open.add(stream);
+      stream.once('end', () => this.open.delete(stream));
+      stream.once('close', () => this.open.delete(stream));
+    }
+  }
+
+  pass(which: 'stdout' | 'stderr', chunk: Buffer): void {
+    this.lastDataAtMs = performance.now();
+    const later = this.io.output(which, chunk);
+    if (!later) return;
+    const stream = which === 'stdout' ? this.stdout : this.stderr;
+    stream.pause();
+    this.waiting++;
+    void later.finally(() => {
+      this.waiting--;
+      this.lastDataAtMs = performance.now();
+      stream.resume();
+    });
+  }
+
+  /** Resolves once both streams ended, or went quiet with nothing waiting for the reader. */
+  drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const quiet = this.waiting === 0 && performance.now() - this.lastDataAtMs >= QUIET_AFTER_EXIT_MS;
+        if (this.open.size > 0 && !quiet) return void setTimeout(check, QUIET_AFTER_EXIT_MS / 4);
+        this.stdout.destroy();
+        this.stderr.destroy();
+        resolve();
+      };
+      check();
+    });
+  }
+}
+
+/** What the user got wrong, said in their terms; anything else stays an internal error. */
+function spawnError(error: NodeJS.ErrnoException, program: string): Error {
+  if (error.code === 'ENOENT') return new BadInputError(`command not found: ${program}`);
+  if (error.code === 'EACCES' || error.code === 'EISDIR' || error.code === 'ENOEXEC' || error.code === 'EPERM')
+    return new BadInputError(`cannot run ${program}: ${error.code} (is it an executable file, not a directory?)`);
+  return error;
 }
 
 interface Cleanup {
@@ -177,12 +249,13 @@ function runChild(
     };
     const stderrLines = new SniffingParser('stderr', systemClock);
     const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+    const streams = new OutputStreams(io, child.stdout, child.stderr);
     child.stdout.on('data', (chunk: Buffer) => {
-      io.output('stdout', chunk); // first, unchanged: the user sees it before we look at it
+      streams.pass('stdout', chunk); // first, unchanged: the user sees it before we look at it
       feed(stdoutParser.push(decoders.out.decode(chunk, { stream: true })));
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      io.output('stderr', chunk);
+      streams.pass('stderr', chunk);
       for (const line of stderrLines.push(decoders.err.decode(chunk, { stream: true })).lines) supervisor.outputLine(line.text);
     });
     const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
@@ -199,18 +272,15 @@ function runChild(
     };
     child.on('error', (error: NodeJS.ErrnoException) => {
       unhook();
-      reject(error.code === 'ENOENT' ? new BadInputError(`command not found: ${command[0]}`) : error);
+      reject(spawnError(error, command[0]!));
     });
     child.on('exit', (code, signal) => {
       unhook();
-      // A detached grandchild may keep the pipes open forever: read what is there, then stop waiting.
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+      void streams.drained().then(() => {
         feed(stdoutParser.end(code));
         for (const line of stderrLines.end().lines) supervisor.outputLine(line.text);
         resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
-      }, 100);
+      });
     });
   });
 }

@@ -1,6 +1,7 @@
 // One process as the details panel shows it, read fresh: its facts and live parent chain, what it
 // holds under the session's watched dirs with how each handle was opened, its children, its run tag,
 // and whether holdwatch will end it. Ending it too: identified by (pid, start time), never pid alone.
+import { sameProcessStart } from '../../core/same-process.js';
 import type { ProcessDetails, RunMembershipDto } from '../../contract/details.js';
 import type { ProcessInfo } from '../../contract/holders.js';
 import { refusalToEnd } from '../../core/end-policy.js';
@@ -24,8 +25,9 @@ export async function processFacts(source: HolderSource, pid: number, ownPids: r
 }
 
 /** Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more. */
+/** The process the user saw, not a reused pid: exact on Windows, within Linux's estimate (core/same-process.ts). */
 export function isSameProcess(info: ProcessInfo, startedAtMs: number): boolean {
-  return Math.abs(info.startedAtMs - startedAtMs) <= 1000;
+  return sameProcessStart(startedAtMs, info.startedAtMs, process.platform);
 }
 
 export interface DetailsContext {

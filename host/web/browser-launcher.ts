@@ -3,9 +3,10 @@
 // holder run commands as this user. So the browser is given the path of a file only this user can
 // read (0600, in a 0700 dir of the data dir), and that file sends it on to the tokened URL. The file
 // lives as long as the server, whose close() removes it.
-import { chmodSync, mkdirSync, openSync, closeSync, rmSync, writeSync } from 'node:fs';
+import { openSync, closeSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../private-files.js';
 
 export interface BrowserLauncher {
   /** The file to open in a browser; its URL carries no secret. */
@@ -16,12 +17,11 @@ export interface BrowserLauncher {
 
 export function writeBrowserLauncher(dataDir: string, tokenedUrl: string): BrowserLauncher {
   const dir = join(dataDir, 'ui');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700); // it may have been made before, by a holdwatch that set no mode
+  makePrivateDir(dir, { holdwatchs: true });
   const path = join(dir, `open-${process.pid}.html`);
   // 'wx': a file someone else planted under that name is not written through (nor followed, as a link).
   rmSync(path, { force: true });
-  const fd = openSync(path, 'wx', 0o600);
+  const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
   try {
     writeSync(fd, launcherPage(tokenedUrl));
   } finally {

@@ -84,7 +84,13 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new BadInputError(`port ${port} is in use; choose another with --port, or --port 0 for any free one`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new BadInputError(`port ${port} is in use; choose another with --port, or --port 0 for any free one`)
+          : error.code === 'EACCES'
+            ? new BadInputError(`port ${port} needs privileges to listen on; choose one above 1023 with --port, or --port 0 for any free one`)
+            : error,
+      ),
     );
     server.listen(port, '127.0.0.1', () => resolve());
   });

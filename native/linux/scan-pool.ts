@@ -20,12 +20,22 @@ export interface WorkerRequest {
   bootTimeMs: number;
 }
 
+export interface ScanPoolOptions {
+  /** The worker's script; scan-worker.js. (Tests give one that dies, to see it replaced.) */
+  workerUrl?: URL;
+}
+
+const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
+
 export class ScanPool {
-  private workers: Worker[] = [];
+  private workers: (Worker | undefined)[] = [];
   /** The calling thread's share of the kind cache; each worker keeps its own. */
   private readonly kinds = new FdKindCache();
 
-  constructor(private readonly threads: number) {}
+  constructor(
+    private readonly threads: number,
+    private readonly options: ScanPoolOptions = {},
+  ) {}
 
   private readonly walks = new SerialQueue();
 
@@ -52,7 +62,7 @@ export class ScanPool {
   }
 
   async dispose(): Promise<void> {
-    const workers = this.workers;
+    const workers = this.workers.filter((w) => w !== undefined);
     this.workers = [];
     // Ref'd while terminating: an unref'd worker's exit does not keep the loop alive, and a caller
     // awaiting this dispose (then setting process.exitCode) would see Node exit underneath it.
@@ -65,23 +75,45 @@ export class ScanPool {
   }
 
   private walkOnWorker(index: number, request: WorkerRequest): Promise<WalkResult> {
-    const worker = (this.workers[index] ??= new Worker(new URL('./scan-worker.js', import.meta.url)));
+    const worker = (this.workers[index] ??= this.startWorker(index));
     return new Promise<WalkResult>((resolve, reject) => {
-      const onMessage = (message: { ok: true; packed: PackedWalk } | { ok: false; error: string }) => {
+      const settle = () => {
+        worker.off('message', onMessage);
         worker.off('error', onError);
+        worker.off('exit', onExit);
         worker.unref(); // an idle worker never keeps the process alive
+      };
+      const onMessage = (message: { ok: true; packed: PackedWalk } | { ok: false; error: string }) => {
+        settle();
         if (message.ok) resolve(unpackWalk(message.packed, request.dirs));
         else reject(new Error(`scan worker: ${message.error}`));
       };
       const onError = (error: Error) => {
-        worker.off('message', onMessage);
+        settle();
         reject(error);
       };
+      // A worker that ends without an 'error' (terminated, a fatal error in the thread) would leave
+      // this walk, and every walk queued behind it, waiting forever: this scan fails, the next one
+      // gets a new worker.
+      const onExit = (code: number) => {
+        settle();
+        reject(new Error(`a scan worker thread ended (exit code ${code}) during a scan; the next scan starts a new one`));
+      };
       worker.ref();
-      worker.once('message', onMessage);
-      worker.once('error', onError);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
       worker.postMessage(request);
     });
+  }
+
+  private startWorker(index: number): Worker {
+    const worker = new Worker(this.options.workerUrl ?? WORKER_URL);
+    // Gone, busy or idle: its slot is emptied, so the next walk starts a replacement.
+    worker.once('exit', () => {
+      if (this.workers[index] === worker) this.workers[index] = undefined;
+    });
+    return worker;
   }
 }
 

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, distinct, runCase } from './corpus.js';
+import { CORPUS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = 20;
 const unittest = () => [SYSTEM_PYTHON, '-m', 'unittest', 'test_MafIO_index'];
@@ -13,7 +13,7 @@ const env = (watched: string) => ({ TMPDIR: watched, PYTHONDONTWRITEBYTECODE: '1
 describe('corpus: biopython NewIndexTest under unittest (WinError 32 in tearDown on Windows)', () => {
   it(`names the same holders, verdicts, opening tests and open lines in ${RUNS} of ${RUNS} runs`, async () => {
     const runs = await runCase('biopython-mafindex', unittest, RUNS, env);
-    expect(runs.every((r) => r.exitCode === 0)).toBe(true);
+    expectAllExitedZero(runs);
     const leak = (test: string, line: number) =>
       `tmp*/database.sqlite3 (deleted) | leaked-past-test by test-boundary | opened in test_MafIO_index.NewIndexTest.${test} by test-boundary | at test_MafIO_index.py:${line}`;
     expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [leak('test_good_big', 27), leak('test_good_small', 23)] }]);

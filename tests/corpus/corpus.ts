@@ -35,6 +35,14 @@ export interface CaseRun {
   summary: string[];
   exitCode: number | null;
   record: RunRecord;
+  /** The end of the run's stdout and stderr: what a failing run said. */
+  tail: string;
+}
+
+/** Every run exited 0; else the failing runs' codes and what they said (a runner timing out under load shows here). */
+export function expectAllExitedZero(runs: readonly CaseRun[]): void {
+  const failed = runs.flatMap((r, i) => (r.exitCode === 0 ? [] : [`run ${i + 1}: exit ${r.exitCode}\n${r.tail}`]));
+  if (failed.length > 0) throw new Error(`${failed.length} of ${runs.length} runs did not exit 0:\n${failed.join('\n---\n')}`);
 }
 
 /**
@@ -55,7 +63,8 @@ export async function runCase(
     mkdirSync(watched);
     try {
       const result = await runUnderHoldwatch([watched], command(watched), typeof env === 'function' ? env(watched) : env, { cwd: join(CORPUS, caseDir) });
-      out.push({ summary: summarize(result.record, watched, stable), exitCode: result.code, record: result.record });
+      const tail = `stdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-1500)}`;
+      out.push({ summary: summarize(result.record, watched, stable), exitCode: result.code, record: result.record, tail });
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { distinct, runCase } from './corpus.js';
+import { distinct, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = 20;
 const JEST = join(REPO_ROOT, 'node_modules/.bin/jest');
@@ -20,7 +20,7 @@ describe('corpus: Detox DetoxLogger suite under jest (two streams per test never
       (watched) => ({ TMPDIR: watched }),
       stable,
     );
-    expect(runs.every((r) => r.exitCode === 0)).toBe(true);
+    expectAllExitedZero(runs);
     const rows = (test: string) => [
       `*.jsonl (deleted) | leaked-past-test by probe-open | opened in ${TEST}${test} by probe-open | at BunyanLogger.js:30`,
       `*.log (deleted) | leaked-past-test by probe-open | opened in ${TEST}${test} by probe-open | at DetoxLogger.test.js:34`,

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { distinct, runCase } from './corpus.js';
+import { distinct, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = 20;
 const MOCHA = join(REPO_ROOT, 'node_modules/.bin/mocha');
@@ -18,7 +18,7 @@ describe('corpus: mongodb-log-writer spec under mocha (a write stream never ende
       (watched) => ({ TMPDIR: watched }),
       stable,
     );
-    expect(runs.every((r) => r.exitCode === 0)).toBe(true);
+    expectAllExitedZero(runs);
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([
       ['MongoLogManager > constructor throws with invalid prefixes', 'passed'],
       ['MongoLogManager > allows creating and writing to log files', 'passed'],

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../probes/stack-support.js';
-import { CORPUS, distinct, runCase } from './corpus.js';
+import { CORPUS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = 20;
 const FILE = 'test/parallel/test-fs-writefile-with-fd.js';
@@ -19,7 +19,7 @@ describe('corpus: a Node core test file under node --test (fds opened, never clo
       // Node's test/common/tmpdir puts the tmpdir under NODE_TEST_DIR: the watched dir.
       (watched) => ({ NODE_TEST_DIR: watched }),
     );
-    expect(runs.every((r) => r.exitCode === 0)).toBe(true);
+    expectAllExitedZero(runs);
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([[FILE, 'passed']]);
     const leak = (file: string, marker: string) =>
       `.tmp.0/${file} (deleted) | leaked-past-test by probe-open | opened in ${FILE} by probe-open | at test-fs-writefile-with-fd.js:${lineOf(source, marker)}`;

@@ -2,7 +2,7 @@
 // directory still open (README.md there). Go runs no probe: the exit stop of holdwatch's -exec program
 // sees what the test binary still holds, and the temp dir's name says whose it is.
 import { describe, expect, it } from 'vitest';
-import { distinct, runCase } from './corpus.js';
+import { distinct, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = 20;
 const stable = (path: string) => path.replace(/^TestServer\d+/, 'TestServer*');
@@ -17,7 +17,7 @@ describe('corpus: pkgsite TestServer under go test -v (a directory opened by ext
       (watched) => ({ TMPDIR: watched }),
       stable,
     );
-    expect(runs.every((r) => r.exitCode === 0)).toBe(true);
+    expectAllExitedZero(runs);
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([
       ['TestServer', 'passed'],
       ['TestServer/local', 'passed'],

@@ -1,6 +1,6 @@
 // angular/protractor#5411: the logger keeps an fd per setWrite and never closes it (README.md there).
 import { describe, expect, it } from 'vitest';
-import { distinct, runCase } from './corpus.js';
+import { distinct, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = 20;
 
@@ -14,7 +14,7 @@ describe('corpus: protractor logger_test under node --test (an fd left open per 
       RUNS,
       (watched) => ({ TMPDIR: watched }),
     );
-    expect(runs.every((r) => r.exitCode === 0)).toBe(true);
+    expectAllExitedZero(runs);
     const row = (test: string) => `logger_test.log (deleted) | leaked-past-test by probe-open | opened in the logger > ${test} by probe-open | at logger.js:17`;
     expect(distinct(runs)).toEqual([
       {

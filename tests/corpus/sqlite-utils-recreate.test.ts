@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, distinct, runCase } from './corpus.js';
+import { CORPUS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = 20;
 const pytest = (watched: string) => [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--basetemp', watched, 'test_recreate.py'];
@@ -13,7 +13,7 @@ describe('corpus: sqlite-utils test_recreate (WinError 32 on Windows)', () => {
       PYTHONDONTWRITEBYTECODE: '1',
       PYTHONPATH: join(CORPUS, 'sqlite-utils-recreate/site-packages'),
     });
-    expect(runs.every((r) => r.exitCode === 0)).toBe(true);
+    expectAllExitedZero(runs);
     const t = (id: string) => `test_recreate.py::test_recreate[${id}]`;
     const row = (dir: string, deleted: boolean, id: string, line: number) =>
       `${dir}/data.db${deleted ? ' (deleted)' : ''} | leaked-past-test by test-boundary | opened in ${t(id)} by test-boundary | at test_recreate.py:${line}`;

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { distinct, runCase } from './corpus.js';
+import { distinct, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = 20;
 const VITEST = join(REPO_ROOT, 'node_modules/.bin/vitest');
@@ -22,7 +22,7 @@ describe('corpus: vitest reporters spec under vitest (the JUnit report file is n
       (watched) => ({ TMPDIR: watched }),
       stable,
     );
-    expect(runs.map((r) => r.exitCode)).toEqual(runs.map(() => 0));
+    expectAllExitedZero(runs);
     // The spec's first test, 'JUnit reporter', opens nothing: it is in the timeline all the same.
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([
       [`${FILE}JUnit reporter`, 'passed'],

@@ -1,5 +1,6 @@
 // Bad input: one line on stderr, exit code 2, never a stack trace.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,77 @@ describe('bad input', () => {
   it('a path with a NUL byte is refused by the resolver', () => {
     expect(() => resolveLinuxWatchDir(`${root}\0x`)).toThrow(BadInputError);
     expect(() => resolveLinuxWatchDir(`${root}\0x`)).toThrow(/NUL byte/);
+  });
+
+  // The twelve of the reliability review (shared/reviews/reliability.md D8) that gave exit 70, hung, or
+  // printed the whole help: each now one line and exit 2, and none runs the command.
+  describe('the review’s twelve', () => {
+    const data = () => ({ HOLDWATCH_DATA_DIR: join(root, 'data') });
+    const watched = () => join(root, 'watched');
+    beforeAll(() => {
+      mkdirSync(watched(), { recursive: true });
+      writeFileSync(join(root, 'not-executable'), 'echo never');
+      mkdirSync(join(root, 'a-dir.jsonl'));
+      execFileSync('mkfifo', [join(root, 'fifo.jsonl')]);
+      symlinkSync('/dev/zero', join(root, 'zero.jsonl'));
+      writeFileSync(join(root, 'private.jsonl'), '{}\n', { mode: 0o600 });
+    });
+    const ran = () => join(root, 'ran');
+    const marker = () => `touch ${JSON.stringify(join(root, 'ran'))}`;
+
+    it('run: a command that is not executable, a directory, or empty', async () => {
+      expectOneLineExit2(
+        await runCli(['run', '--watch', watched(), '--', join(root, 'not-executable')], { env: data() }),
+        /cannot run .*not-executable: EACCES/,
+      );
+      expectOneLineExit2(await runCli(['run', '--watch', watched(), '--', root], { env: data() }), /cannot run .*: EACCES/);
+      expectOneLineExit2(await runCli(['run', '--watch', watched(), '--', ''], { env: data() }), /the command is empty/);
+    });
+
+    it('run: a data dir that is a file, or one the user may not write', async () => {
+      expectOneLineExit2(
+        await runCli(['run', '--watch', watched(), '--', 'sh', '-c', marker()], { env: { HOLDWATCH_DATA_DIR: join(root, 'a-file') } }),
+        /data directory .* cannot be used \(ENOTDIR\)/,
+      );
+      if (process.getuid?.() === 0)
+        expectOneLineExit2(
+          await runCli(['run', '--watch', '/var/tmp', '--', 'true'], { asUser: 'nobody', cwd: '/', env: { HOLDWATCH_DATA_DIR: join(root, 'locked', 'data') } }),
+          /data directory .* cannot be used \(EACCES\)/,
+        );
+      expect(existsSync(ran())).toBe(false);
+    });
+
+    it('run: a report that could not be written is refused before the command runs', async () => {
+      expectOneLineExit2(
+        await runCli(['run', '--watch', watched(), '--report', '/nonexistent/r.md', '--', 'sh', '-c', marker()], { env: data() }),
+        /no such directory \/nonexistent/,
+      );
+      expectOneLineExit2(await runCli(['run', '--watch', watched(), '--json', '', '--', 'sh', '-c', marker()], { env: data() }), /a report path is empty/);
+      expectOneLineExit2(
+        await runCli(['run', '--watch', watched(), '--html', join(root, 'a-dir.jsonl'), '--', 'sh', '-c', marker()], { env: data() }),
+        /is a directory/,
+      );
+      expect(existsSync(ran())).toBe(false);
+    });
+
+    it('report: a directory, a FIFO, /dev/zero behind a link (none may hang), an unreadable file', async () => {
+      expectOneLineExit2(await runCli(['report', join(root, 'a-dir.jsonl')]), /not a journal file/);
+      expectOneLineExit2(await runCli(['report', join(root, 'fifo.jsonl')]), /not a journal file/);
+      expectOneLineExit2(await runCli(['report', join(root, 'zero.jsonl')]), /not a journal file/);
+      if (process.getuid?.() === 0)
+        expectOneLineExit2(await runCli(['report', join(root, 'private.jsonl')], { asUser: 'nobody', cwd: '/' }), /cannot read .*: EACCES/);
+    });
+
+    it.skipIf(process.getuid?.() !== 0)('ui: a privileged port as an unprivileged user', async () => {
+      expectOneLineExit2(
+        await runCli(['ui', '--port', '80', '--no-open'], { asUser: 'nobody', cwd: '/', env: { HOLDWATCH_DATA_DIR: join(root, 'nobody-data') } }),
+        /port 80 needs privileges/,
+      );
+    });
+
+    it('no command at all: one line, not the help', async () => {
+      expectOneLineExit2(await runCli([]), /no command given/);
+    });
   });
 
   it.skipIf(process.getuid?.() !== 0)('a directory the user may not read (as nobody)', async () => {
