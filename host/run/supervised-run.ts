@@ -176,8 +176,9 @@ class OutputStreams {
 
   pass(which: 'stdout' | 'stderr', chunk: Buffer): void {
     this.lastDataAtMs = performance.now();
-    const later = this.io.output(which, chunk);
-    if (!later) return;
+    // A caller's `(s, c) => list.push(c)` returns a number, which a `void` type lets through: only a promise waits.
+    const later: unknown = this.io.output(which, chunk);
+    if (!(later instanceof Promise)) return;
     const stream = which === 'stdout' ? this.stdout : this.stderr;
     stream.pause();
     this.waiting++;
