@@ -17,6 +17,12 @@ export class PlatformError extends Error {
   }
 }
 
+/** What went wrong in a word where the OS gave one (`ENOSPC`), else messageOf(error): for one-line reports. */
+export function codeOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' ? code : messageOf(error);
+}
+
 /** What a caught value says: an Error's message, or the value as text (a string thrown, a rejection reason). */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

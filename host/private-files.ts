@@ -16,8 +16,8 @@ export function makePrivateDir(dir: string, { holdwatchs = false }: { holdwatchs
   if (holdwatchs && process.platform !== 'win32') chmodSync(dir, PRIVATE_DIR_MODE);
 }
 
-/** Writes `content` to `path` (0600 when created; an existing file is made 0600 too). */
-export function writePrivateFile(path: string, content: string | Uint8Array, flag: 'w' | 'a' = 'w'): void {
+/** Writes `content` to `path` (0600 when created; an existing file is made 0600 too). 'wx': only a new file. */
+export function writePrivateFile(path: string, content: string | Uint8Array, flag: 'w' | 'a' | 'wx' = 'w'): void {
   writeFileSync(path, content, { mode: PRIVATE_FILE_MODE, flag });
   if (process.platform !== 'win32') chmodSync(path, PRIVATE_FILE_MODE);
 }

@@ -198,28 +198,23 @@ export class RunSupervisor {
     leftovers: (testAt: (ms: number) => string | null) => Promise<RunRecord['leftovers']>,
     stacksOf?: (holders: { key: string; holder: AttributedHolder }[]) => Promise<RunStacks>,
   ): Promise<RunRecord> {
-    // Bounded: a stalled final scan must not cost the record (nor hang `holdwatch run` forever).
+    // Every step is bounded: one that stalls costs its part of the record, never the record (nor hangs
+    // `holdwatch run` forever). Past its deadline it is said, and its part is left out.
     const { clock, onError } = this.options;
-    if (this.watcher) await withDeadline(clock, this.watcher.scanNow(), FINISH_STEP_MS, 'the final scan').catch(onError);
-    await withDeadline(clock, this.tasks.drain(), FINISH_STEP_MS, 'the snapshots still queued').catch(onError);
+    const bounded = <T>(work: Promise<T>, what: string): Promise<T | null> =>
+      withDeadline(clock, work, FINISH_STEP_MS, what).catch((error: unknown) => {
+        onError(error);
+        return null;
+      });
+    if (this.watcher) await bounded(this.watcher.scanNow(), 'the final scan');
+    await bounded(this.tasks.drain(), 'the snapshots still queued');
     this.watcher?.dispose();
-    // Every step has its deadline: one that hangs costs its part of the record, never the record.
-    const found = await withDeadline(
-      clock,
+    const found = await bounded(
       leftovers((ms) => this.recorder.testAt(ms)),
-      FINISH_STEP_MS,
       'listing the leftovers',
-    ).catch((error: unknown) => {
-      onError(error);
-      return null;
-    });
+    );
     if (found) this.write({ t: 'leftovers', leftovers: found });
-    const stacks = stacksOf
-      ? await withDeadline(clock, stacksOf(this.recorder.keyedHolders()), FINISH_STEP_MS, 'matching the probes’ stacks').catch((error: unknown) => {
-          onError(error);
-          return null;
-        })
-      : null;
+    const stacks = stacksOf ? await bounded(stacksOf(this.recorder.keyedHolders()), 'matching the probes’ stacks') : null;
     if (stacks) {
       this.write({ t: 'stacks', byKey: stacks.byKey });
       for (const { leak, spawn } of stacks.unseen) this.write(this.probeHeld(leak, spawn));

@@ -5,15 +5,13 @@
 // failing write cut short is taken back off, so what is on disk still reads as a journal.
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import type { JournalEntry } from '../../contract/journal.js';
-import { messageOf } from '../../core/errors.js';
+import { codeOf } from '../../core/errors.js';
 import { PRIVATE_FILE_MODE } from '../private-files.js';
 
 export class JournalFile {
   private fd: number | null = null;
   private entries = 0;
   private bytes = 0;
-  /** Why the journal stopped, or null while it is written. */
-  stopped: string | null = null;
 
   constructor(
     readonly path: string,
@@ -55,8 +53,8 @@ export class JournalFile {
       }
       this.close();
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    this.stopped = `the journal ${this.path} stopped at entry ${this.entries + 1}: ${code ?? messageOf(error)}; the run goes on (output and exit code pass through) and its reports are written from memory`;
-    this.onStopped(this.stopped);
+    this.onStopped(
+      `the journal ${this.path} stopped at entry ${this.entries + 1}: ${codeOf(error)}; the run goes on (output and exit code pass through) and its reports are written from memory`,
+    );
   }
 }

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import type { WatchDir } from '../../core/platform.js';
 import { renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../../core/report/index.js';
-import { BadInputError, messageOf } from '../../core/errors.js';
+import { BadInputError, codeOf } from '../../core/errors.js';
 import { writePrivateFile } from '../private-files.js';
 import { refuseInsideWatched } from '../watched-dirs.js';
 
@@ -63,7 +63,7 @@ function checkWritable(target: string): void {
   try {
     accessSync(existing ? target : folder, constants.W_OK);
   } catch (error) {
-    throw new BadInputError(`report ${target} cannot be written: ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`);
+    throw new BadInputError(`report ${target} cannot be written: ${codeOf(error)}`);
   }
 }
 
@@ -79,7 +79,7 @@ export function writeRunReports(record: RunRecord, targets: ReportTargets): stri
     try {
       write(target);
     } catch (error) {
-      failures.push(`could not write ${target}: ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`);
+      failures.push(`could not write ${target}: ${codeOf(error)}`);
     }
   };
   // Reports hold the run's command lines: this user's alone, like the journal they are made from.

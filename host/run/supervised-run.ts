@@ -6,7 +6,7 @@ import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
-import { BadInputError, messageOf } from '../../core/errors.js';
+import { BadInputError, codeOf } from '../../core/errors.js';
 import type { HolderSource, WatchDir } from '../../core/platform.js';
 import type { JournalEntry } from '../../contract/journal.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
@@ -58,8 +58,6 @@ export interface SupervisedRunOptions {
   onEntry?: (entry: JournalEntry, supervisor: RunSupervisor) => void;
   /** The command is running: `stop` ends it (SIGTERM). */
   onSpawned?: (run: { runId: string; stop: () => void }) => void;
-  /** The command exited, before the record is finished: `holdwatch run` sets its own exit code here. */
-  onExited?: (exitCode: number) => void;
   onError: (error: unknown) => void;
   /** What the run is doing now, for a caller that must say where an early exit happened. */
   onStage?: (stage: string) => void;
@@ -114,7 +112,7 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
         { runId: recording.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() },
         (pid) => processes.processInfo(pid),
       ).catch((error: unknown) => {
-        options.onError(new Error(`the run is not listed for holdwatch ui to attach to: ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`));
+        options.onError(new Error(`the run is not listed for holdwatch ui to attach to: ${codeOf(error)}`));
         return null;
       });
       if (marker) cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
@@ -133,7 +131,6 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
       { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned, readProbeEvents: () => tail.drain() },
       recording.supervisor,
     );
-    options.onExited?.(exitCode);
     options.onStage?.('finishing the record (final scan, leftovers, stacks)');
     const record = await recording.finish(exitCode);
     return { record, exitCode, journalPath: recording.journalPath };

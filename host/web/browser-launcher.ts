@@ -3,15 +3,13 @@
 // holder run commands as this user. So the browser is given the path of a file only this user can
 // read (0600, in a 0700 dir of the data dir), and that file sends it on to the tokened URL. The file
 // lives as long as the server, whose close() removes it.
-import { openSync, closeSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '../private-files.js';
+import { makePrivateDir, writePrivateFile } from '../private-files.js';
 
 export interface BrowserLauncher {
   /** The file to open in a browser; its URL carries no secret. */
   path: string;
-  fileUrl: string;
   remove(): void;
 }
 
@@ -21,13 +19,8 @@ export function writeBrowserLauncher(dataDir: string, tokenedUrl: string): Brows
   const path = join(dir, `open-${process.pid}.html`);
   // 'wx': a file someone else planted under that name is not written through (nor followed, as a link).
   rmSync(path, { force: true });
-  const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
-  try {
-    writeSync(fd, launcherPage(tokenedUrl));
-  } finally {
-    closeSync(fd);
-  }
-  return { path, fileUrl: pathToFileURL(path).href, remove: () => rmSync(path, { force: true }) };
+  writePrivateFile(path, launcherPage(tokenedUrl), 'wx');
+  return { path, remove: () => rmSync(path, { force: true }) };
 }
 
 function launcherPage(url: string): string {
