@@ -31,6 +31,8 @@ export interface Member {
   /** True when it belongs by the environment tag only (its chain to the command was already broken). */
   byTagOnly: boolean;
   testHint?: TestHint;
+  /** Set once the hint was read again (see rehint): at most one more read per process. */
+  rehinted?: boolean;
 }
 
 const identity = (p: { pid: number; startedAtMs: number }) => `${p.pid}@${p.startedAtMs}`;
@@ -40,6 +42,9 @@ export class RunMembership {
   /** Processes already judged not to belong, so their environment is read once, not every refresh. */
   private readonly strangers = new Set<string>();
   private readonly commandLines = new Map<string, string>();
+  /** The refresh in which each command line was last read (see describe). */
+  private readonly describedIn = new Map<string, number>();
+  private refreshes = 0;
   private alive = new Set<number>();
 
   constructor(
@@ -76,6 +81,7 @@ export class RunMembership {
    */
   async refresh(options: { fresh?: boolean } = {}): Promise<Member[]> {
     const processes = await this.source.listProcesses({ fresh: options.fresh ?? true });
+    this.refreshes++;
     const byPid = new Map(processes.map((p) => [p.pid, p]));
     const fresh: Member[] = [];
     const alive = new Set<number>();
@@ -124,6 +130,20 @@ export class RunMembership {
     };
   }
 
+  /**
+   * Reads a member's test hint again when it had none: a process met between fork and exec shows its
+   * parent's environment as that parent was exec'd, without what the runner exported since (bats sets
+   * BATS_SUITE_TEST_NUMBER inside bats-exec-test). Asked once a member is seen holding something, by
+   * when it has usually exec'd, and only once; one still without keeps the timeline's answer.
+   */
+  async rehint(pid: number, startedAtMs: number): Promise<void> {
+    const member = this.memberOf(pid, startedAtMs);
+    if (!member || member.testHint || member.rehinted) return;
+    member.rehinted = true;
+    const { testHint } = await this.hintOf(pid);
+    if (testHint) member.testHint = testHint;
+  }
+
   private async hintOf(pid: number): Promise<{ testHint?: TestHint }> {
     const [pytest, bats] = await Promise.all([
       this.source.readEnvironmentVariable(pid, 'PYTEST_CURRENT_TEST'),
@@ -156,7 +176,14 @@ export class RunMembership {
     const entries: AncestryEntry[] = [];
     for (const p of chain) {
       const key = identity(p);
-      if (!this.commandLines.has(key)) this.commandLines.set(key, (await this.source.processInfo(p.pid))?.commandLine ?? p.name);
+      // Read again once per refresh, not once per process: a process first met between fork and exec
+      // (bats-exec-file's subshell before it becomes bats-exec-test) shows its parent's command line.
+      // What was read before stands in when the process has exited since.
+      if (this.describedIn.get(key) !== this.refreshes) {
+        const commandLine = (await this.source.processInfo(p.pid))?.commandLine;
+        if (commandLine !== undefined || !this.commandLines.has(key)) this.commandLines.set(key, commandLine ?? p.name);
+        this.describedIn.set(key, this.refreshes);
+      }
       entries.push({ pid: p.pid, name: p.name, commandLine: this.commandLines.get(key)! });
     }
     return entries;

@@ -313,6 +313,7 @@ export class RunSupervisor {
     // at the start (it surely existed then: never a leak verdict for a handle closed during the scan).
     const { startedAtMs, endedAtMs } = outcome;
     if (outcome.events.some((e) => e.type === 'appeared' && !this.isKnown(e.holder))) await this.membership?.refresh();
+    for (const event of outcome.events) if (event.type === 'appeared') await this.membership?.rehint(event.holder.pid, event.holder.processStartedAtMs);
     for (const event of outcome.events) {
       const key = holderKey(event.holder);
       if (event.type === 'appeared') {
