@@ -2,6 +2,7 @@
 import stringWidth from 'string-width';
 import type { Holder } from '../contract/holders.js';
 import { POSIX_STYLE, relativeDisplay, WINDOWS_STYLE } from '../core/paths.js';
+import { terminalCell } from '../core/report/text.js';
 
 export function holderPathForDisplay(holder: Holder): string {
   const style = holder.path.includes('\\') ? WINDOWS_STYLE : POSIX_STYLE;
@@ -18,7 +19,8 @@ const GAP = '    ';
  * which `scan` and every redraw of `watch` paid.
  */
 export function formatHolderTable(holders: readonly Holder[]): string {
-  const rows = [HEAD, ...holders.map((h) => [h.processName, String(h.pid), h.kind, h.handle ?? '', holderPathForDisplay(h)])];
+  // A file name may hold a newline or an escape sequence; one row stays one line, and inert.
+  const rows = [HEAD, ...holders.map((h) => [h.processName, String(h.pid), h.kind, h.handle ?? '', holderPathForDisplay(h)].map(terminalCell))];
   const widths = HEAD.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column]!))));
   return rows
     .map((row) =>

@@ -1,6 +1,7 @@
 // `holdwatch watch <dir> [--json] [--interval ms]`: live. JSON lines with --json; a table redrawn in
 // place on a terminal; one line per event when piped. Ctrl-C / SIGTERM close everything, exit 0.
 import type { Holder, WatchEvent } from '../contract/holders.js';
+import { terminalCell } from '../core/report/text.js';
 import { sortHolders } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
 import { openHolderSource } from '../native/index.js';
@@ -55,7 +56,9 @@ function jsonLinesView(): View {
 function eventLinesView(): View {
   return (events) => {
     for (const { type, at, holder } of events) {
-      process.stdout.write(`${at} ${type === 'appeared' ? '+' : '-'} ${holder.processName}[${holder.pid}] ${holder.kind} ${holderPathForDisplay(holder)}\n`);
+      process.stdout.write(
+        `${at} ${type === 'appeared' ? '+' : '-'} ${terminalCell(holder.processName)}[${holder.pid}] ${holder.kind} ${terminalCell(holderPathForDisplay(holder))}\n`,
+      );
     }
   };
 }

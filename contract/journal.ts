@@ -112,6 +112,11 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     member: MemberFactsSchema,
     stacks: HolderStacksSchema,
   }),
+  /**
+   * A step of finishing begins (the final scan, listing leftovers, matching stacks). A journal that
+   * ends after one without a run-end names where holdwatch stopped, whatever reached stderr.
+   */
+  z.object({ t: z.literal('stage'), atMs: ms, stage: z.string() }),
   /** Closes the run; `lastSeen` gives the final sighting of the holders still alive. */
   z.object({ t: z.literal('run-end'), atMs: ms, exitCode: z.number().nullable(), lastSeen: z.record(z.string(), ms) }),
 ]);

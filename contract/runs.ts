@@ -132,6 +132,8 @@ export const RunRecordSchema = z.object({
   /** ISO 8601. */
   startedAt: iso,
   endedAt: iso.nullable(),
+  /** Only for a journal without its run-end: the step of finishing holdwatch had begun when it stopped. */
+  stoppedWhile: z.string().optional(),
   tests: z.array(TestRecordSchema),
   holders: z.array(AttributedHolderSchema),
   failures: z.array(FailureRecordSchema),

@@ -14,6 +14,7 @@ const KEY_ORDER = [
   'exitCode',
   'startedAt',
   'endedAt',
+  'stoppedWhile',
   'versions',
   'tests',
   'holders',

@@ -65,7 +65,7 @@ export function summaryLine(record: RunRecord, holders: readonly AttributedHolde
     record.platform,
     outcomeCounts(record),
     record.exitCode === null ? 'no exit code' : `exit code ${record.exitCode}`,
-    duration === null ? 'did not finish' : formatDuration(duration),
+    duration !== null ? formatDuration(duration) : record.stoppedWhile ? `did not finish: holdwatch stopped at ${record.stoppedWhile}` : 'did not finish',
     `${holders.length} holder${holders.length === 1 ? '' : 's'}${verdicts.length > 0 ? ` (${verdicts.join(', ')})` : ''}`,
     `${record.failures.length} teardown failure${record.failures.length === 1 ? '' : 's'}`,
   ].join(' · ');

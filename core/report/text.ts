@@ -2,9 +2,17 @@
 // lines, test names, failure texts) goes through here: a path may hold `|`, backticks, newlines or
 // `<script>`, and the report must still read right and stay inert.
 
-/** Shows control characters as visible escapes: a stray ESC or NUL must not reach a terminal or a table. */
+/**
+ * Shows control characters as visible escapes: a stray ESC or NUL must not reach a terminal or a
+ * table. C1 controls too: many terminals take U+009B as CSI.
+ */
 export function visibleControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** One terminal cell: every control character escaped, a newline as `\n` and a tab as `\t` (as `ls -b`). */
+export function terminalCell(text: string): string {
+  return visibleControls(text.replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r'));
 }
 
 /** One line: newlines become ⏎ so a multi-line value cannot break a table row or a code span. */

@@ -54,6 +54,7 @@ export class RunRecorder {
   private readonly heldAtExit = new Map<number, ReadonlySet<string>>();
   private leftovers: RunRecord['leftovers'] = [];
   private end: { atMs: number; exitCode: number | null } | undefined;
+  private lastStage: string | undefined;
 
   apply(entry: JournalEntry): void {
     switch (entry.t) {
@@ -129,6 +130,9 @@ export class RunRecorder {
           seenByProbe: true,
         });
         break;
+      case 'stage':
+        this.lastStage = entry.stage;
+        break;
       case 'run-end':
         this.end = entry;
         for (const [key, atMs] of Object.entries(entry.lastSeen)) {
@@ -188,6 +192,7 @@ export class RunRecorder {
       exitCode: this.end?.exitCode ?? null,
       startedAt: iso(start.atMs),
       endedAt: this.end ? iso(this.end.atMs) : null,
+      ...(!this.end && this.lastStage !== undefined ? { stoppedWhile: this.lastStage } : {}),
       tests: this.timeline.records(),
       holders: foldInherited([...this.ledger.values()]).map(({ row, also }) => ({
         ...this.attribute(row),

@@ -201,20 +201,20 @@ export class RunSupervisor {
     // Every step is bounded: one that stalls costs its part of the record, never the record (nor hangs
     // `holdwatch run` forever). Past its deadline it is said, and its part is left out.
     const { clock, onError } = this.options;
-    const bounded = <T>(work: Promise<T>, what: string): Promise<T | null> =>
-      withDeadline(clock, work, FINISH_STEP_MS, what).catch((error: unknown) => {
+    const bounded = <T>(work: () => Promise<T>, what: string): Promise<T | null> => {
+      this.write({ t: 'stage', atMs: clock.now(), stage: what });
+      return withDeadline(clock, work(), FINISH_STEP_MS, what).catch((error: unknown) => {
         onError(error);
         return null;
       });
-    if (this.watcher) await bounded(this.watcher.scanNow(), 'the final scan');
-    await bounded(this.tasks.drain(), 'the snapshots still queued');
+    };
+    const watcher = this.watcher;
+    if (watcher) await bounded(() => watcher.scanNow(), 'the final scan');
+    await bounded(() => this.tasks.drain(), 'the snapshots still queued');
     this.watcher?.dispose();
-    const found = await bounded(
-      leftovers((ms) => this.recorder.testAt(ms)),
-      'listing the leftovers',
-    );
+    const found = await bounded(() => leftovers((ms) => this.recorder.testAt(ms)), 'listing the leftovers');
     if (found) this.write({ t: 'leftovers', leftovers: found });
-    const stacks = stacksOf ? await bounded(stacksOf(this.recorder.keyedHolders()), 'matching the probes’ stacks') : null;
+    const stacks = stacksOf ? await bounded(() => stacksOf(this.recorder.keyedHolders()), 'matching the probes’ stacks') : null;
     if (stacks) {
       this.write({ t: 'stacks', byKey: stacks.byKey });
       for (const { leak, spawn } of stacks.unseen) this.write(this.probeHeld(leak, spawn));

@@ -5,7 +5,7 @@ import type { ParsedOutput, RunnerStreamParser, TestEvent } from './events.js';
 import { LineSplitter, OUTPUT_LINE_CHARS } from './line-splitter.js';
 
 export class GenericLineParser implements RunnerStreamParser {
-  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS);
+  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS, true);
   private started = false;
 
   constructor(

@@ -16,7 +16,7 @@ interface Test2JsonEvent {
 const TEST_END: Readonly<Record<string, TestOutcome>> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
 
 export class GoTestJsonParser implements RunnerStreamParser {
-  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS);
+  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS, true);
   private readonly run = new GoTestRun();
   private lastAtMs = 0;
 

@@ -14,7 +14,7 @@ const CONT = /^=== (?:CONT|NAME)\s+(\S.*)$/;
 const RESULT = /^\s*--- (PASS|FAIL|SKIP): (\S.*?) \(\d+(?:\.\d+)?s\)$/;
 const OUTCOMES: Readonly<Record<string, TestOutcome>> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
 export class GoTestVerboseParser implements RunnerStreamParser {
-  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS);
+  private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS, true);
   private readonly run = new GoTestRun();
   /** The test whose output is printing now: the last RUN or CONT. */
   private current: string | undefined;

@@ -30,3 +30,35 @@ describe('LineSplitter with a line limit', () => {
     expect(s.end()).toEqual([]);
   });
 });
+
+describe('LineSplitter dropping blank lines', () => {
+  it('leaves out empty lines, CRLF ones and a lone \\r split across chunks, and keeps the rest in order', () => {
+    const s = new LineSplitter(Infinity, true);
+    expect(s.push('\n\n\r\none\n\n\ntwo\r')).toEqual(['one']);
+    expect(s.push('\n\r')).toEqual(['two']);
+    expect(s.push('\n  \n')).toEqual(['  ']); // whitespace is a line's content
+    expect(s.push('\n'.repeat(100_000) + 'three')).toEqual([]);
+    expect(s.end()).toEqual(['three']);
+    expect(s.push('\r')).toEqual([]);
+    expect(s.end()).toEqual([]);
+  });
+
+  it('agrees with the keeping splitter on every non-blank line of random text', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const text = Array.from({ length: 20_000 }, () => 'ab\r\n '[Math.floor(random() * 5)]).join('');
+    const keeping = new LineSplitter(Infinity);
+    const dropping = new LineSplitter(Infinity, true);
+    const kept: string[] = [];
+    const dropped: string[] = [];
+    for (let at = 0; at < text.length;) {
+      const size = 1 + Math.floor(random() * 40);
+      kept.push(...keeping.push(text.slice(at, at + size)));
+      dropped.push(...dropping.push(text.slice(at, at + size)));
+      at += size;
+    }
+    kept.push(...keeping.end());
+    dropped.push(...dropping.end());
+    expect(dropped).toEqual(kept.filter((line) => line !== ''));
+  });
+});

@@ -1,7 +1,7 @@
 // `holdwatch attach`: runs holdwatch did not start, followed by pid or announced by a probe added by hand.
 // Real processes throughout: a real pytest with the plugin on PYTHONPATH, real holders, real signals.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,26 @@ describe('holdwatch attach --pid', () => {
     expect(holder!.pid).not.toBe(tree.pid); // the shell's child...
     expect(holder!.attribution.verdict).not.toBe('outside-run'); // ...is part of the run
     expect(holder!.attribution.ancestry.map((a) => a.pid)).toContain(tree.pid);
+  });
+
+  it('started inside the watched dir with --watch ., steps out: never holds it, never lists itself', async () => {
+    const { work, data, out } = fresh('inside');
+    const recordPath = join(out, 'record.json');
+    const held = join(work, 'held.txt');
+    const script = `${SYSTEM_PYTHON} -c 'import sys; f = open(sys.argv[1], "w"); print("ready", flush=True); sys.stdin.read()' "$0"`;
+    const tree = track(spawn('/bin/sh', ['-c', script, held], { stdio: ['pipe', 'pipe', 'inherit'], cwd: out }));
+    await new Promise<void>((resolve) => tree.stdout.on('data', (d: Buffer) => String(d).includes('ready') && resolve()));
+    const hw = startCli(['attach', '--pid', String(tree.pid), '--watch', '.', '--json', recordPath], { cwd: work, env: { HOLDWATCH_DATA_DIR: data } });
+    track(hw.child);
+    const runId = runIdOf(await hw.waitForStderrLine((l) => l.includes('attached to pid')));
+    await journalShowsHolder(data, runId);
+    // While it follows the run, holdwatch's cwd is no longer the watched dir.
+    expect(readlinkSync(`/proc/${hw.child.pid}/cwd`)).not.toMatch(new RegExp(`^${work}(/|$)`));
+    tree.stdin.end();
+    expect(await exited(hw.child)).toEqual({ code: 0, signal: null });
+    const record = readRecord(recordPath);
+    expect(record.holders.map((h) => h.path)).toEqual([held]);
+    expect(record.holders.some((h) => h.pid === hw.child.pid)).toBe(false);
   });
 
   it('on SIGTERM records the run as it stands, exits 0, and leaves the attached process alone', async () => {

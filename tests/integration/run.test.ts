@@ -1,6 +1,6 @@
 // `holdwatch run` end to end with real commands: output bytes and exit codes pass through unchanged,
 // holders are attributed to tests, failure lines trigger a snapshot at that moment.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +160,34 @@ time.sleep(0.3)
     // The launcher is long gone: the writer lives on reparented, tied to the run by its tag and ancestry.
     const launcherPid = spawn!.found ? spawn!.stack.pid : -1;
     expect(() => process.kill(launcherPid, 0)).toThrow();
+  });
+});
+
+describe('a journal that ends while holdwatch was finishing', () => {
+  it('names the step it stopped at, in the JSON record and the Markdown summary', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'hw-run-stage-'));
+    const watched = mkdtempSync(join(tmpdir(), 'hw-run-stage-w-'));
+    try {
+      const run = await runCli(['run', '--watch', watched, '--', 'true'], { env: { HOLDWATCH_DATA_DIR: data } });
+      expect(run.code).toBe(0);
+      const journal = /journal (\S+\.jsonl)$/m.exec(run.stderr)![1]!;
+      const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
+      const stages = lines.filter((l) => l.includes('"t":"stage"')).map((l) => (JSON.parse(l) as { stage: string }).stage);
+      expect(stages).toEqual(['the final scan', 'the snapshots still queued', 'listing the leftovers', 'matching the probes’ stacks']);
+      // As if holdwatch had been killed while it listed the leftovers: the journal stops there.
+      const cut = join(data, 'cut.jsonl');
+      writeFileSync(cut, lines.slice(0, lines.findIndex((l) => l.includes('listing the leftovers')) + 1).join('\n') + '\n');
+      const json = await runCli(['report', cut, '--format', 'json']);
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ endedAt: null, exitCode: null, stoppedWhile: 'listing the leftovers' });
+      const md = await runCli(['report', cut]);
+      expect(md.stdout).toContain('did not finish: holdwatch stopped at listing the leftovers');
+      // A whole journal has no such field.
+      expect(JSON.parse((await runCli(['report', journal, '--format', 'json'])).stdout)).not.toHaveProperty('stoppedWhile');
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+      rmSync(watched, { recursive: true, force: true });
+    }
   });
 });
 

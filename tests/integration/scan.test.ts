@@ -14,6 +14,7 @@ import {
   pythonHoldingUnlinkedFile,
   pythonMmapOnly,
   pythonWithCwd,
+  stopHolder,
   type HolderProcess,
 } from '../support/holders.js';
 
@@ -121,6 +122,19 @@ describe('holdwatch scan --json', () => {
     expect(lines[0]).toMatch(/^PROCESS\s+PID\s+KIND\s+HANDLE\s+PATH$/);
     expect(lines.find((l) => l.includes(String(procs.pyFile!.pid)))).toMatch(new RegExp(`^python3\\s+${procs.pyFile!.pid}\\s+file\\s+fd \\d+\\s+held\\.txt$`));
     expect(lines.find((l) => l.includes(String(procs.pyUnlinked!.pid)))).toMatch(/gone\.txt \(deleted\)$/);
+  });
+
+  it('keeps a file name with a newline and an escape sequence on one inert table row', async () => {
+    mkdirSync(join(root, 'odd'));
+    const odd = await pythonHoldingFile(join(root, 'odd', 'two\nlines \x1b[31mred\x9b.txt'));
+    try {
+      const result = await runCli(['scan', join(root, 'odd')]);
+      expect(result.code).toBe(0);
+      expect(result.stdout.split('\n')[1]).toMatch(new RegExp(`^python3\\s+${odd.pid}\\s+file\\s+fd \\d+\\s+two\\\\nlines \\\\x1b\\[31mred\\\\x9b\\.txt$`));
+      expect(result.stdout).not.toMatch(/[\x1b\x9b]/);
+    } finally {
+      await stopHolder(odd);
+    }
   });
 
   it('reports an executable run from the tree as exe', async () => {
