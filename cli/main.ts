@@ -8,6 +8,7 @@ import { UnsupportedPlatformError } from '../native/index.js';
 import type { AttachOptions } from './attach-command.js';
 import type { RunOptions } from './run-command.js';
 import type { ReportFormat } from '../host/run/run-reports.js';
+import { holdwatchVersion } from '../host/version.js';
 
 function parseIntervalMs(value: string): number {
   const ms = Number(value);
@@ -27,7 +28,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`holdwatch: ${text.replace(/^error: /, '').split('\n')[0]}\n`) })
     .showSuggestionAfterError(false)
-    .enablePositionalOptions();
+    .enablePositionalOptions()
+    .version(holdwatchVersion(), '-V, --version', 'print the version');
 
   program
     .command('scan')
@@ -74,6 +76,12 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .action(async (options: AttachOptions) => setExitCode(await (await import('./attach-command.js')).attachCommand(options)));
 
   program
+    .command('runs')
+    .description('list the recorded runs, newest first, with their ids for `holdwatch report`')
+    .option('--json', 'print one JSON array')
+    .action(async (options: { json?: boolean }) => setExitCode(await (await import('./runs-command.js')).runsCommand(options)));
+
+  program
     .command('report')
     .description('render a recorded run again')
     .argument('<run>', 'a run id (see the data directory), or the path of a run journal (.jsonl)')
@@ -118,7 +126,7 @@ export async function main(argv: string[]): Promise<void> {
   });
   if (argv.length === 0) {
     // commander would print the whole help on stderr: bad input is one line.
-    process.stderr.write('holdwatch: no command given (scan, watch, run, attach, report, stack, ui); `holdwatch --help` lists them\n');
+    process.stderr.write('holdwatch: no command given (scan, watch, run, attach, runs, report, stack, ui); `holdwatch --help` lists them\n');
     process.exitCode = EXIT_BAD_INPUT;
     return;
   }

@@ -20,11 +20,13 @@ export async function reportCommand(run: string, options: { format: ReportFormat
 
 function journalPathOf(run: string): string {
   if (run.trim() === '' || run.includes('\0')) throw new BadInputError('no run given');
-  if (run.endsWith('.jsonl') && existsSync(run)) return regularFile(run);
+  // A path that exists is read as a journal, whatever its name: one that is not says so, not "no such run".
+  if ((run.endsWith('.jsonl') || /[\\/]/.test(run) || !/^[\w.-]+$/.test(run)) && existsSync(run)) return regularFile(run);
   const runs = runsPathIn(dataDirOf(process.env, process.platform));
   const byId = join(runs, `${run}.jsonl`);
   if (/^[\w.-]+$/.test(run) && existsSync(byId)) return regularFile(byId);
-  throw new BadInputError(`no such run: ${run} (give a run id from ${runs} or a journal path)`);
+  if (existsSync(run)) return regularFile(run);
+  throw new BadInputError(`no such run: ${run} (\`holdwatch runs\` lists the ids; or give a journal path)`);
 }
 
 /** A journal is a regular file: a directory, a FIFO (which would block the read forever) or a device is refused. */

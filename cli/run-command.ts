@@ -98,7 +98,12 @@ function passThrough(target: NodeJS.WriteStream, chunk: Buffer): void | Promise<
  * left its pid to anything, another run's process included.
  */
 async function endLeftoverHolders(record: RunRecord): Promise<void> {
-  const seen = new Map<number, number>();
-  for (const h of record.holders) if (h.attribution.verdict !== 'outside-run' && h.processStartedAtMs !== null) seen.set(h.pid, h.processStartedAtMs);
-  for (const [pid, startedAtMs] of seen) await endProcessIfSame(pid, startedAtMs);
+  const seen = new Map<number, { startedAtMs: number; name: string; path: string }>();
+  for (const h of record.holders)
+    if (h.attribution.verdict !== 'outside-run' && h.processStartedAtMs !== null && !seen.has(h.pid))
+      seen.set(h.pid, { startedAtMs: h.processStartedAtMs, name: h.processName, path: h.path });
+  // Each one said: ending a user's process silently is not ours to do.
+  for (const [pid, { startedAtMs, name, path }] of seen)
+    if ((await endProcessIfSame(pid, startedAtMs)) === 'ended')
+      process.stderr.write(`holdwatch: --kill-leftovers ended ${name} (PID ${pid}), which held ${path}\n`);
 }

@@ -39,7 +39,14 @@ export function deniedLine(denied: readonly { protected?: boolean }[]): string {
   const shielded = denied.filter((d) => d.protected).length;
   const rest = denied.length - shielded;
   const parts = [];
-  if (rest > 0) parts.push(`${rest} process(es) could not be inspected (run as root or administrator to see them)`);
+  // Root already has the rights: what stays closed to it is another namespace's or the kernel's.
+  const elevated = process.platform !== 'win32' && process.getuid?.() === 0;
+  if (rest > 0)
+    parts.push(
+      elevated
+        ? `${rest} process(es) could not be inspected even as root (they ended mid-read, or live where /proc does not show them)`
+        : `${rest} process(es) could not be inspected (run as root or administrator to see them)`,
+    );
   if (shielded > 0) parts.push(`${shielded} protected by Windows (Defender, csrss, System...: no scan may open them, elevated or not)`);
   return `${parts.join('; ')}; --json lists them`;
 }

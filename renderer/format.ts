@@ -14,6 +14,17 @@ export const VERDICT_LABEL: Record<string, string> = {
   'in-run': 'in run',
 };
 
+/** How the opening test is known, as a reader would say it. */
+export const EVIDENCE_TEXT: Record<string, string> = {
+  'probe-open': 'recorded at the open, inside the process',
+  'test-boundary': 'from the scans at the test boundaries',
+  'exit-stop': 'seen when the process exited',
+  'test-temp-dir': "the file is in that test's temp dir",
+  'failure-scan': 'seen at the failure',
+  'process-tree': 'from the process tree',
+  poll: 'from the poll that first saw it',
+};
+
 /** A duration as people say it: `40 s`, `3 min`, `2 h 5 min`. */
 export function ageText(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

@@ -7,11 +7,13 @@ function firstLine(text: string): string {
   return text.split('\n')[0] ?? '';
 }
 
+/** A section by its title, as a heading or as a folded <details> summary, up to the next section. */
 function section(markdown: string, title: string): string {
-  const start = markdown.indexOf(`#### ${title}`);
+  const heading = markdown.indexOf(`#### ${title}`);
+  const start = heading >= 0 ? heading : markdown.indexOf(`<details><summary><strong>${title}`);
   if (start < 0) return '';
-  const next = markdown.indexOf('\n#### ', start + 1);
-  return markdown.slice(start, next < 0 ? undefined : next);
+  const ends = ['\n#### ', '\n<details>'].map((m) => markdown.indexOf(m, start + 1)).filter((i) => i >= 0);
+  return markdown.slice(start, ends.length > 0 ? Math.min(...ends) : undefined);
 }
 
 describe('renderMarkdown headline', () => {
@@ -149,6 +151,38 @@ describe('renderMarkdown with hostile and large input', () => {
     expect(markdown.length).toBeLessThan(40_000);
   });
 
+  it("folds a shell loop's short-lived files into one row per process and folder, never a blocker", () => {
+    const record = loadRunRecord('bats-teardown-failed');
+    const blocker = record.failures[0]!.holders[0]!;
+    const inRun = (i: number): AttributedHolder => ({
+      ...blocker,
+      kind: 'file',
+      path: `${record.watched[0]}/test/2/work/doc${i}.idx`,
+      handle: `fd ${10 + i}`,
+      attribution: { ...blocker.attribution, verdict: 'in-run' },
+    });
+    record.holders = [...record.holders, ...Array.from({ length: 117 }, (_, i) => inRun(i))];
+    const holders = section(renderMarkdown(record), 'Holders');
+    expect(holders).toContain('117 short-lived files (each closed again within its test) are folded into 1 row');
+    expect(holders).toMatch(/\| `bash` \| 5123 \| files \| `test\/2\/work\/` 117 short-lived files \| \*\*in-run\*\* \|/);
+    expect(holders).not.toContain('doc5.idx');
+    // The blocker of the failure keeps its own row.
+    expect(holders).toMatch(/\| `bash` \| 5123 \| [a-z]+ \| `test\/2\/work` \| \*\*blocked-cleanup\*\*/);
+  });
+
+  it('caps leftovers across many folders and tests', () => {
+    const record = loadRunRecord('linux-leaked-past-test');
+    record.leftovers = Array.from({ length: 3000 }, (_, i) => ({
+      path: `${record.watched[0]}/d${String(i % 60).padStart(2, '0')}/blob-${i}`,
+      createdDuring: i < 2900 ? null : record.tests[i % 6]!.name,
+    }));
+    const leftovers = section(renderMarkdown(record, { maxRows: 30 }), 'Leftovers');
+    expect(leftovers).toContain('- before the first test, or not attributed (2900):');
+    expect(leftovers).toMatch(/  - … and \d+ more folders/);
+    expect(leftovers).toMatch(/… and \d+ more tests with leftovers/);
+    expect(leftovers.split('\n').length).toBeLessThan(45);
+  });
+
   it('caps leftovers per test and in total', () => {
     const record = loadRunRecord('linux-leaked-past-test');
     record.leftovers = Array.from({ length: 300 }, (_, i) => ({
@@ -156,9 +190,11 @@ describe('renderMarkdown with hostile and large input', () => {
       createdDuring: record.tests[i % 6]!.name,
     }));
     const leftovers = section(renderMarkdown(record, { maxRows: 30 }), 'Leftovers');
-    expect(leftovers).toContain('#### Leftovers (300)');
-    expect(leftovers).toContain('  - … and 40 more');
-    expect(leftovers).toMatch(/… and \d+ more tests with leftovers/);
+    expect(leftovers).toContain('<details><summary><strong>Leftovers (300)');
+    // 50 a test in one folder: said by folder, with a few names, not 50 lines.
+    expect(leftovers).toContain('  - `./` 50 files: `blob-000`, `blob-006`, `blob-012`, …');
+    // Folded, all six tests fit the budget.
+    expect(leftovers.split('\n').filter((l) => l.startsWith('- during '))).toHaveLength(6);
     expect(leftovers.split('\n').filter((l) => l.startsWith('  - `')).length).toBeLessThanOrEqual(30);
   });
 

@@ -33,6 +33,8 @@ import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
 import { stacksSection } from './stacks-section.js';
 import { mdCell, mdCode, mdFence, mdText } from './text.js';
+import { holderKey } from '../../contract/identity.js';
+import { foldTransient, parentOf } from '../../contract/transient.js';
 
 export function mdInline(parts: readonly Inline[]): string {
   return parts.map((p) => (typeof p === 'string' ? mdText(p) : mdCode(p.code))).join('');
@@ -97,7 +99,28 @@ function failuresSection(record: RunRecord, maxRows: number): string {
 function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {
   const scratch = scratchSummary(record);
   if (holders.length === 0) return scratch ? `#### Holders (0)\n\n${mdText(scratch)}` : '';
-  const rows = holders.map((h) => [
+  // A shell loop's hundred short-lived files become one row per process and folder (contract/transient.ts).
+  const blockers = new Set(record.failures.flatMap((f) => f.holders.map(holderKey)));
+  const { kept, groups } = foldTransient(
+    holders,
+    (h) => ({ holder: h, attribution: h.attribution }),
+    (h) => blockers.has(holderKey(h)),
+    record.endedAt === null ? null : Date.parse(record.endedAt),
+  );
+  const foldedRows = groups.map((g) => {
+    const first = g.members[0]!;
+    const tests = [...new Set(g.members.map((h) => openingTest(h)).filter((t): t is string => t !== null))];
+    return [
+      mdCode(processLabel(first)),
+      String(g.pid),
+      'files',
+      `${mdCode(displayPath(record, g.dir) + '/')} ${g.members.length} short-lived files`,
+      '**in-run**',
+      first.attribution.spawnedDuring === null ? '—' : mdCode(first.attribution.spawnedDuring),
+      tests.length === 0 ? '—' : tests.length === 1 ? mdCode(tests[0]!) : `${tests.length} tests`,
+    ];
+  });
+  const rows = kept.map((h) => [
     mdCode(processLabel(h)),
     String(h.pid),
     h.kind,
@@ -110,10 +133,18 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   const legend = used.map((v) => `**${v}**: ${VERDICT_MEANING[v]}`).join('; ');
   const dirs =
     record.watched.length === 1 ? `Paths are relative to ${mdCode(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
+  const folded = groups.reduce((n, g) => n + g.members.length, 0);
+  const foldNote =
+    groups.length === 0
+      ? []
+      : [
+          `${folded} short-lived files (each closed again within its test) are folded into ${groups.length} row${groups.length === 1 ? '' : 's'}; the JSON report lists each.`,
+        ];
   return [
     `#### Holders (${holders.length})`,
     ...(scratch ? [mdText(scratch)] : []),
-    mdTable(['Process', 'PID', 'Kind', 'Path', 'Verdict', 'Spawned during', 'Opened during'], rows, maxRows, 'holders'),
+    ...foldNote,
+    mdTable(['Process', 'PID', 'Kind', 'Path', 'Verdict', 'Spawned during', 'Opened during'], [...rows, ...foldedRows], maxRows, 'holders'),
     [`${dirs} ${legend}.`, probeSeenNote(holders)].filter((line) => line !== null).join(' '),
   ].join('\n\n');
 }
@@ -130,7 +161,7 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
   });
   const more = processes.length - cap;
   if (more > 0) blocks.push(`… and ${more} more processes (the JSON report has every chain)`);
-  return [`#### Ancestry (runner first, holder last)`, blocks.join('\n')].join('\n\n');
+  return mdDetails(`Ancestry of ${processes.length} process${processes.length === 1 ? '' : 'es'} (runner first, holder last)`, blocks.join('\n'));
 }
 
 function timelineSection(record: RunRecord, maxRows: number): string {
@@ -177,6 +208,18 @@ function leftoversSection(record: RunRecord, maxRows: number): string {
     if (budget <= 0) break;
     const during = group.test === null ? 'before the first test, or not attributed' : `during ${mdCode(group.test)}`;
     lines.push(`- ${during} (${group.paths.length}):`);
+    // Many files: by folder, largest first, a few names each; few: every path.
+    const byDir = group.paths.length > 10 ? foldersOf(group.paths) : null;
+    if (byDir) {
+      const shown = byDir.slice(0, Math.min(budget, 10));
+      for (const d of shown)
+        lines.push(
+          `  - ${mdCode(d.dir + '/')} ${d.names.length} file${d.names.length === 1 ? '' : 's'}: ${d.names.slice(0, 3).map(mdCode).join(', ')}${d.names.length > 3 ? ', …' : ''}`,
+        );
+      if (byDir.length > shown.length) lines.push(`  - … and ${byDir.length - shown.length} more folders`);
+      budget -= shown.length + 1;
+      continue;
+    }
     const shown = group.paths.slice(0, Math.min(budget, 10));
     for (const p of shown) lines.push(`  - ${mdCode(p)}`);
     if (group.paths.length > shown.length) lines.push(`  - … and ${group.paths.length - shown.length} more`);
@@ -184,7 +227,25 @@ function leftoversSection(record: RunRecord, maxRows: number): string {
   }
   const listed = lines.filter((l) => l.startsWith('- ')).length;
   if (listed < groups.length) lines.push(`… and ${groups.length - listed} more tests with leftovers (the JSON report has all of them)`);
-  return [`#### Leftovers (${record.leftovers.length}): files created during the run that still exist at its end`, lines.join('\n')].join('\n\n');
+  return mdDetails(`Leftovers (${record.leftovers.length}): files created during the run that still exist at its end`, lines.join('\n'));
+}
+
+/** Paths grouped by their folder, the fullest folder first. */
+function foldersOf(paths: readonly string[]): { dir: string; names: string[] }[] {
+  const byDir = new Map<string, string[]>();
+  for (const p of paths) {
+    const parent = parentOf(p);
+    const dir = parent || '.';
+    const names = byDir.get(dir) ?? [];
+    names.push(parent ? p.slice(parent.length + 1) : p);
+    byDir.set(dir, names);
+  }
+  return [...byDir].map(([dir, names]) => ({ dir, names })).sort((a, b) => b.names.length - a.names.length || a.dir.localeCompare(b.dir));
+}
+
+/** A section folded under its title (GitHub renders the Markdown inside; blank lines around it matter). */
+function mdDetails(title: string, body: string): string {
+  return `<details><summary><strong>${mdText(title)}</strong></summary>\n\n${body}\n\n</details>`;
 }
 
 function reproduceSection(record: RunRecord): string {

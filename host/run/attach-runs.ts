@@ -100,6 +100,11 @@ function recordingSetup(c: AttachContext) {
 
 /** Last: the summary line says the run is fully recorded. */
 function finished(c: AttachContext, run: AttachedRun, record: RunRecord): void {
+  // Tests are known only from a probe inside the runner; without one the report says "0 tests" — say why.
+  if (record.tests.length === 0)
+    c.log(
+      `holdwatch: no tests recorded for run ${record.runId}: the process reported none (start it under \`holdwatch run\`, or with the pytest plugin or Node reporter, to see its tests); its holders are attributed by process only\n`,
+    );
   c.log(runSummaryLine(record, run.journalPath));
 }
 

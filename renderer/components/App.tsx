@@ -1,6 +1,8 @@
 // The window: a header with the watch's state, the start screen (and the terminal runs to attach to)
 // until something is watched, then the table and timeline beside the details and export panels.
+import { useState, type CSSProperties, type PointerEvent as ReactPointerEvent } from 'react';
 import { elevateScanner, stopRun, stopWatch } from '../store/intents.js';
+import { initialState } from '../store/slices.js';
 import { useStore } from '../store/store.js';
 import { AttachRuns } from './AttachRuns.js';
 import { DetailsPanel } from './DetailsPanel.js';
@@ -10,11 +12,21 @@ import { RunPanel } from './RunPanel.js';
 import { StartScreen } from './StartScreen.js';
 import { Timeline } from './Timeline.js';
 
+const DETAILS_WIDTH_KEY = 'holdwatch.detailsWidth';
+const clampWidth = (px: number) => Math.round(Math.min(Math.max(px, 320), Math.max(320, window.innerWidth - 480)));
+
 export function App() {
+  const [detailsWidth, setWidth] = useState(() => clampWidth(Number(localStorage.getItem(DETAILS_WIDTH_KEY)) || 420));
+  const setDetailsWidth = (px: number) => {
+    const width = clampWidth(px);
+    setWidth(width);
+    localStorage.setItem(DETAILS_WIDTH_KEY, String(width));
+  };
   const connection = useStore((s) => s.settings.connection);
   const connectionError = useStore((s) => s.settings.connectionError);
   const watch = useStore((s) => s.watch);
   const runPhase = useStore((s) => s.run.phase);
+  const runId = useStore((s) => s.run.runId);
   const started = watch.phase !== 'idle' && !(watch.phase === 'error' && watch.rows.size === 0);
 
   return (
@@ -30,7 +42,15 @@ export function App() {
             <button
               onClick={() =>
                 void (watch.phase === 'following' ? stopRun() : stopWatch()).then(() =>
-                  useStore.setState((s) => ({ watch: { ...s.watch, phase: 'idle', rows: new Map() } })),
+                  // A run that is over (or was followed) leaves with its directory: nothing of it stays on screen.
+                  useStore.setState((s) => {
+                    const over = s.run.phase !== 'running' && s.run.phase !== 'starting';
+                    const fresh = initialState();
+                    return {
+                      watch: { ...s.watch, phase: 'idle', rows: new Map() },
+                      ...(over || watch.phase === 'following' ? { run: fresh.run, selection: fresh.selection } : {}),
+                    };
+                  }),
                 )
               }
             >
@@ -53,19 +73,52 @@ export function App() {
           <AttachRuns />
         </main>
       ) : (
-        <main className="workspace">
+        <main className="workspace" style={{ '--details-width': `${detailsWidth}px` } as CSSProperties}>
           <div className="left">
             <RunPanel />
             <HoldersTable />
             {runPhase !== 'idle' && <Timeline />}
           </div>
+          <Splitter width={detailsWidth} onWidth={setDetailsWidth} />
           <aside>
             <DetailsPanel />
-            <ExportPanel />
+            {/* Keyed by run: a new run never shows the last one's export. */}
+            <ExportPanel key={runId ?? 'no-run'} />
           </aside>
         </main>
       )}
     </div>
+  );
+}
+
+/** The bar between the table and the details: drag it (or use the arrow keys) to widen the details. */
+function Splitter({ width, onWidth }: { width: number; onWidth: (px: number) => void }) {
+  const drag = (event: ReactPointerEvent<HTMLDivElement>) => {
+    const target = event.currentTarget;
+    target.setPointerCapture(event.pointerId);
+    const move = (e: PointerEvent) => onWidth(window.innerWidth - e.clientX - 10);
+    const up = () => {
+      target.removeEventListener('pointermove', move);
+      target.removeEventListener('pointerup', up);
+    };
+    target.addEventListener('pointermove', move);
+    target.addEventListener('pointerup', up);
+  };
+  return (
+    <div
+      className="splitter"
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Width of the details panel"
+      aria-valuenow={width}
+      tabIndex={0}
+      data-testid="details-splitter"
+      onPointerDown={drag}
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowLeft') onWidth(width + 40);
+        if (e.key === 'ArrowRight') onWidth(width - 40);
+      }}
+    />
   );
 }
 

@@ -1,13 +1,14 @@
-// Details of the selected holder: the handle, the process (live), its ancestry now and as recorded
-// when first seen, and actions: copy, end process (confirmed; refused for holdwatch and the system).
-import { useState } from 'react';
+// Details of the selected holder. It leads with the answer — who holds what, opened where, during
+// which test — then the stacks, then the process facts and ancestry, and actions: copy, end process
+// (confirmed; refused for holdwatch and the system). Text wraps, never cut: a frame keeps its line.
+import { useEffect, useState } from 'react';
 import type { Holder } from '../../contract/holders.js';
 import type { AttributedHolder } from '../../contract/runs.js';
-import type { StackLookup } from '../../contract/stacks.js';
+import type { StackFrame, StackLookup } from '../../contract/stacks.js';
 import { holderKey } from '../../contract/identity.js';
 import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
-import { clockTime, VERDICT_LABEL } from '../format.js';
+import { clockTime, EVIDENCE_TEXT, VERDICT_LABEL } from '../format.js';
 import { LiveStackSection } from './LiveStackSection.js';
 import { ProcessFacts } from './ProcessFacts.js';
 
@@ -24,8 +25,16 @@ export function DetailsPanel() {
         )
       : undefined,
   );
+  const runPhase = useStore((s) => s.run.phase);
   const [confirming, setConfirming] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // Its handle closed or its process exited while selected: read the process again, so nothing
+  // offers to act on a process that is gone.
+  const rowState = liveRow?.state ?? (recorded ? 'ended' : undefined);
+  const stillHeld = rowState === 'new' || rowState === 'live';
+  useEffect(() => {
+    if (key && !stillHeld) void selectRow(key);
+  }, [key, stillHeld]);
 
   if (!key) return <section className="details empty-panel">Select a holder to see its process, ancestry and what to do about it.</section>;
   const holder: Holder | undefined = liveRow?.holder ?? recorded;
@@ -61,20 +70,37 @@ export function DetailsPanel() {
     }
   };
 
+  // Gone by the OS's word and no longer holding: a row still held belongs to a live process.
+  const processGone = details?.state === 'gone' && !stillHeld;
+  const stacksWait = runPhase === 'running' || runPhase === 'starting';
   return (
     <section className="details" aria-label="Holder details" data-testid="details">
       <h2>
         {holder.processName} <span className="pid">PID {holder.pid}</span>
+        {!stillHeld && (
+          <span className="badge ended" data-testid="no-longer-held">
+            {processGone ? 'process exited' : 'no longer holds it'}
+          </span>
+        )}
       </h2>
+      <Answer holder={holder} attribution={attribution} stillHeld={stillHeld} />
+      <h3>Stacks</h3>
+      <StackView label="Opened by" lookup={attribution?.openStack} />
+      <StackView label="Process started by" lookup={attribution?.spawnStack} />
+      {!attribution?.openStack && !attribution?.spawnStack ? (
+        <p className="dim" data-testid="stacks-note">
+          {stacksWait
+            ? 'The stacks arrive when the run ends: the probes’ records are matched to the holders then.'
+            : attribution
+              ? 'No stack was recorded for it: only Python and Node processes of the run are probed.'
+              : 'Stacks are recorded for the processes of a run started under holdwatch (Python and Node).'}
+        </p>
+      ) : null}
+      <h3>Process</h3>
       <dl>
         <dt>Command line</dt>
-        <dd className="mono" data-testid="command-line">
+        <dd className="mono wrap" data-testid="command-line">
           {holder.commandLine || '—'}
-        </dd>
-        <dt>Holds</dt>
-        <dd className="mono">
-          {holder.path}
-          {holder.deleted ? ' (deleted)' : ''}
         </dd>
         <dt>How</dt>
         <dd>
@@ -84,26 +110,28 @@ export function DetailsPanel() {
         </dd>
         {attribution && (
           <>
-            <dt>Verdict</dt>
-            <dd>
-              <span className={`badge ${attribution.verdict}`}>{VERDICT_LABEL[attribution.verdict]}</span>
-            </dd>
             <dt>Spawned during</dt>
-            <dd>{attribution.spawnedDuring ?? '—'}</dd>
+            <dd className="wrap">{attribution.spawnedDuring ?? '—'}</dd>
             <dt>First seen during</dt>
-            <dd>{attribution.firstSeenDuring ?? '—'}</dd>
+            <dd className="wrap">{attribution.firstSeenDuring ?? '—'}</dd>
             <dt>Seen</dt>
             <dd>
-              {clockTime(Date.parse(attribution.firstSeenAt))} – {clockTime(Date.parse(attribution.lastSeenAt))}
+              <span className="time">{clockTime(Date.parse(attribution.firstSeenAt))}</span> –{' '}
+              <span className="time">{clockTime(Date.parse(attribution.lastSeenAt))}</span>
             </dd>
           </>
         )}
-        <dt>Process</dt>
+        <dt>Now</dt>
         <dd>
           {details?.state === 'loading' && <span className="progress">Reading process details…</span>}
-          {details?.state === 'gone' && 'The process has exited.'}
+          {processGone && 'The process has exited.'}
           {details?.state === 'error' && <span className="error">Could not read the process: {details.error}</span>}
-          {info && `${info.exe ?? 'image unreadable'} · started ${clockTime(info.startedAtMs)}${info.user ? ` · ${info.user}` : ''}`}
+          {info && (
+            <>
+              {info.exe ?? 'image unreadable'} · started <span className="time">{clockTime(info.startedAtMs)}</span>
+              {info.user ? ` · ${info.user}` : ''}
+            </>
+          )}
         </dd>
       </dl>
       {details?.data && <ProcessFacts details={details.data} />}
@@ -111,7 +139,7 @@ export function DetailsPanel() {
       {attribution && attribution.ancestry.length > 0 ? (
         <ol className="ancestry" aria-label="Ancestry recorded when first seen">
           {attribution.ancestry.map((a) => (
-            <li key={a.pid} title={a.commandLine}>
+            <li key={a.pid}>
               <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span>
             </li>
           ))}
@@ -119,7 +147,7 @@ export function DetailsPanel() {
       ) : details?.data ? (
         <ol className="ancestry" aria-label="Ancestry now">
           {details.data.ancestry.map((a) => (
-            <li key={a.pid} title={a.commandLine}>
+            <li key={a.pid}>
               <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span>
             </li>
           ))}
@@ -127,12 +155,6 @@ export function DetailsPanel() {
       ) : (
         <p className="dim">Not known yet.</p>
       )}
-      <h3>Stacks</h3>
-      <StackView label="Opened by" lookup={attribution?.openStack} />
-      <StackView label="Process started by" lookup={attribution?.spawnStack} />
-      {!attribution?.openStack && !attribution?.spawnStack ? (
-        <p className="dim">Stacks are recorded for runs started by holdwatch (Python and Node processes).</p>
-      ) : null}
       <div className="actions">
         <button onClick={() => void copy()}>Copy</button>
         <button
@@ -170,9 +192,48 @@ export function DetailsPanel() {
           {notice}
         </p>
       )}
-      <LiveStackSection holder={holder} holderKey={key} />
+      {!processGone && <LiveStackSection holder={holder} holderKey={key} />}
     </section>
   );
+}
+
+/** The lead: what it holds, where that was opened, during which test, and the verdict. */
+function Answer({ holder, attribution, stillHeld }: { holder: Holder; attribution: AttributedHolder['attribution'] | null; stillHeld: boolean }) {
+  const open = attribution?.openStack?.found ? attribution.openStack.stack : null;
+  const frame = open ? openingFrame(open.frames) : null;
+  const during = attribution?.openedDuring ?? attribution?.firstSeenDuring ?? attribution?.spawnedDuring ?? null;
+  const evidence = attribution?.openedDuring ? attribution.openedDuringBy : attribution?.firstSeenDuring ? 'poll' : null;
+  return (
+    <dl className="answer" data-testid="answer">
+      <dt>{stillHeld ? 'Holds' : 'Held'}</dt>
+      <dd className="mono wrap" data-testid="held-path">
+        {holder.path}
+        {holder.deleted ? ' (deleted)' : ''}
+      </dd>
+      <dt>Opened at</dt>
+      <dd className="mono wrap" data-testid="opened-at">
+        {frame ? `${frame.file}:${frame.line}${frame.function ? ` in ${frame.function}` : ''}` : <span className="dim">not recorded</span>}
+      </dd>
+      <dt>During</dt>
+      <dd className="wrap" data-testid="opened-during">
+        {during ?? <span className="dim">no test (outside the run's tests)</span>}
+        {during && evidence ? <span className="dim"> · {EVIDENCE_TEXT[evidence] ?? evidence}</span> : null}
+      </dd>
+      {attribution && (
+        <>
+          <dt>Verdict</dt>
+          <dd>
+            <span className={`badge ${attribution.verdict}`}>{VERDICT_LABEL[attribution.verdict]}</span>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** The frame to name: the first of the user's own code, else the innermost. */
+function openingFrame(frames: readonly StackFrame[]): StackFrame | null {
+  return frames.find((f) => f.user) ?? frames[0] ?? null;
 }
 
 function findRecorded(holders: readonly AttributedHolder[], atFailures: readonly AttributedHolder[], key: string): AttributedHolder | undefined {

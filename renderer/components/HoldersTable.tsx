@@ -2,7 +2,7 @@
 // column, filterable; new rows glow, gone rows fade in place before they are swept.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useDeferredValue, useMemo, useRef } from 'react';
-import { frozenRows, relativePath, shownRows, testOf, type ShownRow } from '../store/derive.js';
+import { foldShortLived, frozenRows, relativePath, shownRows, testOf, withRunHolders, type ShownRow } from '../store/derive.js';
 import { selectRow, setFilter, sortBy } from '../store/intents.js';
 import type { SortColumn } from '../store/slices.js';
 import { useStore } from '../store/store.js';
@@ -32,9 +32,10 @@ export function HoldersTable() {
   // The input shows each keystroke at once; filtering 20,000 rows follows when React has time.
   const deferredFilter = useDeferredValue(filter);
   const rows = useMemo(() => {
-    if (!frozen) return shownRows(liveRows.values(), { sort, filter: deferredFilter });
+    const endMs = record?.endedAt ? Date.parse(record.endedAt) : null;
+    if (!frozen) return shownRows(foldShortLived(withRunHolders(liveRows, record), endMs), { sort, filter: deferredFilter });
     const { rows: atFailure, blockers } = frozenRows(record, frozen);
-    return shownRows(atFailure, { sort, filter: deferredFilter }, blockers);
+    return shownRows(foldShortLived(atFailure, endMs, blockers), { sort, filter: deferredFilter }, blockers);
   }, [liveRows, sort, deferredFilter, frozen, record]);
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -52,10 +53,10 @@ export function HoldersTable() {
           aria-label="Filter holders"
         />
         <span className="count" data-testid="row-count">
-          {rows.length.toLocaleString('en-US')} {rows.length === 1 ? 'holder' : 'holders'}
-          {frozen ? ' at the failure' : ''}
+          {countText(rows, Boolean(frozen))}
         </span>
       </div>
+      <Legend rows={rows} />
       <div className="grid header" role="row">
         {COLUMNS.map((c) => (
           <button
@@ -104,7 +105,7 @@ const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRo
       className={classes}
       role="row"
       style={{ transform: `translateY(${top}px)` }}
-      onClick={() => void selectRow(row.key)}
+      onClick={() => void selectRow(row.folded?.firstKey ?? row.key)}
       data-pid={h.pid}
       aria-selected={selected}
     >
@@ -114,18 +115,69 @@ const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRo
       <span className="cell col-pid">{h.pid}</span>
       {/* The handle tells apart two rows of one process on one path (rm opens a dir twice). */}
       <span className="cell col-kind" title={h.handle ?? undefined}>
-        {h.kind}
-        {h.handle ? <span className="handle"> {h.handle.replace(/^fd /, '')}</span> : null}
+        {row.folded ? 'files' : h.kind}
+        {h.handle && !row.folded ? <span className="handle"> {h.handle.replace(/^fd /, '')}</span> : null}
       </span>
-      <span className="cell col-path" title={h.path}>
-        {relativePath(h.path, h.watchedDir)}
-        {h.deleted ? <em className="deleted"> (deleted)</em> : null}
-      </span>
+      {row.folded ? (
+        <span
+          className="cell col-path folded"
+          title={`${row.folded.count} files in ${row.folded.dir}, each closed again within its test`}
+          data-testid="folded-row"
+        >
+          <bdi>
+            {relativePath(row.folded.dir, h.watchedDir)}/ · {row.folded.count} short-lived files
+          </bdi>
+        </span>
+      ) : (
+        <span className="cell col-path" title={h.path}>
+          <bdi>
+            {relativePath(h.path, h.watchedDir)}
+            {h.deleted ? <em className="deleted"> (deleted)</em> : null}
+          </bdi>
+        </span>
+      )}
       <span className="cell col-since">{clockTime(row.sinceMs)}</span>
       <span className="cell col-test" title={testOf(row)}>
-        {testOf(row) || '—'}
+        <bdi>{testOf(row) || '—'}</bdi>
       </span>
       <span className="cell col-verdict">{verdict ? <span className={`badge ${verdict}`}>{VERDICT_LABEL[verdict]}</span> : '—'}</span>
     </div>
   );
 });
+
+/** "3 holding · 2 no longer": a count that agrees with the struck-through rows. */
+function countText(rows: readonly ShownRow[], frozen: boolean): string {
+  const n = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  // A folded row counts as the files in it.
+  const size = (r: ShownRow) => r.folded?.count ?? 1;
+  const sum = (list: readonly ShownRow[]) => list.reduce((total, r) => total + size(r), 0);
+  if (frozen) return `${n(sum(rows), 'holder', 'holders')} at the failure`;
+  const ended = sum(rows.filter((r) => r.state === 'ended' || r.state === 'gone'));
+  const all = sum(rows);
+  if (ended === 0) return n(all, 'holder', 'holders');
+  return `${n(all - ended, 'holding', 'holding')} · ${n(ended, 'no longer', 'no longer')}`;
+}
+
+/** What the marks mean, shown only for the marks on screen. */
+function Legend({ rows }: { rows: readonly ShownRow[] }) {
+  const has = (test: (r: ShownRow) => boolean) => rows.some(test);
+  const items = [
+    has((r) => r.state === 'new') && { className: 'state-new', text: 'new in the last seconds' },
+    has((r) => r.state === 'ended' || r.state === 'gone') && {
+      className: 'state-ended',
+      text: 'no longer held (closed, or its process exited): still clickable',
+    },
+    has((r) => r.highlighted) && { className: 'highlighted', text: 'blocked the failure' },
+    has((r) => r.folded !== undefined) && { className: 'folded', text: 'short-lived files of one process, folded: each closed again within its test' },
+  ].filter((item): item is { className: string; text: string } => Boolean(item));
+  if (items.length === 0) return null;
+  return (
+    <div className="legend" data-testid="legend">
+      {items.map((item) => (
+        <span key={item.className}>
+          <span className={`swatch ${item.className}`}>Aa</span> {item.text}
+        </span>
+      ))}
+    </div>
+  );
+}

@@ -2,14 +2,16 @@
 // while watching.
 import { useState, type FormEvent } from 'react';
 import { isDetached } from '../store/derive.js';
-import { startRun, stopRun } from '../store/intents.js';
+import { freezeFailure, startRun, stopRun } from '../store/intents.js';
+import { clockTime } from '../format.js';
 import { useStore } from '../store/store.js';
 
 export function RunPanel() {
   const run = useStore((s) => s.run);
   const dir = useStore((s) => s.watch.dirs[0] ?? '');
-  const [command, setCommand] = useState('');
-  const [cwd, setCwd] = useState('');
+  // A run that failed to start leaves its command in the form, to correct.
+  const [command, setCommand] = useState(() => run.commandLine);
+  const [cwd, setCwd] = useState(() => run.cwd);
   const [runDir, setRunDir] = useState('');
   const active = run.phase === 'starting' || run.phase === 'running';
   // Attached from a terminal: the run is followed, not ours; its output is in that terminal.
@@ -20,6 +22,38 @@ export function RunPanel() {
     event.preventDefault();
     void startRun(command, cwd, runDir || dir);
   };
+  const form = (
+    <form className="run-form" onSubmit={submit}>
+      <label>
+        <span>Test command</span>
+        <input
+          aria-label="Test command"
+          placeholder="pytest -x tests · bats test/ · go test -json ./..."
+          value={command}
+          onChange={(e) => setCommand(e.target.value)}
+          spellCheck={false}
+        />
+      </label>
+      <label>
+        <span>Working directory</span>
+        <input aria-label="Working directory" placeholder="the watched dir" value={cwd} onChange={(e) => setCwd(e.target.value)} spellCheck={false} />
+      </label>
+      <label>
+        <span>Watches</span>
+        <input
+          aria-label="Directory the run watches"
+          placeholder={dir}
+          title={`Directory the run watches (default: ${dir})`}
+          value={runDir}
+          onChange={(e) => setRunDir(e.target.value)}
+          spellCheck={false}
+        />
+      </label>
+      <button type="submit" disabled={!command.trim()}>
+        Run
+      </button>
+    </form>
+  );
 
   return (
     <section className="run" aria-label="Test run">
@@ -62,6 +96,7 @@ export function RunPanel() {
             ))}
         </div>
       )}
+      <FailureBanner />
       {attached && !run.output && <p className="dim output-hint">Its output is in the terminal that runs it.</p>}
       {run.output && (
         <details className="output">
@@ -69,34 +104,50 @@ export function RunPanel() {
           <pre className="mono">{run.output}</pre>
         </details>
       )}
-      {!active && (
-        <form className="run-form" onSubmit={submit}>
-          <input
-            aria-label="Test command"
-            placeholder="Test command to run under holdwatch, e.g. pytest -x tests"
-            value={command}
-            onChange={(e) => setCommand(e.target.value)}
-            spellCheck={false}
-          />
-          <input
-            aria-label="Working directory"
-            placeholder="Working directory (default: the watched dir)"
-            value={cwd}
-            onChange={(e) => setCwd(e.target.value)}
-            spellCheck={false}
-          />
-          <input
-            aria-label="Directory the run watches"
-            placeholder={`Directory the run watches (default: ${dir})`}
-            value={runDir}
-            onChange={(e) => setRunDir(e.target.value)}
-            spellCheck={false}
-          />
-          <button type="submit" disabled={!command.trim()}>
-            Run
-          </button>
-        </form>
-      )}
+      {/* After a run the form folds away: the answer gets the room, another run is a click away. */}
+      {!active &&
+        (run.phase === 'idle' ? (
+          form
+        ) : (
+          <details className="run-again" open={run.phase === 'error'}>
+            <summary>Run another command</summary>
+            {form}
+          </details>
+        ))}
     </section>
+  );
+}
+
+/**
+ * A teardown failed: said in words at the top, with the way to the moment it happened (the table
+ * frozen on the holders then, the blockers marked). One line per failure, at most three.
+ */
+function FailureBanner() {
+  const failures = useStore((s) => s.run.failures);
+  const frozen = useStore((s) => s.selection.frozenFailure);
+  if (failures.length === 0) return null;
+  return (
+    <div className="failure-banner" role="alert" data-testid="failure-banner">
+      {failures.slice(0, 3).map((f, i) => (
+        <p key={`${f.at}-${i}`}>
+          <strong>Teardown failed{f.test ? ` in ${f.test}` : ''}</strong> at <span className="time">{clockTime(Date.parse(f.at))}</span>
+          {f.path ? (
+            <>
+              {' '}
+              on <span className="mono wrap">{f.path}</span>
+            </>
+          ) : null}{' '}
+          — {f.holders.length === 0 ? 'no holder seen at that moment' : `${f.holders.length} ${f.holders.length === 1 ? 'holder' : 'holders'} blocked it`}
+          {frozen === i ? (
+            <button onClick={() => freezeFailure(null)}>Back to live</button>
+          ) : (
+            <button className="primary" onClick={() => freezeFailure(i)}>
+              Show that moment
+            </button>
+          )}
+        </p>
+      ))}
+      {failures.length > 3 && <p className="dim">and {failures.length - 3} more, marked on the timeline</p>}
+    </div>
   );
 }

@@ -2,16 +2,18 @@
 // dropped), optionally a test command to run under holdwatch.
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { useStore } from '../store/store.js';
-import { loadStartFacts, messageOf, startRun, startWatch } from '../store/intents.js';
+import { commandLineProblem, loadStartFacts, messageOf, startRun, startWatch } from '../store/intents.js';
 
 export function StartScreen() {
   const defaultDir = useStore((s) => s.settings.defaultDir);
   const recentDirs = useStore((s) => s.settings.recentDirs);
   const watchError = useStore((s) => s.watch.error);
   const runError = useStore((s) => (s.run.phase === 'error' ? s.run.error : null));
-  // What the user typed; an empty field shows the default dir as its placeholder, and uses it.
+  // What the user typed; an empty field shows the last directory (else the temp dir) as its placeholder, and uses it.
   const [typedDir, setDir] = useState('');
-  const dir = typedDir || defaultDir;
+  const fallbackDir = recentDirs[0] ?? defaultDir;
+  const dir = typedDir || fallbackDir;
+  const [commandError, setCommandError] = useState<string | null>(null);
   const [command, setCommand] = useState('');
   const [cwd, setCwd] = useState('');
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -22,6 +24,10 @@ export function StartScreen() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // A command that cannot be run as typed starts nothing: the form stays, with what was typed.
+    const problem = command.trim() ? commandLineProblem(command) : null;
+    setCommandError(problem && `The test command: ${problem}.`);
+    if (problem) return;
     if (command.trim()) void startWatch(dir).then(() => startRun(command, cwd, dir));
     else void startWatch(dir);
   };
@@ -43,7 +49,7 @@ export function StartScreen() {
         // focused field it raced the typing ("/tmp" + what was typed: "/tmp/tmp/...").
         value={typedDir}
         onChange={(e) => setDir(e.target.value)}
-        placeholder={defaultDir ? `${defaultDir} (empty: this one)` : '/tmp, C:\\Users\\me\\AppData\\Local\\Temp, \\\\?\\C:\\..., /c/Users/...'}
+        placeholder={fallbackDir ? `${fallbackDir} (empty: this one)` : '/tmp, C:\\Users\\me\\AppData\\Local\\Temp, \\\\?\\C:\\..., /c/Users/...'}
         spellCheck={false}
         autoFocus
       />
@@ -73,7 +79,7 @@ export function StartScreen() {
       <button type="submit" className="primary">
         {command.trim() ? 'Watch and run' : 'Watch'}
       </button>
-      {[watchError, runError, loadError].filter(Boolean).map((e) => (
+      {[commandError, watchError, runError, loadError].filter(Boolean).map((e) => (
         <p key={e} className="error" role="alert">
           {e}
         </p>

@@ -1,13 +1,19 @@
 // The run's timeline: tests as bars (setup/call/teardown where the runner says), holder lifetimes as
-// lanes, failure markers; clicking a marker freezes the table at the snapshot taken then.
+// lanes, failure markers; clicking a marker freezes the table at the snapshot taken then, clicking a
+// holder's lane selects it. Drawn at the panel's own width in CSS pixels (a fixed viewBox scaled text
+// to ~9 px at 1280 and letterboxed at 1920); while the run goes, the axis runs on to now.
+import { useEffect, useRef, useState } from 'react';
 import type { FailureRecord, RunRecord, TestRecord } from '../../contract/runs.js';
-import { freezeFailure } from '../store/intents.js';
+import { holderKey } from '../../contract/identity.js';
+import { foldTransient } from '../../contract/transient.js';
+import type { AttributedHolder } from '../../contract/runs.js';
+import { freezeFailure, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';
 
-const WIDTH = 1000;
-const LABEL = 200;
-const LANE = 18;
+const LANE = 20;
+/** Roughly the width of one label character at the lane font (12 px). */
+const CHAR_PX = 7;
 const MAX_TESTS = 12;
 const MAX_HOLDERS = 16;
 
@@ -15,31 +21,77 @@ export function Timeline() {
   const record = useStore((s) => s.run.record);
   const failures = useStore((s) => s.run.failures);
   const frozen = useStore((s) => s.selection.frozenFailure);
+  const selectedKey = useStore((s) => s.selection.selectedKey);
+  const running = useStore((s) => s.run.phase === 'running');
+  const liveRows = useStore((s) => s.watch.rows);
+  const [WIDTH, setWidth] = useState(1000);
+  const [now, setNow] = useState(() => Date.now());
+  const panel = useRef<HTMLElement>(null);
+  const drawn = record !== null; // the panel element exists only then
+  useEffect(() => {
+    const element = panel.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setWidth(Math.max(480, element.clientWidth - 2)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [drawn]);
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [running]);
   if (!record) return <section className="timeline empty-timeline">The timeline appears with the run's first events.</section>;
 
+  // A handle still held while the run goes reaches to now, not to the last record's sighting.
+  const heldUntil = (key: string, lastSeenAt: string) => {
+    const row = liveRows.get(key);
+    return running && row && row.state !== 'gone' ? now : Date.parse(lastSeenAt);
+  };
+  const LABEL = Math.min(360, Math.max(200, Math.round(WIDTH * 0.22)));
+  const labelChars = Math.floor((LABEL - 8) / CHAR_PX);
   const t0 = Date.parse(record.startedAt);
-  const t1 = Math.max(t0 + 1000, lastMoment(record, failures));
+  const t1 = Math.max(t0 + 1000, lastMoment(record, failures), running ? now : 0);
   const x = (iso: string | number) => LABEL + (((typeof iso === 'number' ? iso : Date.parse(iso)) - t0) / (t1 - t0)) * (WIDTH - LABEL - 10);
   const tests = record.tests.slice(0, MAX_TESTS);
-  const holders = [...record.holders].sort((a, b) => a.attribution.firstSeenAt.localeCompare(b.attribution.firstSeenAt)).slice(0, MAX_HOLDERS);
+  // Short-lived files fold into one lane per process and folder, their moments as ticks on it.
+  const blockers = new Set(failures.flatMap((f) => f.holders.map(holderKey)));
+  const { kept, groups } = foldTransient(
+    record.holders,
+    (h) => ({ holder: h, attribution: h.attribution }),
+    (h) => blockers.has(holderKey(h)),
+    record.endedAt === null ? null : Date.parse(record.endedAt),
+  );
+  const lanes: Lane[] = [
+    ...kept.map((h): Lane => ({ key: holderKey(h), label: `${h.processName}[${h.pid}] ${h.path.split(/[\\/]/).pop()}`, holders: [h], title: h.path })),
+    ...groups.map((g): Lane => ({
+      key: holderKey(g.members[0]!),
+      label: `${g.processName}[${g.pid}] ${g.members.length} short-lived files`,
+      holders: g.members,
+      title: `${g.members.length} files in ${g.dir}, each closed again within its test`,
+    })),
+  ]
+    .sort((a, b) => a.holders[0]!.attribution.firstSeenAt.localeCompare(b.holders[0]!.attribution.firstSeenAt))
+    .slice(0, MAX_HOLDERS);
   // Failures close in time (a runner's teardown event and the rm line that follows it) get their
   // markers stacked, so each stays clickable.
   const stacks = failures.map((f, i) => failures.slice(0, i).filter((g) => Math.abs(x(g.at) - x(f.at)) < 16).length);
   const top = 22 + Math.max(0, ...stacks) * 16;
   const holdersTop = top + tests.length * LANE + 14;
-  const height = holdersTop + Math.max(1, holders.length) * LANE + 24;
+  const height = holdersTop + Math.max(1, lanes.length) * LANE + 24;
 
   return (
-    <section className="timeline" aria-label="Run timeline">
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label="Tests, holder lifetimes and failures over time">
+    <section className="timeline" aria-label="Run timeline" ref={panel}>
+      {/* The axis in words, above the drawing: failure markers stand along the drawing's top edge. */}
+      <p className="axis-line" data-testid="timeline-axis">
+        <span className="time">{clockTime(t0)}</span> → <span className="time">{clockTime(t1)}</span> ({((t1 - t0) / 1000).toFixed(1)} s)
+        {running ? ' · running' : ''}
+      </p>
+      <svg viewBox={`0 0 ${WIDTH} ${height}`} width={WIDTH} height={height} role="img" aria-label="Tests, holder lifetimes and failures over time">
         <text x={4} y={14} className="lane-title">
           Tests
         </text>
-        <text x={WIDTH - 10} y={14} className="axis" textAnchor="end">
-          {clockTime(t0)} → {clockTime(t1)} ({((t1 - t0) / 1000).toFixed(1)} s)
-        </text>
         {tests.map((t, i) => (
-          <TestBar key={t.name} test={t} y={top + i * LANE} x={x} t1={t1} />
+          <TestBar key={t.name} test={t} y={top + i * LANE} x={x} t1={t1} labelChars={labelChars} />
         ))}
         {record.tests.length > MAX_TESTS && (
           <text x={4} y={holdersTop - 4} className="axis">
@@ -49,36 +101,50 @@ export function Timeline() {
         <text x={4} y={holdersTop + 10} className="lane-title" dy={-12}>
           Holders
         </text>
-        {holders.length === 0 && (
+        {lanes.length === 0 && (
           <text x={LABEL} y={holdersTop + 12} className="axis">
             No holder seen yet.
           </text>
         )}
-        {holders.map((h, i) => {
+        {lanes.map((lane, i) => {
           const y = holdersTop + i * LANE;
-          const label = `${h.processName}[${h.pid}] ${h.path.split(/[\\/]/).pop()}`;
+          const { key, label } = lane;
           return (
-            <g key={`${h.pid}/${h.processStartedAtMs}/${h.kind}/${h.handle}/${h.path}`}>
-              <text x={4} y={y + 12} className="lane-label">
-                {label.length > 30 ? label.slice(0, 29) + '…' : label}
-                <title>{h.path}</title>
+            <g
+              key={key}
+              className={`holder-lane${key === selectedKey ? ' selected' : ''}`}
+              role="button"
+              tabIndex={0}
+              aria-label={`Select ${label}`}
+              data-testid="holder-lane"
+              data-pid={lane.holders[0]!.pid}
+              onClick={() => void selectRow(key)}
+              onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && void selectRow(key)}
+            >
+              <rect className="lane-hit" x={0} y={y} width={WIDTH} height={LANE} />
+              <text x={4} y={y + 14} className="lane-label">
+                {label.length > labelChars ? '…' + label.slice(-(labelChars - 1)) : label}
+                <title>{lane.title}</title>
               </text>
-              <rect
-                x={x(h.attribution.firstSeenAt)}
-                y={y + 3}
-                width={Math.max(3, x(h.attribution.lastSeenAt) - x(h.attribution.firstSeenAt))}
-                height={LANE - 6}
-                rx={3}
-                className={`lifetime ${h.attribution.verdict}`}
-              >
-                <title>{`${label}: ${VERDICT_LABEL[h.attribution.verdict]}, ${clockTime(Date.parse(h.attribution.firstSeenAt))} – ${clockTime(Date.parse(h.attribution.lastSeenAt))}`}</title>
-              </rect>
+              {lane.holders.map((h) => (
+                <rect
+                  key={holderKey(h)}
+                  x={x(h.attribution.firstSeenAt)}
+                  y={y + 3}
+                  width={Math.max(3, x(heldUntil(holderKey(h), h.attribution.lastSeenAt)) - x(h.attribution.firstSeenAt))}
+                  height={LANE - 6}
+                  rx={3}
+                  className={`lifetime ${h.attribution.verdict}`}
+                >
+                  <title>{`${label}: ${VERDICT_LABEL[h.attribution.verdict]}, ${clockTime(Date.parse(h.attribution.firstSeenAt))} – ${clockTime(Date.parse(h.attribution.lastSeenAt))}`}</title>
+                </rect>
+              ))}
             </g>
           );
         })}
-        {record.holders.length > MAX_HOLDERS && (
+        {kept.length + groups.length > MAX_HOLDERS && (
           <text x={4} y={height - 6} className="axis">
-            +{record.holders.length - MAX_HOLDERS} more holders (see the table)
+            +{kept.length + groups.length - MAX_HOLDERS} more lanes (see the table)
           </text>
         )}
         {failures.map((f, i) => (
@@ -95,13 +161,21 @@ export function Timeline() {
   );
 }
 
-function TestBar({ test, y, x, t1 }: { test: TestRecord; y: number; x: (t: string | number) => number; t1: number }) {
+/** One row of the holders part: a holder, or a folded group of short-lived files. */
+interface Lane {
+  key: string;
+  label: string;
+  holders: AttributedHolder[];
+  title: string;
+}
+
+function TestBar({ test, y, x, t1, labelChars }: { test: TestRecord; y: number; x: (t: string | number) => number; t1: number; labelChars: number }) {
   const end = test.endedAt ?? t1;
   const phases = test.phaseTimes ? (Object.entries(test.phaseTimes) as [string, { startedAt: string; endedAt: string }][]) : [];
   return (
     <g>
-      <text x={4} y={y + 12} className="lane-label">
-        {test.name.length > 30 ? '…' + test.name.slice(-29) : test.name}
+      <text x={4} y={y + 14} className="lane-label">
+        {test.name.length > labelChars ? '…' + test.name.slice(-(labelChars - 1)) : test.name}
         <title>{test.name}</title>
       </text>
       <rect

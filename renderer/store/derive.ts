@@ -1,12 +1,38 @@
 // What the table shows: the live rows, or the snapshot frozen at a failure, filtered and sorted.
 import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
 import { holderKey } from '../../contract/identity.js';
+import { foldTransient } from '../../contract/transient.js';
 import type { Row } from './rows.js';
 import type { RunSlice, SettingsSlice, SortColumn } from './slices.js';
 
 export interface ShownRow extends Row {
   /** Blocked the failure the view is frozen at. */
   highlighted: boolean;
+  /** A group of short-lived files of one process in one folder, shown as this one row. */
+  folded?: { count: number; dir: string; firstKey: string };
+}
+
+/**
+ * The rows with the run's short-lived files folded (contract/transient.ts): only rows no longer held
+ * and not blocking the failure; a group's row carries its first member, so it sorts, filters and
+ * selects like one.
+ */
+export function foldShortLived(
+  rows: readonly Row[],
+  runEndMs: number | null,
+  blockers: ReadonlySet<string> = new Set(),
+): (Row & { folded?: ShownRow['folded'] })[] {
+  const { kept, groups } = foldTransient(
+    rows,
+    (row) => ({ holder: row.holder, attribution: row.attribution }),
+    (row) => (row.state !== 'ended' && row.state !== 'gone') || blockers.has(row.key),
+    runEndMs,
+  );
+  const folded = groups.map((group) => {
+    const first = group.members.reduce((a, b) => (b.sinceMs < a.sinceMs ? b : a));
+    return { ...first, key: `fold:${first.key}`, folded: { count: group.members.length, dir: group.dir, firstKey: first.key } };
+  });
+  return [...kept, ...folded];
 }
 
 /** Path relative to the watched dir, for the table; the full path is in the details. */
@@ -42,7 +68,11 @@ const text = (row: Row, column: SortColumn): string | number => {
   }
 };
 
-export function shownRows(rows: Iterable<Row>, settings: Pick<SettingsSlice, 'sort' | 'filter'>, highlighted: ReadonlySet<string> = new Set()): ShownRow[] {
+export function shownRows(
+  rows: Iterable<Row & { folded?: ShownRow['folded'] }>,
+  settings: Pick<SettingsSlice, 'sort' | 'filter'>,
+  highlighted: ReadonlySet<string> = new Set(),
+): ShownRow[] {
   const needle = settings.filter.trim().toLowerCase();
   const out: ShownRow[] = [];
   for (const row of rows) {
@@ -64,6 +94,28 @@ function matches(row: Row, needle: string): boolean {
   return [h.processName, String(h.pid), h.kind, h.path, h.commandLine, testOf(row), row.attribution?.verdict ?? ''].some((v) =>
     v.toLowerCase().includes(needle),
   );
+}
+
+/**
+ * The table while a run is shown: what holds now, and every holder the run recorded that no longer
+ * does, marked ended — after a run, the answer stays on screen (a leaking process that exited is
+ * still the one to click).
+ */
+export function withRunHolders(live: ReadonlyMap<string, Row>, record: RunRecord | null): Row[] {
+  if (!record) return [...live.values()];
+  const recorded = new Map(record.holders.map((h) => [holderKey(h), h]));
+  // The record folds a child's inherited copy of a handle into its parent's row (alsoHeldBy).
+  const inherited = new Set(
+    record.holders.flatMap((h) => (h.alsoHeldBy ?? []).map((a) => holderKey({ ...h, pid: a.pid, processStartedAtMs: a.processStartedAtMs }))),
+  );
+  // A gone row the run recorded is replaced by its ended row (or its parent's); a stranger's fades as usual.
+  const rows = [...live.values()].filter((row) => row.state !== 'gone' || (!recorded.has(row.key) && !inherited.has(row.key)));
+  const holding = new Set(rows.filter((row) => row.state !== 'gone').map((row) => row.key));
+  for (const [key, h] of recorded) {
+    if (!holding.has(key))
+      rows.push({ key, holder: h, attribution: h.attribution, sinceMs: Date.parse(h.attribution.firstSeenAt), state: 'ended', changedAtMs: 0 });
+  }
+  return rows;
 }
 
 /** The holders alive at a failure's moment, from the record; the failure's blockers always included. */

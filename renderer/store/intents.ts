@@ -66,16 +66,23 @@ export async function elevateScanner(): Promise<void> {
   }
 }
 
-export async function startRun(commandLine: string, cwd: string, dir: string): Promise<void> {
-  let command: string[];
-  let env: Record<string, string>;
+/** Why the command line cannot be run as typed, or null: checked before anything starts. */
+export function commandLineProblem(commandLine: string): string | null {
   try {
-    ({ command, env } = parseCommandLine(commandLine));
-    if (command.length === 0) throw new Error('type the test command to run, e.g. `pytest -x tests`');
+    if (parseCommandLine(commandLine).command.length === 0) return 'type the test command to run, e.g. `pytest -x tests`';
+    return null;
   } catch (error) {
-    set((s) => ({ run: { ...s.run, phase: 'error', error: messageOf(error) } }));
+    return messageOf(error);
+  }
+}
+
+export async function startRun(commandLine: string, cwd: string, dir: string): Promise<void> {
+  const problem = commandLineProblem(commandLine);
+  if (problem) {
+    set((s) => ({ run: { ...s.run, phase: 'error', error: problem, commandLine, cwd } }));
     return;
   }
+  const { command, env } = parseCommandLine(commandLine);
   const dirs = [dir.trim() || get().watch.dirs[0] || get().settings.defaultDir];
   set((s) => ({
     run: {
@@ -83,6 +90,7 @@ export async function startRun(commandLine: string, cwd: string, dir: string): P
       runId: null,
       phase: 'starting',
       command,
+      commandLine,
       cwd,
       record: null,
       failures: [],

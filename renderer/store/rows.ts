@@ -3,7 +3,8 @@
 import type { Holder } from '../../contract/holders.js';
 import type { Attribution } from '../../contract/runs.js';
 
-export type RowState = 'new' | 'live' | 'gone';
+/** `ended`: a holder of the run that no longer holds (its handle closed, or its process exited); kept, not swept. */
+export type RowState = 'new' | 'live' | 'gone' | 'ended';
 
 export interface Row {
   key: string;

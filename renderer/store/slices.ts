@@ -26,6 +26,8 @@ export interface RunSlice {
   runId: string | null;
   phase: 'idle' | 'starting' | 'running' | 'ended' | 'error';
   command: string[];
+  /** The command as typed, kept so a run that failed to start can be corrected, not retyped. */
+  commandLine: string;
   cwd: string;
   /** The whole record so far (sent throttled by the host), final once ended. */
   record: RunRecord | null;
@@ -101,6 +103,7 @@ export function initialState(): HoldwatchState {
       runId: null,
       phase: 'idle',
       command: [],
+      commandLine: '',
       cwd: '',
       record: null,
       failures: [],

@@ -145,6 +145,8 @@ describe('holdwatch attach --pid', () => {
     expect(holder!.pid).not.toBe(tree.pid); // the shell's child...
     expect(holder!.attribution.verdict).not.toBe('outside-run'); // ...is part of the run
     expect(holder!.attribution.ancestry.map((a) => a.pid)).toContain(tree.pid);
+    // A plain tree reports no tests: holdwatch says why, rather than a bare "0 tests".
+    await hw.waitForStderrLine((l) => l.startsWith(`holdwatch: no tests recorded for run ${runId}: the process reported none`));
   });
 
   it('started inside the watched dir with --watch ., steps out: never holds it, never lists itself', async () => {

@@ -69,6 +69,8 @@ describe('holdwatch ui in Chromium', () => {
       work = join(scratch, `bats-${attempt}`);
       mkdirSync(work);
       // EXAMPLE_DIR=... before the command, as in a shell: the UI passes it to the command's environment.
+      // After a run the form is folded under "Run another command".
+      if (!(await page.getByLabel('Test command').isVisible())) await page.getByText('Run another command').click();
       await page.getByLabel('Test command').fill(`EXAMPLE_DIR=${work} bats ${join(REPO_ROOT, 'examples/bats-detached')}`);
       await page.getByLabel('Working directory').fill(scratch);
       await page.getByLabel('Directory the run watches').fill(work);
