@@ -35,12 +35,11 @@ export async function scanCommand(dirInput: string, options: ScanOptions): Promi
 }
 
 /** How many processes could not be inspected, and what would help: elevation, except for those Windows protects. */
-export function deniedLine(denied: readonly { protected?: boolean }[]): string {
+export function deniedLine(denied: readonly { protected?: boolean }[], elevated = process.platform !== 'win32' && process.getuid?.() === 0): string {
   const shielded = denied.filter((d) => d.protected).length;
   const rest = denied.length - shielded;
   const parts = [];
   // Root already has the rights: what stays closed to it is another namespace's or the kernel's.
-  const elevated = process.platform !== 'win32' && process.getuid?.() === 0;
   if (rest > 0)
     parts.push(
       elevated

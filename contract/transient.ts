@@ -4,11 +4,10 @@
 // app fold by: a file the run saw opened and closed again within one test (verdict in-run, gone before
 // the run's end), not a blocker of any failure, grouped by process and folder; three or more make a group.
 import type { Holder } from './holders.js';
-import type { Attribution } from './runs.js';
+import { holderKey } from './identity.js';
+import type { Attribution, AttributedHolder, RunRecord } from './runs.js';
 
 export const FOLD_AT_LEAST = 3;
-/** Seen this close to the run's end, a handle was still open when the run ended: not short-lived. */
-const HELD_TO_END_MS = 500;
 
 export interface TransientGroup<T> {
   pid: number;
@@ -18,9 +17,18 @@ export interface TransientGroup<T> {
   members: T[];
 }
 
-export function isTransient(holder: Pick<Holder, 'kind'>, attribution: Pick<Attribution, 'verdict' | 'lastSeenAt'> | null, runEndMs: number | null): boolean {
+/**
+ * `finalSightingMs`: when the run ended, the last sighting of the holders still held then (the final
+ * scan dates every holder it sees at its start, the latest sighting there is); a handle seen then was
+ * open at the end, not short-lived.
+ */
+export function isTransient(
+  holder: Pick<Holder, 'kind'>,
+  attribution: Pick<Attribution, 'verdict' | 'lastSeenAt'> | null,
+  finalSightingMs: number | null,
+): boolean {
   if (holder.kind !== 'file' || attribution?.verdict !== 'in-run') return false;
-  return runEndMs === null || Date.parse(attribution.lastSeenAt) < runEndMs - HELD_TO_END_MS;
+  return finalSightingMs === null || Date.parse(attribution.lastSeenAt) < finalSightingMs;
 }
 
 export function parentOf(path: string): string {
@@ -30,19 +38,25 @@ export function parentOf(path: string): string {
 
 /**
  * Splits `items` into those shown as they are and groups of short-lived ones. `blocker(item)`: it
- * blocked a failure, so it is never folded away. `runEndMs`: the run's end, when it ended.
+ * blocked a failure, so it is never folded away. `ended`: the run has ended (its final scan is in).
  */
 export function foldTransient<T>(
   items: readonly T[],
   view: (item: T) => { holder: Holder; attribution: Pick<Attribution, 'verdict' | 'lastSeenAt'> | null },
   blocker: (item: T) => boolean,
-  runEndMs: number | null,
+  ended: boolean,
 ): { kept: T[]; groups: TransientGroup<T>[] } {
+  let finalSightingMs: number | null = null;
+  if (ended)
+    for (const item of items) {
+      const seen = view(item).attribution?.lastSeenAt;
+      if (seen) finalSightingMs = Math.max(finalSightingMs ?? -Infinity, Date.parse(seen));
+    }
   const candidates = new Map<string, TransientGroup<T>>();
   const kept: T[] = [];
   for (const item of items) {
     const { holder, attribution } = view(item);
-    if (!isTransient(holder, attribution, runEndMs) || blocker(item)) {
+    if (!isTransient(holder, attribution, finalSightingMs) || blocker(item)) {
       kept.push(item);
       continue;
     }
@@ -58,4 +72,18 @@ export function foldTransient<T>(
     else kept.push(...group.members);
   }
   return { kept, groups };
+}
+
+/** A run's holders (or a subset, sorted as the caller shows them) folded, the blockers of its failures kept. */
+export function foldRecordHolders(
+  record: Pick<RunRecord, 'failures' | 'endedAt'>,
+  holders: readonly AttributedHolder[],
+): { kept: AttributedHolder[]; groups: TransientGroup<AttributedHolder>[] } {
+  const blockers = new Set(record.failures.flatMap((f) => f.holders.map(holderKey)));
+  return foldTransient(
+    holders,
+    (h) => ({ holder: h, attribution: h.attribution }),
+    (h) => blockers.has(holderKey(h)),
+    record.endedAt !== null,
+  );
 }

@@ -51,6 +51,7 @@ ul.chain li{margin:2px 0}
 ul.chain ul li::before{content:"└ ";color:var(--muted)}
 .holder-title{font-weight:600}
 details summary{cursor:pointer;color:var(--muted);margin:6px 0}
+summary h2{display:inline;color:var(--fg,inherit)}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:6px 0}
 dt{color:var(--muted)}
 dd{margin:0}

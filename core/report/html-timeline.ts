@@ -1,9 +1,23 @@
-// The run drawn as inline SVG: tests as bars (setup/call/teardown segments where the runner gave
-// phase times), one lane per holder from first to last sighting, failures as red markers. Hover
+// The run drawn as inline SVG: one lane per test, named in the gutter (setup/call/teardown segments
+// where the runner gave phase times), one lane per holder from first to last sighting (a shell loop's
+// short-lived files folded into one), failures as red markers. Hover
 // text comes from SVG <title>, so the picture needs no script.
 import type { AttributedHolder, RunRecord, TestPhase, TestRecord, Verdict } from '../../contract/runs.js';
-import { formatDuration, holderPath, offset, outcomeLabel, PHASES, phaseSummary, sortedHolders, teardownFailed, timeMs, errorLabel } from './model.js';
+import {
+  displayPath,
+  formatDuration,
+  holderPath,
+  offset,
+  outcomeLabel,
+  PHASES,
+  phaseSummary,
+  sortedHolders,
+  teardownFailed,
+  timeMs,
+  errorLabel,
+} from './model.js';
 import { html } from './text.js';
+import { foldRecordHolders } from '../../contract/transient.js';
 
 const WIDTH = 1100;
 const GUTTER = 230;
@@ -13,6 +27,7 @@ const AXIS_HEIGHT = 38;
 const BAR = 16;
 const LANE = 22;
 const MAX_HOLDER_LANES = 30;
+const MAX_TEST_LANES = 40;
 
 export const VERDICT_COLOR: Record<Verdict, string> = {
   'blocked-cleanup': '#c62828',
@@ -44,20 +59,6 @@ function makeScale(record: RunRecord): Scale {
   return { t0, t1, x: (iso) => PLOT_LEFT + ((Math.min(Math.max(timeMs(iso), t0), t1) - t0) / (t1 - t0)) * span };
 }
 
-/** Tests that overlap (parallel runners) go to separate lanes; a sequential run needs one. */
-function packLanes(tests: readonly TestRecord[], endOf: (t: TestRecord) => number): TestRecord[][] {
-  const lanes: { end: number; tests: TestRecord[] }[] = [];
-  for (const t of [...tests].sort((a, b) => timeMs(a.startedAt) - timeMs(b.startedAt))) {
-    const start = timeMs(t.startedAt);
-    const lane = lanes.find((l) => l.end <= start);
-    if (lane) {
-      lane.tests.push(t);
-      lane.end = endOf(t);
-    } else lanes.push({ end: endOf(t), tests: [t] });
-  }
-  return lanes.map((l) => l.tests);
-}
-
 function niceStepMs(spanMs: number): number {
   const target = spanMs / 8;
   for (const step of [100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000]) {
@@ -71,6 +72,12 @@ function fit(text: string, px: number): string | null {
   const chars = Math.floor(px / 6.6);
   if (chars < 4) return null;
   return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
+}
+
+/** The same, keeping the end: test ids and paths differ at their end (`tests/test_x.py::test_…`). */
+function fitEnd(text: string, px: number): string {
+  const chars = Math.max(4, Math.floor(px / 6.6));
+  return text.length <= chars ? text : `…${text.slice(text.length - chars + 1)}`;
 }
 
 function rect(x: number, y: number, w: number, h: number, fill: string, extra = ''): string {
@@ -106,10 +113,32 @@ function testBar(record: RunRecord, scale: Scale, t: TestRecord, y: number): str
     if (onlyTeardown) parts.push(rect(Math.max(x0, x1 - 6), y, Math.min(6, x1 - x0), BAR, FAILED_COLOR));
   }
   parts.push(`<rect class="outline" x="${x0.toFixed(1)}" y="${y}" width="${Math.max(1.5, x1 - x0).toFixed(1)}" height="${BAR}" fill="none"/>`);
-  const label = fit(t.name, x1 - x0 - 6);
-  if (label) parts.push(`<text x="${(x0 + 3).toFixed(1)}" y="${y + 12}" class="on-bar">${html(label)}</text>`);
+  // Its own lane, named in the gutter: the part of the name that differs is its end.
+  parts.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">${html(fitEnd(t.name, GUTTER - 10))}</text>`);
   parts.push('</g>');
   return parts.join('');
+}
+
+/** A lane of short-lived files of one process in one folder: their moments as ticks (contract/transient.ts). */
+function foldedLane(record: RunRecord, scale: Scale, members: readonly AttributedHolder[], dir: string, y: number): string {
+  const first = members[0]!;
+  const tip = `${first.processName} PID ${first.pid}: ${members.length} short-lived files in ${displayPath(record, dir) || '.'}, each closed again within its test`;
+  return [
+    `<g class="lane"><title>${html(tip)}</title>`,
+    `<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">${html(fit(`${first.processName} ${first.pid}`, GUTTER - 10) ?? '')}</text>`,
+    ...members.map((h) =>
+      rect(
+        scale.x(h.attribution.firstSeenAt),
+        y + 2,
+        scale.x(h.attribution.lastSeenAt) - scale.x(h.attribution.firstSeenAt),
+        BAR - 4,
+        VERDICT_COLOR['in-run'],
+        ' rx="1"',
+      ),
+    ),
+    `<text x="${(PLOT_RIGHT + 4).toFixed(1)}" y="${y + 12}" class="beside" text-anchor="end">${html(`${members.length} short-lived files`)}</text>`,
+    '</g>',
+  ].join('');
 }
 
 function holderLane(record: RunRecord, scale: Scale, h: AttributedHolder, y: number): string {
@@ -142,30 +171,38 @@ function holderLane(record: RunRecord, scale: Scale, h: AttributedHolder, y: num
 
 export function renderTimelineSvg(record: RunRecord): string {
   const scale = makeScale(record);
-  const lanes = packLanes(record.tests, (t) => timeMs(t.endedAt ?? record.endedAt ?? t.startedAt));
+  const tests = [...record.tests].sort((a, b) => timeMs(a.startedAt) - timeMs(b.startedAt));
+  const shownTests = tests.slice(0, MAX_TEST_LANES);
   const holders = sortedHolders(record);
-  const shownHolders = holders.slice(0, MAX_HOLDER_LANES);
+  const { kept, groups } = foldRecordHolders(record, holders);
+  const lanes = [...kept.map((h) => ({ h, group: null })), ...groups.map((g) => ({ h: g.members[0]!, group: g }))];
+  const shownLanes = lanes.slice(0, MAX_HOLDER_LANES);
   const body: string[] = [];
   let y = AXIS_HEIGHT;
 
-  body.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="row-title">Tests</text>`);
-  if (lanes.length === 0) body.push(`<text x="${PLOT_LEFT}" y="${y + 12}" class="beside">no test events</text>`);
-  for (const lane of lanes) {
-    for (const t of lane) body.push(testBar(record, scale, t, y));
+  body.push(`<text x="10" y="${y + 12}" class="row-title">Tests</text>`);
+  y += LANE;
+  if (tests.length === 0) body.push(`<text x="${PLOT_LEFT}" y="${y + 12}" class="beside">no test events</text>`);
+  for (const t of shownTests) {
+    body.push(testBar(record, scale, t, y));
     y += LANE;
   }
-  if (lanes.length === 0) y += LANE;
+  if (tests.length > shownTests.length) {
+    body.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">… and ${tests.length - shownTests.length} more tests</text>`);
+    y += LANE;
+  }
+  if (tests.length === 0) y += LANE;
   y += 8;
   if (holders.length > 0) {
     body.push(`<line x1="10" x2="${PLOT_RIGHT}" y1="${y - 4}" y2="${y - 4}" class="sep"/>`);
     body.push(`<text x="10" y="${y + 12}" class="row-title">Holders</text>`);
     y += LANE;
-    for (const h of shownHolders) {
-      body.push(holderLane(record, scale, h, y));
+    for (const { h, group } of shownLanes) {
+      body.push(group ? foldedLane(record, scale, group.members, group.dir, y) : holderLane(record, scale, h, y));
       y += LANE;
     }
-    if (holders.length > shownHolders.length) {
-      body.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">… and ${holders.length - shownHolders.length} more</text>`);
+    if (lanes.length > shownLanes.length) {
+      body.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">… and ${lanes.length - shownLanes.length} more</text>`);
       y += LANE;
     }
   }

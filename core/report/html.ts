@@ -138,6 +138,11 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   return `<section><h2>Holders (${holders.length})</h2><table>${head}${holderRows(record, holders.slice(0, maxRows))}</table>${more}<p class="legend">${dirs}<br>${legend}${note === null ? '' : `<br>${html(note)}`}</p></section>`;
 }
 
+/** A section past the answer, folded under its title: the reader opens what they need. */
+function folded(title: string, body: string): string {
+  return `<section><details><summary><h2>${title}</h2></summary>${body}</details></section>`;
+}
+
 function ancestrySection(holders: readonly AttributedHolder[], maxRows: number): string {
   const processes = holderProcesses(holders);
   if (processes.length === 0) return '';
@@ -152,7 +157,7 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
     return `<ul class="chain"><li>${title}${nested}</li></ul>`;
   });
   const more = processes.length > cap ? `<p class="legend">… and ${processes.length - cap} more processes (the JSON report has every chain)</p>` : '';
-  return `<section><h2>Ancestry <small class="meta">(runner first, holder last)</small></h2>${blocks.join('')}${more}</section>`;
+  return folded(`Ancestry <small class="meta">(runner first, holder last)</small>`, `${blocks.join('')}${more}`);
 }
 
 function stacksSection(holders: readonly AttributedHolder[], maxRows: number): string {
@@ -185,7 +190,10 @@ function testsSection(record: RunRecord, maxRows: number): string {
     const bodyPassed = bodyPassedTeardownFailed(t);
     return `<tr${bodyPassed ? ' class="teardown-only"' : ''}><td class="num">${row.index + 1}</td><td>${code(t.name)}</td><td>${html(outcomeLabel(t))}</td><td>${html(phaseSummary(t) ?? '')}</td><td class="num">${html(`${offset(record, t.startedAt)}, ${duration}`)}</td><td class="note">${html(testNote(record, t.name, bodyPassed))}</td></tr>`;
   });
-  return `<section><h2>Tests: ${html(outcomeCounts(record))}</h2><table><tr><th>#</th><th>Test</th><th>Outcome</th><th>Phases</th><th>Start, duration</th><th>Note</th></tr>${rows.join('\n')}</table></section>`;
+  return folded(
+    `Tests: ${html(outcomeCounts(record))}`,
+    `<table><tr><th>#</th><th>Test</th><th>Outcome</th><th>Phases</th><th>Start, duration</th><th>Note</th></tr>${rows.join('\n')}</table>`,
+  );
 }
 
 function leftoversSection(record: RunRecord, maxRows: number): string {
@@ -196,7 +204,10 @@ function leftoversSection(record: RunRecord, maxRows: number): string {
     const more = g.paths.length > maxRows ? `<li>… and ${g.paths.length - maxRows} more</li>` : '';
     return `<li>${during} (${g.paths.length})<ul>${shown.join('')}${more}</ul></li>`;
   });
-  return `<section><h2>Leftovers (${record.leftovers.length})</h2><p class="meta">Files created during the run that still exist at its end, by the test during which they appeared.</p><ul>${groups.join('')}</ul></section>`;
+  return folded(
+    `Leftovers (${record.leftovers.length})`,
+    `<p class="meta">Files created during the run that still exist at its end, by the test during which they appeared.</p><ul>${groups.join('')}</ul>`,
+  );
 }
 
 function reproduceSection(record: RunRecord): string {

@@ -159,7 +159,8 @@ describe('renderMarkdown with hostile and large input', () => {
       kind: 'file',
       path: `${record.watched[0]}/test/2/work/doc${i}.idx`,
       handle: `fd ${10 + i}`,
-      attribution: { ...blocker.attribution, verdict: 'in-run' },
+      // Closed long before the end: seen last at first sight, before the final scan.
+      attribution: { ...blocker.attribution, verdict: 'in-run', lastSeenAt: blocker.attribution.firstSeenAt },
     });
     record.holders = [...record.holders, ...Array.from({ length: 117 }, (_, i) => inRun(i))];
     const holders = section(renderMarkdown(record), 'Holders');

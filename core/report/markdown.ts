@@ -33,8 +33,7 @@ import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
 import { stacksSection } from './stacks-section.js';
 import { mdCell, mdCode, mdFence, mdText } from './text.js';
-import { holderKey } from '../../contract/identity.js';
-import { foldTransient, parentOf } from '../../contract/transient.js';
+import { foldRecordHolders, parentOf } from '../../contract/transient.js';
 
 export function mdInline(parts: readonly Inline[]): string {
   return parts.map((p) => (typeof p === 'string' ? mdText(p) : mdCode(p.code))).join('');
@@ -100,13 +99,7 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   const scratch = scratchSummary(record);
   if (holders.length === 0) return scratch ? `#### Holders (0)\n\n${mdText(scratch)}` : '';
   // A shell loop's hundred short-lived files become one row per process and folder (contract/transient.ts).
-  const blockers = new Set(record.failures.flatMap((f) => f.holders.map(holderKey)));
-  const { kept, groups } = foldTransient(
-    holders,
-    (h) => ({ holder: h, attribution: h.attribution }),
-    (h) => blockers.has(holderKey(h)),
-    record.endedAt === null ? null : Date.parse(record.endedAt),
-  );
+  const { kept, groups } = foldRecordHolders(record, holders);
   const foldedRows = groups.map((g) => {
     const first = g.members[0]!;
     const tests = [...new Set(g.members.map((h) => openingTest(h)).filter((t): t is string => t !== null))];

@@ -32,10 +32,10 @@ export function HoldersTable() {
   // The input shows each keystroke at once; filtering 20,000 rows follows when React has time.
   const deferredFilter = useDeferredValue(filter);
   const rows = useMemo(() => {
-    const endMs = record?.endedAt ? Date.parse(record.endedAt) : null;
-    if (!frozen) return shownRows(foldShortLived(withRunHolders(liveRows, record), endMs), { sort, filter: deferredFilter });
+    const ended = Boolean(record?.endedAt);
+    if (!frozen) return shownRows(foldShortLived(withRunHolders(liveRows, record), ended), { sort, filter: deferredFilter });
     const { rows: atFailure, blockers } = frozenRows(record, frozen);
-    return shownRows(foldShortLived(atFailure, endMs, blockers), { sort, filter: deferredFilter }, blockers);
+    return shownRows(foldShortLived(atFailure, ended, blockers), { sort, filter: deferredFilter }, blockers);
   }, [liveRows, sort, deferredFilter, frozen, record]);
 
   const scroller = useRef<HTMLDivElement>(null);

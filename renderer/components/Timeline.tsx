@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FailureRecord, RunRecord, TestRecord } from '../../contract/runs.js';
 import { holderKey } from '../../contract/identity.js';
-import { foldTransient } from '../../contract/transient.js';
+import { foldRecordHolders } from '../../contract/transient.js';
 import type { AttributedHolder } from '../../contract/runs.js';
 import { freezeFailure, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
@@ -54,13 +54,7 @@ export function Timeline() {
   const x = (iso: string | number) => LABEL + (((typeof iso === 'number' ? iso : Date.parse(iso)) - t0) / (t1 - t0)) * (WIDTH - LABEL - 10);
   const tests = record.tests.slice(0, MAX_TESTS);
   // Short-lived files fold into one lane per process and folder, their moments as ticks on it.
-  const blockers = new Set(failures.flatMap((f) => f.holders.map(holderKey)));
-  const { kept, groups } = foldTransient(
-    record.holders,
-    (h) => ({ holder: h, attribution: h.attribution }),
-    (h) => blockers.has(holderKey(h)),
-    record.endedAt === null ? null : Date.parse(record.endedAt),
-  );
+  const { kept, groups } = foldRecordHolders({ failures, endedAt: record.endedAt }, record.holders);
   const lanes: Lane[] = [
     ...kept.map((h): Lane => ({ key: holderKey(h), label: `${h.processName}[${h.pid}] ${h.path.split(/[\\/]/).pop()}`, holders: [h], title: h.path })),
     ...groups.map((g): Lane => ({

@@ -17,16 +17,12 @@ export interface ShownRow extends Row {
  * and not blocking the failure; a group's row carries its first member, so it sorts, filters and
  * selects like one.
  */
-export function foldShortLived(
-  rows: readonly Row[],
-  runEndMs: number | null,
-  blockers: ReadonlySet<string> = new Set(),
-): (Row & { folded?: ShownRow['folded'] })[] {
+export function foldShortLived(rows: readonly Row[], ended: boolean, blockers: ReadonlySet<string> = new Set()): (Row & { folded?: ShownRow['folded'] })[] {
   const { kept, groups } = foldTransient(
     rows,
     (row) => ({ holder: row.holder, attribution: row.attribution }),
     (row) => (row.state !== 'ended' && row.state !== 'gone') || blockers.has(row.key),
-    runEndMs,
+    ended,
   );
   const folded = groups.map((group) => {
     const first = group.members.reduce((a, b) => (b.sinceMs < a.sinceMs ? b : a));
