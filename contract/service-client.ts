@@ -77,6 +77,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     getProcessDetails: (r) => call('getProcessDetails', r),
     endProcess: (r) => call('endProcess', r),
     captureLiveStack: (r) => call('captureLiveStack', r),
+    getHolderStacks: (r) => call('getHolderStacks', r),
     exportReport: (r) => call('exportReport', r),
     revealPath: (r) => call('revealPath', r),
     listRecentDirs: () => call('listRecentDirs', undefined),

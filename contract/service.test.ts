@@ -40,6 +40,7 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     getProcessDetails: record('getProcessDetails'),
     endProcess: record('endProcess'),
     captureLiveStack: record('captureLiveStack'),
+    getHolderStacks: record('getHolderStacks'),
     exportReport: record('exportReport'),
     revealPath: record('revealPath'),
     listRecentDirs: record('listRecentDirs'),

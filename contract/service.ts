@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ProcessDetailsSchema } from './details.js';
 import { SnapshotSchema, WatchEventSchema, type WatchEvent } from './holders.js';
+import { HolderStacksSchema } from './journal.js';
 import { CapturedLiveStackSchema } from './live-stack.js';
 import { boundedPath, id, pid } from './primitives.js';
 import { ActiveRunSchema, RunEventSchema, type RunEvent } from './runs.js';
@@ -97,6 +98,12 @@ export const SERVICE_METHODS = {
   /** The live stack of a process identified by (pid, start time): py-spy/gdb/eu-stack, or a minidump on Windows. */
   captureLiveStack: { request: ProcessIdentitySchema, result: CapturedLiveStackSchema },
   exportReport: { request: ExportRequestSchema, result: ExportedReportSchema },
+  /**
+   * The open and spawn stacks of one holder of a run started here, matched now from the probes' logs
+   * as far as they go: while the run goes, not only at its end. null: no such run or holder, or a run
+   * this session only follows (its probes' logs belong to the terminal's holdwatch).
+   */
+  getHolderStacks: { request: z.object({ runId: id, key: z.string().min(1).max(8192) }), result: HolderStacksSchema.nullable() },
   /** Shows the path in the host's file manager: its folder is opened, nothing is ever executed. */
   revealPath: { request: boundedPath, result: done },
   /** Directories watched before, most recent first. */

@@ -3,6 +3,7 @@
 // (process-details.ts) and live stacks (live-stack-capture.ts) each live in their own module; this
 // owns them and the one holder source for one-off questions, and closes all of it in dispose().
 import { tmpdir } from 'node:os';
+import type { HolderStacks } from '../../contract/journal.js';
 import type { ProcessDetails } from '../../contract/details.js';
 import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
@@ -112,6 +113,10 @@ export class HostSession implements HoldwatchService {
 
   attachRun(runId: string): Promise<void> {
     return this.runs.attach(runId);
+  }
+
+  async getHolderStacks(request: { runId: string; key: string }): Promise<HolderStacks | null> {
+    return this.runs.holderStacks(request);
   }
 
   async exportReport(request: ExportRequestDto): Promise<ExportedReport> {

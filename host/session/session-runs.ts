@@ -4,7 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunMembershipDto } from '../../contract/details.js';
-import type { JournalEntry } from '../../contract/journal.js';
+import type { HolderStacks, JournalEntry } from '../../contract/journal.js';
 import type { ActiveRun, RunEvent, RunRecord } from '../../contract/runs.js';
 import type { ExportedReport, ExportRequestDto, RunRequestDto } from '../../contract/service.js';
 import { Emitter } from '../../core/emitter.js';
@@ -136,6 +136,20 @@ export class SessionRuns {
     const ext = { md: 'md', json: 'json', html: 'html' }[format];
     const mimeType = { md: 'text/markdown', json: 'application/json', html: 'text/html' }[format];
     return { fileName: `holdwatch-${runId}.${ext}`, mimeType, text: renderReport(record, format, reportOptions(redact)) };
+  }
+
+  /**
+   * One holder's stacks, matched now from the run's probe logs (written as the opens happen): the
+   * details panel shows the open line while the run goes. Only for runs started here: a followed
+   * run's logs are its own holdwatch's, read at its end.
+   */
+  async holderStacks({ runId, key }: { runId: string; key: string }): Promise<HolderStacks | null> {
+    const run = this.runs.get(runId);
+    const holder = run && !run.followed ? run.supervisor?.attributedHolder(key) : null;
+    if (!run || !holder) return null;
+    const logDir = join(runsPathIn(this.options.dataDir), `${runId}.probes`);
+    const { matchRunStacks } = await import('../run/run-stacks.js');
+    return (await matchRunStacks(logDir, [{ key, holder }], run.dirs)).byKey[key] ?? null;
   }
 
   /** The process's place in a run started here, as the run recorded it; null when it is in none. */

@@ -26,6 +26,7 @@ export function DetailsPanel() {
       : undefined,
   );
   const runPhase = useStore((s) => s.run.phase);
+  const matchedNow = useStore((s) => (s.selection.stacks?.key === key ? s.selection.stacks : null));
   const [confirming, setConfirming] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   // Its handle closed or its process exited while selected: read the process again, so nothing
@@ -38,7 +39,12 @@ export function DetailsPanel() {
 
   if (!key) return <section className="details empty-panel">Select a holder to see its process, ancestry and what to do about it.</section>;
   const holder: Holder | undefined = liveRow?.holder ?? recorded;
-  const attribution = liveRow?.attribution ?? recorded?.attribution ?? null;
+  const recordedAttribution = liveRow?.attribution ?? recorded?.attribution ?? null;
+  // The record's stacks once the run ended; while it goes, those matched on selecting it.
+  const attribution =
+    recordedAttribution && !recordedAttribution.openStack && matchedNow
+      ? { ...recordedAttribution, openStack: matchedNow.open, spawnStack: matchedNow.spawn }
+      : recordedAttribution;
   if (!holder) return <section className="details empty-panel">That holder is gone.</section>;
   const info = details?.data?.process;
 

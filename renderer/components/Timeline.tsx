@@ -59,7 +59,7 @@ export function Timeline() {
     ...kept.map((h): Lane => ({ key: holderKey(h), label: `${h.processName}[${h.pid}] ${h.path.split(/[\\/]/).pop()}`, holders: [h], title: h.path })),
     ...groups.map((g): Lane => ({
       key: holderKey(g.members[0]!),
-      label: `${g.processName}[${g.pid}] ${g.members.length} short-lived files`,
+      label: `${g.processName}[${g.pid}] ${g.members.length} short-lived`,
       holders: g.members,
       title: `${g.members.length} files in ${g.dir}, each closed again within its test`,
     })),

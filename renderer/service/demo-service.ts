@@ -136,6 +136,10 @@ export class DemoService implements HoldwatchService {
   async getProcessDetails() {
     return null;
   }
+  /** The demo's holders have no probes behind them. */
+  async getHolderStacks() {
+    return null;
+  }
   async endProcess(): Promise<never> {
     throw new Error('the demo backend ends no process');
   }

@@ -30,7 +30,7 @@ export async function startWatch(dir: string): Promise<void> {
   await stopWatch();
   set((s) => ({
     watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() },
-    selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null },
+    selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null, stacks: null },
   }));
   try {
     const { watchId } = await service().startWatch({ dirs: [trimmed], intervalMs: get().settings.intervalMs });
@@ -168,15 +168,32 @@ export async function selectRow(key: string | null): Promise<void> {
       selectedKey: key,
       details: row ? { pid: row.pid, state: 'loading', data: null, error: null } : null,
       liveStack: s.selection.liveStack?.key === key ? s.selection.liveStack : null,
+      stacks: s.selection.stacks?.key === key ? s.selection.stacks : null,
     },
   }));
   if (!row) return;
+  if (key) void loadRunStacks(key);
   try {
     const data = await service().getProcessDetails(row.pid);
     if (get().selection.selectedKey !== key) return; // the user moved on
     set((s) => ({ selection: { ...s.selection, details: { pid: row.pid, state: data ? 'ready' : 'gone', data, error: null } } }));
   } catch (error) {
     set((s) => ({ selection: { ...s.selection, details: { pid: row.pid, state: 'error', data: null, error: messageOf(error) } } }));
+  }
+}
+
+/**
+ * While a run started here goes, the selected holder's stacks are matched on asking (the record has
+ * them only at the end); an answer for a holder no longer selected is dropped.
+ */
+async function loadRunStacks(key: string): Promise<void> {
+  const { runId, phase, attachedPid } = get().run;
+  if (!runId || phase !== 'running' || attachedPid !== null) return;
+  try {
+    const stacks = await service().getHolderStacks({ runId, key });
+    if (stacks && get().selection.selectedKey === key) set((s) => ({ selection: { ...s.selection, stacks: { key, ...stacks } } }));
+  } catch {
+    // The stacks stay those of the record: they arrive with the run's end.
   }
 }
 

@@ -4,6 +4,7 @@ import type { ProcessDetails } from '../../contract/details.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
 import type { ActiveRun, FailureRecord, RunRecord, TestEvent } from '../../contract/runs.js';
 import type { ScannerStatus } from '../../contract/service.js';
+import type { StackLookup } from '../../contract/stacks.js';
 import type { Row } from './rows.js';
 
 export interface WatchSlice {
@@ -58,6 +59,8 @@ export interface SelectionSlice {
   details: { pid: number; state: 'loading' | 'ready' | 'gone' | 'error'; data: ProcessDetails | null; error: string | null } | null;
   /** The live stack asked for the selected holder's process (one at a time; seconds with gdb). */
   liveStack: LiveStackState | null;
+  /** The selected holder's open and spawn stacks, matched while its run goes (the record has them only at its end). */
+  stacks: { key: string; open: StackLookup; spawn: StackLookup } | null;
 }
 
 export interface LiveStackState {
@@ -114,7 +117,7 @@ export function initialState(): HoldwatchState {
       attachedPid: null,
     },
     attach: { runs: [], loaded: false, error: null },
-    selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null },
+    selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null, stacks: null },
     settings: {
       connection: 'connecting',
       connectionError: null,

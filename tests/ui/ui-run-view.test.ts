@@ -3,7 +3,7 @@
 // clickable from the table and from the timeline, with the open line and the test; a bats run whose
 // teardown failed says so in a banner that freezes on the moment; no text is cut before its line
 // number. Screenshots go to test-artifacts/ui/ (looked at; see the issue note).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -78,6 +78,57 @@ async function expectAnswer(details: Locator, work: string): Promise<void> {
   await expectNothingCut(details.locator('[data-testid=answer] dd, .stack li, .ancestry li'));
 }
 
+describe('the details while a run goes', () => {
+  it('show the line that opened the handle as soon as the probe wrote it, not only at the run’s end', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const work = join(scratch, 'live-stacks');
+    const suite = join(scratch, 'live-suite');
+    mkdirSync(work);
+    mkdirSync(suite);
+    // Line 5 opens the file; the test then holds it for 20 s, long past the moment we look.
+    writeFileSync(
+      join(suite, 'test_slow.py'),
+      [
+        'import os, time',
+        '',
+        '',
+        'def test_holds_while_working():',
+        `    log = open(os.path.join(${JSON.stringify(work)}, "live.log"), "w")`,
+        '    time.sleep(20)',
+        '    log.close()',
+        '',
+      ].join('\n'),
+    );
+    await openApp(page, ui);
+    await page.fill('#dir', work);
+    await page.getByText('Run a test command under holdwatch (optional)').click();
+    await page.fill('#command', `${SYSTEM_PYTHON} -m pytest -q -p no:cacheprovider test_slow.py`);
+    await page.fill('#cwd', suite);
+    await page.click('button[type=submit]');
+    await page
+      .getByTestId('run-status')
+      .getByText(/Running/)
+      .waitFor({ timeout: 30_000 });
+    const row = page.locator('[role=row]', { hasText: 'live.log' });
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    const details = page.getByTestId('details');
+    // The match is asked for on selecting it: its answer follows the click.
+    await details
+      .getByTestId('opened-at')
+      .getByText(/test_slow\.py:5 in test_holds_while_working$/)
+      .waitFor({ timeout: 10_000 });
+    await expect(page.getByTestId('run-status').textContent()).resolves.toMatch(/Running/); // still going
+    await screenshot(page, 'run-view-1280x800-6-stacks-while-running');
+    await page.getByRole('button', { name: 'Stop run' }).click();
+    await page
+      .getByTestId('run-status')
+      .getByText(/Ended, exit code/)
+      .waitFor({ timeout: 30_000 });
+  }, 90_000);
+});
+
 describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
   const size = `${width}x${height}`;
 
@@ -134,7 +185,7 @@ describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
       .getByTestId('legend')
       .getByText(/short-lived files of one process, folded/)
       .waitFor();
-    await expect(page.getByTestId('holder-lane').filter({ hasText: '6 short-lived files' }).count()).resolves.toBe(1);
+    await expect(page.getByTestId('holder-lane').filter({ hasText: '6 short-lived' }).count()).resolves.toBe(1);
     // The folded row opens one of its files.
     await folded.click();
     await expect(page.getByTestId('details').getByTestId('held-path').textContent()).resolves.toMatch(new RegExp(`^${work}/f[1-6]$`));
