@@ -174,18 +174,25 @@ describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
     await page.setViewportSize({ width, height });
     const work = join(scratch, `loop-${size}`);
     mkdirSync(work);
-    // Each `sleep 0.3 > f$i` holds its file for 300 ms, longer than the run's 100 ms poll: all six are seen.
-    await watchAndRun(page, work, `sh -c 'for i in 1 2 3 4 5 6; do sleep 0.3 > ${work}/f$i; done; exec 3>${work}/kept.log; sleep 0.8'`);
+    // Each `sleep 0.5 > f$i` holds its file for 500 ms, five polls' worth: a loaded machine may miss
+    // a sighting or two, never the three a fold needs.
+    await watchAndRun(page, work, `sh -c 'for i in 1 2 3 4 5 6; do sleep 0.5 > ${work}/f$i; done; exec 3>${work}/kept.log; sleep 0.8'`);
     const folded = page.getByTestId('folded-row');
-    await expect(folded.textContent()).resolves.toBe('./ · 6 short-lived files');
+    const seen = Number(/^\.\/ · ([3-6]) short-lived files$/.exec((await folded.textContent()) ?? '')?.[1]);
+    expect(seen).toBeGreaterThanOrEqual(3);
     await page.locator('[role=row]', { hasText: 'kept.log' }).waitFor();
     await expect(page.locator('.scroller [role=row]').count()).resolves.toBe(2);
-    await expect(page.getByTestId('row-count').textContent()).resolves.toBe('0 holding · 7 no longer');
+    await expect(page.getByTestId('row-count').textContent()).resolves.toBe(`0 holding · ${seen + 1} no longer`);
     await page
       .getByTestId('legend')
       .getByText(/short-lived files of one process, folded/)
       .waitFor();
-    await expect(page.getByTestId('holder-lane').filter({ hasText: '6 short-lived' }).count()).resolves.toBe(1);
+    await expect(
+      page
+        .getByTestId('holder-lane')
+        .filter({ hasText: `${seen} short-lived` })
+        .count(),
+    ).resolves.toBe(1);
     // The folded row opens one of its files.
     await folded.click();
     await expect(page.getByTestId('details').getByTestId('held-path').textContent()).resolves.toMatch(new RegExp(`^${work}/f[1-6]$`));
