@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AttributedHolder } from '../../contract/runs.js';
-import { FIXTURE_NAMES, loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
+import { batsWithShortLivedFiles, FIXTURE_NAMES, loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
 import { renderHtml } from './html.js';
 
 const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)">"'&`;
@@ -84,6 +84,19 @@ describe('renderHtml content', () => {
   it('says the body passed and the teardown failed in the tests table', () => {
     const page = renderHtml(loadRunRecord('bats-teardown-failed'));
     expect(page).toMatch(/<tr class="teardown-only">.*daemon writes a heartbeat.*body passed, teardown failed/);
+  });
+
+  it("folds a shell loop's short-lived files into one row and one lane, each file a click away, the blocker kept", () => {
+    const record = batsWithShortLivedFiles(117);
+    const page = renderHtml(record);
+    expect(count(page, /<tr class="folded">/)).toBe(1);
+    const plain = page.replaceAll('<wbr>', ''); // break hints inside long paths
+    expect(plain).toMatch(
+      /<summary><code>test\/2\/work\/<\/code> 117 short-lived files<\/summary><ul>(<li><code>test\/2\/work\/doc\d+\.idx<\/code><\/li>){117}<\/ul>/,
+    );
+    expect(plain).toMatch(/<tr><td><code>bash<\/code><\/td><td class="num">5123<\/td><td>\w+<\/td><td><code>test\/2\/work<\/code><\/td><td>[^\n]*blocked/);
+    expect(svgOf(page)).toContain('117 short-lived files');
+    expect(count(svgOf(page), /doc\d+\.idx/)).toBe(0);
   });
 
   it('shows holders, ancestry and leftovers', () => {

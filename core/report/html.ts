@@ -6,6 +6,7 @@ import { headline, headlineText, type Inline } from './headline.js';
 import { FAILED_COLOR, PHASE_COLOR, renderTimelineSvg, VERDICT_COLOR } from './html-timeline.js';
 import { REPORT_CSS } from './html-style.js';
 import { summaryLine, testNote } from './markdown.js';
+import { foldRecordHolders, type TransientGroup } from '../../contract/transient.js';
 import {
   bodyPassedTeardownFailed,
   chainRootFirst,
@@ -114,28 +115,33 @@ function failuresSection(record: RunRecord): string {
   return `<section><h2>Teardown failures (${record.failures.length})</h2>${items.join('')}</section>`;
 }
 
-function holderRows(record: RunRecord, holders: readonly AttributedHolder[]): string {
-  return holders
-    .map((h) => {
-      const a = h.attribution;
-      return `<tr><td>${code(processLabel(h))}</td><td class="num">${h.pid}</td><td>${html(h.kind)}</td><td>${code(holderPath(record, h))}</td><td>${verdictBadge(a.verdict)}</td><td>${a.spawnedDuring === null ? '—' : code(a.spawnedDuring)}</td><td>${openingTest(h) === null ? '—' : code(openingTest(h)!)}</td></tr>`;
-    })
-    .join('\n');
+function holderRow(record: RunRecord, h: AttributedHolder): string {
+  const a = h.attribution;
+  return `<tr><td>${code(processLabel(h))}</td><td class="num">${h.pid}</td><td>${html(h.kind)}</td><td>${code(holderPath(record, h))}</td><td>${verdictBadge(a.verdict)}</td><td>${a.spawnedDuring === null ? '—' : code(a.spawnedDuring)}</td><td>${openingTest(h) === null ? '—' : code(openingTest(h)!)}</td></tr>`;
+}
+
+/** A shell loop's short-lived files of one process and folder: one row, its files a click away. */
+function foldedRow(record: RunRecord, g: TransientGroup<AttributedHolder>): string {
+  const first = g.members[0]!;
+  const tests = [...new Set(g.members.map(openingTest).filter((t): t is string => t !== null))];
+  const names = g.members.map((h) => `<li>${code(holderPath(record, h))}</li>`).join('');
+  return `<tr class="folded"><td>${code(processLabel(first))}</td><td class="num">${g.pid}</td><td>files</td><td><details><summary>${code((displayPath(record, g.dir) || '.') + '/')} ${g.members.length} short-lived files</summary><ul>${names}</ul></details></td><td>${verdictBadge('in-run')}</td><td>${first.attribution.spawnedDuring === null ? '—' : code(first.attribution.spawnedDuring)}</td><td>${tests.length === 0 ? '—' : tests.length === 1 ? code(tests[0]!) : `${tests.length} tests`}</td></tr>`;
 }
 
 function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {
   if (holders.length === 0) return '';
   const head = '<tr><th>Process</th><th>PID</th><th>Kind</th><th>Path</th><th>Verdict</th><th>Spawned during</th><th>Opened during</th></tr>';
-  const rest = holders.slice(maxRows);
+  const { kept, groups } = foldRecordHolders(record, holders);
+  const rows = [...kept.map((h) => holderRow(record, h)), ...groups.map((g) => foldedRow(record, g))];
+  const rest = rows.slice(maxRows);
   // The file is for reading locally, so the rest is one click away rather than only in the JSON.
-  const more =
-    rest.length === 0 ? '' : `<details><summary>… and ${rest.length} more holders</summary><table>${head}${holderRows(record, rest)}</table></details>`;
+  const more = rest.length === 0 ? '' : `<details><summary>… and ${rest.length} more holders</summary><table>${head}${rest.join('\n')}</table></details>`;
   const used = verdictsPresent(holders);
   const legend = used.map((v) => `${verdictBadge(v)} ${html(VERDICT_MEANING[v])}`).join('<br>');
   const note = probeSeenNote(holders);
   const dirs =
     record.watched.length === 1 ? `Paths are relative to ${code(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
-  return `<section><h2>Holders (${holders.length})</h2><table>${head}${holderRows(record, holders.slice(0, maxRows))}</table>${more}<p class="legend">${dirs}<br>${legend}${note === null ? '' : `<br>${html(note)}`}</p></section>`;
+  return `<section><h2>Holders (${holders.length})</h2><table>${head}${rows.slice(0, maxRows).join('\n')}</table>${more}<p class="legend">${dirs}<br>${legend}${note === null ? '' : `<br>${html(note)}`}</p></section>`;
 }
 
 /** A section past the answer, folded under its title: the reader opens what they need. */

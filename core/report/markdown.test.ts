@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
-import { loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
+import { batsWithShortLivedFiles, loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
 import { renderMarkdown } from './markdown.js';
 
 function firstLine(text: string): string {
@@ -152,17 +152,7 @@ describe('renderMarkdown with hostile and large input', () => {
   });
 
   it("folds a shell loop's short-lived files into one row per process and folder, never a blocker", () => {
-    const record = loadRunRecord('bats-teardown-failed');
-    const blocker = record.failures[0]!.holders[0]!;
-    const inRun = (i: number): AttributedHolder => ({
-      ...blocker,
-      kind: 'file',
-      path: `${record.watched[0]}/test/2/work/doc${i}.idx`,
-      handle: `fd ${10 + i}`,
-      // Closed long before the end: seen last at first sight, before the final scan.
-      attribution: { ...blocker.attribution, verdict: 'in-run', lastSeenAt: blocker.attribution.firstSeenAt },
-    });
-    record.holders = [...record.holders, ...Array.from({ length: 117 }, (_, i) => inRun(i))];
+    const record = batsWithShortLivedFiles(117);
     const holders = section(renderMarkdown(record), 'Holders');
     expect(holders).toContain('117 short-lived files (each closed again within its test) are folded into 1 row');
     expect(holders).toMatch(/\| `bash` \| 5123 \| files \| `test\/2\/work\/` 117 short-lived files \| \*\*in-run\*\* \|/);
