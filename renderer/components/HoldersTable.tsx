@@ -84,7 +84,14 @@ export function HoldersTable() {
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const row = rows[item.index]!;
-              return <HolderRow key={row.key} row={row} top={item.start} selected={row.key === selectedKey} />;
+              return (
+                <HolderRow
+                  key={row.key}
+                  row={row}
+                  top={item.start}
+                  selected={row.key === selectedKey || (row.folded !== undefined && row.folded.firstKey === selectedKey)}
+                />
+              );
             })}
           </div>
         )}

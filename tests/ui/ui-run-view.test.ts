@@ -193,8 +193,9 @@ describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
         .filter({ hasText: `${seen} short-lived` })
         .count(),
     ).resolves.toBe(1);
-    // The folded row opens one of its files.
+    // The folded row opens one of its files, and shows as the selected row.
     await folded.click();
+    await expect(page.locator('[role=row][aria-selected=true]').textContent()).resolves.toContain('short-lived files');
     await expect(page.getByTestId('details').getByTestId('held-path').textContent()).resolves.toMatch(new RegExp(`^${work}/f[1-6]$`));
     await screenshot(page, `run-view-${size}-5-shell-loop-folded`);
   }, 60_000);
