@@ -123,7 +123,8 @@ export function DetailsPanel() {
             <dt>Seen</dt>
             <dd>
               <span className="time">{clockTime(Date.parse(attribution.firstSeenAt))}</span> –{' '}
-              <span className="time">{clockTime(Date.parse(attribution.lastSeenAt))}</span>
+              {/* Still held while the run goes: the record's last sighting lags the table. */}
+              {stillHeld && stacksWait ? 'now (still held)' : <span className="time">{clockTime(Date.parse(attribution.lastSeenAt))}</span>}
             </dd>
           </>
         )}

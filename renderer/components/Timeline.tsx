@@ -70,7 +70,8 @@ export function Timeline() {
   // markers stacked, so each stays clickable.
   const stacks = failures.map((f, i) => failures.slice(0, i).filter((g) => Math.abs(x(g.at) - x(f.at)) < 16).length);
   const top = 22 + Math.max(0, ...stacks) * 16;
-  const holdersTop = top + tests.length * LANE + 14;
+  // No tests (a plain command, or a runner without a probe): one lane that says so.
+  const holdersTop = top + Math.max(1, tests.length) * LANE + 14;
   const height = holdersTop + Math.max(1, lanes.length) * LANE + 24;
 
   return (
@@ -84,6 +85,11 @@ export function Timeline() {
         <text x={4} y={14} className="lane-title">
           Tests
         </text>
+        {tests.length === 0 && (
+          <text x={LABEL} y={top + 14} className="axis" data-testid="no-tests">
+            No test events: the command reported none.
+          </text>
+        )}
         {tests.map((t, i) => (
           <TestBar key={t.name} test={t} y={top + i * LANE} x={x} t1={t1} labelChars={labelChars} />
         ))}

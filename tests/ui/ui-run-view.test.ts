@@ -120,6 +120,7 @@ describe('the details while a run goes', () => {
       .getByText(/test_slow\.py:5 in test_holds_while_working$/)
       .waitFor({ timeout: 10_000 });
     await expect(page.getByTestId('run-status').textContent()).resolves.toMatch(/Running/); // still going
+    await details.getByText('now (still held)').waitFor();
     await screenshot(page, 'run-view-1280x800-6-stacks-while-running');
     await page.getByRole('button', { name: 'Stop run' }).click();
     await page
@@ -187,6 +188,7 @@ describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
       .getByTestId('legend')
       .getByText(/short-lived files of one process, folded/)
       .waitFor();
+    await page.getByTestId('no-tests').waitFor(); // a plain command: the Tests part says why it is empty
     await expect(
       page
         .getByTestId('holder-lane')
