@@ -21,7 +21,7 @@ export async function reportCommand(run: string, options: { format: ReportFormat
 function journalPathOf(run: string): string {
   if (run.trim() === '' || run.includes('\0')) throw new BadInputError('no run given');
   // A path that exists is read as a journal, whatever its name: one that is not says so, not "no such run".
-  if ((run.endsWith('.jsonl') || /[\\/]/.test(run) || !/^[\w.-]+$/.test(run)) && existsSync(run)) return regularFile(run);
+  if ((run.endsWith('.jsonl') || !/^[\w.-]+$/.test(run)) && existsSync(run)) return regularFile(run);
   const runs = runsPathIn(dataDirOf(process.env, process.platform));
   const byId = join(runs, `${run}.jsonl`);
   if (/^[\w.-]+$/.test(run) && existsSync(byId)) return regularFile(byId);

@@ -49,7 +49,8 @@ function describeJournal(path: string): RunListing | null {
   const [head, tail] = readEnds(path);
   const start = parseLine(head.split('\n', 1)[0] ?? '');
   if (start?.t !== 'run-start' || typeof start.runId !== 'string') return null;
-  const lastLine = tail.trimEnd().slice(tail.trimEnd().lastIndexOf('\n') + 1);
+  const trimmed = tail.trimEnd();
+  const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1);
   const end = parseLine(lastLine);
   const finished = end?.t === 'run-end';
   return {

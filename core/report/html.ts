@@ -28,6 +28,7 @@ import {
   VERDICT_MEANING,
   verdictsPresent,
   openingTest,
+  groupTestsCell,
   processLabel,
   probeSeenNote,
 } from './model.js';
@@ -123,9 +124,8 @@ function holderRow(record: RunRecord, h: AttributedHolder): string {
 /** A shell loop's short-lived files of one process and folder: one row, its files a click away. */
 function foldedRow(record: RunRecord, g: TransientGroup<AttributedHolder>): string {
   const first = g.members[0]!;
-  const tests = [...new Set(g.members.map(openingTest).filter((t): t is string => t !== null))];
   const names = g.members.map((h) => `<li>${code(holderPath(record, h))}</li>`).join('');
-  return `<tr class="folded"><td>${code(processLabel(first))}</td><td class="num">${g.pid}</td><td>files</td><td><details><summary>${code((displayPath(record, g.dir) || '.') + '/')} ${g.members.length} short-lived files</summary><ul>${names}</ul></details></td><td>${verdictBadge('in-run')}</td><td>${first.attribution.spawnedDuring === null ? '—' : code(first.attribution.spawnedDuring)}</td><td>${tests.length === 0 ? '—' : tests.length === 1 ? code(tests[0]!) : `${tests.length} tests`}</td></tr>`;
+  return `<tr class="folded"><td>${code(processLabel(first))}</td><td class="num">${g.pid}</td><td>files</td><td><details><summary>${code((displayPath(record, g.dir) || '.') + '/')} ${g.members.length} short-lived files</summary><ul>${names}</ul></details></td><td>${verdictBadge('in-run')}</td><td>${first.attribution.spawnedDuring === null ? '—' : code(first.attribution.spawnedDuring)}</td><td>${groupTestsCell(g.members, code)}</td></tr>`;
 }
 
 function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {

@@ -26,6 +26,7 @@ import {
   verdictsPresent,
   scratchSummary,
   openingTest,
+  groupTestsCell,
   processLabel,
   probeSeenNote,
 } from './model.js';
@@ -102,7 +103,6 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   const { kept, groups } = foldRecordHolders(record, holders);
   const foldedRows = groups.map((g) => {
     const first = g.members[0]!;
-    const tests = [...new Set(g.members.map((h) => openingTest(h)).filter((t): t is string => t !== null))];
     return [
       mdCode(processLabel(first)),
       String(g.pid),
@@ -110,7 +110,7 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
       `${mdCode(displayPath(record, g.dir) + '/')} ${g.members.length} short-lived files`,
       '**in-run**',
       first.attribution.spawnedDuring === null ? '—' : mdCode(first.attribution.spawnedDuring),
-      tests.length === 0 ? '—' : tests.length === 1 ? mdCode(tests[0]!) : `${tests.length} tests`,
+      groupTestsCell(g.members, mdCode),
     ];
   });
   const rows = kept.map((h) => [

@@ -251,6 +251,15 @@ export function openingTest(holder: AttributedHolder): string | null {
 }
 
 /**
+ * The tests that opened a folded group's files, as one cell's words: none (null), the one test, or how
+ * many; `quote` renders a test name in the report's language.
+ */
+export function groupTestsCell(members: readonly AttributedHolder[], quote: (test: string) => string): string {
+  const tests = [...new Set(members.map(openingTest).filter((t): t is string => t !== null))];
+  return tests.length === 0 ? '—' : tests.length === 1 ? quote(tests[0]!) : `${tests.length} tests`;
+}
+
+/**
  * `python3`, `python3 (+2 children)` (descendants holding the same thing through it fold into its row),
  * `node (probe)` (only the probe inside it saw the holding: it exited before a scan).
  */

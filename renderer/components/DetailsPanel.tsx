@@ -1,7 +1,7 @@
 // Details of the selected holder. It leads with the answer — who holds what, opened where, during
 // which test — then the stacks, then the process facts and ancestry, and actions: copy, end process
 // (confirmed; refused for holdwatch and the system). Text wraps, never cut: a frame keeps its line.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Holder } from '../../contract/holders.js';
 import type { AttributedHolder } from '../../contract/runs.js';
 import type { StackFrame, StackLookup } from '../../contract/stacks.js';
@@ -33,8 +33,12 @@ export function DetailsPanel() {
   // offers to act on a process that is gone.
   const rowState = liveRow?.state ?? (recorded ? 'ended' : undefined);
   const stillHeld = rowState === 'new' || rowState === 'live';
+  // Only on the change: selecting an already-ended row read the process once already.
+  const heldBefore = useRef<{ key: string | null; held: boolean }>({ key: null, held: false });
   useEffect(() => {
-    if (key && !stillHeld) void selectRow(key);
+    const before = heldBefore.current;
+    heldBefore.current = { key, held: stillHeld };
+    if (key && before.key === key && before.held && !stillHeld) void selectRow(key);
   }, [key, stillHeld]);
 
   if (!key) return <section className="details empty-panel">Select a holder to see its process, ancestry and what to do about it.</section>;

@@ -123,7 +123,7 @@ export function Timeline() {
             >
               <rect className="lane-hit" x={0} y={y} width={WIDTH} height={LANE} />
               <text x={4} y={y + 14} className="lane-label">
-                {label.length > labelChars ? '…' + label.slice(-(labelChars - 1)) : label}
+                {keepEnd(label, labelChars)}
                 <title>{lane.title}</title>
               </text>
               {lane.holders.map((h) => (
@@ -161,6 +161,11 @@ export function Timeline() {
   );
 }
 
+/** A label cut to `chars`, keeping its end: test ids and file names differ there. */
+function keepEnd(label: string, chars: number): string {
+  return label.length > chars ? '…' + label.slice(-(chars - 1)) : label;
+}
+
 /** One row of the holders part: a holder, or a folded group of short-lived files. */
 interface Lane {
   key: string;
@@ -175,7 +180,7 @@ function TestBar({ test, y, x, t1, labelChars }: { test: TestRecord; y: number; 
   return (
     <g>
       <text x={4} y={y + 14} className="lane-label">
-        {test.name.length > labelChars ? '…' + test.name.slice(-(labelChars - 1)) : test.name}
+        {keepEnd(test.name, labelChars)}
         <title>{test.name}</title>
       </text>
       <rect
