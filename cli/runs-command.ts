@@ -67,9 +67,10 @@ function describeJournal(path: string): RunListing | null {
 function readEnds(path: string): [string, string] {
   let fd: number | null = null;
   try {
-    if (!statSync(path).isFile()) return ['', '']; // a FIFO would block the open
+    const stat = statSync(path);
+    if (!stat.isFile()) return ['', '']; // a FIFO would block the open
     fd = openSync(path, 'r');
-    const size = statSync(path).size;
+    const { size } = stat;
     const head = Buffer.alloc(Math.min(HEAD_BYTES, size));
     readSync(fd, head, 0, head.length, 0);
     const tail = Buffer.alloc(Math.min(TAIL_BYTES, size));
