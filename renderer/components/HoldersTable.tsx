@@ -2,8 +2,8 @@
 // column, filterable; new rows glow, gone rows fade in place before they are swept.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useDeferredValue, useMemo, useRef } from 'react';
-import { foldShortLived, frozenRows, relativePath, shownRows, testOf, withRunHolders, type ShownRow } from '../store/derive.js';
-import { selectRow, setFilter, sortBy } from '../store/intents.js';
+import { foldShortLived, frozenRows, groupByProcess, relativePath, shownRows, testOf, withRunHolders, type ShownRow, type TableItem } from '../store/derive.js';
+import { selectRow, setFilter, setGroupByProcess, sortBy, toggleGroup } from '../store/intents.js';
 import type { SortColumn } from '../store/slices.js';
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';
@@ -27,6 +27,8 @@ export function HoldersTable() {
   const frozenIndex = useStore((s) => s.selection.frozenFailure);
   const record = useStore((s) => s.run.record);
   const failures = useStore((s) => s.run.failures);
+  const grouped = useStore((s) => s.settings.groupByProcess);
+  const toggledGroups = useStore((s) => s.settings.toggledGroups);
   const frozen = frozenIndex !== null ? failures[frozenIndex] : undefined;
 
   // The input shows each keystroke at once; filtering 20,000 rows follows when React has time.
@@ -37,9 +39,13 @@ export function HoldersTable() {
     const { rows: atFailure, blockers } = frozenRows(record, frozen);
     return shownRows(foldShortLived(atFailure, ended, blockers), { sort, filter: deferredFilter }, blockers);
   }, [liveRows, sort, deferredFilter, frozen, record]);
+  const items = useMemo(
+    (): TableItem[] => (grouped ? groupByProcess(rows, toggledGroups) : rows.map((row) => ({ type: 'row', row, inGroup: false }))),
+    [rows, grouped, toggledGroups],
+  );
 
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
 
   return (
     <section className="holders" aria-label="Holders">
@@ -52,6 +58,9 @@ export function HoldersTable() {
           onChange={(e) => setFilter(e.target.value)}
           aria-label="Filter holders"
         />
+        <label className="group-toggle">
+          <input type="checkbox" checked={grouped} onChange={(e) => setGroupByProcess(e.target.checked)} /> Group by process
+        </label>
         <span className="count" data-testid="row-count">
           {countText(rows, Boolean(frozen))}
         </span>
@@ -82,13 +91,16 @@ export function HoldersTable() {
           </p>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const row = rows[item.index]!;
+            {virtualizer.getVirtualItems().map((virtual) => {
+              const item = items[virtual.index]!;
+              if (item.type === 'group') return <GroupRow key={`group:${item.key}`} group={item} top={virtual.start} />;
+              const row = item.row;
               return (
                 <HolderRow
                   key={row.key}
                   row={row}
-                  top={item.start}
+                  top={virtual.start}
+                  inGroup={item.inGroup}
                   selected={row.key === selectedKey || (row.folded !== undefined && row.folded.firstKey === selectedKey)}
                 />
               );
@@ -101,10 +113,18 @@ export function HoldersTable() {
 }
 
 // Memoized: while scrolling, rows already on screen keep their props and skip rendering.
-const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRow; top: number; selected: boolean }) {
+const HolderRow = memo(function HolderRow({ row, top, selected, inGroup }: { row: ShownRow; top: number; selected: boolean; inGroup: boolean }) {
   const h = row.holder;
   const verdict = row.attribution?.verdict;
-  const classes = ['grid', 'row', `state-${row.state}`, selected ? 'selected' : '', row.highlighted ? 'highlighted' : '', verdict ? `verdict-${verdict}` : '']
+  const classes = [
+    'grid',
+    'row',
+    `state-${row.state}`,
+    selected ? 'selected' : '',
+    row.highlighted ? 'highlighted' : '',
+    verdict ? `verdict-${verdict}` : '',
+    inGroup ? 'in-group' : '',
+  ]
     .filter(Boolean)
     .join(' ');
   return (
@@ -151,6 +171,27 @@ const HolderRow = memo(function HolderRow({ row, top, selected }: { row: ShownRo
     </div>
   );
 });
+
+/** A process's header when grouped: its name, PID and how many of its files still hold; clicking folds or opens its rows. */
+function GroupRow({ group, top }: { group: Extract<TableItem, { type: 'group' }>; top: number }) {
+  const h = group.first.holder;
+  const files = `${group.files.toLocaleString('en-US')} ${group.files === 1 ? 'handle' : 'handles'}`;
+  const held = group.holding === group.files ? 'all held' : group.holding === 0 ? 'none held now' : `${group.holding.toLocaleString('en-US')} held`;
+  return (
+    <button
+      className="row group-row"
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={() => toggleGroup(group.key)}
+      aria-expanded={!group.collapsed}
+      title={h.commandLine}
+      data-testid="process-group"
+    >
+      <span className="fold-mark">{group.collapsed ? '▸' : '▾'}</span> <strong>{h.processName}</strong> PID {h.pid} · {files} ({held})
+      {group.rows !== group.files ? ` in ${group.rows} rows` : ''}
+      <span className="command"> {h.commandLine}</span>
+    </button>
+  );
+}
 
 /** "3 holding · 2 no longer": a count that agrees with the struck-through rows. */
 function countText(rows: readonly ShownRow[], frozen: boolean): string {

@@ -1,6 +1,6 @@
 // What the table shows: the live rows, or the snapshot frozen at a failure, filtered and sorted.
 import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
-import { holderKey } from '../../contract/identity.js';
+import { holderKey, processKey } from '../../contract/identity.js';
 import { foldTransient } from '../../contract/transient.js';
 import type { Row } from './rows.js';
 import type { RunSlice, SettingsSlice, SortColumn } from './slices.js';
@@ -136,4 +136,42 @@ export function frozenRows(record: RunRecord | null, failure: FailureRecord): { 
 /** An attached run the UI stopped following: it ended here without its final record, and goes on in its terminal. */
 export function isDetached(run: Pick<RunSlice, 'attachedPid' | 'phase' | 'record'>): boolean {
   return run.attachedPid !== null && run.phase === 'ended' && !run.record?.endedAt;
+}
+
+/** One line of the table: a holder's row, or the header of one process's rows when grouped by process. */
+export type TableItem =
+  | { type: 'row'; row: ShownRow; inGroup: boolean }
+  | { type: 'group'; key: string; first: ShownRow; rows: number; files: number; holding: number; collapsed: boolean };
+
+/** A process with more rows than this starts folded: a runner leaving 4,000 files reads as one line until opened. */
+export const GROUP_OPEN_AT_MOST = 20;
+
+/**
+ * The shown rows grouped by process (pid and start time): a process with two or more rows gets a
+ * header that counts them and folds them; groups keep the order of their first row under the
+ * current sort, and a process with one row stays a plain row. `toggled` holds the groups the user
+ * opened or folded against their default (open up to GROUP_OPEN_AT_MOST rows).
+ */
+export function groupByProcess(rows: readonly ShownRow[], toggled: ReadonlySet<string>): TableItem[] {
+  const byProcess = new Map<string, ShownRow[]>();
+  for (const row of rows) {
+    const key = processKey(row.holder);
+    const members = byProcess.get(key);
+    if (members) members.push(row);
+    else byProcess.set(key, [row]);
+  }
+  const items: TableItem[] = [];
+  for (const [key, members] of byProcess) {
+    const first = members[0]!;
+    if (members.length === 1) {
+      items.push({ type: 'row', row: first, inGroup: false });
+      continue;
+    }
+    const collapsed = members.length > GROUP_OPEN_AT_MOST !== toggled.has(key);
+    const files = members.reduce((total, r) => total + (r.folded?.count ?? 1), 0);
+    const holding = members.filter((r) => r.state !== 'ended' && r.state !== 'gone').reduce((total, r) => total + (r.folded?.count ?? 1), 0);
+    items.push({ type: 'group', key, first, rows: members.length, files, holding, collapsed });
+    if (!collapsed) for (const row of members) items.push({ type: 'row', row, inGroup: true });
+  }
+  return items;
 }

@@ -242,6 +242,19 @@ export function setFilter(filter: string): void {
   set((s) => ({ settings: { ...s.settings, filter } }));
 }
 
+export function setGroupByProcess(groupByProcess: boolean): void {
+  set((s) => ({ settings: { ...s.settings, groupByProcess } }));
+}
+
+/** Opens a folded process group, or folds an open one. */
+export function toggleGroup(key: string): void {
+  set((s) => {
+    const toggledGroups = new Set(s.settings.toggledGroups);
+    if (!toggledGroups.delete(key)) toggledGroups.add(key);
+    return { settings: { ...s.settings, toggledGroups } };
+  });
+}
+
 export function setRedact(redact: boolean): void {
   set((s) => ({ settings: { ...s.settings, redact } }));
 }

@@ -85,6 +85,10 @@ export interface SettingsSlice {
   recentDirs: string[];
   sort: { column: SortColumn; descending: boolean };
   filter: string;
+  /** The table's rows under one header per process (renderer/store/derive.ts groupByProcess). */
+  groupByProcess: boolean;
+  /** Process groups the user opened or folded against their default. */
+  toggledGroups: ReadonlySet<string>;
   redact: boolean;
   intervalMs: number;
 }
@@ -125,6 +129,8 @@ export function initialState(): HoldwatchState {
       recentDirs: [],
       sort: { column: 'since', descending: false },
       filter: '',
+      groupByProcess: false,
+      toggledGroups: new Set(),
       redact: false,
       intervalMs: 500,
     },

@@ -202,6 +202,27 @@ describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
     await screenshot(page, `run-view-${size}-5-shell-loop-folded`);
   }, 60_000);
 
+  it('grouped by process, a process holding several files reads as one header that folds its rows', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width, height });
+    const work = join(scratch, `group-${size}`);
+    mkdirSync(work);
+    await watchAndRun(page, work, `sh -c 'exec 3>${work}/a.log 4>${work}/b.log 5>${work}/c.log; sleep 1'`);
+    await expect(page.locator('.scroller [role=row]').count()).resolves.toBe(3);
+    await page.getByLabel('Group by process').check();
+    const header = page.getByTestId('process-group');
+    await expect(header.textContent()).resolves.toMatch(/^▾ sh PID \d+ · 3 handles \(none held now\) sh -c /);
+    await expect(page.locator('.scroller .row.in-group').count()).resolves.toBe(3);
+    await screenshot(page, `run-view-${size}-7-grouped-by-process`);
+    await header.click();
+    await expect(page.locator('.scroller .row.in-group').count()).resolves.toBe(0);
+    await expect(header.getAttribute('aria-expanded')).resolves.toBe('false');
+    await header.click();
+    await page.locator('.scroller .row.in-group', { hasText: 'b.log' }).click();
+    await expect(page.getByTestId('details').getByTestId('held-path').textContent()).resolves.toBe(join(work, 'b.log'));
+    await page.getByLabel('Group by process').uncheck();
+  }, 60_000);
+
   it('a bats run whose teardown failed: the banner names it, and its button freezes on the holders then', async () => {
     const { page } = browser;
     await page.setViewportSize({ width, height });

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Holder } from '../../contract/holders.js';
+import { holderKey } from '../../contract/identity.js';
+import { GROUP_OPEN_AT_MOST, groupByProcess, type ShownRow, type TableItem } from './derive.js';
+
+function row(pid: number, path: string, over: Partial<ShownRow> = {}): ShownRow {
+  const holder: Holder = {
+    pid,
+    ppid: 1,
+    processStartedAtMs: 5,
+    processName: `p${pid}`,
+    commandLine: `p${pid} --work`,
+    user: 'dev',
+    kind: 'file',
+    path,
+    deleted: false,
+    handle: null,
+    watchedDir: '/w',
+  };
+  return { key: holderKey(holder), holder, attribution: null, sinceMs: 0, state: 'live', changedAtMs: 0, highlighted: false, ...over };
+}
+
+const shape = (items: TableItem[]) =>
+  items.map((i) =>
+    i.type === 'group' ? `group ${i.key} ${i.files}/${i.holding}${i.collapsed ? ' folded' : ''}` : `${i.inGroup ? '  ' : ''}${i.row.holder.path}`,
+  );
+
+describe('groupByProcess', () => {
+  it('puts a header over each process with two or more rows, in the order of its first row; a lone row stays plain', () => {
+    const rows = [
+      row(7, '/w/a'),
+      row(8, '/w/x'),
+      row(7, '/w/b', { state: 'ended' }),
+      row(7, '/w/c', { folded: { count: 4, dir: '/w', firstKey: 'k' }, state: 'ended' }),
+    ];
+    expect(shape(groupByProcess(rows, new Set()))).toEqual(['group 7:5 6/1', '  /w/a', '  /w/b', '  /w/c', '/w/x']);
+  });
+
+  it('tells a reused pid apart by its start time', () => {
+    const later = row(7, '/w/b');
+    later.holder = { ...later.holder, processStartedAtMs: 9 };
+    expect(shape(groupByProcess([row(7, '/w/a'), later], new Set()))).toEqual(['/w/a', '/w/b']);
+  });
+
+  it('folds a process with more than GROUP_OPEN_AT_MOST rows until opened, and a toggled small one', () => {
+    const many = Array.from({ length: GROUP_OPEN_AT_MOST + 1 }, (_, i) => row(7, `/w/f${i}`));
+    expect(shape(groupByProcess(many, new Set()))).toEqual([`group 7:5 ${GROUP_OPEN_AT_MOST + 1}/${GROUP_OPEN_AT_MOST + 1} folded`]);
+    expect(groupByProcess(many, new Set(['7:5']))).toHaveLength(GROUP_OPEN_AT_MOST + 2);
+    expect(shape(groupByProcess([row(8, '/w/a'), row(8, '/w/b')], new Set(['8:5'])))).toEqual(['group 8:5 2/2 folded']);
+  });
+});
