@@ -140,12 +140,12 @@ export class SessionRuns {
 
   /**
    * One holder's stacks, matched now from the run's probe logs (written as the opens happen): the
-   * details panel shows the open line while the run goes. Only for runs started here: a followed
-   * run's logs are its own holdwatch's, read at its end.
+   * details panel shows the open line while the run goes. A followed terminal run's probes write to
+   * the same data dir (that is where it listed itself), so its logs are read the same way, read-only.
    */
   async holderStacks({ runId, key }: { runId: string; key: string }): Promise<HolderStacks | null> {
     const run = this.runs.get(runId);
-    const holder = run && !run.followed ? run.supervisor?.attributedHolder(key) : null;
+    const holder = run?.supervisor?.attributedHolder(key);
     if (!run || !holder) return null;
     const logDir = join(runsPathIn(this.options.dataDir), `${runId}.probes`);
     const { matchRunStacks } = await import('../run/run-stacks.js');

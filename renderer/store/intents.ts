@@ -183,12 +183,13 @@ export async function selectRow(key: string | null): Promise<void> {
 }
 
 /**
- * While a run started here goes, the selected holder's stacks are matched on asking (the record has
- * them only at the end); an answer for a holder no longer selected is dropped.
+ * While a run goes (started here or followed from a terminal), the selected holder's stacks are
+ * matched on asking (the record has them only at the end); an answer for a holder no longer
+ * selected is dropped.
  */
 async function loadRunStacks(key: string): Promise<void> {
-  const { runId, phase, attachedPid } = get().run;
-  if (!runId || phase !== 'running' || attachedPid !== null) return;
+  const { runId, phase } = get().run;
+  if (!runId || phase !== 'running') return;
   try {
     const stacks = await service().getHolderStacks({ runId, key });
     if (stacks && get().selection.selectedKey === key) set((s) => ({ selection: { ...s.selection, stacks: { key, ...stacks } } }));

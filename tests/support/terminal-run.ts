@@ -22,13 +22,16 @@ export interface TerminalRun {
   stderr(): string;
 }
 
-/** `dataDir` must be the UI's HOLDWATCH_DATA_DIR: that is where runs list themselves. */
-export function startTerminalRun(dir: string, dataDir: string): TerminalRun {
+/**
+ * `dataDir` must be the UI's HOLDWATCH_DATA_DIR: that is where runs list themselves. `command` runs in
+ * `dir` instead of the blocked bats suite (with EXAMPLE_DIR set to the watched dir).
+ */
+export function startTerminalRun(dir: string, dataDir: string, command: string[] = ['bats', BLOCKED_SUITE]): TerminalRun {
   const work = join(dir, 'work');
   mkdirSync(work, { recursive: true });
   const goFile = join(dir, 'go');
   const env = { ...process.env, HOLDWATCH_DATA_DIR: dataDir, EXAMPLE_DIR: work, GO_FILE: goFile, HOLD_SECONDS: '3' };
-  const child = spawn(process.execPath, [CLI, 'run', '--watch', work, '--', 'bats', BLOCKED_SUITE], {
+  const child = spawn(process.execPath, [CLI, 'run', '--watch', work, '--', ...command], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env,

@@ -2,11 +2,12 @@
 // as in a terminal (the built CLI, a real bats suite whose teardown fails on a held file) is listed,
 // one click follows it, and the run view shows its failure marker and the holder, highlighted once
 // frozen at the failure. Detach is offered, not Stop: the UI never ends a terminal run.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endTerminalRuns, startTerminalRun } from '../support/terminal-run.js';
+import { SYSTEM_PYTHON } from '../support/run-cli.js';
+import { endTerminalRuns, killTerminalRun, startTerminalRun } from '../support/terminal-run.js';
 import { openApp, openChromium, screenshot, selectFrozenBlocker, startUi, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
@@ -66,6 +67,44 @@ describe('holdwatch ui: attach to a terminal run', () => {
     await details.getByText('leaves a holder behind').first().waitFor();
     await screenshot(page, '24-attach-failure-frozen-holder');
   }, 120_000);
+
+  it('a followed run shows the line that opened the handle while it goes, from the terminal run’s own probes', async () => {
+    const { page } = browser;
+    const project = join(scratch, 'slow-project');
+    mkdirSync(project);
+    // Line 5 opens the file; the test holds it for 20 s, long past the moment we look.
+    writeFileSync(
+      join(project, 'test_slow.py'),
+      [
+        'import os, time',
+        '',
+        '',
+        'def test_holds_while_working():',
+        '    log = open(os.path.join(os.environ["EXAMPLE_DIR"], "live.log"), "w")',
+        '    time.sleep(20)',
+        '    log.close()',
+        '',
+      ].join('\n'),
+    );
+    const run = startTerminalRun(project, data, [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_slow.py']);
+    await openApp(page, ui);
+    const listed = page.getByTestId('active-run').filter({ hasText: 'test_slow.py' });
+    await listed.waitFor({ timeout: 15_000 });
+    await listed.click();
+    await page.getByTestId('run-status').getByText('Following').waitFor();
+    const row = page.locator('[role=row]', { hasText: 'live.log' });
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    await page
+      .getByTestId('details')
+      .getByTestId('opened-at')
+      .getByText(/test_slow\.py:5 in test_holds_while_working$/)
+      .waitFor({ timeout: 10_000 });
+    await expect(page.getByTestId('run-status').textContent()).resolves.toMatch(/Following/); // still going
+    await screenshot(page, '25-attach-following-stacks');
+    killTerminalRun(run);
+    await run.exited;
+  }, 90_000);
 
   it('the DEMO backend (?demo=N) lists an invented terminal run, attaches, and detaches', async () => {
     const { page } = browser;
