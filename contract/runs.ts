@@ -117,7 +117,12 @@ export const FailureRecordSchema = z.object({
 });
 export type FailureRecord = z.infer<typeof FailureRecordSchema>;
 
-export const LeftoverRecordSchema = z.object({ path: z.string(), createdDuring: z.string().nullable() });
+export const LeftoverRecordSchema = z.object({
+  path: z.string(),
+  createdDuring: z.string().nullable(),
+  /** With createdDuring null: the last test that had ended when it appeared (a process that outlived its test); absent before the first test, and in older journals. */
+  createdAfter: z.string().optional(),
+});
 export type LeftoverRecord = z.infer<typeof LeftoverRecordSchema>;
 
 export const VersionsSchema = z.object({ holdwatch: z.string(), node: z.string(), os: z.string() });

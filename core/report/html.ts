@@ -16,6 +16,7 @@ import {
   holderPath,
   holderProcesses,
   leftoverGroups,
+  leftoverPlace,
   offset,
   outcomeCounts,
   outcomeLabel,
@@ -205,7 +206,7 @@ function testsSection(record: RunRecord, maxRows: number): string {
 function leftoversSection(record: RunRecord, maxRows: number): string {
   if (record.leftovers.length === 0) return '';
   const groups = leftoverGroups(record).map((g) => {
-    const during = g.test === null ? 'before the first test, or not attributed' : `during ${code(g.test)}`;
+    const during = leftoverPlace(g, code);
     const shown = g.paths.slice(0, maxRows).map((p) => `<li>${code(p)}</li>`);
     const more = g.paths.length > maxRows ? `<li>… and ${g.paths.length - maxRows} more</li>` : '';
     return `<li>${during} (${g.paths.length})<ul>${shown.join('')}${more}</ul></li>`;

@@ -168,10 +168,24 @@ describe('renderMarkdown with hostile and large input', () => {
       createdDuring: i < 2900 ? null : record.tests[i % 6]!.name,
     }));
     const leftovers = section(renderMarkdown(record, { maxRows: 30 }), 'Leftovers');
-    expect(leftovers).toContain('- before the first test, or not attributed (2900):');
+    expect(leftovers).toContain('- before the first test (2900):');
     expect(leftovers).toMatch(/  - … and \d+ more folders/);
     expect(leftovers).toMatch(/… and \d+ more tests with leftovers/);
     expect(leftovers.split('\n').length).toBeLessThan(45);
+  });
+
+  it('says which test had ended when a leftover appeared between tests, and lists it behind that test', () => {
+    const record = loadRunRecord('linux-leaked-past-test');
+    const [first, second] = record.tests.map((t) => t.name);
+    record.leftovers = [
+      { path: `${record.watched[0]}/late/a`, createdDuring: null, createdAfter: first! },
+      { path: `${record.watched[0]}/early`, createdDuring: null },
+      { path: `${record.watched[0]}/during`, createdDuring: second! },
+    ];
+    const lines = section(renderMarkdown(record), 'Leftovers')
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
+    expect(lines).toEqual(['- before the first test (1):', `- after \`${first}\` ended, while no test ran (1):`, `- during \`${second}\` (1):`]);
   });
 
   it('caps leftovers per test and in total', () => {

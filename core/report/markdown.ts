@@ -11,6 +11,7 @@ import {
   holderPath,
   holderProcesses,
   leftoverGroups,
+  leftoverPlace,
   offset,
   outcomeCounts,
   outcomeLabel,
@@ -199,7 +200,7 @@ function leftoversSection(record: RunRecord, maxRows: number): string {
   const groups = leftoverGroups(record);
   for (const group of groups) {
     if (budget <= 0) break;
-    const during = group.test === null ? 'before the first test, or not attributed' : `during ${mdCode(group.test)}`;
+    const during = leftoverPlace(group, mdCode);
     lines.push(`- ${during} (${group.paths.length}):`);
     // Many files: by folder, largest first, a few names each; few: every path.
     const byDir = group.paths.length > 10 ? foldersOf(group.paths) : null;

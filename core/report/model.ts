@@ -220,24 +220,37 @@ function focusTests(record: RunRecord): Set<string> {
 }
 
 export interface LeftoverGroup {
-  /** null: appeared before the first test, or the supervisor could not tell. */
+  /** The test during which they appeared; null: between tests (see `after`) or before the first. */
   test: string | null;
+  /** With `test` null: the last test that had ended when they appeared; null: before the first test. */
+  after: string | null;
   paths: string[];
 }
 
-/** Leftovers by the test during which they appeared, in test order (unattributed first). */
+/** Leftovers by the test during (or after) which they appeared, in test order (before the first test first). */
 export function leftoverGroups(record: RunRecord): LeftoverGroup[] {
   const order = new Map(record.tests.map((t, i) => [t.name, i]));
-  const groups = new Map<string | null, string[]>();
+  const groups = new Map<string, LeftoverGroup>();
   for (const l of record.leftovers) {
-    const paths = groups.get(l.createdDuring) ?? [];
-    paths.push(displayPath(record, l.path));
-    groups.set(l.createdDuring, paths);
+    const after = l.createdDuring === null ? (l.createdAfter ?? null) : null;
+    const key = JSON.stringify([l.createdDuring, after]);
+    const group = groups.get(key) ?? { test: l.createdDuring, after, paths: [] };
+    group.paths.push(displayPath(record, l.path));
+    groups.set(key, group);
   }
-  const rank = (test: string | null): number => (test === null ? -1 : (order.get(test) ?? record.tests.length));
-  return [...groups]
-    .map(([test, paths]) => ({ test, paths: paths.sort() }))
-    .sort((a, b) => rank(a.test) - rank(b.test) || String(a.test).localeCompare(String(b.test)));
+  // After a test sorts right behind it; an unknown name last.
+  const rankOf = (test: string) => order.get(test) ?? record.tests.length;
+  const rank = (g: LeftoverGroup): number => (g.test !== null ? rankOf(g.test) : g.after !== null ? rankOf(g.after) + 0.5 : -1);
+  return [...groups.values()]
+    .map((g) => ({ ...g, paths: g.paths.sort() }))
+    .sort((a, b) => rank(a) - rank(b) || String(a.test ?? a.after).localeCompare(String(b.test ?? b.after)));
+}
+
+/** Where a leftover group appeared, in words; `quote` renders a test name in the report's language. */
+export function leftoverPlace(group: LeftoverGroup, quote: (test: string) => string): string {
+  if (group.test !== null) return `during ${quote(group.test)}`;
+  if (group.after !== null) return `after ${quote(group.after)} ended, while no test ran`;
+  return 'before the first test';
 }
 
 /** Long command lines are cut for reading; the JSON keeps them whole. */

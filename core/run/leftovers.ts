@@ -9,29 +9,38 @@ export interface CreatedEntry {
   createdAtMs: number;
 }
 
+/** Where in the run a moment falls: during a test, or else after the last test that had ended (null: before the first). */
+export interface RunPlace {
+  during: string | null;
+  after: string | null;
+}
+
 export function findLeftovers(
   before: ReadonlySet<string>,
   after: readonly CreatedEntry[],
-  testAt: (ms: number) => string | null,
+  placeAt: (ms: number) => RunPlace,
   style: PathStyle,
 ): LeftoverRecord[] {
   const fresh = after.filter((e) => !before.has(e.path)).sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
   const fold = (p: string) => (style.caseInsensitive ? p.toUpperCase() : p);
-  const testOfNew = new Map<string, string | null>();
+  // A place as one comparable word: a file that appeared where its new folder did is not listed apart.
+  const placeKey = (p: RunPlace) => (p.during !== null ? `during:${p.during}` : p.after !== null ? `after:${p.after}` : 'before');
+  const testOfNew = new Map<string, string>();
   const tops: LeftoverRecord[] = [];
   for (const entry of fresh) {
-    const test = testAt(entry.createdAtMs);
-    testOfNew.set(fold(entry.path), test);
-    const parentTest = newAncestorTest(fold(entry.path), testOfNew, style);
-    if (parentTest !== undefined && parentTest === test) continue;
-    tops.push({ path: entry.path, createdDuring: test });
+    const place = placeAt(entry.createdAtMs);
+    const key = placeKey(place);
+    testOfNew.set(fold(entry.path), key);
+    const parentPlace = newAncestorTest(fold(entry.path), testOfNew, style);
+    if (parentPlace !== undefined && parentPlace === key) continue;
+    tops.push({ path: entry.path, createdDuring: place.during, ...(place.during === null && place.after !== null ? { createdAfter: place.after } : {}) });
   }
   const createdAt = new Map(fresh.map((e) => [e.path, e.createdAtMs]));
   return tops.sort((a, b) => createdAt.get(a.path)! - createdAt.get(b.path)!);
 }
 
-/** The test of the nearest new ancestor; undefined when no ancestor is new. */
-function newAncestorTest(path: string, testOfNew: ReadonlyMap<string, string | null>, style: PathStyle): string | null | undefined {
+/** The place of the nearest new ancestor; undefined when no ancestor is new. */
+function newAncestorTest(path: string, testOfNew: ReadonlyMap<string, string>, style: PathStyle): string | undefined {
   for (let i = path.lastIndexOf(style.sep); i > 0; i = path.lastIndexOf(style.sep, i - 1)) {
     const key = path.slice(0, i);
     if (testOfNew.has(key)) return testOfNew.get(key);

@@ -22,6 +22,21 @@ export function parseTestHint(pytestCurrent: string | null, batsNumber: string |
   return undefined;
 }
 
+/**
+ * The bats test a process runs under, from its ancestry: bats-exec-test is started as
+ * `bats-exec-test [flags] <file> <test function> <number in suite> <number in file> <try>`
+ * (bats-core 1.5+), and every process of a test descends from it. Exact whatever the timing, where the
+ * environment hint is missing: a subshell forked by the test, never exec'd, shows the environment
+ * bats-exec-test was exec'd with, before it exported BATS_SUITE_TEST_NUMBER.
+ */
+export function batsHintFromAncestry(ancestry: readonly AncestryEntry[]): TestHint | undefined {
+  for (const a of ancestry) {
+    const m = /(?:^|[\s/])bats-exec-test\s(?:.*\s)?\S+\s(\d+)\s\d+\s\d+$/.exec(a.commandLine);
+    if (m) return { runner: 'bats', number: Number(m[1]) };
+  }
+  return undefined;
+}
+
 export interface Member {
   pid: number;
   startedAtMs: number;
@@ -128,6 +143,32 @@ export class RunMembership {
       byTagOnly: true,
       ...(await this.hintOf(process.pid)),
     };
+  }
+
+  /**
+   * A holder whose process was gone before a refresh could list it (a 5 ms `sleep` forked by a run's
+   * writer, holding the fd it inherited): it belongs when the parent the scan read with it is a member
+   * that started no later than it. Its ancestry is itself on top of the parent's recorded one; nothing
+   * is read from the OS, since the process is gone. A process a refresh judged a stranger stays one.
+   */
+  adoptOrphan(holder: { pid: number; processStartedAtMs: number; ppid: number; processName: string; commandLine: string }): Member | undefined {
+    const key = identity({ pid: holder.pid, startedAtMs: holder.processStartedAtMs });
+    const known = this.members.get(key);
+    if (known || this.strangers.has(key)) return known;
+    let parent: Member | undefined;
+    for (const m of this.members.values())
+      if (m.pid === holder.ppid && m.startedAtMs <= holder.processStartedAtMs && (!parent || m.startedAtMs > parent.startedAtMs)) parent = m;
+    if (!parent) return undefined;
+    const member: Member = {
+      pid: holder.pid,
+      startedAtMs: holder.processStartedAtMs,
+      name: holder.processName,
+      ancestry: [{ pid: holder.pid, name: holder.processName, commandLine: holder.commandLine }, ...parent.ancestry],
+      byTagOnly: parent.byTagOnly,
+      ...(parent.testHint ? { testHint: parent.testHint } : {}),
+    };
+    this.members.set(key, member);
+    return member;
   }
 
   /**

@@ -180,4 +180,16 @@ describe('RunRecorder: one leak, one row', () => {
       { pid: 42, handle: 'fd 9', also: undefined },
     ]);
   });
+
+  it('a child seen before the file was unlinked folds into its parent seen after', () => {
+    // A bats writer's log, removed by the teardown's rm -rf while held; its 5 ms sleeps inherit the fd.
+    const entries: JournalEntry[] = [
+      test('test-start', 't1', T0),
+      appeared('child', holder(42, '/w/writer.log'), T0 + 10, member(42, 10)),
+      appeared('parent', holder(10, '/w/writer.log'), T0 + 10, member(10)),
+      appeared('parent', { ...holder(10, '/w/writer.log'), deleted: true }, T0 + 30, member(10)),
+    ];
+    const rows = record(entries).holders.map((h) => ({ pid: h.pid, deleted: h.deleted, also: h.alsoHeldBy?.map((a) => a.pid) }));
+    expect(rows).toEqual([{ pid: 10, deleted: true, also: [42] }]);
+  });
 });

@@ -217,10 +217,27 @@ describe('findLeftovers', () => {
       { path: '/w/store/a', createdAtMs: 16 },
       { path: '/w/late.txt', createdAtMs: 25 },
     ];
-    const testAt = (ms: number) => (ms < 20 ? 't1' : 't2');
-    expect(findLeftovers(before, after, testAt, POSIX_STYLE)).toEqual([
+    const placeAt = (ms: number) => ({ during: ms < 20 ? 't1' : 't2', after: null });
+    expect(findLeftovers(before, after, placeAt, POSIX_STYLE)).toEqual([
       { path: '/w/store', createdDuring: 't1' },
       { path: '/w/late.txt', createdDuring: 't2' },
+    ]);
+  });
+
+  it('dates what appeared between tests by the last test that had ended (a process that outlived it wrote it)', () => {
+    const after = [
+      { path: '/w/early', createdAtMs: 5 },
+      { path: '/w/sub', createdAtMs: 12 },
+      { path: '/w/sub/f1', createdAtMs: 31 },
+      { path: '/w/sub/f2', createdAtMs: 32 },
+    ];
+    // t1 runs 10..20; nothing runs after it.
+    const placeAt = (ms: number) => ({ during: ms >= 10 && ms < 20 ? 't1' : null, after: ms >= 20 ? 't1' : null });
+    expect(findLeftovers(new Set(), after, placeAt, POSIX_STYLE)).toEqual([
+      { path: '/w/early', createdDuring: null },
+      { path: '/w/sub', createdDuring: 't1' },
+      { path: '/w/sub/f1', createdDuring: null, createdAfter: 't1' },
+      { path: '/w/sub/f2', createdDuring: null, createdAfter: 't1' },
     ]);
   });
 });

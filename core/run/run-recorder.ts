@@ -4,7 +4,8 @@ import type { Holder } from '../../contract/holders.js';
 import type { AttributedHolder, Evidence, FailureRecord, RunRecord, Verdict } from '../../contract/runs.js';
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
-import type { TestHint } from './membership.js';
+import type { RunPlace } from './leftovers.js';
+import { batsHintFromAncestry, type TestHint } from './membership.js';
 import { scratchOf } from './scratch.js';
 import { testOfGoTempDir } from './temp-dir-names.js';
 import { TestTimeline } from './timeline.js';
@@ -152,9 +153,15 @@ export class RunRecorder {
     return this.timeline.testAt(ms + RUNNER_LAG_MS);
   }
 
+  /** The test running at `ms`, or else the last one that had ended by then. */
+  placeAt(ms: number): RunPlace {
+    const during = this.testAt(ms);
+    return { during, after: during === null ? this.timeline.lastEndedBefore(ms + RUNNER_LAG_MS) : null };
+  }
+
   /** The test a run's process was spawned in: its runner's hint, else the test running when it started. */
   spawnTestOf(member: MemberFacts, processStartedAtMs: number): string | null {
-    return this.testOfHint(member.testHint) ?? this.testAt(processStartedAtMs);
+    return this.testOfHint(member.testHint ?? batsHintFromAncestry(member.ancestry)) ?? this.testAt(processStartedAtMs);
   }
 
   /** The test a runner's environment variable names, matched against the timeline's names. */
@@ -319,7 +326,9 @@ export function isOnOrUnder(path: string, dir: string): boolean {
  * number on the same path in a child stands for the open its parent made.
  */
 function foldInherited(rows: readonly LedgerRow[]): { row: LedgerRow; also: LedgerRow[] }[] {
-  const sameThing = (r: LedgerRow) => `${r.holder.kind}\0${r.holder.path}\0${r.holder.handle ?? ''}\0${r.holder.deleted}`;
+  // Not the deleted mark: a row keeps its latest sighting, so a parent seen after the file was unlinked
+  // reads deleted while a 5 ms child that inherited the same fd was seen before (a bats writer's sleeps).
+  const sameThing = (r: LedgerRow) => `${r.holder.kind}\0${r.holder.path}\0${r.holder.handle ?? ''}`;
   const groups = new Map<string, LedgerRow[]>();
   for (const row of rows) groups.set(sameThing(row), [...(groups.get(sameThing(row)) ?? []), row]);
   const parentOf = new Map<LedgerRow, LedgerRow>();

@@ -14,6 +14,7 @@ import { probeHeldEntry, type ProbeHeldEntry } from './probe-held.js';
 import type { ProbeLeak } from '../stacks/probe-leaks.js';
 import type { StackLookup } from '../../contract/stacks.js';
 import { blockersOf, holdersOnPath, isOnOrUnder, RunRecorder } from './run-recorder.js';
+import type { RunPlace } from './leftovers.js';
 import { SerialQueue } from '../serial-queue.js';
 
 /** A runner's "teardown errored" event this close to a failure line is the same failure. */
@@ -195,7 +196,7 @@ export class RunSupervisor {
   /** The command exited: a last full scan, leftovers, the end entry. Returns the record. */
   async finish(
     exitCode: number | null,
-    leftovers: (testAt: (ms: number) => string | null) => Promise<RunRecord['leftovers']>,
+    leftovers: (placeAt: (ms: number) => RunPlace) => Promise<RunRecord['leftovers']>,
     stacksOf?: (holders: { key: string; holder: AttributedHolder }[]) => Promise<RunStacks>,
   ): Promise<RunRecord> {
     // Every step is bounded: one that stalls costs its part of the record, never the record (nor hangs
@@ -212,7 +213,7 @@ export class RunSupervisor {
     if (watcher) await bounded(() => watcher.scanNow(), 'the final scan');
     await bounded(() => this.tasks.drain(), 'the snapshots still queued');
     this.watcher?.dispose();
-    const found = await bounded(() => leftovers((ms) => this.recorder.testAt(ms)), 'listing the leftovers');
+    const found = await bounded(() => leftovers((ms) => this.recorder.placeAt(ms)), 'listing the leftovers');
     if (found) this.write({ t: 'leftovers', leftovers: found });
     const stacks = stacksOf ? await bounded(() => stacksOf(this.recorder.keyedHolders()), 'matching the probes’ stacks') : null;
     if (stacks) {
@@ -313,7 +314,11 @@ export class RunSupervisor {
     // at the start (it surely existed then: never a leak verdict for a handle closed during the scan).
     const { startedAtMs, endedAtMs } = outcome;
     if (outcome.events.some((e) => e.type === 'appeared' && !this.isKnown(e.holder))) await this.membership?.refresh();
-    for (const event of outcome.events) if (event.type === 'appeared') await this.membership?.rehint(event.holder.pid, event.holder.processStartedAtMs);
+    for (const event of outcome.events) {
+      if (event.type !== 'appeared') continue;
+      this.membership?.adoptOrphan(event.holder);
+      await this.membership?.rehint(event.holder.pid, event.holder.processStartedAtMs);
+    }
     for (const event of outcome.events) {
       const key = holderKey(event.holder);
       if (event.type === 'appeared') {

@@ -119,7 +119,7 @@ export class RunRecording {
     const logDir = this.probeLogDir;
     const record = await this.supervisor.finish(
       exitCode,
-      async (testAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), testAt, pathStyleOf(d))),
+      async (placeAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), placeAt, pathStyleOf(d))),
       // Loaded at the end: reading the probes' logs validates them with zod, which the run's start need not pay for.
       logDir ? async (holders) => (await import('./run-stacks.js')).matchRunStacks(logDir, holders, dirs) : undefined,
     );

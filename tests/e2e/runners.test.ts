@@ -52,6 +52,32 @@ describe('bats: a detached writer races teardown', () => {
   });
 });
 
+describe('bats: background writers that outlive their test (a shell suite of many small files)', () => {
+  it('reads as one row per writer: its forked sleeps fold in, its test is named, nothing is a stranger', async () => {
+    const work = join(dir, 'writers');
+    mkdirSync(work);
+    const reportPath = join(dir, 'writers-report.md');
+    const out = await runUnderHoldwatch(
+      [work],
+      ['bats', join(REPO_ROOT, 'examples/bats-writers')],
+      { EXAMPLE_DIR: work },
+      { extraArgs: ['--report', reportPath, '--kill-leftovers'], cwd: dir },
+    );
+    const writerTest = 'starts background writers that outlive the test';
+    const { holders } = out.record;
+    // Each 5 ms sleep a writer forks holds the log it inherited; once gone before membership listed
+    // it, it read as outside-run, and seen before the teardown unlinked the log it kept its own row.
+    expect(holders.filter((h) => h.attribution.verdict === 'outside-run').map((h) => `${h.processName} ${h.path}`)).toEqual([]);
+    const logs = holders.filter((h) => /writer-\d\.log$/.test(h.path));
+    expect(logs.map((h) => h.path.slice(-12)).sort()).toEqual(['writer-1.log', 'writer-2.log', 'writer-3.log']);
+    // The writers are subshells of bats-exec-test, never exec'd: no test number in their environment.
+    for (const h of holders.filter((h) => h.path.includes('/bats-2/'))) expect(h.attribution.spawnedDuring).toBe(writerTest);
+    for (const h of logs) expect(h.attribution.verdict).toMatch(/^(leaked-past-test|blocked-cleanup)$/);
+    const table = readFileSync(reportPath, 'utf8').split('#### Holders')[1]!.split('\n\n<details>')[0]!;
+    expect(table.split('\n').filter((l) => /^\| `/.test(l)).length).toBeLessThanOrEqual(8);
+  }, 60_000);
+});
+
 describe('go test -json: a directory handle and a SQLite child outlive their tests', () => {
   it('reports both as leaked-past-test, each naming its own test', async () => {
     const work = join(dir, 'go');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunMembership } from '../../core/run/membership.js';
 import { openProcessSource } from '../../native/index.js';
+import { readStat } from '../../native/linux/proc-stat.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hw-hint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,6 +21,20 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The pid a shell wrote into `file` (`echo $! > file`), once it is there. */
+async function pidWrittenTo(file: string, what: string): Promise<number> {
+  let pid = 0;
+  await until(() => {
+    try {
+      pid = Number(readFileSync(file, 'utf8'));
+    } catch {
+      return false; // not written yet
+    }
+    return pid > 0;
+  }, what);
+  return pid;
 }
 
 describe.skipIf(process.platform !== 'linux')('a test hint exported after the parent was exec-ed', () => {
@@ -34,15 +49,7 @@ describe.skipIf(process.platform !== 'linux')('a test hint exported after the pa
     try {
       const source = await openProcessSource();
       const membership = new RunMembership(source, 'run-hint', shell.pid!);
-      let childPid = 0;
-      await until(() => {
-        try {
-          childPid = Number(readFileSync(forked, 'utf8'));
-        } catch {
-          return false;
-        }
-        return childPid > 0;
-      }, 'the subshell');
+      const childPid = await pidWrittenTo(forked, 'the subshell');
       const fresh = await membership.refresh();
       const child = fresh.find((m) => m.pid === childPid);
       expect(child).toBeDefined();
@@ -66,6 +73,35 @@ describe.skipIf(process.platform !== 'linux')('a test hint exported after the pa
       expect(shellLine).toContain('export BATS_SUITE_TEST_NUMBER=3');
     } finally {
       process.kill(-shell.pid!, 'SIGKILL'); // the group: the exec-ed child too
+    }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a holder whose process exited before membership listed it', () => {
+  // Seen in a bats suite whose writers fork a 5 ms `sleep` per file: the scan saw the sleep holding the
+  // writer's inherited log, the refresh that followed no longer listed it, and it read as outside-run.
+  it('belongs through the parent the scan read with it, when that parent is a member started before it', async () => {
+    const pidFile = join(dir, 'sleep-pid');
+    const shell = spawn('bash', ['-c', `sleep 30 & echo $! > "${pidFile}"; wait; sleep 30`], { stdio: 'ignore', detached: true });
+    try {
+      const source = await openProcessSource();
+      const membership = new RunMembership(source, 'run-orphan', shell.pid!);
+      const sleepPid = await pidWrittenTo(pidFile, 'the sleep');
+      const startedAtMs = readStat(sleepPid).startedAtMs;
+      process.kill(sleepPid, 'SIGKILL'); // it exits before any refresh lists it (the shell reaps it)
+      await until(async () => (await source.processInfo(sleepPid)) === null, 'the sleep to exit');
+      const holder = { pid: sleepPid, processStartedAtMs: startedAtMs, ppid: shell.pid!, processName: 'sleep', commandLine: 'sleep 30' };
+      await membership.refresh(); // lists the shell, no longer the sleep
+      expect(membership.memberOf(sleepPid, startedAtMs)).toBeUndefined();
+      const adopted = membership.adoptOrphan(holder);
+      expect(adopted?.ancestry.map((a) => a.pid)).toEqual([sleepPid, shell.pid]);
+      expect(membership.memberOf(sleepPid, startedAtMs)).toBe(adopted);
+      // A parent pid whose member started after the child is a reused pid: not its parent.
+      expect(membership.adoptOrphan({ ...holder, pid: sleepPid + 100_000, processStartedAtMs: 1 })).toBeUndefined();
+      // A parent that is no member: a stranger's child stays a stranger.
+      expect(membership.adoptOrphan({ ...holder, pid: sleepPid + 100_001, ppid: 1 })).toBeUndefined();
+    } finally {
+      process.kill(-shell.pid!, 'SIGKILL');
     }
   });
 });
