@@ -23,8 +23,36 @@ export function nodeReporterSpecifier(platform: NodeJS.Platform = process.platfo
   return platform === 'win32' ? pathToFileURL(NODE_REPORTER).href : NODE_REPORTER;
 }
 
+/**
+ * `env [-i] [-u NAME] [-C DIR] [NAME=VALUE]... <command>`: how a suite is often started with its
+ * variables (`env EXAMPLE_DIR=/tmp/x bats tests`); the runner is what env execs. Null when there is no
+ * such prefix, or env is asked to split a string (-S), which this does not parse.
+ */
+function envPrefix(command: readonly string[]): number | null {
+  const name = command[0] ? basename(command[0]) : '';
+  if (name !== 'env') return null;
+  let i = 1;
+  while (i < command.length) {
+    const a = command[i]!;
+    if (a === '--') return i + 1;
+    if (a === '-i' || a === '--ignore-environment' || a === '-0' || a === '--null' || a === '-v' || a.startsWith('--unset=') || a.startsWith('--chdir='))
+      i += 1;
+    else if (a === '-u' || a === '--unset' || a === '-C' || a === '--chdir') i += 2;
+    else if (a.startsWith('-'))
+      return null; // -S and friends: not ours to read
+    else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i += 1;
+    else return i;
+  }
+  return null;
+}
+
 /** `userSeesTerminal`: Node picks `spec` for a terminal and `tap` otherwise; the command now sees a pipe. */
 export function prepareCommand(command: readonly string[], userSeesTerminal: boolean, platform: NodeJS.Platform = process.platform): PreparedCommand {
+  const start = envPrefix(command);
+  if (start !== null) {
+    const inner = prepareCommand(command.slice(start), userSeesTerminal, platform);
+    return { command: [...command.slice(0, start), ...inner.command], probeReportsTests: inner.probeReportsTests };
+  }
   const [program, ...args] = command;
   const name = program ? basename(program).replace(/\.exe$/i, '') : '';
   const choseFormatter = args.some((a) => a === '-F' || a === '--formatter' || a.startsWith('--formatter='));

@@ -130,6 +130,22 @@ describe('the details while a run goes', () => {
   }, 90_000);
 });
 
+describe('a shell suite of background writers (examples/bats-writers)', () => {
+  it('reads as a handful of rows: one per writer, their short-lived files folded', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const work = join(scratch, 'writers');
+    mkdirSync(work);
+    await watchAndRun(page, work, `env EXAMPLE_DIR=${work} bats examples/bats-writers`);
+    const rows = page.locator('.scroller [role=row]');
+    const count = await rows.count();
+    expect(count).toBeGreaterThanOrEqual(3);
+    expect(count).toBeLessThanOrEqual(8);
+    for (const n of [1, 2, 3]) await expect(rows.filter({ hasText: `bats-2/writer-${n}.log` }).count()).resolves.toBe(1);
+    await screenshot(page, 'run-view-1280x800-8-bats-writers');
+  }, 90_000);
+});
+
 describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
   const size = `${width}x${height}`;
 
