@@ -3,6 +3,7 @@
 // Inputs arrive as INPUT_* variables (action.yml maps them): an input pasted into the script text
 // would be a shell injection.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,8 @@ function setOutput(name, value) {
 }
 // Said before the run, so the upload step finds the folder even when the run is cancelled midway.
 setOutput('report-dir', reportDir);
+// Artifact names are unique in a workflow run, and a matrix repeats the job's name: add a random suffix.
+setOutput('artifact-name', env.INPUT_REPORT_NAME || `holdwatch-report-${env.GITHUB_JOB || 'job'}-${randomBytes(3).toString('hex')}`);
 
 // holdwatch appends its own step summary (the headline and the worst holders) to GITHUB_STEP_SUMMARY;
 // the full Markdown and HTML reports go to the artifact.

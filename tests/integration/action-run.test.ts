@@ -44,10 +44,9 @@ afterEach(() => {
 
 /** The step's env as the runner builds it from action.yml: `${{ inputs.x }}` with the input or its default. */
 function stepEnv(inputs: Record<string, string>): Record<string, string> {
-  const contexts: Record<string, string> = { 'runner.temp': runnerTemp, 'github.job': 'test' };
-  const expand = (text: string) => text.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => contexts[name] ?? '');
-  for (const [name, input] of Object.entries(action.inputs)) contexts[`inputs.${name}`] = inputs[name] ?? expand(input.default ?? '');
-  return Object.fromEntries(Object.entries(runStep.env ?? {}).map(([key, value]) => [key, expand(value)]));
+  const value = (name: string) => inputs[name] ?? action.inputs[name]?.default ?? '';
+  const expand = (text: string) => text.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => value(name));
+  return Object.fromEntries(Object.entries(runStep.env ?? {}).map(([key, text]) => [key, expand(text)]));
 }
 
 async function runAction(inputs: Record<string, string>) {
@@ -64,6 +63,7 @@ async function runAction(inputs: Record<string, string>) {
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_OUTPUT: outputPath,
     GITHUB_ACTION_PATH: REPO_ROOT,
+    GITHUB_JOB: 'test',
     // The reports' folder is made in the OS temp dir: this test's, so it is cleaned up with it.
     TMPDIR: github,
     HOLDWATCH_DATA_DIR: join(github, 'data'),
@@ -121,6 +121,11 @@ function isRunning(pid: number): boolean {
 }
 
 describe('the action run step', () => {
+  it('gets every input of the action', () => {
+    const mapped = Object.values(runStep.env ?? {}).map((text) => /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(text)?.[1]);
+    expect(mapped.sort()).toEqual(Object.keys(action.inputs).sort());
+  });
+
   it.each([0, 3])('keeps the command exit code %i and names the holder in the step summary and the reports', async (exitCode) => {
     const { command, pidFile } = leakingCommand(`exit-${exitCode}`, exitCode);
     const out = await runAction({ run: command });
@@ -128,13 +133,14 @@ describe('the action run step', () => {
     expect(out.code, out.stderr).toBe(exitCode);
     expect(out.stdout).toMatch(/# pass 1\n[^]*ok\n$/);
     expect(out.outputs['exit-code']).toBe(String(exitCode));
-    // Watched by default: the runner's temp dir, from action.yml's default for `watch`.
+    // Watched by default: the runner's temp dir (the held file is there).
     expect(out.summary).toContain('### holdwatch:');
     expect(out.summary).toMatch(/^### holdwatch: .*`node` PID \d+ still held `held\.log`, opened in `leaves a writer`/);
     expect(out.summary).toMatch(/^\| `node` \| \d+ \| `held\.log` \| leaked-past-test \|/m);
     // Where the upload step looks: outside the watched dir, both reports there.
     const reportDir = out.outputs['report-dir']!;
     expect(reportDir.startsWith(out.github)).toBe(true);
+    expect(out.outputs['artifact-name']).toMatch(/^holdwatch-report-test-[0-9a-f]{6}$/);
     expect(readFileSync(join(reportDir, 'holdwatch-report.md'), 'utf8')).toContain(`held.log`);
     expect(readFileSync(join(reportDir, 'holdwatch-report.html'), 'utf8')).toContain(`held.log`);
     // Nothing asked holdwatch to end it: the leak is still there for the report to be true.
@@ -149,10 +155,13 @@ describe('the action run step', () => {
     expect(isRunning(pid)).toBe(false);
   });
 
-  it('runs the command with the shell input', async () => {
-    const out = await runAction({ run: 'echo "$0"', shell: 'sh' });
+  it('runs the command with the shell input, and takes report-dir and report-name', async () => {
+    const reportDir = mkdtempSync(join(scratch, 'reports-'));
+    const out = await runAction({ run: 'echo "$0"', shell: 'sh', 'report-dir': reportDir, 'report-name': 'mine' });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toBe('sh\n');
+    expect(out.outputs).toMatchObject({ 'report-dir': reportDir, 'artifact-name': 'mine', 'exit-code': '0' });
+    expect(existsSync(join(reportDir, 'holdwatch-report.md'))).toBe(true);
   });
 
   it.each([

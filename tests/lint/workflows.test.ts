@@ -74,6 +74,14 @@ describe('the action', () => {
     expect(errorsOf(readFileSync(join(REPO_ROOT, 'action.yml'), 'utf8'))).toEqual([]);
   });
 
+  // The runner does not evaluate an expression in every input default: scripts/action-run.mjs defaults instead.
+  it('action.yml has no expression in an input default', () => {
+    const text = readFileSync(join(REPO_ROOT, 'action.yml'), 'utf8');
+    const defaults = text.split('\n').filter((line) => /^\s+default:/.test(line));
+    expect(defaults.length).toBeGreaterThan(0);
+    expect(defaults.filter((line) => line.includes('${{'))).toEqual([]);
+  });
+
   const action = (step: string) => `name: broken
 description: a broken action
 runs:
