@@ -4,7 +4,7 @@
 // would be a shell injection.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +14,13 @@ const EXIT_BAD_INPUT = 2;
 const EXIT_INTERNAL = 70;
 const CLI = fileURLToPath(new URL('../bin/holdwatch.js', import.meta.url));
 
+// On Windows, `bash` on PATH may be System32's WSL launcher; `shell: bash` steps mean Git Bash.
+const GIT_BASH = join(process.env.ProgramFiles || 'C:\\Program Files', 'Git', 'bin', 'bash.exe');
+const BASH = process.platform === 'win32' && existsSync(GIT_BASH) ? GIT_BASH : 'bash';
+
 // How each `shell` input runs the `run` input; bash and pwsh as GitHub runs a `run:` step with them.
 const SHELLS = {
-  bash: (command) => ['bash', '--noprofile', '--norc', '-eo', 'pipefail', '-c', command],
+  bash: (command) => [BASH, '--noprofile', '--norc', '-eo', 'pipefail', '-c', command],
   sh: (command) => ['sh', '-e', '-c', command],
   pwsh: (command) => ['pwsh', '-NoLogo', '-NoProfile', '-NonInteractive', '-Command', command],
   cmd: (command) => ['cmd', '/D', '/S', '/C', command],
