@@ -1,0 +1,184 @@
+// The GitHub Action's run step (scripts/action-run.mjs) as a runner runs it: the env action.yml maps its
+// inputs to, a step summary and an outputs file, and a real command leaving a real file held.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/cli.js';
+
+interface ActionStep {
+  id?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
+interface ActionMetadata {
+  inputs: Record<string, { default?: string }>;
+  runs: { steps: ActionStep[] };
+}
+
+const action = parse(readFileSync(join(REPO_ROOT, 'action.yml'), 'utf8')) as ActionMetadata;
+const runStep = action.runs.steps.find((step) => step.id === 'run')!;
+
+let scratch: string;
+let runnerTemp: string;
+let leftoverPids: number[] = [];
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'hw-action-'));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// The command's background sleep outlives the step, as a leak does: end it whatever the test saw.
+afterEach(() => {
+  for (const pid of leftoverPids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone (kill-leftovers ended it)
+    }
+  }
+  leftoverPids = [];
+});
+
+/** The step's env as the runner builds it from action.yml: `${{ inputs.x }}` with the input or its default. */
+function stepEnv(inputs: Record<string, string>): Record<string, string> {
+  const value = (name: string) => inputs[name] ?? action.inputs[name]?.default ?? '';
+  const expand = (text: string) => text.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => value(name));
+  return Object.fromEntries(Object.entries(runStep.env ?? {}).map(([key, text]) => [key, expand(text)]));
+}
+
+async function runAction(inputs: Record<string, string>) {
+  runnerTemp = mkdtempSync(join(scratch, 'runner-temp-'));
+  const github = mkdtempSync(join(scratch, 'github-'));
+  const summaryPath = join(github, 'step-summary.md');
+  const outputPath = join(github, 'output');
+  writeFileSync(summaryPath, '');
+  writeFileSync(outputPath, '');
+  const env = {
+    ...process.env,
+    ...stepEnv(inputs),
+    RUNNER_TEMP: runnerTemp,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_ACTION_PATH: REPO_ROOT,
+    GITHUB_JOB: 'test',
+    // The reports' folder is made in the OS temp dir: this test's, so it is cleaned up with it.
+    TMPDIR: github,
+    HOLDWATCH_DATA_DIR: join(github, 'data'),
+  };
+  // action.yml's step runs `node "$GITHUB_ACTION_PATH/scripts/action-run.mjs"`.
+  expect(runStep.run).toBe('node "$GITHUB_ACTION_PATH/scripts/action-run.mjs"');
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts/action-run.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const outputs = Object.fromEntries(
+    readFileSync(outputPath, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  ) as Record<string, string>;
+  return { code, stdout, stderr, summary: readFileSync(summaryPath, 'utf8'), outputs, github };
+}
+
+// A node:test suite whose one test opens $RUNNER_TEMP/held.log and never closes it (its process holds
+// it past the test's end), and leaves a detached `sleep` holding it too (its pid written outside the
+// watched dir); then the command exits with `exitCode`.
+function leakingCommand(name: string, exitCode: number): { command: string; pidFile: string } {
+  const pidFile = join(scratch, `${name}.pid`);
+  const testFile = join(scratch, `${name}.test.mjs`);
+  writeFileSync(
+    testFile,
+    `import { spawn } from 'node:child_process';
+import { openSync, writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+test('leaves a writer', async () => {
+  const log = openSync(process.env.RUNNER_TEMP + '/held.log', 'w');
+  const child = spawn('sleep', ['30'], { stdio: ['ignore', log, 'ignore'], detached: true });
+  child.unref();
+  writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+});
+`,
+  );
+  return { command: `node --test '${testFile}'; echo ok; exit ${exitCode}`, pidFile };
+}
+
+const pidIn = (pidFile: string) => {
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  leftoverPids.push(pid);
+  return pid;
+};
+
+// Ended means gone or a zombie: the exited holdwatch was its subreaper, and this machine's PID 1 may not reap.
+function isRunning(pid: number): boolean {
+  const stat = `/proc/${pid}/stat`;
+  return existsSync(stat) && !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
+}
+
+describe('the action run step', () => {
+  it('gets every input of the action', () => {
+    const mapped = Object.values(runStep.env ?? {}).map((text) => /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(text)?.[1]);
+    expect(mapped.sort()).toEqual(Object.keys(action.inputs).sort());
+  });
+
+  it.each([0, 3])('keeps the command exit code %i and names the holder in the step summary and the reports', async (exitCode) => {
+    const { command, pidFile } = leakingCommand(`exit-${exitCode}`, exitCode);
+    const out = await runAction({ run: command });
+    const pid = pidIn(pidFile);
+    expect(out.code, out.stderr).toBe(exitCode);
+    expect(out.stdout).toMatch(/# pass 1\n[^]*ok\n$/);
+    expect(out.outputs['exit-code']).toBe(String(exitCode));
+    // Watched by default: the runner's temp dir (the held file is there).
+    expect(out.summary).toContain('### holdwatch:');
+    expect(out.summary).toMatch(/^### holdwatch: .*`node` PID \d+ still held `held\.log`, opened in `leaves a writer`/);
+    expect(out.summary).toMatch(/^\| `node` \| \d+ \| `held\.log` \| leaked-past-test \|/m);
+    // Where the upload step looks: outside the watched dir, both reports there.
+    const reportDir = out.outputs['report-dir']!;
+    expect(reportDir.startsWith(out.github)).toBe(true);
+    expect(out.outputs['artifact-name']).toMatch(/^holdwatch-report-test-[0-9a-f]{6}$/);
+    expect(readFileSync(join(reportDir, 'holdwatch-report.md'), 'utf8')).toContain(`held.log`);
+    expect(readFileSync(join(reportDir, 'holdwatch-report.html'), 'utf8')).toContain(`held.log`);
+    // Nothing asked holdwatch to end it: the leak is still there for the report to be true.
+    expect(isRunning(pid)).toBe(true);
+  });
+
+  it('ends the leftover with kill-leftovers', async () => {
+    const { command, pidFile } = leakingCommand('kill', 0);
+    const out = await runAction({ run: command, 'kill-leftovers': 'true' });
+    const pid = pidIn(pidFile);
+    expect(out.code, out.stderr).toBe(0);
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it('runs the command with the shell input, and takes report-dir and report-name', async () => {
+    const reportDir = mkdtempSync(join(scratch, 'reports-'));
+    const out = await runAction({ run: 'echo "$0"', shell: 'sh', 'report-dir': reportDir, 'report-name': 'mine' });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toBe('sh\n');
+    expect(out.outputs).toMatchObject({ 'report-dir': reportDir, 'artifact-name': 'mine', 'exit-code': '0' });
+    expect(existsSync(join(reportDir, 'holdwatch-report.md'))).toBe(true);
+  });
+
+  it.each([
+    [{ run: '' }, /^holdwatch action: the 'run' input is empty/],
+    [{ run: 'true', shell: 'fish' }, /^holdwatch action: the 'shell' input "fish" is not one of bash, sh, pwsh, cmd$/],
+  ])('refuses %j with one line and exit 2', async (inputs, message) => {
+    const out = await runAction(inputs);
+    expect(out.code).toBe(2);
+    expect(out.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(message)]);
+    expect(out.summary).toBe('');
+  });
+
+  it('passes holdwatch’s own refusal on: a watched dir that does not exist is exit 2, the command never runs', async () => {
+    const marker = join(scratch, 'ran');
+    const out = await runAction({ run: `touch '${marker}'`, watch: join(scratch, 'no-such-dir') });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/no such directory/);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
