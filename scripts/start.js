@@ -21,7 +21,8 @@ function electronBinary() {
 
 const binary = electronBinary();
 if (binary) {
-  const child = spawn(binary, [root, ...process.argv.slice(2)], { stdio: 'inherit' });
+  // The app's folder, whose package.json names the Electron main process (the project's `main` is the library).
+  const child = spawn(binary, [root + 'electron/dev-app', ...process.argv.slice(2)], { stdio: 'inherit' });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   process.stderr.write("holdwatch: Electron's binary is not installed here; opening `holdwatch ui` in your browser instead\n");

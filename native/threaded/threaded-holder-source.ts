@@ -4,7 +4,7 @@
 // call and receives the result. One owner: dispose() ends the thread, which disposes its source.
 import { Worker } from 'node:worker_threads';
 import type { PlatformName, ProcessInfo } from '../../contract/holders.js';
-import { BadInputError } from '../../core/errors.js';
+import { BadInputError, messageOf } from '../../core/errors.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import type { ThreadCall, ThreadReply, ThreadStart } from './thread-messages.js';
 
@@ -23,7 +23,7 @@ export class ThreadedHolderSource implements HolderSource {
     extras: boolean,
   ) {
     worker.on('message', (reply: ThreadReply) => this.onReply(reply));
-    worker.on('error', (error) => this.onGone(`the scan thread failed: ${error.message}`));
+    worker.on('error', (error: unknown) => this.onGone(`the scan thread failed: ${messageOf(error)}`));
     worker.on('exit', () => this.onGone('the scan thread ended'));
     if (extras) this.processExtras = (pid, handles) => this.call({ method: 'processExtras', pid, handles }) as Promise<ProcessExtras | null>;
   }
