@@ -2,6 +2,8 @@
 // `holdwatch <dir>` from a terminal, or a second instance's argv (app.on('second-instance')). Pure: the
 // caller passes the argv, whether the app is packaged and the starting process's working directory.
 import { posix, win32 } from 'node:path';
+import type { DirToOpen } from '../contract/service.js';
+import { checkDirToOpen } from '../host/dir-to-open.js';
 import { scanWorkerArguments } from './worker-args.js';
 
 export interface DirArgumentContext {
@@ -14,6 +16,12 @@ export interface DirArgumentContext {
 
 /** Node options Electron accepts whose value is the next argument (Playwright's launcher uses `-r <loader>`). */
 const SWITCHES_WITH_A_VALUE = new Set(['-r', '--require']);
+
+/** The directory an argv names, checked (the session's dirToOpen); null when it names none. Never throws. */
+export function dirToOpenFrom(argv: readonly string[], context: DirArgumentContext): DirToOpen | null {
+  const dir = dirArgumentOf(argv, context);
+  return dir === null ? null : checkDirToOpen(dir);
+}
 
 /** The absolute directory argv names, or null when it names none (the start screen opens). Not checked for existence. */
 export function dirArgumentOf(argv: readonly string[], context: DirArgumentContext): string | null {

@@ -3,16 +3,14 @@
 import { join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, session as electronSession, shell } from 'electron';
-import type { DirToOpen } from '../contract/service.js';
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
 import { dataDirOf } from '../host/data-dir.js';
-import { checkDirToOpen } from '../host/dir-to-open.js';
 import { RENDERER_DIR } from '../host/install-paths.js';
 import { RecentDirs } from '../host/recent-dirs.js';
 import { serveScanWorker } from '../host/scanner/scan-worker.js';
 import { HostSession } from '../host/session/host-session.js';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
-import { dirArgumentOf } from './dir-argument.js';
+import { dirToOpenFrom } from './dir-argument.js';
 import { scanWorkerArguments } from './worker-args.js';
 import { forwardEvents, serveServiceOverIpc } from './ipc-host.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
@@ -37,7 +35,8 @@ if (workerArgs) {
 } else {
   registerAppScheme();
   let window: BrowserWindow | null = null;
-  const dirToOpen = dirToOpenFrom(process.argv, process.cwd());
+  const argvContext = (workingDirectory: string) => ({ packaged: app.isPackaged, workingDirectory, platform: process.platform });
+  const dirToOpen = dirToOpenFrom(process.argv, argvContext(process.cwd()));
   // Explorer starts "Which process holds this folder?" inside that folder. Step out before Chromium
   // starts its GPU and renderer processes: they inherit the current directory, and on Windows a current
   // directory is an open handle that would make holdwatch the holder.
@@ -56,7 +55,7 @@ if (workerArgs) {
 
   app.on('second-instance', (_event, argv, workingDirectory) => {
     // `holdwatch <dir>` (or the context menu) while the app runs: the open window turns to that dir.
-    const request = dirToOpenFrom(argv, workingDirectory);
+    const request = dirToOpenFrom(argv, argvContext(workingDirectory));
     if (request) session.requestOpenDir(request);
     if (!window) return;
     if (window.isMinimized()) window.restore();
@@ -93,12 +92,6 @@ if (workerArgs) {
 
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', () => void session.dispose());
-}
-
-/** The directory an argv names, checked; null when it names none. Never throws: a bad one is a sentence. */
-function dirToOpenFrom(argv: readonly string[], workingDirectory: string): DirToOpen | null {
-  const dir = dirArgumentOf(argv, { packaged: app.isPackaged, workingDirectory, platform: process.platform });
-  return dir === null ? null : checkDirToOpen(dir);
 }
 
 function stepOutOf(dir: string): void {
