@@ -103,7 +103,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .description('the holdwatch UI in your browser, served on 127.0.0.1 with an access token')
     .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(parsePort).default(0))
     .option('--no-open', 'print the URL only; do not open a browser')
-    .action(async (options: { port: number; open: boolean }) => setExitCode(await (await import('./ui-command.js')).uiCommand(options)));
+    .option('--watch <dir>', 'open straight onto watching <dir>')
+    .action(async (options: { port: number; open: boolean; watch?: string }) => setExitCode(await (await import('./ui-command.js')).uiCommand(options)));
 
   // Internal: the scanner worker holdwatch ui starts (elevated on Windows). Hidden from help.
   program

@@ -35,6 +35,7 @@ export function subscribeAll(service: HoldwatchService, emit: (event: ServiceEve
     service.onWatchEvent((watchId, event) => emit({ channel: 'watch', watchId, event })),
     service.onWatchStatus((watchId, status) => emit({ channel: 'watch-status', watchId, status })),
     service.onRunEvent((runId, event) => emit({ channel: 'run', runId, event })),
+    service.onOpenDirRequest((request) => emit({ channel: 'open-dir', request })),
   ];
   return () => offs.forEach((off) => off());
 }
@@ -81,6 +82,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     exportReport: (r) => call('exportReport', r),
     revealPath: (r) => call('revealPath', r),
     listRecentDirs: () => call('listRecentDirs', undefined),
+    dirToOpen: () => call('dirToOpen', undefined),
     defaultDir: () => call('defaultDir', undefined),
     listActiveRuns: () => call('listActiveRuns', undefined),
     attachRun: (r) => call('attachRun', r),
@@ -88,5 +90,6 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     onWatchEvent: listen((e) => (e.channel === 'watch' ? [e.watchId, e.event] : null)),
     onWatchStatus: listen((e) => (e.channel === 'watch-status' ? [e.watchId, e.status] : null)),
     onRunEvent: listen((e) => (e.channel === 'run' ? [e.runId, e.event] : null)),
+    onOpenDirRequest: listen((e) => (e.channel === 'open-dir' ? [e.request] : null)),
   };
 }

@@ -44,6 +44,7 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     exportReport: record('exportReport'),
     revealPath: record('revealPath'),
     listRecentDirs: record('listRecentDirs'),
+    dirToOpen: record('dirToOpen'),
     defaultDir: record('defaultDir'),
     listActiveRuns: record('listActiveRuns'),
     attachRun: record('attachRun'),
@@ -51,6 +52,7 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     onWatchEvent: none,
     onWatchStatus: none,
     onRunEvent: none,
+    onOpenDirRequest: none,
   };
 }
 
@@ -170,5 +172,28 @@ describe('Scan as administrator in the contract', () => {
     expect(() => parseServiceEvent({ channel: 'watch-status', watchId: 'w1', status: { ...status, scanner: { ...scanner, mode: 'root-shell' } } })).toThrow(
       ContractError,
     );
+  });
+});
+
+describe('a directory to open in the contract', () => {
+  it('is a checked dir or a problem sentence, never both nor neither', async () => {
+    const client = (answer: unknown) => serviceClient({ invoke: async () => answer, onEvent: () => () => {} }, () => {});
+    await expect(client({ dir: '/tmp/w' }).dirToOpen()).resolves.toEqual({ dir: '/tmp/w' });
+    await expect(client({ problem: '/nope does not exist' }).dirToOpen()).resolves.toEqual({ problem: '/nope does not exist' });
+    await expect(client(null).dirToOpen()).resolves.toBeNull();
+    await expect(client({ dir: '/tmp/w', problem: 'x' }).dirToOpen()).rejects.toBeInstanceOf(ContractError);
+    await expect(client({}).dirToOpen()).rejects.toBeInstanceOf(ContractError);
+    await expect(client({ dir: '' }).dirToOpen()).rejects.toBeInstanceOf(ContractError);
+  });
+
+  it('a second instance’s directory arrives on its own channel', () => {
+    const listeners = new Set<(p: unknown) => void>();
+    const client = serviceClient({ invoke: async () => null, onEvent: (l) => (listeners.add(l), () => listeners.delete(l)) }, () => {});
+    const seen: unknown[] = [];
+    client.onOpenDirRequest((request) => seen.push(request));
+    client.onWatchEvent(() => seen.push('not this one'));
+    listeners.forEach((l) => l({ channel: 'open-dir', request: { dir: 'C:\\work' } }));
+    listeners.forEach((l) => l({ channel: 'open-dir', request: { dir: 42 } }));
+    expect(seen).toEqual([{ dir: 'C:\\work' }]);
   });
 });

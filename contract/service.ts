@@ -82,6 +82,13 @@ export const WatchStatusSchema = z.object({
 });
 export type WatchStatus = z.infer<typeof WatchStatusSchema>;
 
+/**
+ * A directory the app was asked to open on (its command line, the Explorer context menu, a second
+ * instance): the checked absolute path, or why it cannot be watched, as one sentence for the start screen.
+ */
+export const DirToOpenSchema = z.union([z.strictObject({ dir: boundedPath }), z.strictObject({ problem: z.string().min(1).max(4096) })]);
+export type DirToOpen = z.infer<typeof DirToOpenSchema>;
+
 /** Every method, once: what it takes and what it answers. */
 export const SERVICE_METHODS = {
   scan: { request: ScanRequestSchema, result: SnapshotSchema },
@@ -108,6 +115,8 @@ export const SERVICE_METHODS = {
   revealPath: { request: boundedPath, result: done },
   /** Directories watched before, most recent first. */
   listRecentDirs: { request: nothing, result: z.array(z.string()) },
+  /** The directory this app was started on (`holdwatch ui --watch`, the desktop app's argument), or null. */
+  dirToOpen: { request: nothing, result: DirToOpenSchema.nullable() },
   /** The system temp dir: where most teardown failures happen. */
   defaultDir: { request: nothing, result: z.string() },
   /** Runs `holdwatch run` started in a terminal that are still going, newest first. */
@@ -139,6 +148,8 @@ export const ServiceEventSchema = z.discriminatedUnion('channel', [
   z.object({ channel: z.literal('watch'), watchId: id, event: WatchEventSchema }),
   z.object({ channel: z.literal('watch-status'), watchId: id, status: WatchStatusSchema }),
   z.object({ channel: z.literal('run'), runId: id, event: RunEventSchema }),
+  /** A second start of the app named a directory: the window opens onto it. */
+  z.object({ channel: z.literal('open-dir'), request: DirToOpenSchema }),
 ]);
 export type ServiceEvent = z.infer<typeof ServiceEventSchema>;
 
@@ -147,6 +158,7 @@ export interface ServiceSubscriptions {
   onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void;
   onWatchStatus(listener: (watchId: string, status: WatchStatus) => void): () => void;
   onRunEvent(listener: (runId: string, event: RunEvent) => void): () => void;
+  onOpenDirRequest(listener: (request: DirToOpen) => void): () => void;
 }
 
 export type HoldwatchService = { [M in ServiceMethod]: Call<M> } & ServiceSubscriptions;

@@ -1,14 +1,16 @@
 // The desktop app's main process: one host session served over IPC to one hardened window. No logic
 // that core or the session could hold lives here.
-import { join } from 'node:path';
+import { join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, session as electronSession, shell } from 'electron';
+import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../core/paths.js';
 import { dataDirOf } from '../host/data-dir.js';
 import { RENDERER_DIR } from '../host/install-paths.js';
 import { RecentDirs } from '../host/recent-dirs.js';
 import { serveScanWorker } from '../host/scanner/scan-worker.js';
 import { HostSession } from '../host/session/host-session.js';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
+import { dirToOpenFrom } from './dir-argument.js';
 import { scanWorkerArguments } from './worker-args.js';
 import { forwardEvents, serveServiceOverIpc } from './ipc-host.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
@@ -33,6 +35,12 @@ if (workerArgs) {
 } else {
   registerAppScheme();
   let window: BrowserWindow | null = null;
+  const argvContext = (workingDirectory: string) => ({ packaged: app.isPackaged, workingDirectory, platform: process.platform });
+  const dirToOpen = dirToOpenFrom(process.argv, argvContext(process.cwd()));
+  // Explorer starts "Which process holds this folder?" inside that folder. Step out before Chromium
+  // starts its GPU and renderer processes: they inherit the current directory, and on Windows a current
+  // directory is an open handle that would make holdwatch the holder.
+  if (dirToOpen && 'dir' in dirToOpen) stepOutOf(dirToOpen.dir);
   // Unpackaged, Electron runs `electron <app dir> ...`: the worker needs the app dir before its arguments.
   const scanWorker = { program: process.execPath, prefixArgs: app.isPackaged ? [] : [app.getAppPath()], socketDir: app.getPath('userData') };
   const session = new HostSession({
@@ -42,9 +50,13 @@ if (workerArgs) {
     dataDir: dataDirOf(process.env, process.platform),
     env: process.env,
     workingDirectory: process,
+    dirToOpen,
   });
 
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    // `holdwatch <dir>` (or the context menu) while the app runs: the open window turns to that dir.
+    const request = dirToOpenFrom(argv, argvContext(workingDirectory));
+    if (request) session.requestOpenDir(request);
     if (!window) return;
     if (window.isMinimized()) window.restore();
     window.focus();
@@ -80,6 +92,11 @@ if (workerArgs) {
 
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', () => void session.dispose());
+}
+
+function stepOutOf(dir: string): void {
+  const cwd = process.cwd();
+  if (isUnder(cwd, dir, process.platform === 'win32' ? WINDOWS_STYLE : POSIX_STYLE)) process.chdir(parse(cwd).root);
 }
 
 function createWindow(service: HostSession): BrowserWindow {

@@ -27,5 +27,7 @@ if (binary) {
 } else {
   process.stderr.write("holdwatch: Electron's binary is not installed here; opening `holdwatch ui` in your browser instead\n");
   const { main } = await import('../dist/cli/main.js');
-  await main(['ui', ...process.argv.slice(2)]);
+  // `npm start -- <dir> [ui options]` opens the app on <dir>; `holdwatch ui` takes it as --watch.
+  const [first, ...rest] = process.argv.slice(2);
+  await main(['ui', ...(first === undefined ? [] : first.startsWith('-') ? [first] : ['--watch', first]), ...rest]);
 }

@@ -9,6 +9,7 @@ import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
 import type { ActiveRun, RunEvent } from '../../contract/runs.js';
 import type {
+  DirToOpen,
   EndProcessRequestDto,
   ExportedReport,
   ExportRequestDto,
@@ -20,6 +21,7 @@ import type {
   WatchRequestDto,
   WatchStatus,
 } from '../../contract/service.js';
+import { Emitter } from '../../core/emitter.js';
 import { BadInputError } from '../../core/errors.js';
 import { formatLiveStack } from '../../core/live-stack.js';
 import type { HolderSource, ProcessSource } from '../../core/platform.js';
@@ -48,6 +50,8 @@ export interface HostSessionOptions {
   env: NodeJS.ProcessEnv;
   /** The host process's current directory (`process`): stepped out of every watched dir. */
   workingDirectory: WorkingDirectory;
+  /** The directory the front end was started on, already checked (checkDirToOpen); the renderer opens onto it. */
+  dirToOpen?: DirToOpen | null;
 }
 
 export class HostSession implements HoldwatchService {
@@ -57,8 +61,11 @@ export class HostSession implements HoldwatchService {
   private readonly watches: SessionWatches;
   private readonly runs: SessionRuns;
   private disposed = false;
+  private latestDirToOpen: DirToOpen | null;
+  private readonly dirRequests = new Emitter<[DirToOpen]>();
 
   constructor(private readonly options: HostSessionOptions) {
+    this.latestDirToOpen = options.dirToOpen ?? null;
     this.watches = new SessionWatches(options);
     this.runs = new SessionRuns({ ...options, holders: () => this.holders() });
   }
@@ -152,6 +159,21 @@ export class HostSession implements HoldwatchService {
 
   async listRecentDirs(): Promise<string[]> {
     return this.options.recentDirs.list();
+  }
+
+  /** The latest directory asked for: a window (re)loaded after a second instance opens onto that one. */
+  async dirToOpen(): Promise<DirToOpen | null> {
+    return this.latestDirToOpen;
+  }
+
+  /** A second instance named a directory (Electron's second-instance): open windows turn to it. */
+  requestOpenDir(request: DirToOpen): void {
+    this.latestDirToOpen = request;
+    this.dirRequests.emit(request);
+  }
+
+  onOpenDirRequest(listener: (request: DirToOpen) => void): () => void {
+    return this.dirRequests.on(listener);
   }
 
   async defaultDir(): Promise<string> {

@@ -1,6 +1,7 @@
 // The host behind `holdwatch ui`: one HostSession served by the web host on 127.0.0.1. The CLI starts
 // it and prints its URL; tests start it with options the CLI does not offer (a same-rights worker).
 import { join } from 'node:path';
+import type { DirToOpen } from '../../contract/service.js';
 import { RENDERER_DIR } from '../install-paths.js';
 import { RecentDirs } from '../recent-dirs.js';
 import type { WorkingDirectory } from '../resolve-dir.js';
@@ -13,6 +14,8 @@ export interface UiHostOptions {
   env: NodeJS.ProcessEnv;
   workingDirectory: WorkingDirectory;
   scanWorker?: ScanWorkerLaunch;
+  /** `holdwatch ui --watch <dir>`, checked: the page opens onto watching it. */
+  dirToOpen?: DirToOpen | null;
   /** The built renderer; the package's own by default. */
   staticDir?: string;
 }
@@ -24,13 +27,14 @@ export interface UiHost {
 }
 
 export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
-  const { dataDir, env, workingDirectory, scanWorker } = options;
+  const { dataDir, env, workingDirectory, scanWorker, dirToOpen } = options;
   const session = new HostSession({
     recentDirs: new RecentDirs(join(dataDir, 'recent-dirs.json')),
     ownPids: [process.pid],
     dataDir,
     env,
     workingDirectory,
+    dirToOpen,
     ...(scanWorker ? { scanWorker } : {}),
   });
   try {

@@ -171,6 +171,9 @@ export class DemoService implements HoldwatchService {
   async listRecentDirs() {
     return [];
   }
+  async dirToOpen() {
+    return null;
+  }
   async defaultDir() {
     return '/demo';
   }
@@ -188,5 +191,8 @@ export class DemoService implements HoldwatchService {
   onRunEvent(l: Listener<[string, RunEvent]>) {
     this.run.add(l);
     return () => void this.run.delete(l);
+  }
+  onOpenDirRequest() {
+    return () => {}; // no second instance starts a demo
   }
 }

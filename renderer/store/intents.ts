@@ -2,7 +2,7 @@
 // an error as a readable sentence with the next step.
 import type { Holder } from '../../contract/holders.js';
 import type { ActiveRun } from '../../contract/runs.js';
-import type { ReportFormat } from '../../contract/service.js';
+import type { DirToOpen, HoldwatchService, ReportFormat } from '../../contract/service.js';
 import { holderKey } from '../../contract/identity.js';
 import { parseCommandLine } from '../command-line.js';
 import { service } from '../service/current.js';
@@ -41,6 +41,26 @@ export async function startWatch(dir: string): Promise<void> {
       watch: { ...s.watch, phase: 'error', error: `Could not watch ${trimmed}: ${messageOf(error)}. Check the path, or pick another directory.` },
     }));
   }
+}
+
+/**
+ * The directory the app was started on, then each one a second start of the app names: watched at once,
+ * or, when it cannot be, the start screen says why in one line. Returns the unsubscribe function.
+ */
+export function followDirsToOpen(from: HoldwatchService): () => void {
+  const off = from.onOpenDirRequest((request) => void openDir(request));
+  from
+    .dirToOpen()
+    .then((request) => (request ? openDir(request) : undefined))
+    .catch(() => undefined); // a host without one: the start screen, as always
+  return off;
+}
+
+async function openDir(request: DirToOpen): Promise<void> {
+  if ('dir' in request) return startWatch(request.dir);
+  await stopWatch();
+  // An error with no rows is the start screen (App): the sentence shows under the directory field.
+  set((s) => ({ watch: { ...s.watch, watchId: null, phase: 'error', error: request.problem, rows: new Map() } }));
 }
 
 export async function stopWatch(): Promise<void> {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
 import { ContractError, dispatchRequest } from '../../contract/service-client.js';
 import { captureLiveStackInWorker } from '../../dist/host/session/live-stack-capture.js';
-import { RecentDirs } from '../../dist/host/recent-dirs.js';
-import { HostSession } from '../../dist/host/session/host-session.js';
+import type { HostSession } from '../../dist/host/session/host-session.js';
+import { scratchSession } from '../support/scratch-session.js';
 
 let scratch: string;
 let session: HostSession;
@@ -21,13 +21,7 @@ const state = (pid: number) => /^State:\s+(\S)/m.exec(readFileSync(`/proc/${pid}
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-live-stack-'));
-  session = new HostSession({
-    recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')),
-    ownPids: [process.pid],
-    dataDir: join(scratch, 'data'),
-    env: process.env,
-    workingDirectory: process,
-  });
+  session = scratchSession(scratch);
   python = spawn('python3', ['-c', 'import time\nprint("ready", flush=True)\ntime.sleep(1000)'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     python.on('exit', (code) => reject(new Error(`python3 exited early (${code})`)));

@@ -9,9 +9,10 @@ import type { ProcessDetails } from '../../contract/details.js';
 import type { Holder } from '../../contract/holders.js';
 import type { RunEvent } from '../../contract/runs.js';
 import { RecentDirs } from '../../dist/host/recent-dirs.js';
-import { HostSession } from '../../dist/host/session/host-session.js';
+import type { HostSession } from '../../dist/host/session/host-session.js';
 import { CLI } from '../support/cli.js';
 import { killAllHolders, pythonHoldingFile, pythonHoldingForDetails } from '../support/holders.js';
+import { scratchSession } from '../support/scratch-session.js';
 
 let scratch: string;
 let session: HostSession;
@@ -20,13 +21,7 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-ui-session-'));
   mkdirSync(join(scratch, 'watched'));
   // Run journals go to the scratch data dir, not the user's.
-  session = new HostSession({
-    recentDirs: new RecentDirs(join(scratch, 'data', 'recent.json')),
-    ownPids: [process.pid],
-    dataDir: join(scratch, 'data'),
-    env: process.env,
-    workingDirectory: process,
-  });
+  session = scratchSession(scratch);
 });
 
 afterAll(async () => {
@@ -195,13 +190,9 @@ describe('HostSession.getProcessDetails after "Scan as administrator"', () => {
   it("reads details through the elevated watch's worker, not the session's own source", async () => {
     const socketDir = join(scratch, 'worker-sockets');
     const watched = realpathSync(join(scratch, 'watched'));
-    const elevated = new HostSession({
+    const elevated = scratchSession(scratch, {
       recentDirs: new RecentDirs(join(scratch, 'data', 'recent-elevated.json')),
-      ownPids: [process.pid],
       scanWorker: { program: process.execPath, prefixArgs: [CLI], socketDir, sameRights: true },
-      dataDir: join(scratch, 'data'),
-      env: process.env,
-      workingDirectory: process,
     });
     try {
       const holder = await pythonHoldingFile(join(watched, 'elevated.log'));

@@ -38,9 +38,13 @@ export interface RunningUi {
  * `asUser`: run the host as that user (setpriv), e.g. `nobody` to see what a non-root user sees.
  * `host`: a test host script to run instead of the CLI's `ui` (it prints its URL the same way).
  * `openBrowser`: let it open "the browser" (whatever xdg-open is on the env's PATH).
+ * `args`: more of `holdwatch ui`'s options, e.g. `['--watch', dir]`.
  */
-export function startUi(env: Record<string, string> = {}, options: { asUser?: string; host?: string; openBrowser?: boolean } = {}): Promise<RunningUi> {
-  const argv = options.host ? [options.host] : [CLI, 'ui', '--port', '0', ...(options.openBrowser ? [] : ['--no-open'])];
+export function startUi(
+  env: Record<string, string> = {},
+  options: { asUser?: string; host?: string; openBrowser?: boolean; args?: string[] } = {},
+): Promise<RunningUi> {
+  const argv = options.host ? [options.host] : [CLI, 'ui', '--port', '0', ...(options.openBrowser ? [] : ['--no-open']), ...(options.args ?? [])];
   const [command, args] = options.asUser
     ? [
         'setpriv',
