@@ -3,7 +3,8 @@
 // holds, checks the holder appears in the window with its process name (holder-check.mjs, the check
 // the UI tests run here against `holdwatch ui`), then ends the child and closes the app. One line,
 // exit 0 when seen, 1 when not (or the app could not start), 2 on bad arguments.
-// Linux needs a display: `xvfb-run npm run smoke:electron`.
+// Linux needs a display: `xvfb-run npm run smoke:electron`. Unpackaged, the app's folder is electron/dev-app
+// (its package.json names the main process; the project's own `main` is the library).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ async function smoke(executable) {
     // Its own profile and data dir: a holdwatch the user has open must not take the single-instance lock.
     const switches = [`--user-data-dir=${join(scratch, 'profile')}`];
     app = await _electron.launch({
-      ...(executable ? { executablePath: executable, args: [...switches, held.dir] } : { args: [...switches, ROOT, held.dir] }),
+      ...(executable ? { executablePath: executable, args: [...switches, held.dir] } : { args: [...switches, join(ROOT, 'electron', 'dev-app'), held.dir] }),
       cwd: scratch,
       env: { ...process.env, HOLDWATCH_DATA_DIR: join(scratch, 'data') },
       timeout: 60_000,
