@@ -10,6 +10,7 @@ import type { LiveStack } from '../../core/live-stack.js';
 import { readMinidump } from './minidump-file.js';
 import { describeAttachUnderWine } from './attach-scenarios.js';
 import { describeElevatedUnderWine } from './elevated-scenarios.js';
+import { describeRealWindows } from './real-windows-scenarios.js';
 import { describeRunUnderWine } from './run-scenarios.js';
 import { host, hostSummary, prepareWindows, REPO, waitFor, waitForFile, winPath, WindowsProcesses, type WindowsEnv } from './wine-harness.js';
 
@@ -351,3 +352,4 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
 describeRunUnderWine(haveWine);
 describeElevatedUnderWine(haveWine);
 describeAttachUnderWine(haveWine);
+describeRealWindows(haveWine);
