@@ -18,8 +18,8 @@ export function msysPath(windowsPath: string): string {
 
 function startNative(windows: WindowsEnv, args: string[], logs: { out: string; err: string }): StartedNode {
   // Opened before the spawn, so a test reading a log at once finds it (empty), as under Wine.
-  const out = createWriteStream('', { fd: openSync(logs.out, 'w') });
-  const err = createWriteStream('', { fd: openSync(logs.err, 'w') });
+  const out = createWriteStream(logs.out, { fd: openSync(logs.out, 'w') });
+  const err = createWriteStream(logs.err, { fd: openSync(logs.err, 'w') });
   const child = spawn(windows.nodeExe, args, { env: windows.env, stdio: 'pipe', windowsHide: true, cwd: REPO });
   child.stdin.end(); // EOF at once, as /dev/null gives under Wine
   child.stdout.pipe(out);
