@@ -6,7 +6,8 @@
 //   ui           tests/ui: the built renderer in Chromium through holdwatch ui, and the hosts behind it
 //   security     tests/security: `holdwatch ui` and the data it keeps, attacked by a local peer
 //   faults       tests/faults: `run` with a full disk, a dead scan worker, huge or unread output
-//   wine         tests/wine: the win32 backend under Wine with Windows node.exe
+//   wine         tests/wine: the win32 backend with Windows node.exe, under Wine; on Windows natively
+//                (tests/wine/host.ts picks; `npm run test:windows` is this project)
 //   determinism  tests/determinism: the same verdict N of N times while busy processes load both CPUs;
 //                run after the others (groupOrder), so its load slows no other test
 import { defineConfig } from 'vitest/config';

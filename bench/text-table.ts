@@ -19,3 +19,13 @@ export function formatTextTable(columns: readonly Column[], rows: readonly (read
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(columns.map((c) => c.header)), rule, ...rows.map(line)].join('\n');
 }
+
+/**
+ * The same table in GitHub-flavoured Markdown, for CI step summaries (`>> $GITHUB_STEP_SUMMARY`):
+ * right-aligned columns get `---:`, and a `|` inside a cell is escaped so it cannot split the row.
+ */
+export function formatMarkdownTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${columns.map((_, i) => (cells[i] ?? '').replace(/\|/g, '\\|')).join(' | ')} |`;
+  const rule = `|${columns.map((c) => (c.align === 'right' ? '---:' : '---')).join('|')}|`;
+  return [line(columns.map((c) => c.header)), rule, ...rows.map(line)].join('\n');
+}

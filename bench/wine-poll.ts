@@ -1,5 +1,7 @@
 // Steady-state poll vs the bare system handle-table call, on the same (Wine or Windows) system.
-// Run under Windows node.exe: `npm run bench:wine` (builds, then scripts/wine-node.sh runs this).
+// Run under Windows node.exe: `npm run bench:wine` (builds, then scripts/wine-node.sh runs this under
+// Wine), or natively on Windows: `npm run bench:windows`. The details go to stderr; stdout gets one
+// Markdown table, which CI appends to the job's step summary.
 // Three times: with the table as it is; with LOAD_PROCESSES node.exe children holding LOAD_FILES
 // files each (2,000 File handles, one per child under the watched dir); and with one more child
 // holding BIG_HANDLES handles (100,000: one file outside the dir, opened again and again).
@@ -11,10 +13,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { openThreadedHolderSource } from '../native/index.js';
 import { SystemTables } from '../native/win32/system-tables.js';
 import { Win32HolderSource, type Win32ScanStats } from '../native/win32/win32-holder-source.js';
+import { formatMarkdownTable, type Column } from './text-table.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const LOAD_PROCESSES = Number(process.env.BENCH_LOAD_PROCESSES ?? 20);
@@ -81,6 +85,20 @@ async function blockedOffThread(watched: string, rounds: number): Promise<number
   }
 }
 
+/** One row of the summary table per measured table. */
+const summary: string[][] = [];
+const SUMMARY_COLUMNS: Column[] = [
+  { header: 'handle table' },
+  { header: 'processes', align: 'right' },
+  { header: 'File handles', align: 'right' },
+  { header: 'bare call median ms', align: 'right' },
+  { header: 'poll median ms', align: 'right' },
+  { header: 'poll p90 ms', align: 'right' },
+  { header: 'poll / bare (target <= 1.5x)', align: 'right' },
+  { header: 'thread blocked p90 ms', align: 'right' },
+  { header: 'blocked p90 ms, scan on a worker thread', align: 'right' },
+];
+
 const ms = (t: Timing) => `median ${t.median.toFixed(3)} ms, p90 ${t.p90.toFixed(3)} ms, mean ${t.mean.toFixed(3)} ms`;
 
 async function measure(label: string, watched: string, tables: SystemTables, rounds = ROUNDS): Promise<void> {
@@ -110,21 +128,35 @@ async function measure(label: string, watched: string, tables: SystemTables, rou
     ]);
     const blockedSorted = await blockedPerPoll(() => source.scan({ dirs: [dir] }), rounds);
     const [list] = await timeInterleaved(Math.min(ROUNDS, 50), [() => tables.processList()]);
-    console.log(`${label}: processes=${first.processCount} file-handles=${first.handleCount} holders=${first.holders.length} rounds=${rounds}`);
-    console.log(`  bare NtQuerySystemInformation(64) + copy out: ${ms(bare!)}`);
-    console.log(`  the same + parse to File rows (objects):    ${ms(parsed!)}`);
-    console.log(`  steady-state poll (scan):                   ${ms(poll!)} (handles named during the timed polls: ${namedDuringPolls})`);
+    console.error(`${label}: processes=${first.processCount} file-handles=${first.handleCount} holders=${first.holders.length} rounds=${rounds}`);
+    console.error(`  bare NtQuerySystemInformation(64) + copy out: ${ms(bare!)}`);
+    console.error(`  the same + parse to File rows (objects):    ${ms(parsed!)}`);
+    console.error(`  steady-state poll (scan):                   ${ms(poll!)} (handles named during the timed polls: ${namedDuringPolls})`);
     const changes = [...changed].map(([pid, n]) => `${pid}${pid === process.pid ? ' (this bench)' : ''}: ${n}`).join(', ');
-    console.log(`  processes whose File rows changed during the timed polls (pid: polls): ${changes || 'none'}`);
-    console.log(`  process list NtQuerySystemInformation(5), no longer in a poll: ${ms(list!)}`);
-    console.log(
+    console.error(`  processes whose File rows changed during the timed polls (pid: polls): ${changes || 'none'}`);
+    console.error(`  process list NtQuerySystemInformation(5), no longer in a poll: ${ms(list!)}`);
+    console.error(
       `  this thread blocked per poll (longest event-loop delay, ${blockedSorted.length} more polls): median ${blockedSorted[Math.floor(blockedSorted.length / 2)]!.toFixed(1)} ms, p90 ${blockedSorted[Math.floor(blockedSorted.length * 0.9)]!.toFixed(1)} ms, max ${blockedSorted[blockedSorted.length - 1]!.toFixed(1)} ms`,
     );
     const threadedBlocked = await blockedOffThread(watched, rounds);
-    console.log(
+    console.error(
       `  the same, the scan on a worker thread (as the app runs it): median ${threadedBlocked[Math.floor(threadedBlocked.length / 2)]!.toFixed(1)} ms, p90 ${threadedBlocked[Math.floor(threadedBlocked.length * 0.9)]!.toFixed(1)} ms, max ${threadedBlocked[threadedBlocked.length - 1]!.toFixed(1)} ms`,
     );
-    console.log(`  ratio poll/bare call: median ${(poll!.median / bare!.median).toFixed(2)}x, mean ${(poll!.mean / bare!.mean).toFixed(2)}x (target <= 1.5x)`);
+    console.error(
+      `  ratio poll/bare call: median ${(poll!.median / bare!.median).toFixed(2)}x, mean ${(poll!.mean / bare!.mean).toFixed(2)}x (target <= 1.5x)`,
+    );
+    const p90 = (sorted: number[]) => sorted[Math.floor(sorted.length * 0.9)]!.toFixed(1);
+    summary.push([
+      label,
+      String(first.processCount),
+      String(first.handleCount),
+      bare!.median.toFixed(3),
+      poll!.median.toFixed(3),
+      poll!.p90.toFixed(3),
+      `${(poll!.median / bare!.median).toFixed(2)}x`,
+      p90(blockedSorted),
+      p90(threadedBlocked),
+    ]);
   } finally {
     await source.dispose();
   }
@@ -166,7 +198,7 @@ async function startBigHolder(scratch: string, count: number): Promise<ChildProc
   const script = join(scratch, 'big-holder.cjs');
   writeFileSync(
     script,
-    `const fs = require('fs'); const koffi = require('koffi'); const [file, n] = process.argv.slice(2); fs.writeFileSync(file, 'x');
+    `const fs = require('fs'); const [file, n, koffiPath] = process.argv.slice(2); const koffi = require(koffiPath); fs.writeFileSync(file, 'x');
 const k32 = koffi.load('kernel32.dll');
 const dup = k32.func('bool DuplicateHandle(void *sp, void *h, void *tp, _Out_ void **out, uint32_t access, bool inherit, uint32_t options)');
 const self = k32.func('void *GetCurrentProcess()')();
@@ -175,7 +207,10 @@ const osHandle = createFile(file, 0x80000000, 7, null, 3, 0, null);
 for (let i = 0; i < Number(n); i++) { const out = [null]; if (!dup(self, osHandle, self, out, 0, false, 2)) throw new Error('DuplicateHandle failed at ' + i); }
 console.log('ready'); setInterval(() => {}, 1 << 30);`,
   );
-  const child = spawn(process.execPath, [script, join(scratch, 'big-held.txt'), String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The script lies in a temp dir, where require('koffi') finds nothing: it gets the repo's koffi by path
+  // (natively its win32 binary is beside it; under Wine NODE_PATH supplies it, as for this process).
+  const koffiPath = createRequire(import.meta.url).resolve('koffi');
+  const child = spawn(process.execPath, [script, join(scratch, 'big-held.txt'), String(count), koffiPath], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', () => resolve());
     child.once('exit', (code) => reject(new Error(`big holder exited ${code}`)));
@@ -198,6 +233,10 @@ async function main(): Promise<void> {
     await measure(`with ${LOAD_PROCESSES} node.exe x ${LOAD_FILES} files`, watched, tables);
     load.push(await startBigHolder(scratch, BIG_HANDLES));
     await measure(`and one node.exe holding ${BIG_HANDLES} handles`, watched, tables, BIG_ROUNDS);
+    // WINEPREFIX: scripts/wine-node.sh sets it, and Wine passes the environment on to node.exe.
+    const where = process.env.WINEPREFIX ? 'under Wine' : 'on Windows';
+    console.log(`### holdwatch poll vs the bare handle-table call (${where}, node ${process.version})\n`);
+    console.log(formatMarkdownTable(SUMMARY_COLUMNS, summary));
   } finally {
     for (const child of load) child.kill();
     await Promise.all(load.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve())));

@@ -6,14 +6,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../contract/runs.js';
-import { REPO, toWine, useWineScratch, waitFor, waitForFile } from './wine-harness.js';
+import { host, REPO, useWindowsScratch, waitFor, waitForFile, winPath } from './wine-harness.js';
 
-const bin = toWine(join(REPO, 'bin', 'holdwatch.js'));
-const fixture = (name: string) => toWine(join(REPO, 'tests', 'wine', 'fixtures', name));
+const bin = winPath(join(REPO, 'bin', 'holdwatch.js'));
+const fixture = (name: string) => winPath(join(REPO, 'tests', 'wine', 'fixtures', name));
 
 export function describeAttachUnderWine(haveWine: boolean): void {
-  describe.skipIf(!haveWine)('holdwatch attach under Wine', () => {
-    const suite = useWineScratch('attach');
+  describe.skipIf(!haveWine)(`holdwatch attach ${host.where}`, () => {
+    const suite = useWindowsScratch('attach');
     beforeAll(() => {
       // attach and the probe meet in <data dir>\inbox: the data dir must be the Windows one (%LOCALAPPDATA%).
       delete suite.wine.env.HOLDWATCH_DATA_DIR;
@@ -27,14 +27,14 @@ export function describeAttachUnderWine(haveWine: boolean): void {
       const [ready, release, open] = ['ready', 'release', 'open'].map((n) => join(scratch, `target.${n}`)) as [string, string, string];
       const target = procs.start('attach-target', [
         fixture('holder.mjs'),
-        toWine(ready),
-        toWine(release),
-        `wait=${toWine(open)}`,
-        `share0=${toWine(join(dir, 'held.txt'))}`,
+        winPath(ready),
+        winPath(release),
+        `wait=${winPath(open)}`,
+        `share0=${winPath(join(dir, 'held.txt'))}`,
       ]);
       const pid = (JSON.parse(await waitForFile(ready, target.child, target.logs.err)) as { pid: number }).pid;
       const json = join(scratch, 'by-pid.json');
-      const attach = procs.start('attach-pid', [bin, 'attach', '--watch', toWine(dir), '--pid', String(pid), '--json', toWine(json)]);
+      const attach = procs.start('attach-pid', [bin, 'attach', '--watch', winPath(dir), '--pid', String(pid), '--json', winPath(json)]);
       const exited = new Promise<number | null>((resolve) => attach.child.once('exit', (code) => resolve(code)));
       await waitFor(() => readFileSync(attach.logs.err, 'utf8').includes(`holdwatch: attached to pid ${pid}`), attach.logs.err);
       writeFileSync(open, 'now'); // the target opens its file only now, while followed
@@ -44,7 +44,7 @@ export function describeAttachUnderWine(haveWine: boolean): void {
       const record = JSON.parse(readFileSync(json, 'utf8')) as RunRecord;
       expect(record.platform).toBe('win32');
       expect(record.holders.filter((h) => h.pid === pid).map((h) => [h.kind, h.path, h.processName])).toEqual([
-        ['file', toWine(join(dir, 'held.txt')), 'node.exe'],
+        ['file', winPath(join(dir, 'held.txt')), 'node.exe'],
       ]);
     }, 120_000);
 
@@ -52,13 +52,13 @@ export function describeAttachUnderWine(haveWine: boolean): void {
       const { procs, scratch, wine } = suite;
       const dir = join(scratch, 'announced');
       mkdirSync(dir);
-      const attach = procs.start('attach-inbox', [bin, 'attach', '--watch', toWine(dir), '--json', toWine(join(scratch, 'announced.json'))]);
+      const attach = procs.start('attach-inbox', [bin, 'attach', '--watch', winPath(dir), '--json', winPath(join(scratch, 'announced.json'))]);
       const exited = new Promise<number | null>((resolve) => attach.child.once('exit', (code) => resolve(code)));
       await waitFor(() => readFileSync(attach.logs.err, 'utf8').includes('holdwatch: waiting for runs announced in'), attach.logs.err);
 
       // Node on Windows takes a reporter as a relative path or a file: URL, not as C:\... (ERR_UNSUPPORTED_ESM_URL_SCHEME).
       const reporter = './probes/node-reporter/holdwatch-reporter.mjs';
-      wine.env.EXAMPLE_DIR = toWine(dir);
+      wine.env.EXAMPLE_DIR = winPath(dir);
       let suiteRun;
       try {
         suiteRun = await procs.run(
@@ -80,7 +80,7 @@ export function describeAttachUnderWine(haveWine: boolean): void {
       expect(suiteRun.stdout).toContain('EBUSY');
       const recorded = () => readdirSync(scratch).filter((f) => /^announced-.+\.json$/.test(f));
       await waitFor(() => recorded().length === 1, attach.logs.err);
-      attach.child.kill('SIGINT');
+      await procs.interrupt(attach.child);
       expect(await exited, readFileSync(attach.logs.err, 'utf8')).toBe(0);
 
       const record = JSON.parse(readFileSync(join(scratch, recorded()[0]!), 'utf8')) as RunRecord;
@@ -93,7 +93,7 @@ export function describeAttachUnderWine(haveWine: boolean): void {
       // it), so the followed run sees it. Which test it was first seen in is poll timing here: an attached
       // run has no open records (holdwatch did not start the process, so no preload), and under load the
       // first poll of the new process may come after the 300 ms test.
-      const lock = record.holders.filter((h) => h.path === toWine(join(dir, 'cache', 'cache.lock')));
+      const lock = record.holders.filter((h) => h.path === winPath(join(dir, 'cache', 'cache.lock')));
       expect(lock.map((h) => [h.kind, h.processName])).toEqual([['file', 'node.exe']]);
       expect(existsSync(join(scratch, 'announced.json'))).toBe(false); // each announced run gets its own file
     }, 200_000);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holderKey } from '../../contract/identity.js';
 import type { ScanResult } from '../../core/platform.js';
-import { REPO, toWine, useWineScratch, waitForFile } from './wine-harness.js';
+import { host, REPO, useWindowsScratch, waitForFile, winPath } from './wine-harness.js';
 
 interface ElevatedScanOutput {
   structBytes: number;
@@ -25,8 +25,8 @@ interface ElevatedScanOutput {
 }
 
 export function describeElevatedUnderWine(haveWine: boolean): void {
-  describe.skipIf(!haveWine)('Scan as administrator under Wine', () => {
-    const suite = useWineScratch('elevated');
+  describe.skipIf(!haveWine)(`Scan as administrator ${host.where}`, () => {
+    const suite = useWindowsScratch('elevated');
 
     it('starts scan-worker through ShellExecuteExW "runas" and sees a Wine holder through the named pipe; the worker leaves when the pipe closes', async () => {
       const { procs, scratch } = suite;
@@ -35,18 +35,18 @@ export function describeElevatedUnderWine(haveWine: boolean): void {
       writeFileSync(join(dir, 'held.txt'), 'x');
       const ready = join(scratch, 'holder.ready');
       const holder = procs.start('holder', [
-        toWine(join(REPO, 'tests', 'wine', 'fixtures', 'holder.mjs')),
-        toWine(ready),
-        toWine(join(scratch, 'release')),
-        `shared=${toWine(join(dir, 'held.txt'))}`,
+        winPath(join(REPO, 'tests', 'wine', 'fixtures', 'holder.mjs')),
+        winPath(ready),
+        winPath(join(scratch, 'release')),
+        `shared=${winPath(join(dir, 'held.txt'))}`,
       ]);
       const holderPid = (JSON.parse(await waitForFile(ready, holder.child, holder.logs.err)) as { pid: number }).pid;
 
       const outFile = join(scratch, 'elevated.json');
-      const fixture = toWine(join(REPO, 'tests', 'wine', 'fixtures', 'elevated-scan.mjs'));
+      const fixture = winPath(join(REPO, 'tests', 'wine', 'fixtures', 'elevated-scan.mjs'));
       const run = await procs.run(
         'elevated-scan',
-        [fixture, toWine(join(REPO, 'dist')), toWine(join(REPO, 'bin', 'holdwatch.js')), toWine(dir), toWine(outFile)],
+        [fixture, winPath(join(REPO, 'dist')), winPath(join(REPO, 'bin', 'holdwatch.js')), winPath(dir), winPath(outFile)],
         150_000,
       );
       expect(run.code, run.stderr).toBe(0);
@@ -59,7 +59,7 @@ export function describeElevatedUnderWine(haveWine: boolean): void {
 
       expect(out.workerPid).toBeGreaterThan(0);
       expect(out.workerElevated).toBe(true); // Wine: every process is an administrator (IsUserAnAdmin)
-      const held = out.viaWorker.holders.filter((h) => h.path === toWine(join(dir, 'held.txt')));
+      const held = out.viaWorker.holders.filter((h) => h.path === winPath(join(dir, 'held.txt')));
       expect(held.map((h) => [h.pid, h.kind, h.processName])).toEqual([[holderPid, 'file', 'node.exe']]);
       expect(out.viaWorker.holders.map(holderKey).sort()).toEqual(out.inProcess.holders.map(holderKey).sort());
       expect(out.workerAliveAfterDispose).toBe(false);
@@ -70,12 +70,12 @@ export function describeElevatedUnderWine(haveWine: boolean): void {
       const pipe = `\\\\.\\pipe\\holdwatch-squatted-${process.pid}`;
       const ready = join(scratch, 'squatter.ready');
       const log = join(scratch, 'squatter.log');
-      const squatter = procs.start('squatter', [toWine(join(REPO, 'tests', 'wine', 'fixtures', 'pipe-squatter.mjs')), pipe, toWine(ready), toWine(log)]);
+      const squatter = procs.start('squatter', [winPath(join(REPO, 'tests', 'wine', 'fixtures', 'pipe-squatter.mjs')), pipe, winPath(ready), winPath(log)]);
       const squatterPid = (JSON.parse(await waitForFile(ready, squatter.child, squatter.logs.err)) as { pid: number }).pid;
       const worker = (name: string, hostPid: number) =>
         procs.run(
           name,
-          [toWine(join(REPO, 'bin', 'holdwatch.js')), 'scan-worker', '--pipe', pipe, '--token', 'ab'.repeat(24), '--host-pid', String(hostPid)],
+          [winPath(join(REPO, 'bin', 'holdwatch.js')), 'scan-worker', '--pipe', pipe, '--token', 'ab'.repeat(24), '--host-pid', String(hostPid)],
           60_000,
         );
 

@@ -2,59 +2,59 @@
 // node-ebusy example, and the suite's `after` hook really fails with EBUSY on a share-mode-0 file.
 // Registered from wine.test.ts, after its suite: one vitest file keeps every Wine process of the
 // run in sequence (a second file would race it in the same prefix, whose `wineserver -k` ends all).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../contract/runs.js';
-import { prepareWine, REPO, toWine, WineProcesses, type WineEnv, type WineRun } from './wine-harness.js';
+import { host, prepareWindows, REPO, winPath, WindowsProcesses, type NodeRun, type WindowsEnv } from './wine-harness.js';
 
 export function describeRunUnderWine(haveWine: boolean): void {
-  describe.skipIf(!haveWine)('holdwatch run under Wine', () => {
-    let wine: WineEnv;
-    let procs: WineProcesses;
+  describe.skipIf(!haveWine)(`holdwatch run ${host.where}`, () => {
+    let wine: WindowsEnv;
+    let procs: WindowsProcesses;
     let scratch: string;
     const journals: string[] = [];
 
     beforeAll(() => {
-      wine = prepareWine(`run-${process.pid}-${Date.now()}`);
+      wine = prepareWindows(`run-${process.pid}-${Date.now()}`);
       // The data dir must come from %LOCALAPPDATA% (Wine sets it to C:\users\<user>\AppData\Local).
       delete wine.env.HOLDWATCH_DATA_DIR;
-      scratch = mkdtempSync('/tmp/holdwatch-wine-run-');
-      procs = new WineProcesses(wine, scratch);
+      scratch = host.makeScratch('holdwatch-wine-run-');
+      procs = new WindowsProcesses(wine, scratch);
     }, 300_000);
 
     afterAll(() => {
       procs?.killAll();
-      procs?.stopWineserver();
+      procs?.stopHost();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
       for (const journal of journals) rmSync(journal, { force: true });
     });
 
-    /** `C:\users\...` as the Linux path inside the prefix (drive_c); `Z:\...` as the Linux root. */
-    const fromWine = (windowsPath: string) => windowsPath.replace(/^C:\\/i, `${wine.env.WINEPREFIX}/drive_c/`).replace(/^Z:\\/i, '/').replace(/\\/g, '/');
+    /** A path holdwatch printed, as this process opens it (under Wine: `C:\users\...` in the prefix's drive_c). */
+    const fromWine = (windowsPath: string) => host.fromWindows(windowsPath, wine);
 
     it('node --test with a share-mode-0 lock file: EBUSY in the after hook, the holder blocked it, the report says so', async () => {
       const dir = join(scratch, 'node-ebusy');
       mkdirSync(dir);
-      const lock = toWine(join(dir, 'cache', 'cache.lock'));
+      const lock = winPath(join(dir, 'cache', 'cache.lock'));
       const out = { json: join(scratch, 'run.json'), md: join(scratch, 'run.md') };
       const args = [
         'run',
         '--watch',
-        toWine(dir),
+        winPath(dir),
         '--json',
-        toWine(out.json),
+        winPath(out.json),
         '--report',
-        toWine(out.md),
+        winPath(out.md),
         '--',
-        toWine(wine.nodeExe),
+        winPath(wine.nodeExe),
         '--test',
         'examples/node-ebusy',
       ];
-      wine.env.EXAMPLE_DIR = toWine(dir);
-      let run: WineRun;
+      wine.env.EXAMPLE_DIR = winPath(dir);
+      let run: NodeRun;
       try {
-        run = await procs.run('run-ebusy', [toWine(join(REPO, 'bin', 'holdwatch.js')), ...args], 150_000);
+        run = await procs.run('run-ebusy', [winPath(join(REPO, 'bin', 'holdwatch.js')), ...args], 150_000);
       } finally {
         delete wine.env.EXAMPLE_DIR;
       }
@@ -102,7 +102,7 @@ export function describeRunUnderWine(haveWine: boolean): void {
       expect(headline).toContain('cache\\cache.lock');
 
       // The run journal went to %LOCALAPPDATA%\holdwatch\runs, with the reporter's events beside it.
-      expect(journal).toMatch(new RegExp(`^C:\\\\users\\\\[^\\\\]+\\\\AppData\\\\Local\\\\holdwatch\\\\runs\\\\${record.runId}\\.jsonl$`));
+      expect(journal).toMatch(new RegExp(`^C:\\\\users\\\\[^\\\\]+\\\\AppData\\\\Local\\\\holdwatch\\\\runs\\\\${record.runId}\\.jsonl$`, 'i'));
       expect(existsSync(fromWine(journal!))).toBe(true);
       expect(JSON.parse(readFileSync(fromWine(journal!), 'utf8').split('\n')[0]!)).toMatchObject({ t: 'run-start', runId: record.runId, platform: 'win32' });
       const events = readFileSync(fromWine(journal!.replace(/\.jsonl$/, '.events.jsonl')), 'utf8');

@@ -2,7 +2,7 @@
 // module under a scratch dir; `holdwatch scan --json` (the same bin/holdwatch.js, run by node.exe)
 // must find each with its kind and pid, and rmdir must fail while they hold it. One file, one
 // prefix: the prefix is booted once per run. Under CI (CI set) a missing Wine fails the suite.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot, WatchEvent } from '../../contract/holders.js';
@@ -10,41 +10,44 @@ import type { LiveStack } from '../../core/live-stack.js';
 import { readMinidump } from './minidump-file.js';
 import { describeAttachUnderWine } from './attach-scenarios.js';
 import { describeElevatedUnderWine } from './elevated-scenarios.js';
+import { describeRealWindows } from './real-windows-scenarios.js';
 import { describeRunUnderWine } from './run-scenarios.js';
-import { prepareWine, REPO, toWine, waitFor, waitForFile, wineAvailable, WineProcesses, wineserverSummary, type WineEnv } from './wine-harness.js';
+import { host, hostSummary, prepareWindows, REPO, waitFor, waitForFile, winPath, WindowsProcesses, type WindowsEnv } from './wine-harness.js';
 
-const haveWine = wineAvailable();
+// Natively (host.ts: vitest on Windows) nothing is missing; under Wine, Wine itself may be.
+const missing = host.missing();
+const haveWine = missing === null;
 const required = Boolean(process.env.CI);
 
 if (!haveWine && !required) {
   // Visible, not silent: say why the suite is skipped.
-  console.warn('tests/wine skipped: wine is not installed (npm run wine:setup installs it as root; CI=1 makes this a failure)');
+  console.warn(`tests/wine skipped: ${missing}`);
 }
 
 describe('Wine is available when required', () => {
   it.runIf(required)('finds wine and wineserver under CI', () => {
-    expect(haveWine, 'CI is set but wine is missing: run scripts/wine-setup.sh (it installs wine as root)').toBe(true);
+    expect(missing, 'CI is set but wine is missing: run scripts/wine-setup.sh (it installs wine as root)').toBeNull();
   });
 });
 
-describe.skipIf(!haveWine)('win32 backend under Wine', () => {
-  let wine: WineEnv;
-  let procs: WineProcesses;
+describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
+  let wine: WindowsEnv;
+  let procs: WindowsProcesses;
   let scratch: string;
   let dir: string;
   const holderPids: Record<string, number> = {};
-  const fixture = (name: string) => toWine(join(REPO, 'tests', 'wine', 'fixtures', name));
-  const bin = toWine(join(REPO, 'bin', 'holdwatch.js'));
-  const dist = toWine(join(REPO, 'dist'));
+  const fixture = (name: string) => winPath(join(REPO, 'tests', 'wine', 'fixtures', name));
+  const bin = winPath(join(REPO, 'bin', 'holdwatch.js'));
+  const dist = winPath(join(REPO, 'dist'));
 
   async function startHolder(name: string, specs: string[]): Promise<void> {
     const ready = join(scratch, `${name}.ready`);
-    const { child, logs } = procs.start(name, [fixture('holder.mjs'), toWine(ready), toWine(join(scratch, 'release')), ...specs]);
+    const { child, logs } = procs.start(name, [fixture('holder.mjs'), winPath(ready), winPath(join(scratch, 'release')), ...specs]);
     holderPids[name] = JSON.parse(await waitForFile(ready, child, logs.err)).pid;
   }
 
   let scans = 0;
-  async function scan(input = toWine(dir)): Promise<Snapshot> {
+  async function scan(input = winPath(dir)): Promise<Snapshot> {
     const run = await procs.run(`scan-${scans++}`, [bin, 'scan', input, '--json']);
     expect(run.code, run.stderr).toBe(0);
     return JSON.parse(run.stdout) as Snapshot;
@@ -53,14 +56,14 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
   async function removeDir(): Promise<string> {
     const script = join(scratch, 'rm.cjs');
     writeFileSync(script, `try { require('fs').rmSync(process.argv[2], { recursive: true }); console.log('removed'); } catch (e) { console.log(e.code); }`);
-    const run = await procs.run(`rm-${Date.now()}`, [toWine(script), toWine(dir)]);
+    const run = await procs.run(`rm-${Date.now()}`, [winPath(script), winPath(dir)]);
     return run.stdout.trim();
   }
 
   beforeAll(async () => {
     const runId = `${process.pid}-${Date.now()}`;
-    wine = prepareWine(runId);
-    scratch = mkdtempSync('/tmp/holdwatch-wine-');
+    wine = prepareWindows(runId);
+    scratch = host.makeScratch('holdwatch-wine-');
     dir = join(scratch, 'watched');
     for (const sub of ['held-dir', 'cwd-dir', 'mod']) mkdirSync(join(dir, sub), { recursive: true });
     mkdirSync(`${dir}-other`);
@@ -68,39 +71,39 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     writeFileSync(join(dir, 'shared.txt'), 'default sharing');
     writeFileSync(join(dir, 'data.db-shm'), Buffer.alloc(32 * 1024, 1)); // SQLite's -shm is a mapped file
     writeFileSync(join(`${dir}-other`, 'sibling.txt'), 'must not match');
-    copyFileSync(join(wine.cache, 'koffi', 'node_modules', '@koromix', 'koffi-win32-x64', 'win32_x64', 'koffi.node'), join(dir, 'mod', 'addon-copy.node'));
-    procs = new WineProcesses(wine, scratch);
-    const w = (p: string) => toWine(join(dir, p));
+    copyFileSync(wine.koffiBinary, join(dir, 'mod', 'addon-copy.node'));
+    procs = new WindowsProcesses(wine, scratch);
+    const w = (p: string) => winPath(join(dir, p));
     await Promise.all([
-      startHolder('share0', [`share0=${w('share0.txt')}`, `shared=${toWine(join(`${dir}-other`, 'sibling.txt'))}`]),
+      startHolder('share0', [`share0=${w('share0.txt')}`, `shared=${winPath(join(`${dir}-other`, 'sibling.txt'))}`]),
       startHolder('shared', [`shared=${w('shared.txt')}`]),
       startHolder('dir', [`dir=${w('held-dir')}`]),
       startHolder('cwd', [`cwd=${w('cwd-dir')}`]),
       startHolder('module', [`module=${w('mod\\addon-copy.node')}`]),
       startHolder('mapped', [`mapped=${w('data.db-shm')}`]),
     ]);
-    server = wineserverSummary();
+    server = hostSummary();
   }, 300_000);
 
   // Says in the output which test a wineserver went away in (the holders die with it).
   let server = '';
   afterEach((context) => {
-    const now = wineserverSummary();
+    const now = hostSummary();
     if (now !== server) console.error(`[wine] after "${context.task.name}": ${server} became ${now}; exits: ${procs.exits.slice(-5).join('; ')}`);
     server = now;
   });
 
   afterAll(() => {
     procs?.killAll();
-    procs?.stopWineserver();
+    procs?.stopHost();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   it('scan --json finds each holder with its kind and pid, and nothing in the sibling prefix dir', async () => {
     const snapshot = await scan();
     expect(snapshot.platform).toBe('win32');
-    expect(snapshot.dir).toBe(toWine(dir));
-    const found = (kind: string, rel: string) => snapshot.holders.filter((h) => h.kind === kind && h.path === toWine(join(dir, rel))).map((h) => h.pid);
+    expect(snapshot.dir).toBe(winPath(dir));
+    const found = (kind: string, rel: string) => snapshot.holders.filter((h) => h.kind === kind && h.path === winPath(join(dir, rel))).map((h) => h.pid);
     expect(found('file', 'share0.txt')).toEqual([holderPids.share0]);
     expect(found('file', 'shared.txt')).toEqual([holderPids.shared]);
     expect(found('dir', 'held-dir')).toEqual([holderPids.dir]);
@@ -120,11 +123,11 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
   }, 120_000);
 
   it('every spelling of the dir (Z:\\, Z:/, \\\\?\\, /z/, /tmp/, 8.3 alias) names the same dir and holders', async () => {
-    const short = await procs.shortPathName(toWine(dir));
+    const short = await procs.shortPathName(winPath(dir));
     expect(short).toContain('~'); // the scratch dir's long name has an alias: this really is the 8.3 form
-    const forms = [toWine(dir), toWine(dir).replace(/\\/g, '/'), `\\\\?\\${toWine(dir)}`, `/z${dir}`, dir, short];
+    const forms = [...host.spellings(dir), short];
     const out = join(scratch, 'forms.json');
-    const run = await procs.run('forms-scan', [fixture('forms-scan.mjs'), dist, toWine(out), ...forms]);
+    const run = await procs.run('forms-scan', [fixture('forms-scan.mjs'), dist, winPath(out), ...forms]);
     expect(run.code, run.stderr).toBe(0);
     const results = JSON.parse(readFileSync(out, 'utf8')) as { form: string; dir: { display: string; matchPrefix: string }; holders: Snapshot['holders'] }[];
     const view = (r: (typeof results)[number]) => ({
@@ -133,7 +136,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
       holders: r.holders.map((h) => `${h.pid} ${h.kind} ${h.handle} ${h.path}`).sort(),
     });
     const expected = view(results[0]!);
-    expect(expected.dir).toBe(toWine(dir));
+    expect(expected.dir).toBe(winPath(dir));
     expect(expected.holders.length, JSON.stringify(results[0])).toBeGreaterThanOrEqual(5);
     expect(results.map((r) => r.form)).toEqual(forms);
     results.forEach((result) => expect(view(result), result.form).toEqual(expected));
@@ -150,16 +153,16 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     for (let i = 1; i <= 6; i++) long = join(long, `a-rather-long-directory-name-number-${i}-to-pass-max-path-x`);
     mkdirSync(long, { recursive: true });
     writeFileSync(join(long, 'held.txt'), 'x');
-    expect(toWine(long).length).toBeGreaterThan(260);
-    await startHolder('long', [`shared=${toWine(join(long, 'held.txt'))}`]);
-    const snapshot = await scan(toWine(long));
-    expect(snapshot.dir).toBe(toWine(long));
-    expect(snapshot.holders.map((h) => [h.pid, h.kind, h.path])).toEqual([[holderPids.long, 'file', toWine(join(long, 'held.txt'))]]);
+    expect(winPath(long).length).toBeGreaterThan(260);
+    await startHolder('long', [`shared=${winPath(join(long, 'held.txt'))}`]);
+    const snapshot = await scan(winPath(long));
+    expect(snapshot.dir).toBe(winPath(long));
+    expect(snapshot.holders.map((h) => [h.pid, h.kind, h.path])).toEqual([[holderPids.long, 'file', winPath(join(long, 'held.txt'))]]);
   }, 120_000);
 
   it('ProcessSource: a child started with HOLDWATCH_RUN=abc and its grandchild carry the tag, and the parent chain is right', async () => {
     const out = join(scratch, 'env-tree.json');
-    const run = await procs.run('env-tree', [fixture('env-tree.mjs'), dist, toWine(out)]);
+    const run = await procs.run('env-tree', [fixture('env-tree.mjs'), dist, winPath(out)]);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(readFileSync(out, 'utf8'));
     expect(r.sourceIsWin32).toBe(true);
@@ -175,16 +178,16 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
 
   it('each handle holder carries its GrantedAccess decoded; processExtras reads the PEB cwd and the handle count; SeDebugPrivilege is turned on', async () => {
     const out = join(scratch, 'details.json');
-    const run = await procs.run('details', [fixture('details.mjs'), dist, toWine(dir), String(holderPids.cwd), toWine(out)]);
+    const run = await procs.run('details', [fixture('details.mjs'), dist, winPath(dir), String(holderPids.cwd), winPath(out)]);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(readFileSync(out, 'utf8'));
     const access = (kind: string, rel: string) =>
-      r.holders.find((h: { kind: string; path: string }) => h.kind === kind && h.path === toWine(join(dir, rel)))?.access;
+      r.holders.find((h: { kind: string; path: string }) => h.kind === kind && h.path === winPath(join(dir, rel)))?.access;
     expect(access('file', 'share0.txt')).toMatchObject({ rights: ['read', 'write'] }); // O_RDWR: GENERIC_READ | GENERIC_WRITE, mapped
     expect(access('file', 'shared.txt')).toMatchObject({ rights: ['read'], flags: 'FILE_GENERIC_READ' });
     expect(access('cwd', 'cwd-dir')).toMatchObject({ raw: '0x00100020', flags: 'FILE_TRAVERSE | SYNCHRONIZE' });
     expect(access('module', 'mod\\addon-copy.node')).toBeNull(); // a mapped image has no handle
-    expect(r.extras).toMatchObject({ cwd: toWine(join(dir, 'cwd-dir')), cwdUnreadableReason: null });
+    expect(r.extras).toMatchObject({ cwd: winPath(join(dir, 'cwd-dir')), cwdUnreadableReason: null });
     expect(r.extras.handleCount).toBeGreaterThan(3);
     expect(r.gone).toBeNull();
     // Wine's user is an administrator whose token holds SeDebugPrivilege, off until a process turns it on.
@@ -197,15 +200,15 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     const stallFiles = Array.from({ length: STALLS }, (_, i) => `stall-me-${i}.txt`);
     for (const file of stallFiles) writeFileSync(join(dir, file), 'the hang');
     writeFileSync(join(dir, 'named.txt'), 'fine');
-    await startHolder('stall', [...stallFiles.map((f) => `shared=${toWine(join(dir, f))}`), `shared=${toWine(join(dir, 'named.txt'))}`]);
+    await startHolder('stall', [...stallFiles.map((f) => `shared=${winPath(join(dir, f))}`), `shared=${winPath(join(dir, 'named.txt'))}`]);
     const out = join(scratch, 'stall.json');
-    const run = await procs.run('stall-scan', [fixture('stall-scan.mjs'), dist, toWine(dir), 'stall-me', toWine(out)], 150_000);
+    const run = await procs.run('stall-scan', [fixture('stall-scan.mjs'), dist, winPath(dir), 'stall-me', winPath(out)], 150_000);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(readFileSync(out, 'utf8'));
     const stallPid = holderPids.stall;
     for (const scanResult of [result.first, result.second]) {
       expect(scanResult.holders.filter((h: { pid: number }) => h.pid === stallPid).map((h: { path: string }) => h.path)).toEqual([
-        toWine(join(dir, 'named.txt')),
+        winPath(join(dir, 'named.txt')),
       ]);
       expect(scanResult.unnamed).toContainEqual(expect.objectContaining({ pid: stallPid, count: STALLS, name: 'node.exe' }));
       expect(scanResult.holders.map((h: { pid: number }) => h.pid)).toContain(holderPids.share0);
@@ -220,7 +223,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
 
   it("the app scans on a worker thread, not the window's: the same holders as in-process, bad input still bad input", async () => {
     const out = join(scratch, 'threaded.json');
-    const run = await procs.run('threaded-scan', [fixture('threaded-scan.mjs'), dist, toWine(dir), toWine(out)]);
+    const run = await procs.run('threaded-scan', [fixture('threaded-scan.mjs'), dist, winPath(dir), winPath(out)]);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(readFileSync(out, 'utf8'));
     expect([r.threadedIsOwnClass, r.platform]).toEqual(['ThreadedHolderSource', 'win32']);
@@ -231,7 +234,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
 
   it("holdwatch's own handle count is the same after 500 scans as after the first 5", async () => {
     const out = join(scratch, 'count.json');
-    const run = await procs.run('handle-count', [fixture('handle-count.mjs'), dist, toWine(dir), '500', toWine(out)], 170_000);
+    const run = await procs.run('handle-count', [fixture('handle-count.mjs'), dist, winPath(dir), '500', winPath(out)], 170_000);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(readFileSync(out, 'utf8'));
     expect(result.firstHolders).toBeGreaterThanOrEqual(5);
@@ -244,7 +247,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
 
   it('--kill-leftovers on Windows: a process whose start time is 1 ms off is left alone, its own start time ends it through the same handle', async () => {
     const out = join(scratch, 'end-process.json');
-    const run = await procs.run('end-process', [fixture('end-process.mjs'), dist, toWine(out)]);
+    const run = await procs.run('end-process', [fixture('end-process.mjs'), dist, winPath(out)]);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ offByOne: 'gone', aliveAfterRefusal: true, same: 'ended', exitCode: 1, gone: 'gone' });
   }, 120_000);
@@ -252,15 +255,15 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
   it('the system handle table read nonstop while 30 Wine processes start from Linux: the wineserver stays up', async () => {
     // Wine 8.0's stock server dies here in 4 runs of 4 (each new process's handle table is empty for a
     // moment, and enumerating an empty table walks off its end); the suite's server has that fixed.
-    const before = wineserverSummary();
+    const before = hostSummary();
     const ready = join(scratch, 'table-loop.ready');
     const out = join(scratch, 'table-loop.json');
-    const { child, logs } = procs.start('table-loop', [fixture('handle-table-loop.mjs'), dist, toWine(ready), '20', toWine(out)]);
+    const { child, logs } = procs.start('table-loop', [fixture('handle-table-loop.mjs'), dist, winPath(ready), '20', winPath(out)]);
     await waitForFile(ready, child, logs.err);
     const starts = Array.from({ length: 30 }, (_, i) => procs.run(`starter-${i}`, ['-e', '0'], 90_000));
     const codes = (await Promise.all(starts)).map((r) => r.code);
     await new Promise<void>((done) => (child.exitCode !== null ? done() : child.once('exit', () => done())));
-    expect(wineserverSummary(), `exits: ${procs.exits.slice(-8).join('; ')}`).toBe(before);
+    expect(hostSummary(), `exits: ${procs.exits.slice(-8).join('; ')}`).toBe(before);
     expect(
       codes.every((code) => code === 0),
       `exit codes ${codes.join(',')}`,
@@ -272,7 +275,7 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     const live = `${scratch}/watched-live`;
     mkdirSync(live);
     writeFileSync(join(live, 'live.txt'), 'held later');
-    const watch = procs.start('watch', [bin, 'watch', toWine(live), '--json', '--interval', '200']);
+    const watch = procs.start('watch', [bin, 'watch', winPath(live), '--json', '--interval', '200']);
     const exited = new Promise<number | null>((resolve) => watch.child.once('exit', (code) => resolve(code)));
     // The notice goes to stderr once the first poll is scheduled: only then can "appeared" be trusted.
     await waitFor(() => readFileSync(watch.logs.err, 'utf8').includes('holdwatch: watching'), watch.logs.err);
@@ -290,10 +293,10 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     // process whose File handles changed, not only a new process.
     const holder = procs.start('live-holder', [
       fixture('holder.mjs'),
-      toWine(ready),
-      toWine(release),
-      `wait=${toWine(open)}`,
-      `share0=${toWine(join(live, 'live.txt'))}`,
+      winPath(ready),
+      winPath(release),
+      `wait=${winPath(open)}`,
+      `share0=${winPath(join(live, 'live.txt'))}`,
     ]);
     const pid = JSON.parse(await waitForFile(ready, holder.child, holder.logs.err)).pid as number;
     const ours = (type: string) => events().filter((e) => e.type === type && e.holder.pid === pid);
@@ -301,26 +304,25 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
     expect(ours('appeared')).toEqual([]);
     writeFileSync(open, 'now');
     await waitFor(() => ours('appeared').length > 0, watch.logs.err);
-    expect(ours('appeared').map((e) => [e.holder.kind, e.holder.path, e.holder.processName])).toEqual([['file', toWine(join(live, 'live.txt')), 'node.exe']]);
+    expect(ours('appeared').map((e) => [e.holder.kind, e.holder.path, e.holder.processName])).toEqual([['file', winPath(join(live, 'live.txt')), 'node.exe']]);
 
     writeFileSync(release, 'go');
     await waitFor(() => ours('gone').length > 0, watch.logs.err);
-    expect(ours('gone').map((e) => e.holder.path)).toEqual([toWine(join(live, 'live.txt'))]);
+    expect(ours('gone').map((e) => e.holder.path)).toEqual([winPath(join(live, 'live.txt'))]);
     expect(events().map((e) => e.type)).toEqual(['appeared', 'gone']);
 
-    // SIGINT to the Wine process arrives in node.exe as Ctrl-C (SIGTERM would end it abruptly).
-    watch.child.kill('SIGINT');
+    await procs.interrupt(watch.child);
     expect(await exited).toBe(0);
   }, 120_000);
 
   it('stack <pid> writes a minidump of a node.exe holder into <data dir>/dumps and lists its threads; a bad pid exits 2', async () => {
     const data = join(scratch, 'data');
-    const run = await procs.run('stack', [fixture('stack-cli.mjs'), dist, toWine(data), 'stack', String(holderPids.share0), '--json']);
+    const run = await procs.run('stack', [fixture('stack-cli.mjs'), dist, winPath(data), 'stack', String(holderPids.share0), '--json']);
     expect(run.code, run.stderr).toBe(0);
     const stack = JSON.parse(run.stdout) as LiveStack;
     expect(stack).toMatchObject({ kind: 'stack', pid: holderPids.share0, tool: 'minidump' });
-    expect(stack.dumpPath).toMatch(new RegExp(`^${toWine(join(data, 'dumps')).replace(/\\/g, '\\\\')}\\\\node-${holderPids.share0}-[\\dT-]+Z\\.dmp$`));
-    const dump = readMinidump(readFileSync(stack.dumpPath!.slice(2).replace(/\\/g, '/')));
+    expect(stack.dumpPath).toMatch(new RegExp(`^${winPath(join(data, 'dumps')).replace(/\\/g, '\\\\')}\\\\node-${holderPids.share0}-[\\dT-]+Z\\.dmp$`));
+    const dump = readMinidump(readFileSync(host.fromWindows(stack.dumpPath!, wine)));
     expect(dump.signature).toBe('MDMP');
     expect(stack.threads.length).toBeGreaterThan(1); // node.exe runs a main thread and a libuv pool
     expect(dump.threadIds.sort((a, b) => a - b)).toEqual(stack.threads.map((t) => t.id).sort((a, b) => a - b));
@@ -329,15 +331,13 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
       dump.moduleNames.join(', '),
     ).toBe(true);
 
-    const bad = await procs.run('stack-bad', [fixture('stack-cli.mjs'), dist, toWine(data), 'stack', '99999999']);
+    const bad = await procs.run('stack-bad', [fixture('stack-cli.mjs'), dist, winPath(data), 'stack', '99999999']);
     expect([bad.code, bad.stderr]).toEqual([2, 'holdwatch: no process with pid 99999999\n']);
   }, 120_000);
 
   it('rmdir fails with EBUSY/ENOTEMPTY while held and succeeds once the holders exit', async () => {
     const held = await removeDir();
-    expect(['EBUSY', 'ENOTEMPTY'], `${held}; ${wineserverSummary()}; exits so far: ${procs.exits.filter((e) => !/^(scan|rm)-/.test(e)).join('; ')}`).toContain(
-      held,
-    );
+    expect(['EBUSY', 'ENOTEMPTY'], `${held}; ${hostSummary()}; exits so far: ${procs.exits.filter((e) => !/^(scan|rm)-/.test(e)).join('; ')}`).toContain(held);
     expect(existsSync(dir)).toBe(true);
     writeFileSync(join(scratch, 'release'), 'go');
     procs.killAll();
@@ -352,3 +352,4 @@ describe.skipIf(!haveWine)('win32 backend under Wine', () => {
 describeRunUnderWine(haveWine);
 describeElevatedUnderWine(haveWine);
 describeAttachUnderWine(haveWine);
+describeRealWindows(haveWine);
