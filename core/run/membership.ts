@@ -56,7 +56,7 @@ export class RunMembership {
   private readonly members = new Map<string, Member>();
   /** Processes already judged not to belong, so their environment is read once, not every refresh. */
   private readonly strangers = new Set<string>();
-  private readonly commandLines = new Map<string, string>();
+  private readonly commandLines = new Map<string, { name: string; commandLine: string }>();
   /** The refresh in which each command line was last read (see describe). */
   private readonly describedIn = new Map<string, number>();
   private refreshes = 0;
@@ -220,12 +220,13 @@ export class RunMembership {
       // Read again once per refresh, not once per process: a process first met between fork and exec
       // (bats-exec-file's subshell before it becomes bats-exec-test) shows its parent's command line.
       // What was read before stands in when the process has exited since.
+      // The name too: the process table's is comm, which may be a thread's (Node 24's "MainThread").
       if (this.describedIn.get(key) !== this.refreshes) {
-        const commandLine = (await this.source.processInfo(p.pid))?.commandLine;
-        if (commandLine !== undefined || !this.commandLines.has(key)) this.commandLines.set(key, commandLine ?? p.name);
+        const info = await this.source.processInfo(p.pid);
+        if (info || !this.commandLines.has(key)) this.commandLines.set(key, { name: info?.name ?? p.name, commandLine: info?.commandLine ?? p.name });
         this.describedIn.set(key, this.refreshes);
       }
-      entries.push({ pid: p.pid, name: p.name, commandLine: this.commandLines.get(key)! });
+      entries.push({ pid: p.pid, ...this.commandLines.get(key)! });
     }
     return entries;
   }

@@ -1,6 +1,6 @@
 // A suite that fills its own store directory and never cleans it: every later run starts slower.
 // holdwatch lists what each test left behind.
-// Run: holdwatch run --watch "$EXAMPLE_DIR" -- node --test examples/node-store
+// Run: holdwatch run --watch "$EXAMPLE_DIR" -- node --test examples/node-store/store.test.mjs (Node 22+ takes files or globs, not a folder)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';

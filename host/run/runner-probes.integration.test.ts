@@ -24,7 +24,7 @@ describe('prepareCommand for node --test', () => {
       prepareCommand(['node', '--test', 'x'], false, platform).command.find((a) => a.includes('holdwatch-reporter'));
     expect(reporterArg('linux')).toBe(`--test-reporter=${NODE_REPORTER}`);
     expect(reporterArg('win32')).toBe(`--test-reporter=${pathToFileURL(NODE_REPORTER).href}`);
-    expect(prepareCommand(['node.exe', '--test'], false, 'win32').command[1]).toBe('--test-reporter=tap');
+    expect(prepareCommand(['node.exe', '--test'], false, 'win32', 20).command[1]).toBe('--test-reporter=tap');
   });
 
   it('the URL form loads the reporter: node --test writes the timeline to HOLDWATCH_EVENTS', () => {

@@ -46,11 +46,22 @@ function envPrefix(command: readonly string[]): number | null {
   return null;
 }
 
-/** `userSeesTerminal`: Node picks `spec` for a terminal and `tap` otherwise; the command now sees a pipe. */
-export function prepareCommand(command: readonly string[], userSeesTerminal: boolean, platform: NodeJS.Platform = process.platform): PreparedCommand {
+/** Node's own major version: the node the command runs is, nearly always, the one running holdwatch. */
+const OWN_NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+/**
+ * `userSeesTerminal`: up to Node 22, Node picks `spec` for a terminal and `tap` otherwise (the command
+ * now sees a pipe, so holdwatch names the one Node would have picked); from Node 23 it is `spec` everywhere.
+ */
+export function prepareCommand(
+  command: readonly string[],
+  userSeesTerminal: boolean,
+  platform: NodeJS.Platform = process.platform,
+  nodeMajor = OWN_NODE_MAJOR,
+): PreparedCommand {
   const start = envPrefix(command);
   if (start !== null) {
-    const inner = prepareCommand(command.slice(start), userSeesTerminal, platform);
+    const inner = prepareCommand(command.slice(start), userSeesTerminal, platform, nodeMajor);
     return { command: [...command.slice(0, start), ...inner.command], probeReportsTests: inner.probeReportsTests };
   }
   const [program, ...args] = command;
@@ -61,7 +72,7 @@ export function prepareCommand(command: readonly string[], userSeesTerminal: boo
   }
   const choseReporter = args.some((a) => a.startsWith('--test-reporter'));
   if (name === 'node' && args.includes('--test') && !choseReporter) {
-    const usual = userSeesTerminal ? 'spec' : 'tap';
+    const usual = userSeesTerminal || nodeMajor >= 23 ? 'spec' : 'tap';
     const reporters = [
       `--test-reporter=${usual}`,
       '--test-reporter-destination=stdout',

@@ -7,7 +7,7 @@ import { BadInputError } from '../../core/errors.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { readLinuxProcessExtras } from './process-extras.js';
 import type { MatchDir, WalkResult } from './fd-walk.js';
-import { isGoneError, readProcessInfo } from './proc-stat.js';
+import { displayName, isGoneError, readArgv, readProcessInfo } from './proc-stat.js';
 import { HolderReuse } from './holder-reuse.js';
 import { ScanPool } from './scan-pool.js';
 
@@ -99,10 +99,10 @@ function enrich(walked: WalkResult, reuse: HolderReuse, scannedPids: readonly nu
   return { holders, denied, unnamed: [], processCount: walked.processCount + walked.denied.length, handleCount: walked.handleCount };
 }
 
-/** /proc/<pid>/comm is world-readable even for processes whose fds are not. */
+/** /proc/<pid>/comm and cmdline are world-readable even for processes whose fds are not. */
 function readCommName(pid: number): string | null {
   try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd();
+    return displayName(readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd(), readArgv(pid)[0], null);
   } catch (error) {
     if (isGoneError(error)) return null;
     return '?';

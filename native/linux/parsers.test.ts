@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMapsLine } from './fd-walk.js';
-import { formatCommandLine, parseStat } from './proc-stat.js';
+import { displayName, formatCommandLine, parseStat } from './proc-stat.js';
 import { parsePasswd } from './users.js';
 
 describe('parseStat', () => {
@@ -41,5 +41,23 @@ describe('parsePasswd', () => {
     expect(map.get(0)).toBe('root');
     expect(map.get(65534)).toBe('nobody');
     expect(map.size).toBe(2);
+  });
+});
+
+describe('displayName', () => {
+  it('is comm, unless comm is a thread name: Node 24 names its main thread MainThread', () => {
+    expect(displayName('MainThread', '/opt/node-24/bin/node', '/opt/node-24/bin/node')).toBe('node');
+    expect(displayName('MainThread', 'node', null)).toBe('node'); // another user's: exe unreadable
+    expect(displayName('bash', '-bash', '/usr/bin/bash')).toBe('bash');
+    expect(displayName('python3', '/usr/bin/python3', '/usr/bin/python3.11')).toBe('python3');
+    // comm is cut at 15 bytes: still a prefix.
+    expect(displayName('holdwatch-scann', '/x/holdwatch-scanner', '/x/holdwatch-scanner')).toBe('holdwatch-scann');
+  });
+
+  it('keeps comm for a program that set its own title or argv[0]', () => {
+    expect(displayName('postgres', 'postgres: checkpointer', '/usr/lib/postgresql/15/bin/postgres')).toBe('postgres');
+    expect(displayName('sleep', 'pretend', '/usr/bin/sleep')).toBe('sleep'); // exec -a pretend sleep
+    expect(displayName('MainThread', 'my server: worker', null)).toBe('MainThread');
+    expect(displayName('kworker/0:1', undefined, null)).toBe('kworker/0:1');
   });
 });

@@ -75,18 +75,36 @@ function readExe(pid: number): string | null {
   }
 }
 
+const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * The process's name as a person would say it: its comm, unless comm is a thread's name. comm is the
+ * main thread's name, and a runtime may rename that thread: Node 24 calls it "MainThread". When comm
+ * is no prefix of the exe's or argv[0]'s base name (comm is cut at 15 bytes, hence prefix), the exe's
+ * base name is the name, or argv[0]'s when the exe cannot be read (another user's process); a
+ * program that set its own title (`postgres: checkpointer`, `exec -a`) keeps comm.
+ */
+export function displayName(comm: string, argv0: string | undefined, exe: string | null): string {
+  const fromArgv = argv0 ? baseName(argv0).replace(/^-/, '') : '';
+  const fromExe = exe ? baseName(exe.replace(/ \(deleted\)$/, '')) : '';
+  if (comm === '' || fromArgv.startsWith(comm) || fromExe.startsWith(comm)) return comm;
+  if (fromExe) return fromExe;
+  return fromArgv && !/\s/.test(fromArgv) ? fromArgv : comm;
+}
+
 /** Everything core wants about a process, or null when it has exited. */
 export function readProcessInfo(pid: number): ProcessInfo | null {
   try {
     const stat = readStat(pid);
     const argv = readArgv(pid);
     const uid = statSync(`/proc/${pid}`).uid;
+    const exe = readExe(pid);
     return {
       pid,
       ppid: stat.ppid,
       startedAtMs: stat.startedAtMs,
-      name: stat.name,
-      exe: readExe(pid),
+      name: displayName(stat.name, argv[0], exe),
+      exe,
       // Kernel threads have no argv; ps shows them as [name].
       commandLine: argv.length > 0 ? formatCommandLine(argv) : `[${stat.name}]`,
       user: userNameOf(uid),

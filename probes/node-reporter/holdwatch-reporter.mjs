@@ -13,7 +13,7 @@
 // A file that declares no test is itself one test, named by its path from the working directory
 // (what the Node preload calls it inside that file's process); it is written when it completes,
 // started when it was dequeued. A file with tests is not a test of ours.
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { openEventsFile } from '../holdwatch-announce.mjs';
 
 function openEvents(path) {
@@ -78,8 +78,9 @@ export default async function* holdwatchReporter(source) {
     for await (const { type, data } of source) {
       try {
         if (!data || typeof data.name !== 'string') continue;
-        // In --test mode each file is itself reported as a test named by its path.
-        if (data.file && data.name === data.file) {
+        // In --test mode each file is itself reported as a test named by its path: absolute up to
+        // Node 22, relative to the working directory from Node 24.
+        if (data.file && (data.name === data.file || resolve(data.name) === data.file)) {
           if (type === 'test:dequeue') live = true;
           fileEvent(type, data);
           continue;
