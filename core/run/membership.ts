@@ -172,15 +172,22 @@ export class RunMembership {
   }
 
   /**
-   * Reads a member's test hint again when it had none: a process met between fork and exec shows its
-   * parent's environment as that parent was exec'd, without what the runner exported since (bats sets
-   * BATS_SUITE_TEST_NUMBER inside bats-exec-test). Asked once a member is seen holding something, by
-   * when it has usually exec'd, and only once; one still without keeps the timeline's answer.
+   * Reads again what a process met between fork and exec showed of its parent: its name and command
+   * line (its own ancestry entry), and its test hint when it had none — its environment is the parent's
+   * as that parent was exec'd, without what the runner exported since (bats sets BATS_SUITE_TEST_NUMBER
+   * inside bats-exec-test). Asked once a member is seen holding something, by when it has usually
+   * exec'd, and only once; one still without a hint keeps the timeline's answer.
    */
   async rehint(pid: number, startedAtMs: number): Promise<void> {
     const member = this.memberOf(pid, startedAtMs);
-    if (!member || member.testHint || member.rehinted) return;
+    if (!member || member.rehinted) return;
     member.rehinted = true;
+    const info = await this.source.processInfo(pid);
+    if (info && info.startedAtMs === startedAtMs && member.ancestry[0]?.pid === pid) {
+      member.name = info.name;
+      member.ancestry[0] = { pid, name: info.name, commandLine: info.commandLine };
+    }
+    if (member.testHint) return;
     const { testHint } = await this.hintOf(pid);
     if (testHint) member.testHint = testHint;
   }

@@ -54,19 +54,29 @@ describe.skipIf(process.platform !== 'linux')('a test hint exported after the pa
       const child = fresh.find((m) => m.pid === childPid);
       expect(child).toBeDefined();
       expect(child!.testHint).toBeUndefined();
+      const firstSeenAs = child!.ancestry[0]!.commandLine;
 
       writeFileSync(gate, '');
       await until(async () => (await source.processInfo(childPid))?.commandLine.includes('export') === false, 'the exec');
       await membership.rehint(childPid, child!.startedAtMs);
       expect(membership.memberOf(childPid, child!.startedAtMs)!.testHint).toEqual({ runner: 'bats', number: 3 });
+      // Met before its exec, its own entry showed its parent's command line; read again, it is what it became.
+      expect(firstSeenAs).toContain('export');
+      expect(membership.memberOf(childPid, child!.startedAtMs)!.ancestry[0]!.commandLine).toMatch(/^bash -c .*sleep 30; :/);
 
-      // Its own child's ancestry names it by what it exec-ed, not by what it was when first met.
-      let sleeper: { ancestry: { commandLine: string }[] } | undefined;
+      // Its own child's ancestry names it by what it exec-ed, not by what it was when first met. The
+      // sleep itself may be met before its own exec (then it reads as bash): once seen holding
+      // something (rehint) it reads as what it became.
+      let sleep: { pid: number; startedAtMs: number } | undefined;
       await until(async () => {
-        sleeper = (await membership.refresh()).find((m) => m.name === 'sleep');
-        return sleeper !== undefined;
+        sleep = (await source.listProcesses({ fresh: true })).find((p) => p.name === 'sleep' && p.ppid === childPid);
+        return sleep !== undefined;
       }, 'the sleep');
-      const [own, parent, shellLine] = sleeper!.ancestry.map((a) => a.commandLine);
+      await membership.refresh();
+      await membership.rehint(sleep!.pid, sleep!.startedAtMs);
+      const sleeper = membership.memberOf(sleep!.pid, sleep!.startedAtMs)!;
+      expect(sleeper.name).toBe('sleep');
+      const [own, parent, shellLine] = sleeper.ancestry.map((a) => a.commandLine);
       expect(own).toBe('sleep 30');
       expect(parent).toMatch(/^bash -c .*sleep 30; :/);
       expect(parent).not.toContain('export'); // the shell's command line, as the child showed before its exec
