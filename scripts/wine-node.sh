@@ -6,7 +6,8 @@ set -euo pipefail
 CACHE="${HOLDWATCH_WINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/holdwatch-wine}"
 export WINEPREFIX="$CACHE/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 export NODE_PATH="Z:${CACHE//\//\\}\\koffi\\node_modules"
-NODE_EXE="$CACHE/node-20.20.2/node.exe"
+NODE_WIN_VERSION="$(sed -n 's/^NODE_WIN_VERSION=//p' "$(dirname "$0")/wine-setup.sh")"
+NODE_EXE="$CACHE/node-$NODE_WIN_VERSION/node.exe"
 # The wineserver the suite runs (wine-setup.sh), should this start one.
 if [ -x "$CACHE/wineserver64" ]; then export WINESERVER="$CACHE/wineserver64"; fi
 if [ -t 1 ]; then exec wine "$NODE_EXE" "$@"; fi

@@ -7,7 +7,10 @@
 # Wine harness sets NODE_PATH=<cache>\koffi\node_modules and Node's resolver falls back to it.
 set -euo pipefail
 
-NODE_WIN_VERSION=20.20.2
+# Read by scripts/wine-node.sh and tests/wine/wine-host.ts too: the one place it is said. Node 22 LTS
+# (>= 22.12, the project's line): Node 24's node.exe dies at start under Wine 8.0 ("Fatal process out
+# of memory: SegmentedTable::InitializeTable"), so the Wine suite stays on 22 until Debian has a newer Wine.
+NODE_WIN_VERSION=22.23.3
 KOFFI_VERSION=3.3.4
 CACHE="${HOLDWATCH_WINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/holdwatch-wine}"
 PREFIX="$CACHE/prefix"

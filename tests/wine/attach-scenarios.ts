@@ -69,7 +69,7 @@ export function describeAttachUnderWine(haveWine: boolean): void {
             `--test-reporter=${reporter}`,
             '--test-reporter-destination=stdout',
             '--test',
-            'examples/node-ebusy',
+            'examples/node-ebusy/ebusy.test.mjs',
           ],
           150_000,
         );

@@ -49,7 +49,7 @@ export function describeRunUnderWine(haveWine: boolean): void {
         '--',
         winPath(wine.nodeExe),
         '--test',
-        'examples/node-ebusy',
+        'examples/node-ebusy/ebusy.test.mjs',
       ];
       wine.env.EXAMPLE_DIR = winPath(dir);
       let run: NodeRun;
@@ -92,7 +92,7 @@ export function describeRunUnderWine(haveWine: boolean): void {
       const opened = holder.attribution.openStack;
       expect(opened?.found && opened.stack.frames.find((f) => f.user)).toMatchObject({ file: expect.stringMatching(/ebusy\.test\.mjs$/), line: 17 });
       expect(holder.attribution.ancestry.map((a) => a.pid)).toEqual([holder.pid, holder.ppid]);
-      expect(holder.attribution.ancestry[1]!.commandLine).toContain('--test examples/node-ebusy');
+      expect(holder.attribution.ancestry[1]!.commandLine).toContain('--test examples/node-ebusy/ebusy.test.mjs');
       // Nothing outside the run (holdwatch itself, its name worker) held anything under the dir.
       expect(record.holders.filter((h) => h.attribution.verdict === 'outside-run')).toEqual([]);
 

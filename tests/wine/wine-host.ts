@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { readStat } from '../../native/linux/proc-stat.js';
 import { REPO, RUN_MARKER, type StartedNode, type WindowsEnv, type WindowsHost } from './windows-host.js';
 
+/** The Windows node.exe scripts/wine-setup.sh fetches: its NODE_WIN_VERSION, said there once. */
+const NODE_WIN_VERSION = /^NODE_WIN_VERSION=(\S+)$/m.exec(readFileSync(join(REPO, 'scripts', 'wine-setup.sh'), 'utf8'))![1]!;
+
 /** `/tmp/x` -> `Z:\tmp\x` (Wine maps the Linux root to drive Z:). */
 export function toWine(linuxPath: string): string {
   return `Z:${linuxPath.replace(/\//g, '\\')}`;
@@ -123,7 +126,7 @@ function prepareWine(runId: string): WindowsEnv {
   currentPrefix = env.WINEPREFIX;
   startPersistentWineserver(env);
   return {
-    nodeExe: join(cache, 'node-20.20.2', 'node.exe'),
+    nodeExe: join(cache, `node-${NODE_WIN_VERSION}`, 'node.exe'),
     koffiBinary: join(cache, 'koffi', 'node_modules', '@koromix', 'koffi-win32-x64', 'win32_x64', 'koffi.node'),
     env: {
       ...process.env,
