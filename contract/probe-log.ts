@@ -12,102 +12,183 @@
 //   delete   {v, kind:'delete', pid, atMs, api, path, held, cwd, test?, frames}  (node: a call deleting
 //            `path` while this process had `held` (open ids) at or under it open, or its cwd there)
 // A frame is [file, line, column|null, function|null, user].
-import { z } from 'zod';
+// Checked by hand, not with zod: reading the logs is the last step of every run, and zod's import
+// alone cost 50-67 ms of it (Node 24, measured); contract/probe-log.test.ts holds this reader to the
+// zod schemas it replaced, record for record.
 import type { StackFrame } from './stacks.js';
 
-const pid = z.number().int().positive();
-const atMs = z.number().finite().nonnegative();
-const text = z.string().max(32_768);
+export interface ProcessRecord {
+  v: 1;
+  kind: 'process';
+  runtime: 'python' | 'node';
+  pid: number;
+  ppid: number;
+  atMs: number;
+  argv: string[];
+  cwd: string | null;
+}
 
-const FrameSchema = z
-  .tuple([text, z.number().int().nonnegative(), z.number().int().nonnegative().nullable(), text.nullable(), z.boolean()])
-  .transform(([file, line, column, fn, user]): StackFrame => ({ file, line, column, function: fn, user }));
-const Frames = z.array(FrameSchema).max(256);
-
-const ProcessSchema = z.object({
-  v: z.literal(1),
-  kind: z.literal('process'),
-  runtime: z.enum(['python', 'node']),
-  pid,
-  ppid: z.number().int().nonnegative(),
-  atMs,
-  argv: z.array(text).max(4096),
-  cwd: text.nullable(),
-});
-
-const OpenSchema = z.object({
-  v: z.literal(1),
-  kind: z.enum(['open', 'connect']),
-  pid,
-  atMs,
-  api: text,
-  path: text,
-  fd: z.number().int().nonnegative().nullable(),
-  id: z.number().int().positive().optional(),
+export interface OpenRecord {
+  v: 1;
+  kind: 'open' | 'connect';
+  pid: number;
+  atMs: number;
+  api: string;
+  path: string;
+  fd: number | null;
+  id?: number;
   /** The test in progress in the process at the open, where the probe tracks its runner's tests. */
-  test: text.optional(),
-  frames: Frames,
-});
+  test?: string;
+  frames: StackFrame[];
+}
 
-const ids = z.array(z.number().int().positive()).max(100_000);
+export interface CloseRecord {
+  v: 1;
+  kind: 'close';
+  pid: number;
+  atMs: number;
+  id: number;
+  fd: number | null;
+}
 
-const TestSchema = z.object({
-  v: z.literal(1),
-  kind: z.literal('test'),
-  pid,
-  atMs,
-  event: z.enum(['start', 'end']),
-  name: text,
-  open: ids.optional(),
-  unlinked: ids.optional(),
-});
+export interface SpawnRecord {
+  v: 1;
+  kind: 'spawn';
+  pid: number;
+  atMs: number;
+  api: string;
+  executable: string | null;
+  argv: string[];
+  cwd: string | null;
+  childPid: number | null;
+  frames: StackFrame[];
+}
 
-const ExitSchema = z.object({ v: z.literal(1), kind: z.literal('exit'), pid, atMs, open: ids });
-const DeleteSchema = z.object({
-  v: z.literal(1),
-  kind: z.literal('delete'),
-  pid,
-  atMs,
-  api: text,
-  path: text,
-  held: ids,
-  cwd: z.boolean(),
-  test: text.optional(),
-  frames: Frames,
-});
+export interface TestBoundaryRecord {
+  v: 1;
+  kind: 'test';
+  pid: number;
+  atMs: number;
+  event: 'start' | 'end';
+  name: string;
+  open?: number[];
+  unlinked?: number[];
+}
 
-const CloseSchema = z.object({
-  v: z.literal(1),
-  kind: z.literal('close'),
-  pid,
-  atMs,
-  id: z.number().int().positive(),
-  fd: z.number().int().nonnegative().nullable(),
-});
+export interface ExitRecord {
+  v: 1;
+  kind: 'exit';
+  pid: number;
+  atMs: number;
+  open: number[];
+}
 
-const SpawnSchema = z.object({
-  v: z.literal(1),
-  kind: z.literal('spawn'),
-  pid,
-  atMs,
-  api: text,
-  executable: text.nullable(),
-  argv: z.array(text).max(4096),
-  cwd: text.nullable(),
-  childPid: pid.nullable(),
-  frames: Frames,
-});
+export interface DeleteRecord {
+  v: 1;
+  kind: 'delete';
+  pid: number;
+  atMs: number;
+  api: string;
+  path: string;
+  held: number[];
+  cwd: boolean;
+  test?: string;
+  frames: StackFrame[];
+}
 
-const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, CloseSchema, SpawnSchema, TestSchema, ExitSchema, DeleteSchema]);
+export type ProbeRecord = ProcessRecord | OpenRecord | CloseRecord | SpawnRecord | TestBoundaryRecord | ExitRecord | DeleteRecord;
 
-export type ProcessRecord = z.infer<typeof ProcessSchema>;
-export type OpenRecord = z.infer<typeof OpenSchema>;
-export type CloseRecord = z.infer<typeof CloseSchema>;
-export type SpawnRecord = z.infer<typeof SpawnSchema>;
-export type TestBoundaryRecord = z.infer<typeof TestSchema>;
-export type ExitRecord = z.infer<typeof ExitSchema>;
-export type DeleteRecord = z.infer<typeof DeleteSchema>;
-export type ProbeRecord = z.infer<typeof RecordSchema>;
+/** Thrown inside toProbeRecord only: the line is not a record. */
+class NotARecord extends Error {}
+const reject = (): never => {
+  throw new NotARecord();
+};
+
+const MAX_TEXT = 32_768;
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const int = (v: unknown, min: number): number => (isInt(v) && v >= min ? v : reject());
+const pidOf = (v: unknown) => int(v, 1);
+const atMsOf = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : reject());
+const textOf = (v: unknown): string => (typeof v === 'string' && v.length <= MAX_TEXT ? v : reject());
+const textOrNull = (v: unknown): string | null => (v === null ? null : textOf(v));
+const listOf = <T>(v: unknown, max: number, item: (x: unknown) => T): T[] => (Array.isArray(v) && v.length <= max ? v.map(item) : reject());
+const idsOf = (v: unknown) => listOf(v, 100_000, (x) => int(x, 1));
+const texts = (v: unknown) => listOf(v, 4096, textOf);
+
+function frameOf(v: unknown): StackFrame {
+  if (!Array.isArray(v) || v.length !== 5) return reject();
+  const [file, line, column, fn, user] = v as unknown[];
+  if (typeof user !== 'boolean') return reject();
+  return { file: textOf(file), line: int(line, 0), column: column === null ? null : int(column, 0), function: textOrNull(fn), user };
+}
+const framesOf = (v: unknown) => listOf(v, 256, frameOf);
+
+/** An optional field: absent stays absent; present, it must be what `check` accepts (null is not absent). */
+function optional<K extends string, T>(key: K, v: unknown, check: (x: unknown) => T): { [P in K]?: T } {
+  return (v === undefined ? {} : { [key]: check(v) }) as { [P in K]?: T };
+}
+
+function recordOf(o: Record<string, unknown>): ProbeRecord {
+  if (o.v !== 1) return reject();
+  const pid = pidOf(o.pid);
+  const atMs = atMsOf(o.atMs);
+  switch (o.kind) {
+    case 'process': {
+      const runtime = o.runtime === 'python' || o.runtime === 'node' ? o.runtime : reject();
+      return { v: 1, kind: 'process', runtime, pid, ppid: int(o.ppid, 0), atMs, argv: texts(o.argv), cwd: textOrNull(o.cwd) };
+    }
+    case 'open':
+    case 'connect':
+      return {
+        v: 1,
+        kind: o.kind,
+        pid,
+        atMs,
+        api: textOf(o.api),
+        path: textOf(o.path),
+        fd: o.fd === null ? null : int(o.fd, 0),
+        ...optional('id', o.id, (x) => int(x, 1)),
+        ...optional('test', o.test, textOf),
+        frames: framesOf(o.frames),
+      };
+    case 'close':
+      return { v: 1, kind: 'close', pid, atMs, id: int(o.id, 1), fd: o.fd === null ? null : int(o.fd, 0) };
+    case 'spawn':
+      return {
+        v: 1,
+        kind: 'spawn',
+        pid,
+        atMs,
+        api: textOf(o.api),
+        executable: textOrNull(o.executable),
+        argv: texts(o.argv),
+        cwd: textOrNull(o.cwd),
+        childPid: o.childPid === null ? null : pidOf(o.childPid),
+        frames: framesOf(o.frames),
+      };
+    case 'test': {
+      const event = o.event === 'start' || o.event === 'end' ? o.event : reject();
+      return { v: 1, kind: 'test', pid, atMs, event, name: textOf(o.name), ...optional('open', o.open, idsOf), ...optional('unlinked', o.unlinked, idsOf) };
+    }
+    case 'exit':
+      return { v: 1, kind: 'exit', pid, atMs, open: idsOf(o.open) };
+    case 'delete':
+      return {
+        v: 1,
+        kind: 'delete',
+        pid,
+        atMs,
+        api: textOf(o.api),
+        path: textOf(o.path),
+        held: idsOf(o.held),
+        cwd: typeof o.cwd === 'boolean' ? o.cwd : reject(),
+        ...optional('test', o.test, textOf),
+        frames: framesOf(o.frames),
+      };
+    default:
+      return reject();
+  }
+}
 
 export interface ParsedProbeLog {
   records: ProbeRecord[];
@@ -115,10 +196,15 @@ export interface ParsedProbeLog {
   rejectedLines: number;
 }
 
-/** Validates one parsed JSON value; undefined when it is not a record. */
+/** Validates one parsed JSON value; undefined when it is not a record. Unknown fields are dropped. */
 export function toProbeRecord(value: unknown): ProbeRecord | undefined {
-  const parsed = RecordSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  try {
+    return recordOf(value as Record<string, unknown>);
+  } catch (error) {
+    if (error instanceof NotARecord) return undefined;
+    throw error;
+  }
 }
 
 /**
