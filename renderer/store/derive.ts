@@ -105,8 +105,16 @@ export function withRunHolders(live: ReadonlyMap<string, Row>, record: RunRecord
     record.holders.flatMap((h) => (h.alsoHeldBy ?? []).map((a) => holderKey({ ...h, pid: a.pid, processStartedAtMs: a.processStartedAtMs }))),
   );
   // A gone row the run recorded is replaced by its ended row (or its parent's); a stranger's fades as usual.
-  const rows = [...live.values()].filter((row) => row.state !== 'gone' || (!recorded.has(row.key) && !inherited.has(row.key)));
-  const holding = new Set(rows.filter((row) => row.state !== 'gone').map((row) => row.key));
+  const kept = [...live.values()].filter((row) => row.state !== 'gone' || (!recorded.has(row.key) && !inherited.has(row.key)));
+  const holding = new Set(kept.filter((row) => row.state !== 'gone').map((row) => row.key));
+  // A child still holding the copy the record folded into its parent's row is that row, while the
+  // parent holds too (a writer's forked sleep); once the parent no longer does, the child is shown.
+  const foldedIntoHolding = new Set(
+    record.holders
+      .filter((h) => holding.has(holderKey(h)))
+      .flatMap((h) => (h.alsoHeldBy ?? []).map((a) => holderKey({ ...h, pid: a.pid, processStartedAtMs: a.processStartedAtMs }))),
+  );
+  const rows = kept.filter((row) => !foldedIntoHolding.has(row.key));
   for (const [key, h] of recorded) {
     if (!holding.has(key))
       rows.push({ key, holder: h, attribution: h.attribution, sinceMs: Date.parse(h.attribution.firstSeenAt), state: 'ended', changedAtMs: 0 });
