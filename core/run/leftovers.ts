@@ -25,13 +25,13 @@ export function findLeftovers(
   const fold = (p: string) => (style.caseInsensitive ? p.toUpperCase() : p);
   // A place as one comparable word: a file that appeared where its new folder did is not listed apart.
   const placeKey = (p: RunPlace) => (p.during !== null ? `during:${p.during}` : p.after !== null ? `after:${p.after}` : 'before');
-  const testOfNew = new Map<string, string>();
+  const placeOfNew = new Map<string, string>();
   const tops: LeftoverRecord[] = [];
   for (const entry of fresh) {
     const place = placeAt(entry.createdAtMs);
     const key = placeKey(place);
-    testOfNew.set(fold(entry.path), key);
-    const parentPlace = newAncestorTest(fold(entry.path), testOfNew, style);
+    placeOfNew.set(fold(entry.path), key);
+    const parentPlace = newAncestorPlace(fold(entry.path), placeOfNew, style);
     if (parentPlace !== undefined && parentPlace === key) continue;
     tops.push({ path: entry.path, createdDuring: place.during, ...(place.during === null && place.after !== null ? { createdAfter: place.after } : {}) });
   }
@@ -40,10 +40,10 @@ export function findLeftovers(
 }
 
 /** The place of the nearest new ancestor; undefined when no ancestor is new. */
-function newAncestorTest(path: string, testOfNew: ReadonlyMap<string, string>, style: PathStyle): string | undefined {
+function newAncestorPlace(path: string, placeOfNew: ReadonlyMap<string, string>, style: PathStyle): string | undefined {
   for (let i = path.lastIndexOf(style.sep); i > 0; i = path.lastIndexOf(style.sep, i - 1)) {
     const key = path.slice(0, i);
-    if (testOfNew.has(key)) return testOfNew.get(key);
+    if (placeOfNew.has(key)) return placeOfNew.get(key);
   }
   return undefined;
 }

@@ -2,7 +2,19 @@
 // column, filterable; new rows glow, gone rows fade in place before they are swept.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useDeferredValue, useMemo, useRef } from 'react';
-import { foldShortLived, frozenRows, groupByProcess, relativePath, shownRows, testOf, withRunHolders, type ShownRow, type TableItem } from '../store/derive.js';
+import {
+  foldShortLived,
+  frozenRows,
+  groupByProcess,
+  handlesIn,
+  relativePath,
+  shownRows,
+  stillHolds,
+  testOf,
+  withRunHolders,
+  type ShownRow,
+  type TableItem,
+} from '../store/derive.js';
 import { selectRow, setFilter, setGroupByProcess, sortBy, toggleGroup } from '../store/intents.js';
 import type { SortColumn } from '../store/slices.js';
 import { useStore } from '../store/store.js';
@@ -196,12 +208,9 @@ function GroupRow({ group, top }: { group: Extract<TableItem, { type: 'group' }>
 /** "3 holding · 2 no longer": a count that agrees with the struck-through rows. */
 function countText(rows: readonly ShownRow[], frozen: boolean): string {
   const n = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-  // A folded row counts as the files in it.
-  const size = (r: ShownRow) => r.folded?.count ?? 1;
-  const sum = (list: readonly ShownRow[]) => list.reduce((total, r) => total + size(r), 0);
-  if (frozen) return `${n(sum(rows), 'holder', 'holders')} at the failure`;
-  const ended = sum(rows.filter((r) => r.state === 'ended' || r.state === 'gone'));
-  const all = sum(rows);
+  if (frozen) return `${n(handlesIn(rows), 'holder', 'holders')} at the failure`;
+  const ended = handlesIn(rows.filter((r) => !stillHolds(r)));
+  const all = handlesIn(rows);
   if (ended === 0) return n(all, 'holder', 'holders');
   return `${n(all - ended, 'holding', 'holding')} · ${n(ended, 'no longer', 'no longer')}`;
 }
@@ -211,7 +220,7 @@ function Legend({ rows }: { rows: readonly ShownRow[] }) {
   const has = (test: (r: ShownRow) => boolean) => rows.some(test);
   const items = [
     has((r) => r.state === 'new') && { className: 'state-new', text: 'new in the last seconds' },
-    has((r) => r.state === 'ended' || r.state === 'gone') && {
+    has((r) => !stillHolds(r)) && {
       className: 'state-ended',
       text: 'no longer held (closed, or its process exited): still clickable',
     },

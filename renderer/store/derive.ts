@@ -101,19 +101,14 @@ export function withRunHolders(live: ReadonlyMap<string, Row>, record: RunRecord
   if (!record) return [...live.values()];
   const recorded = new Map(record.holders.map((h) => [holderKey(h), h]));
   // The record folds a child's inherited copy of a handle into its parent's row (alsoHeldBy).
-  const inherited = new Set(
-    record.holders.flatMap((h) => (h.alsoHeldBy ?? []).map((a) => holderKey({ ...h, pid: a.pid, processStartedAtMs: a.processStartedAtMs }))),
-  );
+  const inheritedKeys = (h: AttributedHolder) => (h.alsoHeldBy ?? []).map((a) => holderKey({ ...h, pid: a.pid, processStartedAtMs: a.processStartedAtMs }));
+  const inherited = new Set(record.holders.flatMap(inheritedKeys));
   // A gone row the run recorded is replaced by its ended row (or its parent's); a stranger's fades as usual.
   const kept = [...live.values()].filter((row) => row.state !== 'gone' || (!recorded.has(row.key) && !inherited.has(row.key)));
   const holding = new Set(kept.filter((row) => row.state !== 'gone').map((row) => row.key));
   // A child still holding the copy the record folded into its parent's row is that row, while the
   // parent holds too (a writer's forked sleep); once the parent no longer does, the child is shown.
-  const foldedIntoHolding = new Set(
-    record.holders
-      .filter((h) => holding.has(holderKey(h)))
-      .flatMap((h) => (h.alsoHeldBy ?? []).map((a) => holderKey({ ...h, pid: a.pid, processStartedAtMs: a.processStartedAtMs }))),
-  );
+  const foldedIntoHolding = new Set(record.holders.filter((h) => holding.has(holderKey(h))).flatMap(inheritedKeys));
   const rows = kept.filter((row) => !foldedIntoHolding.has(row.key));
   for (const [key, h] of recorded) {
     if (!holding.has(key))
@@ -146,6 +141,14 @@ export function isDetached(run: Pick<RunSlice, 'attachedPid' | 'phase' | 'record
   return run.attachedPid !== null && run.phase === 'ended' && !run.record?.endedAt;
 }
 
+/** How many handles rows stand for: a folded row counts as the files in it. */
+export function handlesIn(rows: readonly ShownRow[]): number {
+  return rows.reduce((total, r) => total + (r.folded?.count ?? 1), 0);
+}
+
+/** The row's handle is still held (not closed, its process not exited). */
+export const stillHolds = (row: Row): boolean => row.state !== 'ended' && row.state !== 'gone';
+
 /** One line of the table: a holder's row, or the header of one process's rows when grouped by process. */
 export type TableItem =
   | { type: 'row'; row: ShownRow; inGroup: boolean }
@@ -176,8 +179,8 @@ export function groupByProcess(rows: readonly ShownRow[], toggled: ReadonlySet<s
       continue;
     }
     const collapsed = members.length > GROUP_OPEN_AT_MOST !== toggled.has(key);
-    const files = members.reduce((total, r) => total + (r.folded?.count ?? 1), 0);
-    const holding = members.filter((r) => r.state !== 'ended' && r.state !== 'gone').reduce((total, r) => total + (r.folded?.count ?? 1), 0);
+    const files = handlesIn(members);
+    const holding = handlesIn(members.filter(stillHolds));
     items.push({ type: 'group', key, first, rows: members.length, files, holding, collapsed });
     if (!collapsed) for (const row of members) items.push({ type: 'row', row, inGroup: true });
   }
