@@ -65,4 +65,47 @@ describe('a bats subshell without its hint', () => {
     r.apply({ t: 'run-end', atMs: T0 + 2000, exitCode: 0, lastSeen: { k: T0 + 1500 } });
     expect(r.record().holders[0]!.attribution.spawnedDuring).toBe('starts a background writer');
   });
+
+  it('first seen before its test’s late-dated start, and held past its end, it leaked past the test it was spawned in', () => {
+    const T0 = Date.UTC(2026, 11, 2, 18, 0, 0);
+    const holder: Holder = {
+      pid: 200,
+      ppid: 101,
+      processStartedAtMs: T0 + 150,
+      processName: 'bash',
+      commandLine: EXEC_TEST,
+      user: 'u',
+      kind: 'file',
+      path: '/w/bats-2/writer-1.log',
+      deleted: false,
+      handle: 'fd 3',
+      watchedDir: '/w',
+    };
+    const r = new RunRecorder();
+    r.apply({
+      t: 'run-start',
+      runId: 'r1',
+      command: ['bats', 's.bats'],
+      cwd: '/s',
+      watched: ['/w'],
+      platform: 'linux',
+      atMs: T0,
+      versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+    });
+    const event = (type: 'test-start' | 'test-end', name: string, atMs: number) =>
+      r.apply({ t: 'test', event: { type, name, atMs, ...(type === 'test-end' ? { outcome: 'passed' as const } : {}) } });
+    event('test-start', 'quick one', T0 + 10);
+    event('test-end', 'quick one', T0 + 20);
+    // As seen under load: the writer's log first seen at +200, the formatter dating test 2's start at +400.
+    r.apply({ t: 'appeared', atMs: T0 + 200, key: 'k', holder, member: { ancestry: chain(EXEC_TEST, EXEC_TEST), byTagOnly: false } });
+    event('test-start', 'starts a background writer', T0 + 400);
+    event('test-end', 'starts a background writer', T0 + 700);
+    r.apply({ t: 'run-end', atMs: T0 + 4000, exitCode: 0, lastSeen: { k: T0 + 3500 } });
+    expect(r.record().holders[0]!.attribution).toMatchObject({
+      firstSeenDuring: null,
+      openedDuring: 'starts a background writer',
+      openedDuringBy: 'process-tree',
+      verdict: 'leaked-past-test',
+    });
+  });
 });

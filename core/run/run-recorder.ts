@@ -266,6 +266,14 @@ export class RunRecorder {
     if (next) return { test: next.test, by: 'test-boundary' };
     const owner = testOfGoTempDir(row.holder.path, this.timeline.names());
     if (owner) return { test: owner, by: 'test-temp-dir' };
+    // The polls' clock puts the first sighting outside any test (bats' formatter dates a test's start
+    // late on a loaded machine), yet the process was spawned in a test and seen before that test
+    // ended: a handle is never opened before its process began, so it was opened in that test.
+    if (firstSeenDuring === null && row.member) {
+      const spawned = this.spawnTestOf(row.member, row.holder.processStartedAtMs);
+      const end = this.timeline.endOf(spawned);
+      if (spawned !== null && (end === null || row.firstSeenAtMs <= end)) return { test: spawned, by: 'process-tree' };
+    }
     return { test: firstSeenDuring, by: firstSeenDuring === null ? null : 'poll' };
   }
 

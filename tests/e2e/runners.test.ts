@@ -72,7 +72,12 @@ describe('bats: background writers that outlive their test (a shell suite of man
     expect(logs.map((h) => h.path.slice(-12)).sort()).toEqual(['writer-1.log', 'writer-2.log', 'writer-3.log']);
     // The writers are subshells of bats-exec-test, never exec'd: no test number in their environment.
     for (const h of holders.filter((h) => h.path.includes('/bats-2/'))) expect(h.attribution.spawnedDuring).toBe(writerTest);
-    for (const h of logs) expect(h.attribution.verdict).toMatch(/^(leaked-past-test|blocked-cleanup)$/);
+    const writerEnd = out.record.tests.find((t) => t.name === writerTest)?.endedAt;
+    for (const h of logs)
+      expect(
+        h.attribution.verdict,
+        `${h.path} seen ${h.attribution.firstSeenAt}..${h.attribution.lastSeenAt} (first during ${h.attribution.firstSeenDuring}, opened during ${h.attribution.openedDuring} by ${h.attribution.openedDuringBy}), test ended ${writerEnd}`,
+      ).toMatch(/^(leaked-past-test|blocked-cleanup)$/);
     const table = readFileSync(reportPath, 'utf8').split('#### Holders')[1]!.split('\n\n<details>')[0]!;
     // The polls' luck decides how many short-lived files are seen (fewer than three of a process in a
     // folder stay unfolded), and whether the teardown's rm is caught in its dirs: 4 to 5 rows idle,
