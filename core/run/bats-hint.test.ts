@@ -27,35 +27,42 @@ describe('batsHintFromAncestry', () => {
   });
 });
 
+const T0 = Date.UTC(2026, 11, 2, 15, 0, 0);
+
+/** A recorder of a bats run, and a writer subshell of its test 2 holding its log (never exec'd: no hint). */
+function batsRun() {
+  const holder: Holder = {
+    pid: 200,
+    ppid: 101,
+    processStartedAtMs: T0 + 150,
+    processName: 'bash',
+    commandLine: EXEC_TEST,
+    user: 'u',
+    kind: 'file',
+    path: '/w/bats-2/writer-1.log',
+    deleted: false,
+    handle: 'fd 3',
+    watchedDir: '/w',
+  };
+  const r = new RunRecorder();
+  r.apply({
+    t: 'run-start',
+    runId: 'r1',
+    command: ['bats', 's.bats'],
+    cwd: '/s',
+    watched: ['/w'],
+    platform: 'linux',
+    atMs: T0,
+    versions: { holdwatch: '0', node: 'v20', os: 'linux' },
+  });
+  const event = (type: 'test-start' | 'test-end', name: string, atMs: number) =>
+    r.apply({ t: 'test', event: { type, name, atMs, ...(type === 'test-end' ? { outcome: 'passed' as const } : {}) } });
+  return { r, holder, event };
+}
+
 describe('a bats subshell without its hint', () => {
   it('is spawned during the test its bats-exec-test names, even when first seen after that test ended', () => {
-    const T0 = Date.UTC(2026, 11, 2, 15, 0, 0);
-    const holder: Holder = {
-      pid: 200,
-      ppid: 101,
-      processStartedAtMs: T0 + 150,
-      processName: 'bash',
-      commandLine: EXEC_TEST,
-      user: 'u',
-      kind: 'file',
-      path: '/w/bats-2/writer-1.log',
-      deleted: false,
-      handle: 'fd 3',
-      watchedDir: '/w',
-    };
-    const r = new RunRecorder();
-    r.apply({
-      t: 'run-start',
-      runId: 'r1',
-      command: ['bats', 's.bats'],
-      cwd: '/s',
-      watched: ['/w'],
-      platform: 'linux',
-      atMs: T0,
-      versions: { holdwatch: '0', node: 'v20', os: 'linux' },
-    });
-    const event = (type: 'test-start' | 'test-end', name: string, atMs: number) =>
-      r.apply({ t: 'test', event: { type, name, atMs, ...(type === 'test-end' ? { outcome: 'passed' as const } : {}) } });
+    const { r, holder, event } = batsRun();
     event('test-start', 'quick one', T0 + 10);
     event('test-end', 'quick one', T0 + 20);
     // The formatter dated test 2's start late (a loaded machine): the subshell's start falls before it.
@@ -67,33 +74,7 @@ describe('a bats subshell without its hint', () => {
   });
 
   it('first seen before its test’s late-dated start, and held past its end, it leaked past the test it was spawned in', () => {
-    const T0 = Date.UTC(2026, 11, 2, 18, 0, 0);
-    const holder: Holder = {
-      pid: 200,
-      ppid: 101,
-      processStartedAtMs: T0 + 150,
-      processName: 'bash',
-      commandLine: EXEC_TEST,
-      user: 'u',
-      kind: 'file',
-      path: '/w/bats-2/writer-1.log',
-      deleted: false,
-      handle: 'fd 3',
-      watchedDir: '/w',
-    };
-    const r = new RunRecorder();
-    r.apply({
-      t: 'run-start',
-      runId: 'r1',
-      command: ['bats', 's.bats'],
-      cwd: '/s',
-      watched: ['/w'],
-      platform: 'linux',
-      atMs: T0,
-      versions: { holdwatch: '0', node: 'v20', os: 'linux' },
-    });
-    const event = (type: 'test-start' | 'test-end', name: string, atMs: number) =>
-      r.apply({ t: 'test', event: { type, name, atMs, ...(type === 'test-end' ? { outcome: 'passed' as const } : {}) } });
+    const { r, holder, event } = batsRun();
     event('test-start', 'quick one', T0 + 10);
     event('test-end', 'quick one', T0 + 20);
     // As seen under load: the writer's log first seen at +200, the formatter dating test 2's start at +400.
