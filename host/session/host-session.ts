@@ -9,6 +9,7 @@ import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
 import type { ActiveRun, RunEvent } from '../../contract/runs.js';
 import type {
+  CloseHandleRequestDto,
   DirToOpen,
   EndProcessRequestDto,
   ExportedReport,
@@ -26,7 +27,7 @@ import { BadInputError } from '../../core/errors.js';
 import { formatLiveStack } from '../../core/live-stack.js';
 import type { HolderSource, ProcessSource } from '../../core/platform.js';
 import { takeSnapshot } from '../../core/snapshot.js';
-import { openHolderSource, openProcessSource } from '../../native/index.js';
+import { closeHandleIfSame, openHolderSource, openProcessSource } from '../../native/index.js';
 import type { RecentDirs } from '../recent-dirs.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { revealInFileManager } from '../reveal.js';
@@ -140,6 +141,15 @@ export class HostSession implements HoldwatchService {
 
   async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {
     endProcess(await this.factsOf(await this.detailsSource(), pid), pid, startedAtMs);
+  }
+
+  /**
+   * In the host, with its rights: the elevated worker does not close handles yet, so another user's
+   * process is refused with the reason (native/win32/close-handle.ts). Linux: refused, saying why.
+   */
+  async closeHandle({ pid, startedAtMs, handle, path }: CloseHandleRequestDto): Promise<void> {
+    const ownPids = [...this.options.ownPids, ...this.watches.scannerPids()];
+    await closeHandleIfSame({ pid, startedAtMs, handle, dirs: this.watchedDirs(), ownPids }, path, (await this.holders()).platform);
   }
 
   /** Refuses a reused pid; the capture runs in a child process with a deadline (see live-stack-capture.ts). */
