@@ -3,6 +3,7 @@
 // reuses it for its next open once it is closed, so a close is refused unless the process is the one
 // the user saw and the value still names the path the user saw. Pure: the facts in, a sentence out.
 import type { HolderKind, ProcessInfo } from '../contract/holders.js';
+import type { WatchDir } from '../contract/scan-worker.js';
 import { refusalToEnd, type SelfFacts } from './end-policy.js';
 
 /** Linux: closing another process's fd means injecting close() with ptrace (gdb), not offered. */
@@ -25,6 +26,22 @@ export function refusalToCloseIn(info: Pick<ProcessInfo, 'pid' | 'ppid' | 'name'
   if (protection !== null) return `${info.name} is a protected process (${protection}): Windows lets no one close its handles, elevated or not`;
   return refusalToEnd(info, self);
 }
+
+/** One handle as the user saw it, with what the close is checked against. */
+export interface HandleTarget {
+  pid: number;
+  /** The process as the user saw it (pid + start time). */
+  startedAtMs: number;
+  /** As scans print it: `0x1a4`. */
+  handle: string;
+  /** The watched dirs the handle must name a file under. */
+  dirs: readonly WatchDir[];
+  /** holdwatch's own pids: never touched. */
+  ownPids: readonly number[];
+}
+
+/** Closes a handle while it names `expectedPath` (native/win32/close-handle.ts); throws BadInputError saying why not. */
+export type HandleCloser = (target: HandleTarget, expectedPath: string) => Promise<void>;
 
 /** What the handle names now: its path as scans show it and its kind; null when it names nothing under the watched dirs. */
 export interface NamedHandle {

@@ -1,8 +1,7 @@
 // Picks the platform backend once, loading only that one (koffi is never loaded off Windows).
 import type { HolderSource, LiveStackSource, ProcessSource } from '../core/platform.js';
 import type { WorkerLauncher } from './remote/remote-holder-source.js';
-import type { HandleTarget } from './win32/close-handle.js';
-import { LINUX_CLOSE_REFUSAL, type NamedHandle } from '../core/close-policy.js';
+import { LINUX_CLOSE_REFUSAL, type HandleTarget, type NamedHandle } from '../core/close-policy.js';
 import { BadInputError } from '../core/errors.js';
 
 export type { HandleTarget };

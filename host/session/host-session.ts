@@ -144,12 +144,14 @@ export class HostSession implements HoldwatchService {
   }
 
   /**
-   * In the host, with its rights: the elevated worker does not close handles yet, so another user's
-   * process is refused with the reason (native/win32/close-handle.ts). Linux: refused, saying why.
+   * Where process details are read: through an elevated watch's worker if there is one (another user's
+   * process needs its rights), else in the host. The checks are the same either side
+   * (native/win32/close-handle.ts); Linux refuses, saying why.
    */
   async closeHandle({ pid, startedAtMs, handle, path }: CloseHandleRequestDto): Promise<void> {
-    const ownPids = [...this.options.ownPids, ...this.watches.scannerPids()];
-    await closeHandleIfSame({ pid, startedAtMs, handle, dirs: this.watchedDirs(), ownPids }, path, (await this.holders()).platform);
+    const target = { pid, startedAtMs, handle, dirs: this.watchedDirs(), ownPids: [...this.options.ownPids, ...this.watches.scannerPids()] };
+    const viaWorker = this.watches.elevatedScanner()?.closeHandleInWorker(target, path);
+    await (viaWorker ?? closeHandleIfSame(target, path, (await this.holders()).platform));
   }
 
   /** Refuses a reused pid; the capture runs in a child process with a deadline (see live-stack-capture.ts). */

@@ -8,8 +8,7 @@
 // Between that naming and the close lie milliseconds in which the process could close and reopen the
 // value; that window is what is left, against the minutes a value sits in a listing before a click.
 import { basename } from 'node:path/win32';
-import type { WatchDir } from '../../contract/scan-worker.js';
-import { parseHandleValue, refusalToCloseHandle, refusalToCloseIn, type NamedHandle } from '../../core/close-policy.js';
+import { parseHandleValue, refusalToCloseHandle, refusalToCloseIn, type HandleTarget, type NamedHandle } from '../../core/close-policy.js';
 import { BadInputError } from '../../core/errors.js';
 import { sameProcessStart } from '../../core/same-process.js';
 import { spellingsOf, underWatchedDir } from './dir-aliases.js';
@@ -29,18 +28,6 @@ import { ProcessReader } from './process-reader.js';
 import { protectionOf } from './protection.js';
 import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
 import { fileTimeToUnixMs, type ProcessHandle, type RemoteHandleValue } from './win-types.js';
-
-export interface HandleTarget {
-  pid: number;
-  /** The process as the user saw it (pid + start time). */
-  startedAtMs: number;
-  /** As scans print it: `0x1a4`. */
-  handle: string;
-  /** The watched dirs the handle must name a file under. */
-  dirs: readonly WatchDir[];
-  /** holdwatch's own pids: never touched. */
-  ownPids: readonly number[];
-}
 
 /** What the handle names now under `dirs`, or null; refuses (BadInputError) a process that may not be touched. */
 export async function describeWin32Handle(target: HandleTarget): Promise<NamedHandle | null> {

@@ -98,5 +98,42 @@ export function describeCloseUnderWine(haveWine: boolean): void {
       expect(again.code).toBe(2);
       expect(again.stderr.trim()).toMatch(/names no file under .*: nothing closed$/);
     }, 240_000);
+
+    it('closes through the elevated scanner worker, which refuses a path other than the one seen as the host does', async () => {
+      const { procs, scratch } = suite;
+      const dir = join(scratch, 'watched-worker');
+      mkdirSync(dir);
+      const locked = join(dir, 'locked.txt');
+      writeFileSync(locked, 'exclusive');
+      const ready = join(scratch, 'worker-holder.ready');
+      const holder = procs.start('worker-holder', [
+        winPath(join(REPO, 'tests', 'wine', 'fixtures', 'holder.mjs')),
+        winPath(ready),
+        winPath(join(scratch, 'release')),
+        `share0=${winPath(locked)}`,
+      ]);
+      const holderPid = (JSON.parse(await waitForFile(ready, holder.child, holder.logs.err)) as { pid: number }).pid;
+      const outFile = join(scratch, 'close-via-worker.json');
+      const run = await procs.run(
+        'close-via-worker',
+        [
+          winPath(join(REPO, 'tests', 'wine', 'fixtures', 'close-via-worker.mjs')),
+          winPath(join(REPO, 'dist')),
+          bin,
+          winPath(dir),
+          winPath(locked),
+          winPath(outFile),
+        ],
+        150_000,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const out = JSON.parse(readFileSync(outFile, 'utf8')) as Record<string, string | number>;
+      expect(out.error, String(out.error)).toBeUndefined();
+      expect(out.holderPid).toBe(holderPid);
+      expect(out.workerPid).not.toBe(holderPid);
+      expect(out.refused).toMatch(/^BadInputError: handle 0x[0-9a-f]+ of process \d+ now names .*locked\.txt, not .*locked\.txt\.other/);
+      expect([out.beforeClose, out.afterClose]).toEqual(['EBUSY', 'removed']);
+      expect(holder.child.exitCode, 'the holder lives on').toBeNull();
+    }, 200_000);
   });
 }
