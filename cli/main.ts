@@ -99,6 +99,17 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .action(async (pid: string, options: { json?: boolean }) => setExitCode(await (await import('./stack-command.js')).stackCommand(pid, options)));
 
   program
+    .command('close')
+    .description('close one handle in another process (Windows), after a confirmation: the process may crash when it next uses it')
+    .argument('<pid>', 'process id of the holder, as scan or watch shows it')
+    .argument('<handle>', 'the handle value, as scan shows it (0x1a4)')
+    .requiredOption('--under <dir>', 'the watched dir: the handle is closed only while it names a file under it')
+    .option('--yes', 'do not ask (needed without a terminal)')
+    .action(async (pid: string, handle: string, options: { under: string; yes?: boolean }) =>
+      setExitCode(await (await import('./close-command.js')).closeCommand(pid, handle, options)),
+    );
+
+  program
     .command('ui')
     .description('the holdwatch UI in your browser, served on 127.0.0.1 with an access token')
     .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(parsePort).default(0))
@@ -127,7 +138,7 @@ export async function main(argv: string[]): Promise<void> {
   });
   if (argv.length === 0) {
     // commander would print the whole help on stderr: bad input is one line.
-    process.stderr.write('holdwatch: no command given (scan, watch, run, attach, runs, report, stack, ui); `holdwatch --help` lists them\n');
+    process.stderr.write('holdwatch: no command given (scan, watch, run, attach, runs, report, stack, close, ui); `holdwatch --help` lists them\n');
     process.exitCode = EXIT_BAD_INPUT;
     return;
   }

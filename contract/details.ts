@@ -38,6 +38,8 @@ export const ProcessDetailsSchema = z.object({
   ancestry: z.array(AncestryEntrySchema),
   /** Why holdwatch will not end it (itself, a system process); null when it may. */
   endRefusal: z.string().nullable(),
+  /** Why holdwatch will not close a handle of it (Linux, holdwatch itself, a system process); null when it offers to; absent from older hosts. */
+  closeRefusal: z.string().nullable().optional(),
   /** Its current directory; null when unreadable, with `cwdUnreadableReason` saying why. */
   cwd: z.string().nullable(),
   cwdUnreadableReason: z.string().nullable(),

@@ -77,6 +77,20 @@ export const WorkerRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('scan'), id: requestId, request: ScanRequestSchema }),
   z.object({ type: z.literal('processInfo'), id: requestId, pid: z.number().int().nonnegative() }),
   z.object({ type: z.literal('processExtras'), id: requestId, pid: z.number().int().nonnegative(), handles: z.array(handleName).max(MAX_EXTRAS_HANDLES) }),
+  /** Closes one handle with the worker's rights (elevated), under the same checks as in the host (native/win32/close-handle.ts). */
+  z.object({
+    type: z.literal('closeHandle'),
+    id: requestId,
+    target: z.object({
+      pid: z.number().int().positive(),
+      startedAtMs: z.number(),
+      handle: handleName,
+      dirs: z.array(WatchDirSchema).min(1).max(64),
+      /** The host's own pids (the worker adds its own): never touched. */
+      ownPids: z.array(z.number().int().positive()).max(64),
+    }),
+    path: z.string().min(1).max(32_768),
+  }),
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 
@@ -103,4 +117,5 @@ export const WORKER_RESULTS = {
   scan: ScanResultSchema,
   processInfo: ProcessInfoSchema.nullable(),
   processExtras: ProcessExtrasSchema.nullable(),
+  closeHandle: z.null(),
 } as const;

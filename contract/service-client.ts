@@ -77,6 +77,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     stopRun: (r) => call('stopRun', r),
     getProcessDetails: (r) => call('getProcessDetails', r),
     endProcess: (r) => call('endProcess', r),
+    closeHandle: (r) => call('closeHandle', r),
     captureLiveStack: (r) => call('captureLiveStack', r),
     getHolderStacks: (r) => call('getHolderStacks', r),
     exportReport: (r) => call('exportReport', r),

@@ -39,6 +39,7 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     stopRun: record('stopRun'),
     getProcessDetails: record('getProcessDetails'),
     endProcess: record('endProcess'),
+    closeHandle: record('closeHandle'),
     captureLiveStack: record('captureLiveStack'),
     getHolderStacks: record('getHolderStacks'),
     exportReport: record('exportReport'),

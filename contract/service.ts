@@ -43,6 +43,14 @@ const ProcessIdentitySchema = z.strictObject({ pid: pid.min(1), startedAtMs: z.n
 export type EndProcessRequestDto = z.infer<typeof ProcessIdentitySchema>;
 export type LiveStackRequestDto = z.infer<typeof ProcessIdentitySchema>;
 
+/** One handle as the user saw it: its process (pid + start time), its value and the path it named then. */
+export const CloseHandleRequestSchema = ProcessIdentitySchema.extend({
+  /** As scans show it: `0x1a4`. */
+  handle: z.string().min(1).max(64),
+  path: boundedPath,
+});
+export type CloseHandleRequestDto = z.infer<typeof CloseHandleRequestSchema>;
+
 export const ReportFormatSchema = z.enum(['md', 'json', 'html']);
 export type ReportFormat = z.infer<typeof ReportFormatSchema>;
 
@@ -102,6 +110,12 @@ export const SERVICE_METHODS = {
   getProcessDetails: { request: pid, result: ProcessDetailsSchema.nullable() },
   /** Ends a process, identified by (pid, start time); refuses holdwatch itself and system processes. */
   endProcess: { request: ProcessIdentitySchema, result: done },
+  /**
+   * Closes one handle of a process (Windows: DuplicateHandle with DUPLICATE_CLOSE_SOURCE) while the
+   * process is the one seen and the handle still names `path`; refused on Linux, for holdwatch, system
+   * and protected processes, and a process's current directory. The process may crash when it next uses it.
+   */
+  closeHandle: { request: CloseHandleRequestSchema, result: done },
   /** The live stack of a process identified by (pid, start time): py-spy/gdb/eu-stack, or a minidump on Windows. */
   captureLiveStack: { request: ProcessIdentitySchema, result: CapturedLiveStackSchema },
   exportReport: { request: ExportRequestSchema, result: ExportedReportSchema },

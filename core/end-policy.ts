@@ -26,7 +26,7 @@ export interface SelfFacts {
 }
 
 /** A sentence saying why not, or null when the process may be ended. */
-export function refusalToEnd(info: ProcessInfo, self: SelfFacts): string | null {
+export function refusalToEnd(info: Pick<ProcessInfo, 'pid' | 'ppid' | 'name'>, self: SelfFacts): string | null {
   if (self.ownPids.includes(info.pid)) return 'this is holdwatch itself';
   if (self.platform === 'win32') {
     if (info.pid <= 4 || WINDOWS_SYSTEM.has(info.name.toLowerCase())) return `${info.name} is a Windows system process`;

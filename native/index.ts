@@ -1,6 +1,10 @@
 // Picks the platform backend once, loading only that one (koffi is never loaded off Windows).
 import type { HolderSource, LiveStackSource, ProcessSource } from '../core/platform.js';
 import type { WorkerLauncher } from './remote/remote-holder-source.js';
+import { LINUX_CLOSE_REFUSAL, type HandleTarget, type NamedHandle } from '../core/close-policy.js';
+import { BadInputError } from '../core/errors.js';
+
+export type { HandleTarget };
 
 export interface HolderSourceOptions {
   /** Threads for the Linux walk; a long-lived watcher uses 2, a one-shot scan 1. */
@@ -84,6 +88,26 @@ export async function endProcessIfSame(pid: number, startedAtMs: number, platfor
     default:
       throw new UnsupportedPlatformError(platform);
   }
+}
+
+/**
+ * One handle of another process (Windows), as the user saw it: what it names now under the dirs
+ * (null: nothing there any more), and closing it while it still names `expectedPath`. Both throw
+ * BadInputError with the reason when holdwatch will not: Linux (LINUX_CLOSE_REFUSAL), holdwatch itself,
+ * a system or protected process, a reused pid or handle value, the process's current directory.
+ */
+export async function describeHandle(target: HandleTarget, platform = process.platform): Promise<NamedHandle | null> {
+  return (await win32HandleCloser(platform)).describeWin32Handle(target);
+}
+
+export async function closeHandleIfSame(target: HandleTarget, expectedPath: string, platform = process.platform): Promise<void> {
+  return (await win32HandleCloser(platform)).closeWin32Handle(target, expectedPath);
+}
+
+async function win32HandleCloser(platform: NodeJS.Platform) {
+  if (platform === 'linux') throw new BadInputError(LINUX_CLOSE_REFUSAL);
+  if (platform !== 'win32') throw new UnsupportedPlatformError(platform);
+  return import('./win32/close-handle.js');
 }
 
 export class UnsupportedPlatformError extends Error {

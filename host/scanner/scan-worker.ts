@@ -4,7 +4,7 @@
 // host ended it or died), so the worker is never left behind.
 import { connect, type Socket } from 'node:net';
 import { BadInputError } from '../../core/errors.js';
-import { adoptHostIdentityClock, openHolderSource, openPipeServerGuard, runsElevated } from '../../native/index.js';
+import { adoptHostIdentityClock, closeHandleIfSame, openHolderSource, openPipeServerGuard, runsElevated } from '../../native/index.js';
 import { serveHolderSource } from '../../native/remote/serve-holder-source.js';
 
 export interface ScanWorkerOptions {
@@ -32,7 +32,7 @@ export async function serveScanWorker({ pipe, token, hostPid }: ScanWorkerOption
   await adoptHostIdentityClock();
   const source = await openHolderSource({ threads: 2 });
   try {
-    await serveHolderSource(socket, source, { token, elevated: await runsElevated() });
+    await serveHolderSource(socket, source, { token, elevated: await runsElevated(), closeHandle: (target, path) => closeHandleIfSame(target, path) });
   } finally {
     socket.destroy();
     await source.dispose();

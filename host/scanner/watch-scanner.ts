@@ -3,6 +3,7 @@
 // The Watcher keeps its holders; holder identities (pid, start time) are the same from either side,
 // so a switch adds the newly visible holders and drops none. Owns whichever source is current.
 import type { ProcessInfo } from '../../contract/holders.js';
+import type { HandleTarget } from '../../core/close-policy.js';
 import type { ScannerStatus } from '../../contract/service.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { SerialQueue } from '../../core/serial-queue.js';
@@ -72,6 +73,11 @@ export class WatchScanner implements HolderSource {
   /** null from a source without it, as the details panel reads a missing processExtras. */
   processExtras(pid: number, handles: readonly string[]): Promise<ProcessExtras | null> {
     return this.queue.run(() => this.withFallback((source) => source.processExtras?.(pid, handles) ?? Promise.resolve(null)));
+  }
+
+  /** Through the elevated worker while scans run there (its rights reach other users' processes); null otherwise: the host closes it. */
+  closeHandleInWorker(target: HandleTarget, path: string): Promise<void> | null {
+    return this.worker ? this.queue.run(() => this.worker!.closeHandle(target, path)) : null;
   }
 
   /** Starts the worker (scans go on in the host meanwhile), then moves scans to it. `denied`: for the message. */

@@ -9,6 +9,7 @@ import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
 import type { ActiveRun, RunEvent } from '../../contract/runs.js';
 import type {
+  CloseHandleRequestDto,
   DirToOpen,
   EndProcessRequestDto,
   ExportedReport,
@@ -26,7 +27,7 @@ import { BadInputError } from '../../core/errors.js';
 import { formatLiveStack } from '../../core/live-stack.js';
 import type { HolderSource, ProcessSource } from '../../core/platform.js';
 import { takeSnapshot } from '../../core/snapshot.js';
-import { openHolderSource, openProcessSource } from '../../native/index.js';
+import { closeHandleIfSame, openHolderSource, openProcessSource } from '../../native/index.js';
 import type { RecentDirs } from '../recent-dirs.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { revealInFileManager } from '../reveal.js';
@@ -140,6 +141,17 @@ export class HostSession implements HoldwatchService {
 
   async endProcess({ pid, startedAtMs }: EndProcessRequestDto): Promise<void> {
     endProcess(await this.factsOf(await this.detailsSource(), pid), pid, startedAtMs);
+  }
+
+  /**
+   * Where process details are read: through an elevated watch's worker if there is one (another user's
+   * process needs its rights), else in the host. The checks are the same either side
+   * (native/win32/close-handle.ts); Linux refuses, saying why.
+   */
+  async closeHandle({ pid, startedAtMs, handle, path }: CloseHandleRequestDto): Promise<void> {
+    const target = { pid, startedAtMs, handle, dirs: this.watchedDirs(), ownPids: [...this.options.ownPids, ...this.watches.scannerPids()] };
+    const viaWorker = this.watches.elevatedScanner()?.closeHandleInWorker(target, path);
+    await (viaWorker ?? closeHandleIfSame(target, path, (await this.holders()).platform));
   }
 
   /** Refuses a reused pid; the capture runs in a child process with a deadline (see live-stack-capture.ts). */

@@ -4,6 +4,7 @@
 import { sameProcessStart } from '../../core/same-process.js';
 import type { ProcessDetails, RunMembershipDto } from '../../contract/details.js';
 import type { ProcessInfo } from '../../contract/holders.js';
+import { refusalToCloseIn } from '../../core/close-policy.js';
 import { refusalToEnd } from '../../core/end-policy.js';
 import { BadInputError } from '../../core/errors.js';
 import { shareModeOf } from '../../core/handle-access.js';
@@ -16,12 +17,16 @@ export interface ProcessFacts {
   info: ProcessInfo;
   /** Why holdwatch will not end it (itself, a system process); null when it may. */
   endRefusal: string | null;
+  /** Why holdwatch will not close its handles (Linux, itself, a system process; protection is read at the close); null when it offers to. */
+  closeRefusal: string | null;
 }
 
 /** The process now, or null when it is gone; `ownPids` are holdwatch's own (never ended). */
 export async function processFacts(source: HolderSource, pid: number, ownPids: readonly number[]): Promise<ProcessFacts | null> {
   const info = await source.processInfo(pid);
-  return info ? { info, endRefusal: refusalToEnd(info, { ownPids, platform: source.platform }) } : null;
+  if (!info) return null;
+  const self = { ownPids, platform: source.platform };
+  return { info, endRefusal: refusalToEnd(info, self), closeRefusal: refusalToCloseIn(info, null, self) };
 }
 
 /** Start times are read from the same source, but rounding may differ by a tick; a reused pid differs by far more. */
@@ -39,7 +44,7 @@ export interface DetailsContext {
 }
 
 export async function readProcessDetails(
-  { info, endRefusal }: ProcessFacts,
+  { info, endRefusal, closeRefusal }: ProcessFacts,
   { source, processes, dirs, membershipOf }: DetailsContext,
 ): Promise<ProcessDetails> {
   const pid = info.pid;
@@ -67,6 +72,7 @@ export async function readProcessDetails(
     process: info,
     ancestry,
     endRefusal,
+    closeRefusal,
     cwd: extras?.cwd ?? null,
     cwdUnreadableReason: extras ? extras.cwdUnreadableReason : 'the process exited while it was read',
     environmentTag,

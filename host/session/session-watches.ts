@@ -7,7 +7,7 @@ import type { WatchEvent } from '../../contract/holders.js';
 import type { ScannerStatus, WatchRequestDto, WatchStatus } from '../../contract/service.js';
 import { Emitter } from '../../core/emitter.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
-import type { HolderSource, WatchDir } from '../../core/platform.js';
+import type { WatchDir } from '../../core/platform.js';
 import { Watcher } from '../../core/watch.js';
 import { openHolderSource, runsElevated, scannerWorkerLauncher } from '../../native/index.js';
 import { RemoteHolderSource } from '../../native/remote/remote-holder-source.js';
@@ -131,7 +131,7 @@ export class SessionWatches {
   }
 
   /** A watch's scanner that runs elevated, if one does. */
-  elevatedScanner(): HolderSource | null {
+  elevatedScanner(): WatchScanner | null {
     return [...this.watches.values()].find((w) => w.source.status.mode === 'worker' && w.source.status.elevated)?.source ?? null;
   }
 

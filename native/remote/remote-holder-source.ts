@@ -12,6 +12,7 @@ import type { PlatformName, ProcessInfo } from '../../contract/holders.js';
 import { BadInputError } from '../../core/errors.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import type { HandleTarget } from '../../core/close-policy.js';
 import { MAX_EXTRAS_HANDLES, MAX_WORKER_LINE_BYTES, WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../contract/scan-worker.js';
 import { readJsonLines, writeJsonLine } from './json-lines.js';
 
@@ -146,6 +147,11 @@ export class RemoteHolderSource implements HolderSource {
   /** Past MAX_EXTRAS_HANDLES the worker would refuse the line; those handles keep the scan's access instead. */
   processExtras(pid: number, handles: readonly string[]): Promise<ProcessExtras | null> {
     return this.call({ type: 'processExtras', pid, handles: handles.slice(0, MAX_EXTRAS_HANDLES) }) as Promise<ProcessExtras | null>;
+  }
+
+  /** Closes one handle with the worker's rights (elevated); rejects with the worker's reason when it will not. */
+  async closeHandle(target: HandleTarget, path: string): Promise<void> {
+    await this.call({ type: 'closeHandle', target: { ...target, dirs: [...target.dirs], ownPids: [...target.ownPids] }, path });
   }
 
   /** Closes the pipe (the worker exits on its own), waits briefly, then ends it. Idempotent. */

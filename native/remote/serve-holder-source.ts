@@ -3,6 +3,7 @@
 // host closed it or died, and the worker must not outlive it.
 import type { Socket } from 'node:net';
 import { BadInputError, messageOf } from '../../core/errors.js';
+import type { HandleCloser } from '../../core/close-policy.js';
 import type { HolderSource } from '../../core/platform.js';
 import { MAX_WORKER_LINE_BYTES, type WorkerReply, type WorkerRequest, WorkerRequestSchema } from '../../contract/scan-worker.js';
 import { SerialQueue } from '../../core/serial-queue.js';
@@ -12,6 +13,8 @@ export interface ServeOptions {
   token: string;
   /** Whether this worker runs with administrator (root) rights: the host shows it. */
   elevated: boolean;
+  /** Closes a handle with this worker's rights; absent: the request is refused. */
+  closeHandle?: HandleCloser;
 }
 
 /** Serves `source` on `socket` until it closes; resolves with why it closed. */
@@ -30,7 +33,7 @@ export function serveHolderSource(socket: Socket, source: HolderSource, options:
         const request = parsed.data;
         void queue.run(async () => {
           try {
-            send({ type: 'result', id: request.id, value: await answer(source, request) });
+            send({ type: 'result', id: request.id, value: await answer(source, request, options) });
           } catch (error) {
             send({
               type: 'error',
@@ -45,7 +48,7 @@ export function serveHolderSource(socket: Socket, source: HolderSource, options:
   });
 }
 
-function answer(source: HolderSource, request: WorkerRequest): Promise<unknown> {
+async function answer(source: HolderSource, request: WorkerRequest, options: ServeOptions): Promise<unknown> {
   switch (request.type) {
     case 'resolveWatchDir':
       return source.resolveWatchDir(request.input);
@@ -56,5 +59,9 @@ function answer(source: HolderSource, request: WorkerRequest): Promise<unknown> 
     case 'processExtras':
       // A backend without it answers as the host would without it: no extras.
       return source.processExtras?.(request.pid, request.handles) ?? Promise.resolve(null);
+    case 'closeHandle':
+      if (!options.closeHandle) throw new BadInputError('this scanner worker closes no handles');
+      await options.closeHandle({ ...request.target, ownPids: [...request.target.ownPids, process.pid] }, request.path);
+      return null;
   }
 }

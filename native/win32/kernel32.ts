@@ -35,6 +35,7 @@ export const PROCESS_QUERY_INFORMATION = 0x0400;
 export const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
 export const SYNCHRONIZE = 0x00100000;
 export const DUPLICATE_SAME_ACCESS = 0x2;
+const DUPLICATE_CLOSE_SOURCE = 0x1;
 export const FILE_SHARE_ALL = 0x1 | 0x2 | 0x4;
 export const FILE_READ_ATTRIBUTES = 0x80;
 export const OPEN_EXISTING = 3;
@@ -71,6 +72,18 @@ export function duplicateHandle(owner: ProcessHandle, value: RemoteHandleValue):
   const out = [0n];
   if (!duplicateHandleFn()(owner, value, currentProcess(), out, 0, false, DUPLICATE_SAME_ACCESS)) throw new Win32Error('DuplicateHandle', lastError());
   return BigInt(out[0] ?? 0) as FileHandle;
+}
+
+/**
+ * Closes `value` in `owner`'s table: duplicated into ours with DUPLICATE_CLOSE_SOURCE (which closes
+ * the source even when the copy fails), and our copy closed here, so we never hold the file.
+ */
+export function closeRemoteHandle(owner: ProcessHandle, value: RemoteHandleValue): void {
+  const out = [0n];
+  const ok = Boolean(duplicateHandleFn()(owner, value, currentProcess(), out, 0, false, DUPLICATE_SAME_ACCESS | DUPLICATE_CLOSE_SOURCE));
+  const error = ok ? 0 : lastError();
+  closeHandle(BigInt(out[0] ?? 0));
+  if (!ok) throw new Win32Error('DuplicateHandle', error);
 }
 
 /** Opens a file or directory for querying its name only; full sharing so we never block others. */

@@ -191,7 +191,7 @@ export function windowsIdentityOs(list: IdentityOs['list']): IdentityOs {
 }
 
 /** The PS_PROTECTION byte (class 61); null where the OS has no such class (Wine) or refuses it. */
-function protectionLevel(process: ProcessHandle): number | null {
+export function protectionLevel(process: ProcessHandle): number | null {
   const memory = new NativeMemory(8);
   try {
     const result = nt.ntQueryInformationProcess(process, nt.ProcessProtectionInformation, memory);

@@ -9,6 +9,7 @@ import { holderKey } from '../../contract/identity.js';
 import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, EVIDENCE_TEXT, VERDICT_LABEL } from '../format.js';
+import { CloseHandleAction } from './CloseHandleAction.js';
 import { LiveStackSection } from './LiveStackSection.js';
 import { ProcessFacts } from './ProcessFacts.js';
 
@@ -198,6 +199,9 @@ export function DetailsPanel() {
         )}
       </div>
       {details?.data?.endRefusal && <p className="dim">holdwatch will not end it: {details.data.endRefusal}.</p>}
+      {stillHeld && details?.state === 'ready' && details.data && (
+        <CloseHandleAction holder={holder} refusal={details.data.closeRefusal} onDone={setNotice} onClosed={() => void selectRow(key)} />
+      )}
       {notice && (
         <p className="notice" role="status">
           {notice}

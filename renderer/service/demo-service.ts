@@ -3,7 +3,8 @@
 import type { Holder, WatchEvent } from '../../contract/holders.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
 import type { ActiveRun, AttributedHolder, RunEvent, RunRecord } from '../../contract/runs.js';
-import type { HoldwatchService, LiveStackRequestDto, WatchStatus } from '../../contract/service.js';
+import type { ProcessDetails } from '../../contract/details.js';
+import type { CloseHandleRequestDto, HoldwatchService, LiveStackRequestDto, WatchStatus } from '../../contract/service.js';
 
 type Listener<A extends unknown[]> = (...args: A) => void;
 
@@ -20,7 +21,8 @@ export function demoHolders(count: number, dir: string, atMs: number): Holder[] 
     kind: kinds[i % kinds.length]!,
     path: `${dir}/demo/shard-${i % 97}/file-${i}.dat`,
     deleted: i % 50 === 0,
-    handle: `fd ${3 + (i % 1000)}`,
+    // Windows shows handle values (what Close handle takes), Linux fds.
+    handle: /^[A-Za-z]:\\/.test(dir) ? `0x${(0x40 + 4 * (i % 1000)).toString(16)}` : `fd ${3 + (i % 1000)}`,
     watchedDir: dir,
   }));
 }
@@ -100,6 +102,8 @@ export class DemoService implements HoldwatchService {
   private readonly terminalRun = demoTerminalRun(Date.now());
   /** A `C:\...` dir makes the demo a Windows host: its live stack is a minidump and a thread list. */
   private windows = false;
+  private holders: Holder[] = [];
+  private readonly closed = new Set<Holder>();
 
   constructor(private readonly count: number) {}
 
@@ -113,7 +117,8 @@ export class DemoService implements HoldwatchService {
     const at = new Date().toISOString();
     // After the answer, as a real host would: all holders in one poll.
     setTimeout(() => {
-      for (const holder of demoHolders(this.count, dirs[0]!, Date.now())) for (const l of this.watch) l(watchId, { type: 'appeared', at, holder });
+      this.holders = demoHolders(this.count, dirs[0]!, Date.now());
+      for (const holder of this.holders) for (const l of this.watch) l(watchId, { type: 'appeared', at, holder });
       for (const l of this.status) l(watchId, { scans: 1, holders: this.count, denied: 0, error: null });
     }, 0);
     return { watchId };
@@ -133,8 +138,24 @@ export class DemoService implements HoldwatchService {
     if (runId !== this.terminalRun.active.runId) throw new Error(`no run ${runId} is going`);
     for (const event of this.terminalRun.history) for (const l of this.run) l(runId, event);
   }
-  async getProcessDetails() {
-    return null;
+  /** On a Windows demo, a holder's process with nothing refused, so its actions (Close handle) can be tried; null elsewhere. */
+  async getProcessDetails(pid: number): Promise<ProcessDetails | null> {
+    const holder = this.windows ? this.holders.find((h) => h.pid === pid) : undefined;
+    if (!holder) return null;
+    const { processName: name, processStartedAtMs: startedAtMs, commandLine, user } = holder;
+    return {
+      process: { pid, ppid: holder.ppid, startedAtMs, name, exe: `C:\\demo\\${name}.exe`, commandLine, user },
+      ancestry: [],
+      endRefusal: null,
+      closeRefusal: null,
+      cwd: null,
+      cwdUnreadableReason: 'the demo backend reads no process',
+      environmentTag: null,
+      children: [],
+      handleCount: null,
+      run: null,
+      holdings: [],
+    };
   }
   /** The demo's holders have no probes behind them. */
   async getHolderStacks() {
@@ -142,6 +163,15 @@ export class DemoService implements HoldwatchService {
   }
   async endProcess(): Promise<never> {
     throw new Error('the demo backend ends no process');
+  }
+  /** A Windows demo closes the handle (its row goes, as a real close's would); elsewhere it is refused, as Linux refuses. */
+  async closeHandle({ pid, handle, path }: CloseHandleRequestDto): Promise<void> {
+    if (!this.windows) throw new Error('the demo backend closes no handle: closing a handle of another process is not offered on Linux');
+    const holder = this.holders.find((h) => h.pid === pid && h.handle === handle && h.path === path && !this.closed.has(h));
+    if (!holder) throw new Error(`handle ${handle} of process ${pid} no longer names ${path}: nothing closed`);
+    this.closed.add(holder); // its process lives on: the details panel still reads it
+    const at = new Date().toISOString();
+    for (const l of this.watch) l('demo', { type: 'gone', at, holder });
   }
   /** An invented stack (gdb's shape, or a minidump's on a Windows dir) after a pause, so progress and result show offline. */
   async captureLiveStack({ pid }: LiveStackRequestDto): Promise<CapturedLiveStack> {

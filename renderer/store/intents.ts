@@ -290,6 +290,11 @@ export async function endProcess(pid: number, startedAtMs: number): Promise<void
   await service().endProcess({ pid, startedAtMs });
 }
 
+/** Closes one handle as the user saw it (its process, value and path); throws the host's reason when refused. */
+export async function closeHandle(pid: number, startedAtMs: number, handle: string, path: string): Promise<void> {
+  await service().closeHandle({ pid, startedAtMs, handle, path });
+}
+
 export async function exportReport(format: ReportFormat) {
   const { runId } = get().run;
   if (!runId) throw new Error('Run a test command first: reports describe a run.');

@@ -131,6 +131,12 @@ describe('bad input', () => {
       );
     });
 
+    it('close: a bad pid, no --under, and on Linux the reason it is not offered (ptrace)', async () => {
+      expectOneLineExit2(await runCli(['close', 'abc', '0x1a4', '--under', root]), /expected a process id, got "abc"/);
+      expectOneLineExit2(await runCli(['close', String(process.pid), '0x1a4']), /required option '--under <dir>'/);
+      expectOneLineExit2(await runCli(['close', String(process.pid), '0x1a4', '--under', root, '--yes']), /not offered on Linux: it needs ptrace/);
+    });
+
     it('no command at all: one line, not the help', async () => {
       expectOneLineExit2(await runCli([]), /no command given/);
     });

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAllHolders, pythonHoldingFile } from '../support/holders.js';
-import { openApp, openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
+import { killAllHolders } from '../support/holders.js';
+import { openApp, openChromium, screenshot, selectPythonHolder as selectHolderIn, startUi, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let browser: Browser;
@@ -28,21 +28,8 @@ afterAll(async () => {
 }, 30_000);
 
 /** Watches a fresh dir in which a python3 holds a file, and selects that holder. */
-async function selectPythonHolder(ui: RunningUi, name: string) {
-  const watched = join(scratch, name);
-  mkdirSync(watched);
-  const { page } = browser;
-  await openApp(page, ui);
-  await page.fill('#dir', watched);
-  await page.click('button[type=submit]');
-  await waitForLive(page, ui);
-  const holder = await pythonHoldingFile(join(watched, 'held.log'));
-  const row = page.locator(`[role=row][data-pid="${holder.pid}"]`);
-  await row.waitFor();
-  await row.click();
-  const details = page.getByTestId('details');
-  await details.getByText(`PID ${holder.pid}`).waitFor();
-  return { holder, details, page };
+function selectPythonHolder(ui: RunningUi, name: string) {
+  return selectHolderIn(browser.page, ui, join(scratch, name));
 }
 
 describe('live stack in the details panel', () => {

@@ -57,6 +57,18 @@ describe('HostSession', () => {
     await expect(exited).resolves.toBe('SIGTERM');
   });
 
+  it('closes no handle on Linux: the details say why, and the call is refused with the same reason, the holder unharmed', async () => {
+    const path = join(scratch, 'watched', 'close-me.log');
+    const holder = await pythonHoldingFile(path);
+    const details = await session.getProcessDetails(holder.pid);
+    expect(details?.closeRefusal).toMatch(/^closing a handle of another process is not offered on Linux: it needs ptrace/);
+    await expect(session.closeHandle({ pid: holder.pid, startedAtMs: details!.process.startedAtMs, handle: 'fd 3', path })).rejects.toThrow(
+      details!.closeRefusal!,
+    );
+    expect(holder.child.exitCode).toBeNull();
+    holder.child.kill();
+  });
+
   it('runs a command with its output captured, sends its events, and exports the run', async () => {
     const events: RunEvent['type'][] = [];
     let output = '';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CLI, REPO_ROOT } from '../support/cli.js';
+import { pythonHoldingFile } from '../support/holders.js';
 
 export const CHROMIUM = process.env.HOLDWATCH_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts', 'ui');
@@ -160,4 +161,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+/** Watches `watched` (made here) in `page`, starts a python3 holding `held.log` in it, and selects that holder's row. */
+export async function selectPythonHolder(page: Page, ui: RunningUi, watched: string) {
+  mkdirSync(watched);
+  await openApp(page, ui);
+  await page.fill('#dir', watched);
+  await page.click('button[type=submit]');
+  await waitForLive(page, ui);
+  const holder = await pythonHoldingFile(join(watched, 'held.log'));
+  const row = page.locator(`[role=row][data-pid="${holder.pid}"]`);
+  await row.waitFor();
+  await row.click();
+  const details = page.getByTestId('details');
+  await details.getByText(`PID ${holder.pid}`).waitFor();
+  return { holder, details, page };
 }

@@ -9,6 +9,7 @@ import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { LiveStack } from '../../core/live-stack.js';
 import { readMinidump } from './minidump-file.js';
 import { describeAttachUnderWine } from './attach-scenarios.js';
+import { describeCloseUnderWine } from './close-scenarios.js';
 import { describeElevatedUnderWine } from './elevated-scenarios.js';
 import { describeRealWindows } from './real-windows-scenarios.js';
 import { describeRunUnderWine } from './run-scenarios.js';
@@ -351,5 +352,6 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
 // `holdwatch run` scenarios: after the suite above, never beside it (see run-scenarios.ts).
 describeRunUnderWine(haveWine);
 describeElevatedUnderWine(haveWine);
+describeCloseUnderWine(haveWine);
 describeAttachUnderWine(haveWine);
 describeRealWindows(haveWine);
