@@ -31,4 +31,16 @@ describe('PidShares', () => {
     const shares = new PidShares(sharePids([[], [9]]));
     expect([...shares.claimAll(0)]).toEqual([9]);
   });
+
+  it('a worker joins a walk until the caller closes it; close says how many joined, and no one joins after', () => {
+    const buffer = sharePids([[1], [2], [3]]);
+    const caller = new PidShares(buffer);
+    const early = new PidShares(buffer);
+    const late = new PidShares(buffer);
+    expect(early.join()).toBe(true);
+    expect([...caller.claimAll(0)]).toEqual([1, 2, 3]);
+    expect(caller.close()).toBe(1);
+    expect(late.join()).toBe(false);
+    expect(new PidShares(sharePids([[4], [5]])).close()).toBe(0); // nobody joined: the walk is done
+  });
 });

@@ -29,6 +29,11 @@ const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 
 export class ScanPool {
   private workers: (Worker | undefined)[] = [];
+  /** Per worker: settles once its last request is answered (or failed). */
+  private readonly answering: (Promise<void> | undefined)[] = [];
+  /** Workers whose thread runs JavaScript (booted). */
+  private readonly online = new WeakSet<Worker>();
+  private disposed = false;
   /** The calling thread's share of the kind cache; each worker keeps its own. */
   private readonly kinds = new FdKindCache();
 
@@ -58,35 +63,60 @@ export class ScanPool {
     );
     const shares = new PidShares(buffer);
     const local = walkPids(shares.claimAll(0), dirs, { kinds: this.kinds, ...(full ? { cover: shares.share(0) } : {}) });
-    return merge([local, ...(await Promise.all(remote))]);
+    const joined = shares.close();
+    return merge([local, ...(await answersOfJoined(remote, joined))]);
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     const workers = this.workers.filter((w) => w !== undefined);
     this.workers = [];
-    // Ref'd while terminating: an unref'd worker's exit does not keep the loop alive, and a caller
-    // awaiting this dispose (then setting process.exitCode) would see Node exit underneath it.
-    await Promise.all(
-      workers.map((w) => {
-        w.ref();
-        return w.terminate();
-      }),
-    );
+    const terminating: Promise<number>[] = [];
+    for (const w of workers) {
+      // A worker still booting takes its boot (60-120 ms) to terminate: the whole cost of a short
+      // `holdwatch run`'s exit. It is let go unref'd, ended when it comes up or when the process exits.
+      if (!this.online.has(w)) {
+        w.unref();
+        void w.terminate();
+        continue;
+      }
+      // Ref'd while terminating: an unref'd worker's exit does not keep the loop alive, and a caller
+      // awaiting this dispose (then setting process.exitCode) would see Node exit underneath it.
+      w.ref();
+      terminating.push(w.terminate());
+    }
+    await Promise.all(terminating);
   }
 
-  private walkOnWorker(index: number, request: WorkerRequest): Promise<WalkResult> {
+  /**
+   * The worker's part of a walk: its WalkResult, or null when it came too late to join. A worker
+   * still answering the walk before (booting through a walk that was done without it) is waited
+   * for first, so each answer is read by the listener of its own request.
+   */
+  private walkOnWorker(index: number, request: WorkerRequest): Promise<WalkResult | null> {
+    const answer = (this.answering[index] ?? Promise.resolve()).then(() => this.askWorker(index, request));
+    this.answering[index] = answer.then(
+      () => undefined,
+      () => undefined,
+    );
+    return answer;
+  }
+
+  private askWorker(index: number, request: WorkerRequest): Promise<WalkResult | null> {
+    // A request queued behind a booting worker that dispose then let go: no new worker for it.
+    if (this.disposed) return Promise.resolve(null);
     const worker = (this.workers[index] ??= this.startWorker(index));
-    return new Promise<WalkResult>((resolve, reject) => {
+    return new Promise<WalkResult | null>((resolve, reject) => {
       const settle = () => {
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
         worker.unref(); // an idle worker never keeps the process alive
       };
-      const onMessage = (message: { ok: true; packed: PackedWalk } | { ok: false; error: string }) => {
+      const onMessage = (message: { ok: true; packed: PackedWalk | null } | { ok: false; error: string }) => {
         settle();
-        if (message.ok) resolve(unpackWalk(message.packed, request.dirs));
-        else reject(new Error(`scan worker: ${message.error}`));
+        if (!message.ok) reject(new Error(`scan worker: ${message.error}`));
+        else resolve(message.packed ? unpackWalk(message.packed, request.dirs) : null);
       };
       const onError = (error: Error) => {
         settle();
@@ -109,6 +139,7 @@ export class ScanPool {
 
   private startWorker(index: number): Worker {
     const worker = new Worker(this.options.workerUrl ?? WORKER_URL);
+    worker.once('online', () => this.online.add(worker));
     // Gone, busy or idle: its slot is emptied, so the next walk starts a replacement.
     worker.once('exit', () => {
       if (this.workers[index] === worker) this.workers[index] = undefined;
@@ -125,6 +156,28 @@ function shareByPid(pids: readonly number[], n: number): number[][] {
   const shares: number[][] = Array.from({ length: n }, () => []);
   for (const pid of pids) shares[pid % n]!.push(pid);
   return shares;
+}
+
+/**
+ * The answers of the `joined` workers that took part; the rest answer null later, unread here. A
+ * failure while the walk waits for them fails it; once none joined, a failure is the next walk's
+ * (the worker that died is replaced then).
+ */
+export function answersOfJoined(remote: readonly Promise<WalkResult | null>[], joined: number): Promise<WalkResult[]> {
+  if (joined === 0) {
+    for (const answer of remote) answer.catch(() => undefined);
+    return Promise.resolve([]);
+  }
+  return new Promise((resolve, reject) => {
+    const parts: WalkResult[] = [];
+    for (const answer of remote) {
+      answer.then((part) => {
+        if (part === null || parts.length === joined) return;
+        parts.push(part);
+        if (parts.length === joined) resolve(parts);
+      }, reject);
+    }
+  });
 }
 
 function merge(parts: WalkResult[]): WalkResult {

@@ -15,6 +15,7 @@ parentPort?.on('message', (request: WorkerRequest) => {
   try {
     adoptBootTimeMs(request.bootTimeMs);
     const shares = new PidShares(request.shares);
+    if (!shares.join()) return void parentPort?.postMessage({ ok: true, packed: null });
     const cover = request.full ? { cover: shares.share(request.share) } : {};
     const result = walkPids(shares.claimAll(request.share), request.dirs, { kinds, ...cover });
     parentPort?.postMessage({ ok: true, packed: packWalk(result, request.dirs) });

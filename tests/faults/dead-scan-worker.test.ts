@@ -1,6 +1,6 @@
-// A scan worker thread that ends in the middle of a walk without an 'error' event
-// (shared/reviews/reliability.md D13): that walk fails with a message saying so, and the next walk,
-// on a new worker, finds the holder, instead of every later walk waiting behind the first forever.
+// A scan worker thread that ends during a walk without an 'error' event (shared/reviews/reliability.md
+// D13): the next walks, on a new worker, find the holder, instead of every later walk waiting behind
+// the first forever.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,10 @@ beforeAll(() => {
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-it('a scan worker that dies mid-walk fails that walk, and the next walk gets a new worker and finds the holder', async () => {
+// The fixture dies on its first request without joining the walk, so the calling thread walks every
+// pid: that walk is whole. (A worker that joined and then died fails its walk: answersOfJoined's unit
+// test; which of the two happens in a real walk is up to the scheduler.)
+it('a scan worker that dies on its request leaves the walk to the calling thread, and the next walk gets a new worker and finds the holder', async () => {
   process.env.HOLDWATCH_TEST_DYING_WORKER = join(scratch, 'died');
   process.env.HOLDWATCH_TEST_REAL_WORKER = pathToFileURL(join(DIST, 'scan-worker.js')).href;
   const { ScanPool } = (await import(pathToFileURL(join(DIST, 'scan-pool.js')).href)) as { ScanPool: typeof ScanPoolType };
@@ -31,9 +34,12 @@ it('a scan worker that dies mid-walk fails that walk, and the next walk gets a n
       readdirSync('/proc')
         .filter((e) => /^\d+$/.test(e))
         .map(Number);
-    await expect(pool.walk(allPids(), dirs, true)).rejects.toThrow(/scan worker thread ended \(exit code 7\) during a scan/);
-    const next = await pool.walk(allPids(), dirs, true);
-    expect(next.holdings.filter((h) => h.pid === holder.pid).map((h) => h.kind)).toEqual(['cwd']);
+    const first = await pool.walk(allPids(), dirs, true);
+    expect(first.holdings.filter((h) => h.pid === holder.pid).map((h) => h.kind)).toEqual(['cwd']);
+    for (let i = 0; i < 3; i++) {
+      const next = await pool.walk(allPids(), dirs, true);
+      expect(next.holdings.filter((h) => h.pid === holder.pid).map((h) => h.kind)).toEqual(['cwd']);
+    }
   } finally {
     holder.kill('SIGKILL');
     await pool.dispose();

@@ -1,0 +1,165 @@
+// What `holdwatch run` adds to the wall time of a short suite, on the real runners: 30 tests that
+// each write and delete a file in the watched dir, run plain and under `holdwatch run --watch <dir>`
+// in turn (plain, run, plain, run, ...) so machine load hits both alike. Prints the medians, the
+// difference, and PASS/MISS against the target of issue 7: at most +0.25 s, plus 2 ms per test.
+//   node dist/bench/run-overhead.js   (BENCH_ROUNDS=n, BENCH_ONLY=pytest,node,go,bats)
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatMs, median } from './stats.js';
+import { formatTextTable } from './text-table.js';
+
+const CLI = fileURLToPath(new URL('../../bin/holdwatch.js', import.meta.url));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const TESTS = 30;
+const BUDGET_MS = 250;
+const PER_TEST_MS = 2;
+const PYTHON = process.env.BENCH_PYTHON ?? '/usr/bin/python3';
+
+interface Suite {
+  name: string;
+  /** Writes the suite under `root`; returns the command and the cwd it runs in. */
+  write(root: string): { argv: string[]; cwd: string };
+  /** Whether this machine has the runner. */
+  available(): boolean;
+}
+
+const numbered = (each: (i: number) => string) => Array.from({ length: TESTS }, (_, i) => each(i)).join('\n');
+
+const SUITES: Suite[] = [
+  {
+    name: 'pytest',
+    available: () => spawnSync(PYTHON, ['-m', 'pytest', '--version']).status === 0,
+    write(root) {
+      writeFileSync(
+        join(root, 'test_short.py'),
+        `import os\nW = os.environ["BENCH_WATCHED"]\n` +
+          numbered((i) => `def test_${i}():\n    p = os.path.join(W, "f${i}")\n    with open(p, "w") as f:\n        f.write("x")\n    os.remove(p)\n`),
+      );
+      return { argv: [PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_short.py'], cwd: root };
+    },
+  },
+  {
+    name: 'node --test',
+    available: () => true,
+    write(root) {
+      writeFileSync(
+        join(root, 'short.test.mjs'),
+        `import { test } from 'node:test';\nimport { writeFileSync, rmSync } from 'node:fs';\nimport { join } from 'node:path';\nconst W = process.env.BENCH_WATCHED;\n` +
+          numbered((i) => `test('t${i}', () => { const p = join(W, 'f${i}'); writeFileSync(p, 'x'); rmSync(p); });`),
+      );
+      return { argv: [process.execPath, '--test', 'short.test.mjs'], cwd: root };
+    },
+  },
+  {
+    name: 'go test',
+    available: () => spawnSync('go', ['version']).status === 0,
+    write(root) {
+      writeFileSync(join(root, 'go.mod'), 'module short\n\ngo 1.19\n');
+      writeFileSync(
+        join(root, 'short_test.go'),
+        `package short\n\nimport (\n\t"os"\n\t"path/filepath"\n\t"testing"\n)\n\n` +
+          numbered(
+            (i) =>
+              `func TestShort${i}(t *testing.T) {\n\tp := filepath.Join(os.Getenv("BENCH_WATCHED"), "f${i}")\n\tif err := os.WriteFile(p, []byte("x"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n\tos.Remove(p)\n}\n`,
+          ),
+      );
+      return { argv: ['go', 'test', '-count=1', '-json', '.'], cwd: root };
+    },
+  },
+  {
+    name: 'bats',
+    available: () => spawnSync('bats', ['--version']).status === 0,
+    write(root) {
+      writeFileSync(
+        join(root, 'short.bats'),
+        numbered((i) => `@test "t${i}" {\n  echo x > "$BENCH_WATCHED/f${i}"\n  rm "$BENCH_WATCHED/f${i}"\n}\n`),
+      );
+      return { argv: ['bats', 'short.bats'], cwd: root };
+    },
+  },
+];
+
+/** Wall milliseconds from spawn to exit; a failing suite is a broken bench, not a sample. */
+function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code === 0) resolve(ms);
+      else reject(new Error(`${argv.join(' ')} exited ${code}:\n${output.slice(-2000)}`));
+    });
+  });
+}
+
+interface Row {
+  suite: string;
+  plainMs: number;
+  runMs: number;
+}
+
+async function measure(suite: Suite, scratch: string): Promise<Row> {
+  const root = join(scratch, suite.name.replace(/\W+/g, '-'));
+  const watched = join(scratch, `${suite.name.replace(/\W+/g, '-')}-watched`);
+  mkdirSync(root);
+  mkdirSync(watched);
+  const { argv, cwd } = suite.write(root);
+  // The data dir outside the watched dir, one per bench: run records do not pile up in the user's.
+  const env = { ...process.env, BENCH_WATCHED: watched, HOLDWATCH_DATA_DIR: join(scratch, 'data'), GOFLAGS: '-mod=mod', GOPROXY: 'off' };
+  const underRun = [process.execPath, CLI, 'run', '--watch', watched, '--', ...argv];
+  // One of each first, unmeasured: go builds its test binary, Python writes nothing (no cache), the
+  // page cache warms for both commands alike.
+  await timed(argv, cwd, env);
+  await timed(underRun, cwd, env);
+  const plain: number[] = [];
+  const run: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    plain.push(await timed(argv, cwd, env));
+    run.push(await timed(underRun, cwd, env));
+  }
+  return { suite: `${suite.name} (${TESTS} tests)`, plainMs: median(plain), runMs: median(run) };
+}
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY?.split(',');
+  const scratch = mkdtempSync(join(tmpdir(), 'holdwatch-run-overhead-'));
+  const target = BUDGET_MS + PER_TEST_MS * TESTS;
+  try {
+    const rows: Row[] = [];
+    const skipped: string[] = [];
+    for (const suite of SUITES) {
+      if (only && !only.some((o) => suite.name.startsWith(o))) continue;
+      if (!suite.available()) skipped.push(suite.name);
+      else rows.push(await measure(suite, scratch));
+    }
+    console.log(`\n== what holdwatch run adds to a short suite: medians of ${ROUNDS} rounds, plain and under run in turn ==`);
+    console.log(
+      formatTextTable(
+        [{ header: 'suite' }, { header: 'plain ms', align: 'right' }, { header: 'under run ms', align: 'right' }, { header: 'added ms', align: 'right' }],
+        rows.map((r) => [r.suite, formatMs(r.plainMs), formatMs(r.runMs), `+${formatMs(r.runMs - r.plainMs)}`]),
+      ),
+    );
+    console.log('');
+    for (const r of rows) {
+      const added = r.runMs - r.plainMs;
+      console.log(
+        `${added <= target ? 'PASS' : 'MISS'}  run adds <= ${BUDGET_MS} ms + ${PER_TEST_MS} ms/test (${target} ms) to ${r.suite}: +${formatMs(added)} ms`,
+      );
+    }
+    for (const name of skipped) console.log(`SKIP  ${name}: not installed on this machine`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench crashed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
