@@ -90,7 +90,22 @@ const SpawnSchema = z.object({
   frames: Frames,
 });
 
-const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, CloseSchema, SpawnSchema, TestSchema, ExitSchema, DeleteSchema]);
+const GcCloseSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('gc-close'),
+  pid,
+  atMs,
+  resource: z.literal('file'),
+  api: text,
+  path: text,
+  fd: z.number().int().nonnegative().nullable(),
+  openedAtMs: atMs,
+  test: text.optional(),
+  closedDuring: text.optional(),
+  frames: Frames,
+});
+
+const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, CloseSchema, SpawnSchema, TestSchema, ExitSchema, DeleteSchema, GcCloseSchema]);
 
 const frame = ['/src/test_x.py', 7, null, 'test_x', true];
 const BASES: Record<string, Record<string, unknown>> = {
@@ -102,6 +117,20 @@ const BASES: Record<string, Record<string, unknown>> = {
   test: { v: 1, kind: 'test', pid: 10, atMs: 5, event: 'end', name: 't1', open: [4], unlinked: [] },
   exit: { v: 1, kind: 'exit', pid: 10, atMs: 6, open: [4, 5] },
   delete: { v: 1, kind: 'delete', pid: 10, atMs: 7, api: 'rmSync', path: '/w', held: [4], cwd: false, test: 't1', frames: [frame] },
+  'gc-close': {
+    v: 1,
+    kind: 'gc-close',
+    pid: 10,
+    atMs: 8,
+    resource: 'file',
+    api: 'open',
+    path: '/w/a',
+    fd: 3,
+    openedAtMs: 2,
+    test: 't1',
+    closedDuring: 't2',
+    frames: [frame],
+  },
 };
 
 const long = 'x'.repeat(32_769);

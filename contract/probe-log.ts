@@ -11,6 +11,9 @@
 //   exit     {v, kind:'exit', pid, atMs, open}                         (node: the ids still open at exit)
 //   delete   {v, kind:'delete', pid, atMs, api, path, held, cwd, test?, frames}  (node: a call deleting
 //            `path` while this process had `held` (open ids) at or under it open, or its cwd there)
+//   gc-close {v, kind:'gc-close', pid, atMs, resource:'file', api, path, fd|null, openedAtMs, test?,
+//            closedDuring?, frames}  (python: a file the code never closed, closed by its finalizer at
+//            atMs; `test` the test it was opened in, `closedDuring` the one running at the close, frames the open's)
 // A frame is [file, line, column|null, function|null, user].
 // Checked by hand, not with zod: reading the logs is the last step of every run, and zod's import
 // alone cost 50-67 ms of it (Node 24, measured); contract/probe-log.test.ts holds this reader to the
@@ -96,7 +99,22 @@ export interface DeleteRecord {
   frames: StackFrame[];
 }
 
-export type ProbeRecord = ProcessRecord | OpenRecord | CloseRecord | SpawnRecord | TestBoundaryRecord | ExitRecord | DeleteRecord;
+export interface GcCloseRecord {
+  v: 1;
+  kind: 'gc-close';
+  pid: number;
+  atMs: number;
+  resource: 'file';
+  api: string;
+  path: string;
+  fd: number | null;
+  openedAtMs: number;
+  test?: string;
+  closedDuring?: string;
+  frames: StackFrame[];
+}
+
+export type ProbeRecord = ProcessRecord | OpenRecord | CloseRecord | SpawnRecord | TestBoundaryRecord | ExitRecord | DeleteRecord | GcCloseRecord;
 
 /** Thrown inside toProbeRecord only: the line is not a record. */
 class NotARecord extends Error {}
@@ -183,6 +201,21 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
         held: idsOf(o.held),
         cwd: typeof o.cwd === 'boolean' ? o.cwd : reject(),
         ...optional('test', o.test, textOf),
+        frames: framesOf(o.frames),
+      };
+    case 'gc-close':
+      return {
+        v: 1,
+        kind: 'gc-close',
+        pid,
+        atMs,
+        resource: o.resource === 'file' ? o.resource : reject(),
+        api: textOf(o.api),
+        path: textOf(o.path),
+        fd: o.fd === null ? null : int(o.fd, 0),
+        openedAtMs: atMsOf(o.openedAtMs),
+        ...optional('test', o.test, textOf),
+        ...optional('closedDuring', o.closedDuring, textOf),
         frames: framesOf(o.frames),
       };
     default:

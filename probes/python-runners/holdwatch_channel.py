@@ -28,6 +28,16 @@ BOUNDARY_ENV = "HOLDWATCH_BOUNDARY"
 BOUNDARY_WAIT_S = 2.0
 
 
+def tell_stack_probe(test):
+    """The stack probe in this process (probes/python) stamps opens with the test running: None between tests."""
+    recorder = sys.modules.get("_holdwatch_stacks.recorder")
+    if recorder is not None:
+        try:
+            recorder.set_test(test)
+        except Exception:  # noqa: BLE001 - an older probe, or a broken one: opens go without their test
+            pass
+
+
 def inbox_dir():
     env = os.environ
     if env.get("HOLDWATCH_DATA_DIR"):

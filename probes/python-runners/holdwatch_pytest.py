@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from holdwatch_channel import Boundary, EventsFile, announce_header, announce_path
+from holdwatch_channel import Boundary, EventsFile, announce_header, announce_path, tell_stack_probe
 
 
 _OUTCOME_RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
@@ -67,6 +67,7 @@ class HoldwatchPlugin:
 
     def pytest_runtest_logstart(self, nodeid, location):
         self._outcomes[nodeid] = "passed"
+        tell_stack_probe(nodeid)
         self._safe_emit(type="test-start", name=nodeid)
 
     @pytest.hookimpl(tryfirst=True)
@@ -94,6 +95,7 @@ class HoldwatchPlugin:
             pass
 
     def pytest_runtest_logfinish(self, nodeid, location):
+        tell_stack_probe(None)
         at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"))
         if self._boundary is not None and nodeid in self._ran_here:
             self._ran_here.discard(nodeid)

@@ -71,6 +71,9 @@ class _Reporter:
             self._opened = True
             from holdwatch_channel import Boundary, open_events
 
+            global tell_stack_probe
+            from holdwatch_channel import tell_stack_probe
+
             self._events = open_events("unittest")
             self._boundary = Boundary.from_environment() if self._events is not None else None
         return self._events
@@ -83,6 +86,7 @@ class _Reporter:
             return
         name = _name_of(test)
         self._before[name] = _counts(result)
+        tell_stack_probe(name)
         events.emit({"type": "test-start", "name": name})
 
     def stopped(self, result, test):
@@ -90,6 +94,7 @@ class _Reporter:
         before = self._before.pop(name, None)
         if before is None or self._events is None:
             return
+        tell_stack_probe(None)
         outcome, detail = _outcome(result, before)
         event = {"type": "test-end", "name": name, "outcome": outcome}
         if detail:
@@ -100,6 +105,10 @@ class _Reporter:
 
 
 _reporter = _Reporter()
+
+
+def tell_stack_probe(_test):
+    """Replaced by holdwatch_channel's when the first test starts (its imports wait till then)."""
 
 
 def _patch(result_class):

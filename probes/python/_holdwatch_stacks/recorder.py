@@ -33,6 +33,7 @@ import sys
 import time
 
 from . import frames as _frames
+from . import gc_watch as _gc_watch
 from . import spawns as _spawns
 from .log_file import MappedLog
 from .wire import encode as _encode, json_str as _json_str
@@ -40,7 +41,9 @@ from .wire import encode as _encode, json_str as _json_str
 _WIRE_VERSION = 1
 _now = time.time
 
-_state = {"log": None, "pid": 0, "cwd": None}
+_state = {"log": None, "pid": 0, "cwd": None, "test": None}
+# fd -> the open about to take it, for finalizer-closed detection (gc_watch.py); None when it is off.
+_gc_opened = None
 
 
 def start():
@@ -54,12 +57,41 @@ def start():
     if not _open_log():
         return
     _write_process_record(parent_pid=os.getppid())
+    _start_gc_watch()
     sys.addaudithook(_on_audit)
     _spawns.install(_write_spawn)
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=_after_fork)
     # Registered before any of the test's own atexit hooks, so it runs after them (LIFO).
     atexit.register(_close_log)
+
+
+def _start_gc_watch():
+    global _gc_opened
+    # Free-threaded builds: their io objects are not this layout's; the watch stays off there.
+    if os.environ.get("HOLDWATCH_GC_WATCH") == "0" or getattr(sys, "_is_gil_enabled", lambda: True)() is False:
+        return
+    try:
+        if _gc_watch.install(_state, _now):
+            _gc_opened = _gc_watch.opened
+    except Exception as error:  # a Python whose io differs: opens are still recorded
+        _gc_opened = None
+        try:
+            sys.stderr.write("holdwatch: finalizer-closed detection disabled: %r\n" % (error,))
+        except Exception:
+            pass
+
+
+def set_test(name):
+    """The runner probes' word (probes/python-runners): the test now running here, None between tests."""
+    _state["test"] = name
+    _write_gc_closes()
+
+
+def _write_gc_closes():
+    lines = _gc_watch.take_queued()
+    if lines:
+        _write_line(lines)
 
 
 def _open_log():
@@ -91,6 +123,7 @@ def _next_fd(_dup=os.dup, _close=os.close):
 
 
 def _close_log():
+    _write_gc_closes()
     log = _state["log"]
     _state["log"] = None
     if log is not None:
@@ -254,6 +287,13 @@ def _write_spawn(api, executable, argv, cwd, child_pid, frames):
     }, frames)
 
 
+def _gc_fdopen(fd, sites):
+    # os.fdopen(fd), tempfile's files: the file object is made here, on an fd an os.open made.
+    entry = _gc_opened.get(fd)
+    if entry is not None:
+        _gc_opened[fd] = (entry[0], sites, _state["test"], int(_now() * 1000), "os.fdopen")
+
+
 _HANDLERS = {
     "sqlite3.connect": _on_sqlite_connect,
     "subprocess.Popen": _on_popen,
@@ -289,11 +329,18 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
             return  # an import reading .pyc and source files through io.open_code: not the test's
         path, mode, flags = args
         if not (type(path) is str and (path[:1] == "/" if _POSIX else path[1:3] == ":\\")):
+            if type(path) is int and _gc_opened is not None:
+                _gc_fdopen(path, sites)
             path = _path_text(path)
             if path is None:
                 return
         seen = (sites, mode, flags)
         last = _last.get(path)
+        gc_opened = _gc_opened
+        if gc_opened is not None:
+            # Every open, repeated or not: a file finalized while open is matched by its fd.
+            fd = _next_fd()
+            gc_opened[path if fd is None else fd] = (path, sites, _state["test"], int(_now() * 1000), "open" if mode is not None else "os.open")
         if last == seen:
             return
         if len(_last) >= _LAST_OPEN_LIMIT:
@@ -301,7 +348,10 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         _last[path] = seen
         # Only a path opened before needs its fd told apart (two handles on one file); the first
         # open's record goes without, and the matcher gives it the handle no fd-carrying record claims.
-        fd = None if last is None else _next_fd()
+        if gc_opened is None:
+            fd = None if last is None else _next_fd()
+        elif last is None:
+            fd = None
         # Joined from pieces, with frames.as_json inline: a seven-item "%" format with "%d" of a float
         # cost 9.8k instructions, this 6.6k. atMs in whole milliseconds: a float's "%.3f" was a sixth
         # of the probe's cost per open, and the matcher compares with whole-millisecond scan times.

@@ -1,0 +1,80 @@
+// Finalizer-closed detection in the Python probe (probes/python/_holdwatch_stacks/gc_watch.py), in
+// real pytest and unittest runs of examples/python-gc-closed: each file the code never closed is
+// recorded as closed by the garbage collector with its test and open line, while the suite's output
+// and exit status are what they are without the probe (only the runners' own durations differ).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { GcCloseRecord } from '../../contract/probe-log.js';
+import { lineOf, makeScratch, PYTHON, runToEnd, topUserFrame } from './stack-support.js';
+
+const EXAMPLE = join(import.meta.dirname, '../../examples/python-gc-closed');
+const RUNNERS = join(import.meta.dirname, '../../probes/python-runners');
+const LEAKS = readFileSync(join(EXAMPLE, 'leaks.py'), 'utf8');
+const scratch = makeScratch();
+afterAll(() => scratch.dispose());
+
+const plainEnv: NodeJS.ProcessEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', EXAMPLE_DIR: scratch.watched };
+delete plainEnv.PYTHONPATH;
+delete plainEnv.HOLDWATCH_PROBE_LOG;
+delete plainEnv.HOLDWATCH_EVENTS;
+// What holdwatch run adds: the stack probe, the runner probes and their events file.
+const probedEnv = scratch.probedEnv({
+  EXAMPLE_DIR: scratch.watched,
+  PYTHONPATH: RUNNERS,
+  HOLDWATCH_EVENTS: join(scratch.root, 'events.jsonl'),
+  PYTEST_ADDOPTS: '-p holdwatch_pytest',
+});
+delete probedEnv.HOLDWATCH_BOUNDARY;
+
+/** The runners' durations ("4 passed in 0.09s", "Ran 4 tests in 0.012s") are the only bytes that may differ. */
+const timeless = (text: string) => text.replace(/ in \d+\.\d+s/g, ' in <time>');
+
+function gcCloses(): GcCloseRecord[] {
+  return scratch.records().records.filter((r): r is GcCloseRecord => r.kind === 'gc-close' && r.path.startsWith(scratch.watched));
+}
+
+function runBoth(args: string[]) {
+  const plain = runToEnd(PYTHON, args, plainEnv, EXAMPLE);
+  const probed = runToEnd(PYTHON, args, probedEnv, EXAMPLE);
+  expect(probed.status).toBe(plain.status);
+  expect(timeless(probed.stdout)).toBe(timeless(plain.stdout));
+  expect(timeless(probed.stderr)).toBe(timeless(plain.stderr));
+  return { plain, probed };
+}
+
+const expected = (prefix: string) =>
+  [
+    { test: `${prefix}test_path_open`, line: lineOf(LEAKS, '# leak: path-open') },
+    { test: `${prefix}test_owner`, line: lineOf(LEAKS, '# leak: owner') },
+    { test: `${prefix}test_cycle`, line: lineOf(LEAKS, '# leak: cycle') },
+  ].sort((a, b) => a.test.localeCompare(b.test));
+
+const reported = () =>
+  gcCloses()
+    .map((r) => ({ test: r.test, line: topUserFrame(r.frames)?.line }))
+    .sort((a, b) => (a.test ?? '').localeCompare(b.test ?? ''));
+
+describe('Python finalizer-closed detection', () => {
+  it('pytest: the three files left to the collector, each with its test and open line; output unchanged', () => {
+    const { plain } = runBoth(['-m', 'pytest', '-p', 'no:cacheprovider', '-q', 'test_gc_closed.py']);
+    expect(plain.status).toBe(0);
+    expect(reported()).toEqual(expected('test_gc_closed.py::'));
+  });
+
+  it('unittest: the same three, while its ResourceWarnings print as they do without holdwatch', () => {
+    scratch.records(); // the pytest case's records stay; count only this run's by test name
+    const { plain } = runBoth(['-m', 'unittest', 'test_unittest_gc_closed']);
+    expect(plain.status).toBe(0);
+    // unittest shows ResourceWarnings by default: they name the user's line, not the probe's.
+    expect(plain.stderr).toContain('ResourceWarning: unclosed file');
+    expect(reported().filter((r) => r.test?.startsWith('test_unittest_gc_closed.'))).toEqual(expected('test_unittest_gc_closed.GcClosed.'));
+  });
+
+  it('a suite that closes everything reports none', () => {
+    const before = gcCloses().length;
+    const { plain } = runBoth(['-m', 'unittest', 'test_closes_everything']);
+    expect(plain.status).toBe(0);
+    expect(gcCloses()).toHaveLength(before);
+  });
+});
