@@ -24,6 +24,7 @@ const probedEnv = scratch.probedEnv({
   PYTHONPATH: RUNNERS,
   HOLDWATCH_EVENTS: join(scratch.root, 'events.jsonl'),
   PYTEST_ADDOPTS: '-p holdwatch_pytest',
+  HOLDWATCH_GC_WATCH: '1', // opt-in until holdwatch run reads the records
 });
 delete probedEnv.HOLDWATCH_BOUNDARY;
 
