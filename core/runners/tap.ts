@@ -6,27 +6,17 @@
 // a test point back until the next line shows no YAML block follows (and a "# Subtest:" comment a
 // line more), so each event is stamped with the arrival time of the line that made it, kept in
 // arrival order, and released in the parser's order.
-import { createRequire } from 'node:module';
-import type * as TapParserModule from 'tap-parser';
-import type { Parser, Result } from 'tap-parser';
+import { Parser } from 'tap-parser';
+import type { Result } from 'tap-parser';
 import type { Clock } from '../clock.js';
 import type { ParsedOutput, RunnerStreamParser, TestEvent, TestOutcome } from './events.js';
 import { LineSplitter, OUTPUT_LINE_CHARS } from './line-splitter.js';
-
-/**
- * tap-parser, with the YAML library under it, takes ~50 ms to load (Node 24): loaded when a run's
- * output turns out to be TAP, not at every `holdwatch run`'s start (its synchronous CommonJS build,
- * since the parser is chosen inside a synchronous push).
- */
-function loadTapParser(): typeof TapParserModule.Parser {
-  return (createRequire(import.meta.url)('tap-parser') as typeof TapParserModule).Parser;
-}
 
 const SUBTEST = /^((?:    )*)# Subtest: (.*)$/;
 const TEST_POINT = /^\s*(?:not )?ok(?:\s|$)/;
 
 export class TapStreamParser implements RunnerStreamParser {
-  private readonly parser = new (loadTapParser())();
+  private readonly parser = new Parser();
   private readonly splitter = new LineSplitter(OUTPUT_LINE_CHARS);
   /** The open subtests by nesting level (TAP 14 indents each level by four spaces). */
   private readonly open: string[] = [];
