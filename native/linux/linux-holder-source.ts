@@ -31,6 +31,11 @@ export class LinuxHolderSource implements HolderSource {
     return enrich(walked, this.reuse, request.pids ?? null);
   }
 
+  /** The scan threads started and running, for a caller that counts this process's own fds. */
+  whenThreadsOnline(): Promise<void> {
+    return this.pool.whenOnline();
+  }
+
   async processInfo(pid: number): Promise<ProcessInfo | null> {
     return readProcessInfo(pid);
   }

@@ -67,6 +67,16 @@ export class ScanPool {
     return merge([local, ...(await answersOfJoined(remote, joined))]);
   }
 
+  /** Starts the worker threads now and resolves once each runs JavaScript (its thread and loop exist). */
+  async whenOnline(): Promise<void> {
+    const starting: Promise<void>[] = [];
+    for (let i = 0; i < this.threads - 1; i++) {
+      const worker = (this.workers[i] ??= this.startWorker(i));
+      if (!this.online.has(worker)) starting.push(new Promise((resolve) => worker.once('online', () => resolve())));
+    }
+    await Promise.all(starting);
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
     const workers = this.workers.filter((w) => w !== undefined);

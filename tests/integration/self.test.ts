@@ -31,6 +31,9 @@ describe('holdwatch holds nothing of its own', () => {
     try {
       const watchDir = await source.resolveWatchDir(dir);
       await pythonHoldingFile(join(dir, 'held.txt'));
+      // A walk no longer waits for a worker still booting: its thread's own fds (its loop) come when
+      // it is up, which is not a scan's leak, so the count starts once it is.
+      await source.whenThreadsOnline();
       const first = await source.scan({ dirs: [watchDir] });
       const afterOne = ownFdCount();
       let last = first;
