@@ -1,7 +1,7 @@
 // Splits a walk across threads: the calling thread takes one share, persistent worker threads the
 // others, and whoever finishes first takes over what is left (pid-shares.ts). Two cores are there
 // to use; a one-shot scan uses one thread, since starting a worker costs more than it saves there
-// (measured: a cold 2-thread scan waits for the worker to boot, ~2x slower on a busy machine).
+// (a worker's boot, 60-120 ms, is longer than a whole one-shot walk).
 import { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { FdKindCache } from './fd-kind-cache.js';
