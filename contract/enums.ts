@@ -1,6 +1,9 @@
 // The contract's closed sets of words, as plain arrays: zod-free, so the scan path (native's codecs,
 // core's ordering) uses them without loading zod; the schemas build their enums from these.
 
+/** What a finalizer closed that the code never did (probe-log's gc-close records). */
+export const GC_RESOURCES = ['file', 'sqlite'] as const;
+
 export const PLATFORMS = ['linux', 'win32', 'darwin'] as const;
 
 /** How a process holds a path. `mmap` is Linux's mapped file; `module` a DLL/EXE image on Windows. */
@@ -10,11 +13,18 @@ export const TEST_OUTCOMES = ['passed', 'failed', 'skipped', 'error'] as const;
 export const TEST_PHASES = ['setup', 'call', 'teardown'] as const;
 export const TEST_EVENT_TYPES = ['run-start', 'test-start', 'phase', 'test-end', 'run-end'] as const;
 
-export const VERDICTS = ['blocked-cleanup', 'leaked-past-test', 'outside-run', 'in-run'] as const;
+/**
+ * `closed-by-gc`: a file (or sqlite connection) the code never closed, which the runtime's finalizer
+ * closed inside its test. CPython closes it the moment its last reference drops, so nothing fails
+ * here; where finalisation is deferred (PyPy), or a collection comes late, it stays open past the
+ * test, and on Windows the teardown's delete fails.
+ */
+export const VERDICTS = ['blocked-cleanup', 'leaked-past-test', 'closed-by-gc', 'outside-run', 'in-run'] as const;
 
 /**
  * What a verdict, or the test that opened a handle, rests on; strongest first.
  * - probe-open: a probe's record of the open, made in that process with the test in progress there
+ * - probe-finalizer: the probe saw the runtime's finalizer close it (the code never did), and when
  * - test-boundary: the scan at a test's end, which the test process waited for
  * - exit-stop: the scan while the test process was stopped at its exit, all its files still open
  *   (a Go test binary under holdwatch's -exec program): held then, held past every test of it
@@ -23,4 +33,4 @@ export const VERDICTS = ['blocked-cleanup', 'leaked-past-test', 'outside-run', '
  * - process-tree: whether the holding process belongs to the run (its ancestry, its run tag)
  * - poll: sightings by the periodic scans, placed on the runner's timeline
  */
-export const EVIDENCE = ['probe-open', 'test-boundary', 'exit-stop', 'test-temp-dir', 'failure-scan', 'process-tree', 'poll'] as const;
+export const EVIDENCE = ['probe-open', 'probe-finalizer', 'test-boundary', 'exit-stop', 'test-temp-dir', 'failure-scan', 'process-tree', 'poll'] as const;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
 import { LeftoverRecordSchema, TestEventSchema, VersionsSchema } from './runs.js';
+import { GC_RESOURCES } from './enums.js';
 import { StackLookupSchema } from './stacks.js';
 
 const ms = z.number().finite();
@@ -111,6 +112,21 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     holder: HolderSchema,
     member: MemberFactsSchema,
     stacks: HolderStacksSchema,
+  }),
+  /**
+   * A resource the code never closed, closed by the runtime's finalizer at `atMs` (found in the probes'
+   * logs at the end). `key` is the holder a scan saw for it; a close no scan saw (opened and finalized
+   * between two polls) brings its own holder, membership and stacks, as probe-held does.
+   */
+  z.object({
+    t: z.literal('gc-closed'),
+    atMs: ms,
+    openedAtMs: ms,
+    key: z.string(),
+    closedDuring: z.string().nullable(),
+    resource: z.enum(GC_RESOURCES),
+    api: z.string(),
+    unseen: z.object({ holder: HolderSchema, member: MemberFactsSchema, stacks: HolderStacksSchema }).optional(),
   }),
   /**
    * A step of finishing begins (the final scan, listing leftovers, matching stacks). A journal that

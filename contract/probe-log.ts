@@ -11,14 +11,17 @@
 //   exit     {v, kind:'exit', pid, atMs, open}                         (node: the ids still open at exit)
 //   delete   {v, kind:'delete', pid, atMs, api, path, held, cwd, test?, frames}  (node: a call deleting
 //            `path` while this process had `held` (open ids) at or under it open, or its cwd there)
-//   gc-close {v, kind:'gc-close', pid, atMs, resource:'file', api, path, fd|null, openedAtMs, test?,
+//   gc-close {v, kind:'gc-close', pid, atMs, resource:'file'|'sqlite', api, path, fd|null, openedAtMs, test?,
 //            closedDuring?, frames}  (python: a file the code never closed, closed by its finalizer at
 //            atMs; `test` the test it was opened in, `closedDuring` the one running at the close, frames the open's)
 // A frame is [file, line, column|null, function|null, user].
 // Checked by hand, not with zod: reading the logs is the last step of every run, and zod's import
 // alone cost 50-67 ms of it (Node 24, measured); contract/probe-log.test.ts holds this reader to the
 // zod schemas it replaced, record for record.
+import { GC_RESOURCES } from './enums.js';
 import type { StackFrame } from './stacks.js';
+
+export type GcResource = (typeof GC_RESOURCES)[number];
 
 export interface ProcessRecord {
   v: 1;
@@ -104,7 +107,7 @@ export interface GcCloseRecord {
   kind: 'gc-close';
   pid: number;
   atMs: number;
-  resource: 'file';
+  resource: GcResource;
   api: string;
   path: string;
   fd: number | null;
@@ -209,7 +212,7 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
         kind: 'gc-close',
         pid,
         atMs,
-        resource: o.resource === 'file' ? o.resource : reject(),
+        resource: GC_RESOURCES.includes(o.resource as GcResource) ? (o.resource as GcResource) : reject(),
         api: textOf(o.api),
         path: textOf(o.path),
         fd: o.fd === null ? null : int(o.fd, 0),

@@ -1,7 +1,7 @@
 // Runs (`holdwatch run`, a run started from the UI, `attach`): the test events, the record a run
 // leaves (as `--json` writes it and reports read it), and the events a front end receives while it goes.
 import { z } from 'zod';
-import { EVIDENCE, TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
+import { EVIDENCE, GC_RESOURCES, TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
 import { id, iso, pid } from './primitives.js';
 import { StackLookupSchema } from './stacks.js';
@@ -77,6 +77,11 @@ export const AttributionSchema = z.object({
    * test ended, and the process exited before the next scan. Absent for what a scan saw.
    */
   seenBy: z.literal('probe').optional(),
+  /**
+   * Set when the code never closed it: the runtime's finalizer did (refcount drop or garbage
+   * collection), at `at`, while `during` ran (null: between tests). `resource` says what it was.
+   */
+  closedByFinalizer: z.object({ at: iso, during: z.string().nullable(), resource: z.enum(GC_RESOURCES), api: z.string() }).optional(),
   /** From the holder up to the run's command (or PID 1), as recorded when first seen. */
   ancestry: z.array(AncestryEntrySchema),
   /** ISO 8601 first and last time the handle was seen. */

@@ -10,6 +10,7 @@ export function clockTime(ms: number): string {
 export const VERDICT_LABEL: Record<string, string> = {
   'blocked-cleanup': 'blocked cleanup',
   'leaked-past-test': 'leaked past test',
+  'closed-by-gc': 'closed by GC',
   'outside-run': 'outside run',
   'in-run': 'in run',
 };
@@ -17,6 +18,7 @@ export const VERDICT_LABEL: Record<string, string> = {
 /** How the opening test is known, as a reader would say it. */
 export const EVIDENCE_TEXT: Record<string, string> = {
   'probe-open': 'recorded at the open, inside the process',
+  'probe-finalizer': 'the probe saw the garbage collector close it',
   'test-boundary': 'from the scans at the test boundaries',
   'exit-stop': 'seen when the process exited',
   'test-temp-dir': "the file is in that test's temp dir",

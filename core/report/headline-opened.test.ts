@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
+import type { OpenStack, StackFrame } from '../../contract/stacks.js';
 import { headline, headlineText } from './headline.js';
 
 const at = '2026-01-01T00:00:01.000Z';
@@ -37,23 +38,17 @@ function leaked(opened: Partial<AttributedHolder['attribution']>): RunRecord {
   };
 }
 
+/** The probe's record of the open of leaked.txt, with these frames. */
+function openOf(frames: StackFrame[]): OpenStack {
+  return { kind: 'open', runtime: 'python', pid: 10, atMs: 0, api: 'open', path: '/w/t0/leaked.txt', fd: 7, argv: null, childPid: null, frames };
+}
+
 it('names the test that opened the handle and the line, not the test it was first seen in', () => {
   const frames = [
     { file: '/usr/lib/python3/dist-packages/sqlite_utils/db.py', line: 300, column: null, function: '__init__', user: false },
     { file: '/src/tests/test_a.py', line: 12, column: null, function: 'test_a', user: true },
   ];
-  const stack = {
-    kind: 'open' as const,
-    runtime: 'python' as const,
-    pid: 10,
-    atMs: 0,
-    api: 'open',
-    path: '/w/t0/leaked.txt',
-    fd: 7,
-    argv: null,
-    childPid: null,
-    frames,
-  };
+  const stack = openOf(frames);
   const record = leaked({ openedDuring: 'test_a', openedDuringBy: 'test-boundary', openStack: { found: true, stack, matchedBy: 'fd', viaPid: null } });
   expect(headlineText(headline(record))).toBe(
     'No teardown failed, but python3 PID 10 still held t0/leaked.txt, opened in test_a at tests/test_a.py:12, after that test ended: on Windows, that cleanup would fail with WinError 32',
@@ -63,5 +58,21 @@ it('names the test that opened the handle and the line, not the test it was firs
 it('without an open stack, the opening test still comes first', () => {
   expect(headlineText(headline(leaked({ openedDuring: 'test_a' })))).toBe(
     'No teardown failed, but python3 PID 10 still held t0/leaked.txt after test_a ended: on Windows, that cleanup would fail with WinError 32',
+  );
+});
+
+it('with no leak and no failure, names what the garbage collector closed: the file, its line and test, and what fails where', () => {
+  const frames = [{ file: '/src/tests/test_a.py', line: 9, column: null, function: 'test_a', user: true }];
+  const stack = openOf(frames);
+  const closedByFinalizer = { at, during: 'test_a', resource: 'file' as const, api: 'open' };
+  const record = leaked({
+    verdict: 'closed-by-gc',
+    openedDuring: 'test_a',
+    openedDuringBy: 'probe-open',
+    closedByFinalizer,
+    openStack: { found: true, stack, matchedBy: 'fd', viaPid: null },
+  });
+  expect(headlineText(headline(record))).toBe(
+    'No teardown failed, but t0/leaked.txt, opened at tests/test_a.py:9 in test_a, was never closed by the code: the garbage collector closed it; on PyPy, or on Windows when the collection comes late, it is still open at the teardown: WinError 32',
   );
 });

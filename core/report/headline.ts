@@ -12,6 +12,8 @@ export function headline(record: RunRecord): Inline[] {
   if (failure) return failureHeadline(record, failure);
   const leaked = sortedHolders(record).filter((h) => h.attribution.verdict === 'leaked-past-test');
   if (leaked[0]) return leakHeadline(record, leaked[0], leaked.length);
+  const finalized = sortedHolders(record).filter((h) => h.attribution.verdict === 'closed-by-gc');
+  if (finalized[0]) return finalizedHeadline(record, finalized[0], finalized.length);
   return cleanHeadline(record);
 }
 
@@ -78,6 +80,22 @@ function leakHeadline(record: RunRecord, holder: AttributedHolder, count: number
     out.push(' (spawned by ', { code: holder.attribution.spawnedDuring }, ')');
   if (count > 1) out.push(` (and ${count - 1} more handle${count === 2 ? '' : 's'} outlived ${count === 2 ? 'its' : 'their'} test)`);
   out.push(record.platform === 'win32' ? ': deleting it while held fails with WinError 32' : ': on Windows, that cleanup would fail with WinError 32');
+  return out;
+}
+
+function finalizedHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {
+  const a = holder.attribution;
+  const out: Inline[] = ['No teardown failed, but ', { code: holderPath(record, holder) }];
+  const openedAt = openLine(record, holder);
+  if (openedAt) out.push(', opened at ', { code: openedAt });
+  if (a.openedDuring) out.push(' in ', { code: a.openedDuring });
+  out.push(', was never closed by the code: the garbage collector closed it');
+  if (count > 1) out.push(` (and ${count - 1} more like it)`);
+  out.push(
+    record.platform === 'win32'
+      ? '; when the collection comes late, or on PyPy, it is still open at the teardown: WinError 32'
+      : '; on PyPy, or on Windows when the collection comes late, it is still open at the teardown: WinError 32',
+  );
   return out;
 }
 

@@ -35,7 +35,7 @@ import {
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
-import { deletionCall, formatStack, topUserFrame } from './stacks-section.js';
+import { deletionCall, finalizerClose, formatStack, topUserFrame } from './stacks-section.js';
 import { html } from './text.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -175,11 +175,15 @@ function stacksSection(holders: readonly AttributedHolder[], maxRows: number): s
     const call = deletionCall(lookup);
     return call ? `<p>deleted while open by ${code(call.api)} at ${code(call.at)}: on Windows, that call fails</p>` : '';
   };
+  const finalized = (h: AttributedHolder) => {
+    const closed = finalizerClose(h);
+    return closed ? `<p>${html(closed.what)} ${closed.during === null ? 'between tests' : `during ${code(closed.during)}`}</p>` : '';
+  };
   const block = (label: string, lookup: StackLookup | undefined) =>
     lookup?.found ? `<p>${html(label)} ${code(lookup.stack.api)} at ${code(topUserFrame(lookup) ?? '?')}</p><pre>${html(formatStack(lookup))}</pre>` : '';
   const items = shown.map(
     (h) =>
-      `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${deletion(h.attribution.openStack)}${block('process started by', h.attribution.spawnStack)}</li>`,
+      `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${finalized(h)}${deletion(h.attribution.openStack)}${block('process started by', h.attribution.spawnStack)}</li>`,
   );
   const more =
     withStacks.length > shown.length

@@ -5,7 +5,7 @@ import type { AttributedHolder, RunRecord, TestOutcome, TestPhase, TestRecord, V
 import { isUnder, POSIX_STYLE, relativeDisplay, WINDOWS_STYLE, type PathStyle } from '../paths.js';
 import { holderKey, processKey } from '../../contract/identity.js';
 
-export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'in-run', 'outside-run'];
+export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'closed-by-gc', 'in-run', 'outside-run'];
 
 /** The verdicts these holders carry, in VERDICT_ORDER: what a legend needs to explain. */
 export function verdictsPresent(holders: readonly AttributedHolder[]): Verdict[] {
@@ -15,6 +15,8 @@ export function verdictsPresent(holders: readonly AttributedHolder[]): Verdict[]
 export const VERDICT_MEANING: Record<Verdict, string> = {
   'blocked-cleanup': 'held a path when a teardown failed',
   'leaked-past-test': 'outlived the test during which it appeared (on Windows, that cleanup fails)',
+  'closed-by-gc':
+    'never closed by the code: the garbage collector closed it inside its test; it leaks where finalisation is deferred (PyPy), and on Windows whenever the collection comes late',
   'in-run': 'a process of this run, still inside its test',
   'outside-run': 'not from this run (an indexer, antivirus, an editor)',
 };
@@ -285,6 +287,6 @@ export function processLabel(holder: AttributedHolder): string {
 /** What a holders table says under it about `(probe)` rows, when it has any. */
 export function probeSeenNote(holders: readonly AttributedHolder[]): string | null {
   return holders.some((h) => h.attribution.seenBy === 'probe')
-    ? '(probe): seen from inside the process, whose probe recorded the handle still open when its test ended; the process exited before a scan could see it.'
+    ? '(probe): no scan saw it; the probe inside the process recorded it (still open when its test ended, or closed by the garbage collector between two scans).'
     : null;
 }

@@ -30,6 +30,14 @@ export function deletionCall(lookup: StackLookup | undefined): { api: string; at
   return { api: deletedBy.api, at: frame ? `${frame.file}:${frame.line}` : '?' };
 }
 
+/** "closed by the garbage collector during `test`" pieces, for a holder the code never closed; null otherwise. */
+export function finalizerClose(holder: AttributedHolder): { what: string; during: string | null } | null {
+  const closed = holder.attribution.closedByFinalizer;
+  if (!closed) return null;
+  const what = closed.resource === 'sqlite' ? 'never closed by the code (no close() on the connection)' : 'never closed by the code';
+  return { what: `${what}; the garbage collector closed it`, during: closed.during };
+}
+
 export function stacksSection(holders: readonly AttributedHolder[], maxRows: number): string {
   const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found);
   if (withStacks.length === 0) return '';
@@ -38,6 +46,8 @@ export function stacksSection(holders: readonly AttributedHolder[], maxRows: num
     const { openStack, spawnStack } = h.attribution;
     if (openStack?.found)
       parts.push(`  opened by ${mdCode(openStack.stack.api)} at ${mdCode(topUserFrame(openStack) ?? '?')}:`, indent(mdFence(formatStack(openStack))));
+    const finalized = finalizerClose(h);
+    if (finalized) parts.push(`  ${finalized.what} ${finalized.during === null ? 'between tests' : `during ${mdCode(finalized.during)}`}`);
     const deletion = deletionCall(openStack);
     if (deletion) parts.push(`  deleted while open by ${mdCode(deletion.api)} at ${mdCode(deletion.at)}: on Windows, that call fails`);
     if (spawnStack?.found)

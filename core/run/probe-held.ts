@@ -1,12 +1,15 @@
-// A leak only the probe saw, as a holder row: the process is gone, so what a scan would have read
+// A leak only the probe saw (or a file the finalizer closed between two polls), as a holder row: the process is gone, so what a scan would have read
 // (name, command line, parent) comes from the probe's own record of its process.
 import type { Holder, PlatformName } from '../../contract/holders.js';
 import { holderKey } from '../../contract/identity.js';
 import type { JournalEntry, MemberFacts } from '../../contract/journal.js';
 import type { StackLookup } from '../../contract/stacks.js';
+import type { ProcessRecord } from '../../contract/probe-log.js';
+import type { GcClose } from '../stacks/gc-closes.js';
 import type { ProbeLeak } from '../stacks/probe-leaks.js';
 
 export type ProbeHeldEntry = Extract<JournalEntry, { t: 'probe-held' }>;
+export type GcClosedEntry = Extract<JournalEntry, { t: 'gc-closed' }>;
 
 /** How the run knew the process, when a scan met it alive (its OS start time, its chain). */
 export interface KnownProcess {
@@ -26,7 +29,56 @@ export function probeHeldEntry(
   known: KnownProcess | undefined,
   parent: MemberFacts | undefined,
 ): ProbeHeldEntry {
-  const { process, open } = leak;
+  const { open } = leak;
+  const deleted = leak.stack.unlinkedWhileOpen === true;
+  const { holder, member } = probedHolder(leak.process, { path: open.path, fd: open.fd, deleted, watchedDir: leak.watchedDir }, platform, known, parent);
+  return {
+    t: 'probe-held',
+    atMs: open.atMs,
+    heldUntilMs: leak.heldUntilMs,
+    key: holderKey(holder),
+    holder,
+    member,
+    stacks: { open: { found: true, stack: leak.stack, matchedBy: 'fd', viaPid: null }, spawn },
+  };
+}
+
+/**
+ * The journal entry for one finalizer close: `key` is the holder a scan saw for it; without one,
+ * the entry brings the holder as the probe knew it (as a probe-held entry does).
+ */
+export function gcClosedEntry(
+  close: GcClose,
+  key: string | null,
+  spawn: StackLookup,
+  platform: PlatformName,
+  known: KnownProcess | undefined,
+  parent: MemberFacts | undefined,
+): GcClosedEntry {
+  const { record } = close;
+  const facts = {
+    t: 'gc-closed' as const,
+    atMs: record.atMs,
+    openedAtMs: record.openedAtMs,
+    closedDuring: record.closedDuring ?? null,
+    resource: record.resource,
+    api: record.api,
+  };
+  if (key !== null) return { ...facts, key };
+  const fd = record.resource === 'file' ? record.fd : null;
+  const { holder, member } = probedHolder(close.process, { path: record.path, fd, deleted: false, watchedDir: close.watchedDir }, platform, known, parent);
+  const stacks = { open: { found: true as const, stack: close.stack, matchedBy: 'fd' as const, viaPid: null }, spawn };
+  return { ...facts, key: holderKey(holder), unseen: { holder, member, stacks } };
+}
+
+/** A holder row for what the probe saw open in a process no scan met holding it. */
+function probedHolder(
+  process: ProcessRecord,
+  open: { path: string; fd: number | null; deleted: boolean; watchedDir: string },
+  platform: PlatformName,
+  known: KnownProcess | undefined,
+  parent: MemberFacts | undefined,
+): { holder: Holder; member: MemberFacts } {
   const processName = nameOf(process.argv[0] ?? '', platform);
   const commandLine = process.argv.join(' ');
   const self = { pid: process.pid, name: processName, commandLine };
@@ -41,20 +93,12 @@ export function probeHeldEntry(
     user: null,
     kind: 'file',
     path: open.path,
-    deleted: leak.stack.unlinkedWhileOpen === true,
+    deleted: open.deleted,
     // The runtime's fd as the probe saw it (on Windows a C runtime fd, not a handle value).
     handle: open.fd === null ? null : `fd ${open.fd}`,
-    watchedDir: leak.watchedDir,
+    watchedDir: open.watchedDir,
   };
-  return {
-    t: 'probe-held',
-    atMs: open.atMs,
-    heldUntilMs: leak.heldUntilMs,
-    key: holderKey(holder),
-    holder,
-    member,
-    stacks: { open: { found: true, stack: leak.stack, matchedBy: 'fd', viaPid: null }, spawn },
-  };
+  return { holder, member };
 }
 
 /** The executable's file name, as a process list shows it: `node`, `node.exe`. */

@@ -117,30 +117,30 @@ describe('RunRecorder verdicts', () => {
   });
 });
 
-describe('RunRecorder: what the probe inside the process wrote at the test end', () => {
-  const stackFor = (path: string, heldPastTest: boolean | undefined) => ({
-    open: {
-      found: true as const,
-      stack: {
-        kind: 'open' as const,
-        runtime: 'node' as const,
-        pid: 10,
-        atMs: T0 + 150,
-        test: 't1',
-        ...(heldPastTest === undefined ? {} : { heldPastTest }),
-        api: 'fs.openSync',
-        path,
-        fd: 5,
-        argv: null,
-        childPid: null,
-        frames: [],
-      },
-      matchedBy: 'fd' as const,
-      viaPid: null,
+const stackFor = (path: string, heldPastTest: boolean | undefined) => ({
+  open: {
+    found: true as const,
+    stack: {
+      kind: 'open' as const,
+      runtime: 'node' as const,
+      pid: 10,
+      atMs: T0 + 150,
+      test: 't1',
+      ...(heldPastTest === undefined ? {} : { heldPastTest }),
+      api: 'fs.openSync',
+      path,
+      fd: 5,
+      argv: null,
+      childPid: null,
+      frames: [],
     },
-    spawn: { found: false as const, reason: 'not probed' },
-  });
+    matchedBy: 'fd' as const,
+    viaPid: null,
+  },
+  spawn: { found: false as const, reason: 'not probed' },
+});
 
+describe('RunRecorder: what the probe inside the process wrote at the test end', () => {
   it("decides the verdict over the poll's timing: a handle first seen during the next test was still open at its own test's end", () => {
     const h = holder(10, '/w/a.log');
     const entries = (held: boolean | undefined): JournalEntry[] => [
@@ -175,6 +175,72 @@ describe('RunRecorder: what the probe inside the process wrote at the test end',
     const [row] = r.record().holders;
     expect(row!.attribution).toMatchObject({ seenBy: 'probe', openedDuring: 't1', verdict: 'leaked-past-test', verdictBy: 'probe-open' });
     expect([row!.attribution.firstSeenAt, row!.attribution.lastSeenAt]).toEqual([new Date(T0 + 150).toISOString(), new Date(T0 + 170).toISOString()]);
+  });
+});
+
+describe('RunRecorder: what the finalizer closed, not the code', () => {
+  const closed = (key: string, atMs: number, closedDuring: string | null, unseen?: { holder: Holder }): JournalEntry => ({
+    t: 'gc-closed',
+    atMs,
+    openedAtMs: T0 + 120,
+    key,
+    closedDuring,
+    resource: 'file',
+    api: 'open',
+    ...(unseen ? { unseen: { holder: unseen.holder, member, stacks: stackFor(unseen.holder.path, undefined) } } : {}),
+  });
+
+  it('closed inside the test that opened it: a row of its own, closed-by-gc, with when and during which test', () => {
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      test('test-end', 't1', T0 + 160),
+      closed('g', T0 + 130, 't1', { holder: holder(10, '/w/a.log') }),
+    ]);
+    const [row] = r.record().holders;
+    expect(row!.attribution).toMatchObject({
+      seenBy: 'probe',
+      openedDuring: 't1',
+      verdict: 'closed-by-gc',
+      verdictBy: 'probe-finalizer',
+      closedByFinalizer: { at: new Date(T0 + 130).toISOString(), during: 't1', resource: 'file', api: 'open' },
+    });
+  });
+
+  it('closed by a later collection (a cycle freed in the next test): it outlived its test, leaked-past-test', () => {
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      test('test-end', 't1', T0 + 160),
+      test('test-start', 't2', T0 + 161),
+      closed('g', T0 + 300, 't2', { holder: holder(10, '/w/a.log') }),
+    ]);
+    expect(r.record().holders[0]!.attribution).toMatchObject({ openedDuring: 't1', verdict: 'leaked-past-test', verdictBy: 'probe-finalizer' });
+  });
+
+  it('a close of what a scan saw marks that row, and adds none', () => {
+    const h = holder(10, '/w/a.log');
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      { t: 'appeared', atMs: T0 + 125, key: 'k', holder: h, member },
+      { t: 'gone', atMs: T0 + 140, key: 'k', lastSeenAtMs: T0 + 125 },
+      test('test-end', 't1', T0 + 160),
+      { t: 'stacks', byKey: { k: stackFor('/w/a.log', undefined) } },
+      closed('k', T0 + 130, 't1'),
+    ]);
+    const holders = r.record().holders;
+    expect(holders).toHaveLength(1);
+    expect(holders[0]!.attribution).toMatchObject({ verdict: 'closed-by-gc', closedByFinalizer: { during: 't1' } });
+    expect(holders[0]!.attribution.seenBy).toBeUndefined();
+  });
+
+  it('a teardown failure on it still reads blocked-cleanup', () => {
+    const h = holder(10, '/w/a.log');
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      { t: 'appeared', atMs: T0 + 125, key: 'k', holder: h, member },
+      { t: 'failure', atMs: T0 + 150, text: 'PermissionError: [WinError 32]', path: '/w', kind: 'sharing-violation', code: 32, holderKeys: ['k'], test: 't1' },
+      closed('k', T0 + 170, 't1'),
+    ]);
+    expect(r.record().holders[0]!.attribution.verdict).toBe('blocked-cleanup');
   });
 });
 

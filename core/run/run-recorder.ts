@@ -1,9 +1,10 @@
 // Folds journal entries into a RunRecord, attributing every holder. Used live by the supervisor and
 // later by `holdwatch report`, so both always agree.
 import type { Holder } from '../../contract/holders.js';
-import type { AttributedHolder, Evidence, FailureRecord, RunRecord, Verdict } from '../../contract/runs.js';
+import type { Attribution, AttributedHolder, Evidence, FailureRecord, RunRecord, Verdict } from '../../contract/runs.js';
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
+import type { GcResource } from '../../contract/probe-log.js';
 import type { RunPlace } from './leftovers.js';
 import { batsHintFromAncestry, type TestHint } from './membership.js';
 import { scratchOf } from './scratch.js';
@@ -23,6 +24,8 @@ interface LedgerRow {
   stacks?: HolderStacks;
   /** Set for a holding only the probe saw (its process exited before a scan). */
   seenByProbe?: boolean;
+  /** The runtime's finalizer closed it, not the code (the probe's gc-close record). */
+  closedByFinalizer?: { atMs: number; during: string | null; resource: GcResource; api: string };
 }
 
 /** How late runner events are assumed to arrive after the moment they describe. */
@@ -131,6 +134,26 @@ export class RunRecorder {
           seenByProbe: true,
         });
         break;
+      case 'gc-closed': {
+        const closedByFinalizer = { atMs: entry.atMs, during: entry.closedDuring, resource: entry.resource, api: entry.api };
+        const row = this.ledger.get(entry.key);
+        if (row) row.closedByFinalizer = closedByFinalizer;
+        else if (entry.unseen)
+          this.ledger.set(entry.key, {
+            key: entry.key,
+            holder: entry.unseen.holder,
+            member: entry.unseen.member,
+            firstSeenAtMs: entry.openedAtMs,
+            firstScanStartedAtMs: entry.openedAtMs,
+            lastSeenAtMs: entry.atMs,
+            goneAtMs: entry.atMs,
+            blocked: false,
+            stacks: entry.unseen.stacks,
+            seenByProbe: true,
+            closedByFinalizer,
+          });
+        break;
+      }
       case 'stage':
         this.lastStage = entry.stage;
         break;
@@ -227,7 +250,10 @@ export class RunRecorder {
 
   private attribute(row: LedgerRow): AttributedHolder {
     // Looked up now, not when the entry arrived: runner events may reach us after the poll that saw it.
-    const firstSeenDuring = this.testAt(row.firstSeenAtMs);
+    // A row only the probe saw was seen at its open, inside its process, where the probe knew the test:
+    // the runners' lag (which dates a scan against their events) does not apply to it.
+    const probeTest = row.seenByProbe && row.stacks?.open.found ? row.stacks.open.stack.test : undefined;
+    const firstSeenDuring = probeTest ?? this.testAt(row.firstSeenAtMs);
     const spawnedDuring = row.member ? this.spawnTestOf(row.member, row.holder.processStartedAtMs) : null;
     const opened = this.openedDuring(row, firstSeenDuring);
     const { verdict, by } = this.verdictOf(row, opened);
@@ -241,6 +267,7 @@ export class RunRecorder {
         verdict,
         verdictBy: by,
         ...(row.seenByProbe ? { seenBy: 'probe' as const } : {}),
+        ...(row.closedByFinalizer ? { closedByFinalizer: closedByFinalizerOf(row.closedByFinalizer) } : {}),
         ...(scratchOf(row.holder) === null ? {} : { scratch: scratchOf(row.holder)! }),
         ancestry: row.member?.ancestry ?? [],
         firstSeenAt: new Date(row.firstSeenAtMs).toISOString(),
@@ -282,6 +309,10 @@ export class RunRecorder {
     // The runner's own scratch, an anonymous temp file: held past a test, but no teardown deletes it.
     if (scratchOf(row.holder) !== null) return { verdict: 'in-run', by: 'process-tree' };
     if (row.blocked) return { verdict: 'blocked-cleanup', by: 'failure-scan' };
+    // The finalizer closed it, the code never did: inside its test, a leak CPython hides; after it
+    // (a cycle collected later, between tests), it outlived its test as any leak does.
+    const finalized = row.closedByFinalizer;
+    if (finalized && opened.test !== null) return { verdict: finalized.during === opened.test ? 'closed-by-gc' : 'leaked-past-test', by: 'probe-finalizer' };
     // The probe inside the process wrote, at the test's end, whether this open was still open.
     const held = row.stacks?.open.found ? row.stacks.open.stack.heldPastTest : undefined;
     if (opened.by === 'probe-open' && held !== undefined) return { verdict: held ? 'leaked-past-test' : 'in-run', by: 'probe-open' };
@@ -305,6 +336,10 @@ export class RunRecorder {
     const family = new Set([row.holder.pid, ...row.member.ancestry.map((a) => a.pid)]);
     return this.boundaries.filter((b) => family.has(b.pid));
   }
+}
+
+function closedByFinalizerOf({ atMs, during, resource, api }: NonNullable<LedgerRow['closedByFinalizer']>): Attribution['closedByFinalizer'] {
+  return { at: new Date(atMs).toISOString(), during, resource, api };
 }
 
 /**

@@ -10,8 +10,10 @@ import { processKey } from '../../contract/identity.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import { RunMembership, type Member } from './membership.js';
-import { probeHeldEntry, type ProbeHeldEntry } from './probe-held.js';
+import { gcClosedEntry, probeHeldEntry, type GcClosedEntry, type KnownProcess, type ProbeHeldEntry } from './probe-held.js';
+import type { GcCloseRecord, OpenRecord, ProcessRecord } from '../../contract/probe-log.js';
 import type { ProbeLeak } from '../stacks/probe-leaks.js';
+import type { GcClose } from '../stacks/gc-closes.js';
 import type { StackLookup } from '../../contract/stacks.js';
 import { blockersOf, holdersOnPath, isOnOrUnder, RunRecorder } from './run-recorder.js';
 import type { RunPlace } from './leftovers.js';
@@ -35,6 +37,8 @@ const PROBE_START_SLACK_MS = 2000;
 export interface RunStacks {
   byKey: Record<string, HolderStacks>;
   unseen: { leak: ProbeLeak; spawn: StackLookup }[];
+  /** What the runtime's finalizer closed, the code never did; `key` the holder a scan saw for it, if one did. */
+  gcClosed: { close: GcClose; key: string | null; spawn: StackLookup }[];
 }
 
 export interface FailureMatch {
@@ -218,7 +222,14 @@ export class RunSupervisor {
     const stacks = stacksOf ? await bounded(() => stacksOf(this.recorder.keyedHolders()), 'matching the probes’ stacks') : null;
     if (stacks) {
       this.write({ t: 'stacks', byKey: stacks.byKey });
-      for (const { leak, spawn } of stacks.unseen) this.write(this.probeHeld(leak, spawn));
+      const heldKeys = new Map<string, string>();
+      for (const { leak, spawn } of stacks.unseen) {
+        const entry = this.probeHeld(leak, spawn);
+        heldKeys.set(openOf(leak.open), entry.key);
+        this.write(entry);
+      }
+      // A finalizer close of an open the probe saw held past its test is that row's; else its own row.
+      for (const { close, key, spawn } of stacks.gcClosed) this.write(this.gcClosed(close, key ?? heldKeys.get(openOf(close.record)) ?? null, spawn));
     }
     this.write({ t: 'run-end', atMs: this.options.clock.now(), exitCode, lastSeen: Object.fromEntries(this.lastSeen) });
     return this.recorder.record();
@@ -356,16 +367,33 @@ export class RunSupervisor {
 
   /** A leak only the probe saw, with the run's own knowledge of its process or of its parent. */
   private probeHeld(leak: ProbeLeak, spawn: StackLookup): ProbeHeldEntry {
-    const { pid, ppid, atMs } = leak.process;
+    const { known, parent } = this.probedProcess(leak.process);
+    return probeHeldEntry(leak, spawn, this.options.platform, known, parent);
+  }
+
+  private gcClosed(close: GcClose, key: string | null, spawn: StackLookup): GcClosedEntry {
+    const { known, parent } = key === null ? this.probedProcess(close.process) : { known: undefined, parent: undefined };
+    return gcClosedEntry(close, key, spawn, this.options.platform, known, parent);
+  }
+
+  /** What the run knows of a probed process: itself, when a scan met it, else its parent. */
+  private probedProcess({ pid, ppid, atMs }: ProcessRecord): { known: KnownProcess | undefined; parent: MemberFacts | undefined } {
     const self = this.membership?.memberNear(pid, atMs, PROBE_START_SLACK_MS);
     const parent = this.membership?.memberNear(ppid, atMs, Infinity);
     const facts = (m: Member): MemberFacts => ({ ancestry: m.ancestry, byTagOnly: m.byTagOnly });
-    const known = self ? { startedAtMs: self.startedAtMs, member: facts(self) } : undefined;
-    return probeHeldEntry(leak, spawn, this.options.platform, known, parent && parent.startedAtMs <= atMs ? facts(parent) : undefined);
+    return {
+      known: self ? { startedAtMs: self.startedAtMs, member: facts(self) } : undefined,
+      parent: parent && parent.startedAtMs <= atMs ? facts(parent) : undefined,
+    };
   }
 
   private write(entry: JournalEntry): void {
     this.recorder.apply(entry);
     this.options.journal(entry);
   }
+}
+
+/** One open of one process, by what both its open record and its gc-close record carry. */
+function openOf(open: OpenRecord | GcCloseRecord): string {
+  return `${open.pid}\0${open.path}\0${open.fd ?? ''}\0${open.kind === 'gc-close' ? open.openedAtMs : open.atMs}`;
 }

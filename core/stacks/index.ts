@@ -9,6 +9,7 @@
 //   matchOpenStack(holder, index)    -> StackLookup (contract/stacks) holder -> the open that made it
 //   matchSpawnStack(process, index)  -> StackLookup                  process -> the call that started it
 //   findProbeLeaks(index, query)     -> ProbeLeak[]                  opens held past their test that no scan saw
+//   findGcCloses(index, dirOf)       -> GcClose[]                    what the runtime's finalizer closed, not the code
 //
 // Injection (what holdwatch run does; probeEnvironment computes it):
 //   HOLDWATCH_PROBE_LOG=<dir>    a directory outside every watched dir; each probed process writes
@@ -33,4 +34,6 @@ export type { HolderRef, MatchOptions, ProbeIndex, ProcessRef } from './match.js
 export { probeEnvironment } from './inject.js';
 export type { ProbeInjection } from './inject.js';
 export { findProbeLeaks, openIdentity } from './probe-leaks.js';
+export { findGcCloses } from './gc-closes.js';
+export type { GcClose } from './gc-closes.js';
 export type { ProbeLeak, ProbeLeakQuery } from './probe-leaks.js';

@@ -14,7 +14,11 @@ export interface ProbeInjection {
   pathDelimiter: string;
 }
 
-/** The variables to set on the test command (only these three; everything else stays as it is). */
+/**
+ * The variables to set on the test command (only these; everything else stays as it is). The Python
+ * probe's finalizer watch (files the garbage collector closed, not the code) is on in `holdwatch
+ * run`; the user's own HOLDWATCH_GC_WATCH (0 turns it off) is kept.
+ */
 export function probeEnvironment(input: ProbeInjection): Record<string, string> {
   const pythonPath = input.env.PYTHONPATH;
   const nodeOptions = input.env.NODE_OPTIONS;
@@ -24,5 +28,6 @@ export function probeEnvironment(input: ProbeInjection): Record<string, string> 
     HOLDWATCH_PROBE_LOG: input.logDir,
     PYTHONPATH: pythonPath ? `${input.pythonProbeDir}${input.pathDelimiter}${pythonPath}` : input.pythonProbeDir,
     NODE_OPTIONS: nodeOptions ? `${nodeOptions} ${preload}` : preload,
+    ...(input.env.HOLDWATCH_GC_WATCH === undefined ? { HOLDWATCH_GC_WATCH: '1' } : {}),
   };
 }

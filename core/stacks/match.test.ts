@@ -194,10 +194,21 @@ describe('probeEnvironment', () => {
       env: { PYTHONPATH: '/u', NODE_OPTIONS: '--max-old-space-size=1' },
       pathDelimiter: ':',
     });
-    expect(env).toEqual({ HOLDWATCH_PROBE_LOG: '/d', PYTHONPATH: '/p/python:/u', NODE_OPTIONS: '--max-old-space-size=1 --require "/p q/preload.cjs"' });
+    expect(env).toEqual({
+      HOLDWATCH_PROBE_LOG: '/d',
+      PYTHONPATH: '/p/python:/u',
+      NODE_OPTIONS: '--max-old-space-size=1 --require "/p q/preload.cjs"',
+      HOLDWATCH_GC_WATCH: '1',
+    });
     expect(probeEnvironment({ logDir: '/d', pythonProbeDir: '/p', nodePreload: '/n.cjs', env: {}, pathDelimiter: ';' })).toMatchObject({
       PYTHONPATH: '/p',
       NODE_OPTIONS: '--require "/n.cjs"',
     });
+  });
+
+  it('turns the finalizer watch on, unless the user set HOLDWATCH_GC_WATCH (0: off)', () => {
+    const input = { logDir: '/d', pythonProbeDir: '/p', nodePreload: '/n.cjs', pathDelimiter: ':' };
+    expect(probeEnvironment({ ...input, env: {} }).HOLDWATCH_GC_WATCH).toBe('1');
+    expect(probeEnvironment({ ...input, env: { HOLDWATCH_GC_WATCH: '0' } })).not.toHaveProperty('HOLDWATCH_GC_WATCH');
   });
 });

@@ -79,3 +79,46 @@ describe('matchRunStacks', () => {
     expect(unseen).toEqual([]);
   });
 });
+
+describe('matchRunStacks: what the finalizer closed', () => {
+  /** A python process's log: two files of t1 left to the finalizer, one under the watched dir and one outside it. */
+  function logDirWithGcCloses(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'hw-run-stacks-gc-'));
+    dirs.push(dir);
+    const line = (r: object) => JSON.stringify({ v: 1, pid: 40, ...r });
+    const gcClose = (path: string, fd: number) =>
+      line({
+        kind: 'gc-close',
+        atMs: T0 + 20,
+        resource: 'file',
+        api: 'open',
+        path,
+        fd,
+        openedAtMs: T0 + 11,
+        test: 't1',
+        closedDuring: 't1',
+        frames: [['/src/test_a.py', 7, null, 'test_a', true]],
+      });
+    const records = [
+      line({ kind: 'process', runtime: 'python', ppid: 39, atMs: T0, argv: ['/usr/bin/python3', '-m', 'pytest'], cwd: '/src' }),
+      gcClose('/w/log.txt', 19),
+      gcClose('/elsewhere/notes.txt', 20),
+    ];
+    writeFileSync(join(dir, 'python-40-1.jsonl'), records.join('\n') + '\n');
+    return dir;
+  }
+
+  it('finds each close under the watched dirs, with the open as its stack; the holder a scan saw under that fd is its key', async () => {
+    const { gcClosed } = await matchRunStacks(logDirWithGcCloses(), [{ key: 'k', holder: scanned(19) }], watched);
+    expect(gcClosed.map(({ close, key }) => [close.record.path, close.stack.test, close.stack.heldPastTest, close.stack.frames[0]?.line, key])).toEqual([
+      ['/w/log.txt', 't1', false, 7, 'k'],
+    ]);
+  });
+
+  it('no scan saw it (another fd, or none at all): no key, so the close brings its own row', async () => {
+    const other = await matchRunStacks(logDirWithGcCloses(), [{ key: 'k', holder: scanned(21) }], watched);
+    expect(other.gcClosed.map(({ key }) => key)).toEqual([null]);
+    const none = await matchRunStacks(logDirWithGcCloses(), [], watched);
+    expect(none.gcClosed.map(({ key, close }) => [key, close.watchedDir])).toEqual([[null, '/w']]);
+  });
+});

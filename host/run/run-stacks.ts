@@ -8,7 +8,17 @@ import type { OpenStack } from '../../contract/stacks.js';
 import type { RunStacks } from '../../core/run/supervisor.js';
 import type { WatchDir } from '../../core/platform.js';
 import { isUnder, pathStyleOf } from '../../core/paths.js';
-import { findProbeLeaks, indexProbeRecords, matchOpenStack, matchSpawnStack, openIdentity, parseProbeLog, type ProbeRecord } from '../../core/stacks/index.js';
+import {
+  findGcCloses,
+  findProbeLeaks,
+  indexProbeRecords,
+  matchOpenStack,
+  matchSpawnStack,
+  openIdentity,
+  parseProbeLog,
+  type GcClose,
+  type ProbeRecord,
+} from '../../core/stacks/index.js';
 
 export function readProbeRecords(logDir: string): ProbeRecord[] {
   let names: string[];
@@ -53,7 +63,43 @@ export async function matchRunStacks(logDir: string, holders: { key: string; hol
     leak,
     spawn: matchSpawnStack({ pid: leak.process.pid, ppid: leak.process.ppid, startedAtMs: leak.process.atMs, commandLine: leak.process.argv.join(' ') }, index),
   }));
-  return { byKey, unseen };
+  const gcClosed = findGcCloses(index, (path) => watchedDirOf(path, dirs)).map((close) => ({
+    close,
+    key: scannedKeyOf(close, holders, byKey),
+    spawn: matchSpawnStack(
+      { pid: close.process.pid, ppid: close.process.ppid, startedAtMs: close.process.atMs, commandLine: close.process.argv.join(' ') },
+      index,
+    ),
+  }));
+  return { byKey, unseen, gcClosed };
+}
+
+/** How far apart the probe's two readings of one open's time (its open record, its gc-close's openedAtMs) may be. */
+const SAME_OPEN_MS = 50;
+
+/**
+ * The holder a scan saw for what the finalizer closed: the one whose open stack is that open, else
+ * one of that process holding the same path under the same fd while it was open; null when no scan
+ * saw it (opened and finalized between two polls, the usual case).
+ */
+function scannedKeyOf(close: GcClose, holders: readonly { key: string; holder: AttributedHolder }[], byKey: Record<string, HolderStacks>): string | null {
+  const { record } = close;
+  const sameOpen = (stack: OpenStack) =>
+    stack.pid === record.pid && stack.path === record.path && stack.fd === record.fd && Math.abs(stack.atMs - record.openedAtMs) <= SAME_OPEN_MS;
+  const byStack = Object.entries(byKey).find(([, { open }]) => open.found && open.viaPid === null && sameOpen(open.stack));
+  if (byStack) return byStack[0];
+  if (record.fd === null) return null;
+  const held = holders.find(({ holder }) => {
+    const seenAt = Date.parse(holder.attribution.firstSeenAt);
+    return (
+      holder.pid === record.pid &&
+      holder.path === record.path &&
+      holder.handle === `fd ${record.fd}` &&
+      seenAt >= record.openedAtMs - SAME_OPEN_MS &&
+      seenAt <= record.atMs + SAME_OPEN_MS
+    );
+  });
+  return held?.key ?? null;
 }
 
 /**

@@ -234,6 +234,16 @@ function Answer({ holder, attribution, stillHeld }: { holder: Holder; attributio
         {during ?? <span className="dim">no test (outside the run's tests)</span>}
         {during && evidence ? <span className="dim"> · {EVIDENCE_TEXT[evidence] ?? evidence}</span> : null}
       </dd>
+      {attribution?.closedByFinalizer && (
+        <>
+          <dt>Closed by</dt>
+          <dd className="wrap" data-testid="closed-by-finalizer">
+            the garbage collector, not the code, at {clockTime(Date.parse(attribution.closedByFinalizer.at))}
+            {attribution.closedByFinalizer.during === null ? ' (between tests)' : ` during ${attribution.closedByFinalizer.during}`}
+            <span className="dim"> · leaks where finalisation is deferred (PyPy), and on Windows when the collection comes late</span>
+          </dd>
+        </>
+      )}
       {attribution && (
         <>
           <dt>Verdict</dt>

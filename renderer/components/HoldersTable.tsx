@@ -226,13 +226,18 @@ function Legend({ rows }: { rows: readonly ShownRow[] }) {
     },
     has((r) => r.highlighted) && { className: 'highlighted', text: 'blocked the failure' },
     has((r) => r.folded !== undefined) && { className: 'folded', text: 'short-lived files of one process, folded: each closed again within its test' },
-  ].filter((item): item is { className: string; text: string } => Boolean(item));
+    has((r) => r.attribution?.verdict === 'closed-by-gc') && {
+      className: 'closed-by-gc',
+      badge: VERDICT_LABEL['closed-by-gc'],
+      text: 'the code never closed it, the garbage collector did: on PyPy, or on Windows when the collection comes late, the teardown fails',
+    },
+  ].filter((item): item is { className: string; text: string; badge?: string } => Boolean(item));
   if (items.length === 0) return null;
   return (
     <div className="legend" data-testid="legend">
       {items.map((item) => (
         <span key={item.className}>
-          <span className={`swatch ${item.className}`}>Aa</span> {item.text}
+          {item.badge ? <span className={`badge ${item.className}`}>{item.badge}</span> : <span className={`swatch ${item.className}`}>Aa</span>} {item.text}
         </span>
       ))}
     </div>

@@ -41,8 +41,10 @@ export function relativePath(path: string, watchedDir: string): string {
   return path;
 }
 
+/** The test a row belongs to: the one that opened it, by the strongest evidence; else its first sighting's, its spawn's. */
 export function testOf(row: Row): string {
-  return row.attribution?.firstSeenDuring ?? row.attribution?.spawnedDuring ?? '';
+  const a = row.attribution;
+  return a?.openedDuring ?? a?.firstSeenDuring ?? a?.spawnedDuring ?? '';
 }
 
 const text = (row: Row, column: SortColumn): string | number => {

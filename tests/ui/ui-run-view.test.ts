@@ -151,6 +151,34 @@ describe('a shell suite of background writers (examples/bats-writers)', () => {
   }, 90_000);
 });
 
+describe('a file the code never closed (examples/python-gc-closed)', () => {
+  it('reads "closed by GC" in the table, with a legend; its details say the garbage collector closed it, when and during which test', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const work = join(scratch, 'gc-closed');
+    mkdirSync(work);
+    await watchAndRun(page, work, `env EXAMPLE_DIR=${work}/ex ${SYSTEM_PYTHON} -m pytest -q -p no:cacheprovider examples/python-gc-closed/test_gc_closed.py`);
+    const row = page.locator('.scroller [role=row]', { hasText: 'report.txt' });
+    await row.waitFor();
+    await expect(row.locator('.col-verdict').textContent()).resolves.toBe('closed by GC');
+    // The test that opened it, not the one running at the probe's timestamp plus the runners' lag.
+    await expect(row.locator('.col-test').getAttribute('title')).resolves.toBe('test_gc_closed.py::test_owner');
+    await page
+      .getByTestId('legend')
+      .getByText(/the code never closed it, the garbage collector did/)
+      .waitFor();
+    await row.click();
+    const details = page.getByTestId('details');
+    await expect(details.getByTestId('opened-at').textContent()).resolves.toMatch(/leaks\.py:26 in Report\.__init__$/);
+    await expect(details.getByTestId('opened-during').textContent()).resolves.toMatch(/^test_gc_closed\.py::test_owner · /);
+    await expect(details.getByTestId('closed-by-finalizer').textContent()).resolves.toMatch(
+      /^the garbage collector, not the code, at \d\d:\d\d:\d\d\.\d{3} during test_gc_closed\.py::test_owner · leaks where finalisation is deferred/,
+    );
+    await expectNothingCut(details.locator('[data-testid=answer] dd'));
+    await screenshot(page, 'run-view-1280x800-9-closed-by-gc');
+  }, 90_000);
+});
+
 describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
   const size = `${width}x${height}`;
 
