@@ -12,8 +12,10 @@
 //   delete   {v, kind:'delete', pid, atMs, api, path, held, cwd, test?, frames}  (node: a call deleting
 //            `path` while this process had `held` (open ids) at or under it open, or its cwd there)
 //   gc-close {v, kind:'gc-close', pid, atMs, resource:'file'|'sqlite', api, path, fd|null, openedAtMs, test?,
-//            closedDuring?, frames}  (python: a file the code never closed, closed by its finalizer at
-//            atMs; `test` the test it was opened in, `closedDuring` the one running at the close, frames the open's)
+//            closedDuring?, frames}  (python, node: a file or sqlite connection the code never closed,
+//            closed by its finalizer at atMs, or found closed at the next test boundary when the object
+//            takes no finalizer hook (sqlite, Node's FileHandle); `test` the test it was opened in,
+//            `closedDuring` the one running at the close, frames the open's)
 // A frame is [file, line, column|null, function|null, user].
 // Checked by hand, not with zod: reading the logs is the last step of every run, and zod's import
 // alone cost 50-67 ms of it (Node 24, measured); contract/probe-log.test.ts holds this reader to the

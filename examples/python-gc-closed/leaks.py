@@ -1,7 +1,8 @@
-"""Four ways a test leaves a file to the garbage collector, shared by the pytest and unittest suites.
+"""Ways a test leaves a file to the garbage collector, shared by the pytest and unittest suites: three
+files and two sqlite connections.
 
-On CPython each is closed the moment its last reference drops (or at the suite's gc.collect() for the
-cycle), so the suites pass everywhere; on PyPy, or on Windows when the collection comes late, the
+On CPython each file is closed the moment its last reference drops (or at the suite's gc.collect() for
+the cycle), and each connection at the next collection, so the suites pass everywhere; on PyPy, or on Windows when the collection comes late, the
 file is still open when the teardown deletes the directory: WinError 32. No line below closes them.
 The e2e test finds each open by its `# leak:` comment.
 """
@@ -50,6 +51,15 @@ def read_through_cycle():
 def query_without_close():
     db = sqlite3.connect(work_dir() / "data.db")  # leak: sqlite (the connection is never closed)
     db.execute("create table if not exists t (x)")
+
+
+def query_then_collect():
+    db = sqlite3.connect(work_dir() / "cache.db")  # leak: sqlite collected (freed by the collection below)
+    db.execute("create table if not exists t (x)")
+    del db
+    # On CPython 3.11 a Connection sits in a cycle with its statement cache: only a collection frees
+    # it. This one frees this connection inside its test, and the one query_without_close left open.
+    gc.collect()
 
 
 def prepare():

@@ -24,3 +24,7 @@ def test_cycle():
 
 def test_sqlite():
     leaks.query_without_close()
+
+
+def test_sqlite_collected():
+    leaks.query_then_collect()

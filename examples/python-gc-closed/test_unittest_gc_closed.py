@@ -25,6 +25,9 @@ class GcClosed(unittest.TestCase):
     def test_sqlite(self):
         leaks.query_without_close()
 
+    def test_sqlite_collected(self):
+        leaks.query_then_collect()
+
 
 if __name__ == "__main__":
     unittest.main()

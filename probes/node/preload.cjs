@@ -387,6 +387,7 @@ function onTestStarted(name, startedAtMs) {
 /** Written at once, with its opens still open: they outlived the test, whatever happens to the process next. */
 function onTestEnded(name, outcome, detail) {
   if (state.disabled) return;
+  checkWatchedHandles(name);
   const atMs = Date.now();
   const open = openRecords(name);
   queue.push({ kind: 'test', event: 'end', name, atMs, open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
@@ -417,6 +418,7 @@ function timelineEvent(event) {
 function onExit() {
   if (state.disabled) return;
   state.trackerAtExit(); // a file-level test ends here: its end lists what is still open
+  checkWatchedHandles(state.currentTest());
   queue.push({ kind: 'exit', atMs: Date.now(), open: openRecords(undefined).map((r) => r.id) });
   flush();
 }
@@ -502,6 +504,21 @@ function toLine(record) {
       };
     case 'exit':
       return { v: WIRE_VERSION, kind: 'exit', pid, atMs: record.atMs, open: record.open };
+    case 'gc-close':
+      return {
+        v: WIRE_VERSION,
+        kind: 'gc-close',
+        pid,
+        atMs: record.atMs,
+        resource: record.resource,
+        api: record.api,
+        path: toPath(record.path),
+        fd: record.fd,
+        openedAtMs: record.openedAtMs,
+        ...(typeof record.test === 'string' ? { test: record.test } : {}),
+        ...(typeof record.closedDuring === 'string' ? { closedDuring: record.closedDuring } : {}),
+        frames: formatStack(record.trace),
+      };
     case 'delete':
       return {
         v: WIRE_VERSION,
@@ -665,8 +682,8 @@ function wrapFs() {
     const record = state.disabled ? undefined : captureOpen(open);
     const handle = await Reflect.apply(openPromise, this, arguments);
     if (record) {
-      guard(wrapFileHandleClose, handle);
       onOpened(record, handle.fd, filePath, flags, 'fs.promises.open');
+      guard(watchFileHandle, handle, record);
     }
     return handle;
   }, openPromise);
@@ -726,14 +743,82 @@ function onDeleting(target, api, above) {
 
 // FileHandle's close is an own property of each handle (a class field), Dir's is on the
 // prototype; neither class is exported. Wrap the handle's, and Dir's the first time one is seen.
-function wrapFileHandleClose(handle) {
+// A FileHandle the code never closes is closed by Node when it is collected ("Closing file
+// descriptor N on garbage collection"; Node's warning is Node's, untouched). Such a handle is
+// registered for finalization, and its file's identity (dev, ino) is kept: when the handle has been
+// collected, or at its test's end and at exit, a descriptor that no longer names its file while
+// `close` never ran was closed by the collector, and is written as a gc-close record with the test it
+// was opened in and the one running. The check, not the finalization callback, dates the close: V8
+// runs those callbacks when it likes, and Node closes the fd from the native side.
+function watchFileHandle(handle, record) {
   if (!handle || typeof handle.close !== 'function') return;
   const close = handle.close;
   const fd = handle.fd;
+  const stat = original.fstatSync(fd);
+  const opened = { id: record.id, record, dev: stat.dev, ino: stat.ino };
   handle.close = likeOriginal(function close_() {
+    watchedHandles.delete(opened);
     onClosing(fd);
     return Reflect.apply(close, this, arguments);
   }, close);
+  watchedHandles.add(opened);
+  fileHandleFinalizer.register(handle, null);
+}
+
+// Made here, not in watchFileHandle: a callback made there would keep that call's scope, and with it
+// the first handle's own close (which refers to its handle), alive for the life of the process.
+const fileHandleFinalizer = new FinalizationRegistry(onFileHandleFinalized);
+function onFileHandleFinalized() {
+  checkWatchedHandles(state.currentTest());
+}
+/** FileHandles opened here whose close has not run. */
+const watchedHandles = new Set();
+
+function stillNamesItsFile(opened) {
+  try {
+    const stat = original.fstatSync(opened.record.fd);
+    return stat.ino === opened.ino && stat.dev === opened.dev;
+  } catch {
+    return false;
+  }
+}
+
+function checkWatchedHandles(runningTest) {
+  if (state.disabled || watchedHandles.size === 0) return;
+  try {
+    for (const opened of watchedHandles) {
+      const record = opened.record;
+      // A record is reused only after its close (spareOpens); an fd closed by fs.close is no longer
+      // the probe's open: neither was the collector's doing.
+      const open = record.id === opened.id && (pendingByFd[record.fd] === record || writtenByFd.get(record.fd) === record);
+      if (open && stillNamesItsFile(opened)) continue;
+      watchedHandles.delete(opened);
+      if (open) onFileHandleCollected(record, runningTest);
+    }
+  } catch (error) {
+    internalError(error);
+  }
+}
+
+function onFileHandleCollected(record, runningTest) {
+  // The open is written first, even one not flushed yet: the scans' row for this fd is matched to it.
+  if (pendingByFd[record.fd] === record) flush();
+  const atMs = Date.now();
+  schedule(atMs);
+  writtenByFd.delete(record.fd);
+  queue.push({ kind: 'close', id: record.id, atMs, fd: record.fd });
+  queue.push({
+    kind: 'gc-close',
+    atMs,
+    resource: 'file',
+    api: record.api,
+    path: record.path,
+    fd: record.fd,
+    openedAtMs: record.atMs,
+    test: record.test,
+    closedDuring: runningTest,
+    trace: record.trace,
+  });
 }
 
 let dirWrapped = false;

@@ -1,6 +1,6 @@
 // Finalizer-closed detection in the Python probe (probes/python/_holdwatch_stacks/gc_watch.py), in
-// real pytest and unittest runs of examples/python-gc-closed: each file the code never closed is
-// recorded as closed by the garbage collector with its test and open line, while the suite's output
+// real pytest and unittest runs of examples/python-gc-closed: each file and sqlite connection the
+// code never closed and the collector did is recorded with its test and open line, while the suite's output
 // and exit status are what they are without the probe (only the runners' own durations differ).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ const probedEnv = scratch.probedEnv({
   PYTHONPATH: RUNNERS,
   HOLDWATCH_EVENTS: join(scratch.root, 'events.jsonl'),
   PYTEST_ADDOPTS: '-p holdwatch_pytest',
-  HOLDWATCH_GC_WATCH: '1', // opt-in until holdwatch run reads the records
+  HOLDWATCH_GC_WATCH: '1', // what holdwatch run sets unless the user said 0
 });
 delete probedEnv.HOLDWATCH_BOUNDARY;
 
@@ -46,24 +46,28 @@ function runBoth(args: string[]) {
 
 const expected = (prefix: string) =>
   [
-    { test: `${prefix}test_path_open`, line: lineOf(LEAKS, '# leak: path-open') },
-    { test: `${prefix}test_owner`, line: lineOf(LEAKS, '# leak: owner') },
-    { test: `${prefix}test_cycle`, line: lineOf(LEAKS, '# leak: cycle') },
+    { resource: 'file', test: `${prefix}test_path_open`, line: lineOf(LEAKS, '# leak: path-open') },
+    { resource: 'file', test: `${prefix}test_owner`, line: lineOf(LEAKS, '# leak: owner') },
+    { resource: 'file', test: `${prefix}test_cycle`, line: lineOf(LEAKS, '# leak: cycle') },
+    // The connection kept open through its test (data.db) is no gc-close of its own test: it is
+    // closed in test_sqlite_collected's collection, after its test, a leak the run calls leaked-past-test.
+    { resource: 'sqlite', test: `${prefix}test_sqlite`, line: lineOf(LEAKS, '# leak: sqlite (') },
+    { resource: 'sqlite', test: `${prefix}test_sqlite_collected`, line: lineOf(LEAKS, '# leak: sqlite collected') },
   ].sort((a, b) => a.test.localeCompare(b.test));
 
 const reported = () =>
   gcCloses()
-    .map((r) => ({ test: r.test, line: topUserFrame(r.frames)?.line }))
+    .map((r) => ({ resource: r.resource, test: r.test, line: topUserFrame(r.frames)?.line }))
     .sort((a, b) => (a.test ?? '').localeCompare(b.test ?? ''));
 
 describe('Python finalizer-closed detection', () => {
-  it('pytest: the three files left to the collector, each with its test and open line; output unchanged', () => {
+  it('pytest: the files and connections left to the collector, each with its test and open line; output unchanged', () => {
     const { plain } = runBoth(['-m', 'pytest', '-p', 'no:cacheprovider', '-q', 'test_gc_closed.py']);
     expect(plain.status).toBe(0);
     expect(reported()).toEqual(expected('test_gc_closed.py::'));
   });
 
-  it('unittest: the same three, while its ResourceWarnings print as they do without holdwatch', () => {
+  it('unittest: the same five, while its ResourceWarnings print as they do without holdwatch', () => {
     scratch.records(); // the pytest case's records stay; count only this run's by test name
     const { plain } = runBoth(['-m', 'unittest', 'test_unittest_gc_closed']);
     expect(plain.status).toBe(0);

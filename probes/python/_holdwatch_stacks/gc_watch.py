@@ -52,15 +52,7 @@ def install(state, now):
             if entry is None:
                 return  # opened before the probe, or not through an audited open
             path, sites, test, opened_at_ms, api = entry
-            closed_during = state.get("test")
-            _queued.append("".join((
-                '{"v":1,"kind":"gc-close","pid":', str(state["pid"]), ',"atMs":', str(int(now() * 1000)),
-                ',"resource":"file","api":', _json_str(api), ',"path":', _json_str(path), ',"fd":', str(fd),
-                ',"openedAtMs":', str(opened_at_ms),
-                "" if test is None else ',"test":' + _json_str(test),
-                "" if closed_during is None else ',"closedDuring":' + _json_str(closed_during),
-                ',"frames":[', ",".join(sites), "]}\n",
-            )))
+            _queue(state, now, "file", api, path, fd, opened_at_ms, test, sites)
         except Exception:  # inside a finalizer: nothing may escape, and there is nobody to tell
             pass
 
@@ -86,6 +78,18 @@ def install(state, now):
     clear = getattr(sys, "_clear_internal_caches", None) or getattr(sys, "_clear_type_cache")
     clear()
     return True
+
+
+def _queue(state, now, resource, api, path, fd, opened_at_ms, test, sites):
+    closed_during = state.get("test")
+    _queued.append("".join((
+        '{"v":1,"kind":"gc-close","pid":', str(state["pid"]), ',"atMs":', str(int(now() * 1000)),
+        ',"resource":"', resource, '","api":', _json_str(api), ',"path":', _json_str(path),
+        ',"fd":', "null" if fd is None else str(fd), ',"openedAtMs":', str(opened_at_ms),
+        "" if test is None else ',"test":' + _json_str(test),
+        "" if closed_during is None else ',"closedDuring":' + _json_str(closed_during),
+        ',"frames":[', ",".join(sites), "]}\n",
+    )))
 
 
 def take_queued():

@@ -35,6 +35,7 @@ import time
 from . import frames as _frames
 from . import gc_watch as _gc_watch
 from . import spawns as _spawns
+from . import sqlite_watch as _sqlite_watch
 from .log_file import MappedLog
 from .wire import encode as _encode, json_str as _json_str
 
@@ -68,9 +69,9 @@ def start():
 
 def _start_gc_watch():
     global _gc_opened
-    # Opt-in (HOLDWATCH_GC_WATCH=1) until holdwatch run reads its records into a verdict: until then it
-    # would cost every open ~2 us for nothing a report shows. Free-threaded builds: their io objects
-    # are not this layout's; the watch stays off there.
+    # On where HOLDWATCH_GC_WATCH=1: holdwatch run sets it unless the user said 0 (it costs every open
+    # ~2 us, bench/probe-overhead.ts). Free-threaded builds: their io objects are not this layout's; the
+    # watch stays off there.
     if os.environ.get("HOLDWATCH_GC_WATCH") != "1" or getattr(sys, "_is_gil_enabled", lambda: True)() is False:
         return
     try:
@@ -86,11 +87,13 @@ def _start_gc_watch():
 
 def set_test(name):
     """The runner probes' word (probes/python-runners): the test now running here, None between tests."""
+    _write_gc_closes()  # before the change: a connection found freed now was freed in the test ending
     _state["test"] = name
-    _write_gc_closes()
 
 
 def _write_gc_closes():
+    if _gc_opened is not None and _state["log"] is not None:
+        _sqlite_watch.check(_state, _now)
     lines = _gc_watch.take_queued()
     if lines:
         _write_line(lines)
@@ -253,10 +256,23 @@ def _on_sqlite_connect(args):
     path = _path_text(args[0]) if args and args[0] != ":memory:" else None
     if path is None:
         return
+    sites = _frames.capture_sites(_caller())
+    if sites is None:
+        return
+    at_ms = _now() * 1000
     _write({
-        "v": _WIRE_VERSION, "kind": "connect", "pid": _state["pid"], "atMs": _now() * 1000,
+        "v": _WIRE_VERSION, "kind": "connect", "pid": _state["pid"], "atMs": at_ms,
         "api": "sqlite3.connect", "path": path, "fd": _next_fd(),
-    }, _frames.capture(_caller()))
+    }, _frames.as_json(sites))
+    if _gc_opened is not None and _sqlite_watch.available():
+        _state["sqlite_connect"] = (path, sites, _state["test"], int(at_ms))
+
+
+def _on_sqlite_handle(args):
+    # Right after "sqlite3.connect", with the connection made: its database file is followed.
+    pending = _state.pop("sqlite_connect", None)
+    if pending is not None and args:
+        _sqlite_watch.watch(args[0], *pending)
 
 
 def _on_popen(args):
@@ -298,6 +314,7 @@ def _gc_fdopen(fd, sites):
 
 _HANDLERS = {
     "sqlite3.connect": _on_sqlite_connect,
+    "sqlite3.connect/handle": _on_sqlite_handle,
     "subprocess.Popen": _on_popen,
     "os.system": _on_system,
     "os.posix_spawn": _on_posix_spawn,
