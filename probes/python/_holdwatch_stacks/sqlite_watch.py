@@ -7,7 +7,8 @@
 # "sqlite3.connect/handle", which carries the connection) the descriptor sqlite opened for the
 # database is found in /proc/self/fd; `close` on the type is a descriptor that notes an explicit
 # close and returns the C method, as gc_watch does for io.FileIO. At each test boundary and at exit
-# a watched connection whose descriptor no longer names its database was freed, not closed, and is
+# a watched connection whose descriptor no longer is its database (by device and inode: a database
+# deleted while open is still open, its link then reads "<path> (deleted)") was freed, not closed, and is
 # queued as a gc-close record (resource "sqlite") dated at that check, its closedDuring the test that
 # was running. Linux only (/proc/self/fd); elsewhere connections are recorded as opens, not watched.
 import gc
@@ -17,7 +18,7 @@ import sys
 from . import gc_watch as _gc_watch
 
 _FD_DIR = "/proc/self/fd"
-# fd of the database file -> (id of the connection, its real path, the path connected to, sites, test, atMs)
+# fd of the database file -> (id of the connection, (st_dev, st_ino), the path connected to, sites, test, atMs)
 _watched = {}
 _fd_by_connection = {}
 _installed = []
@@ -60,6 +61,15 @@ def _names(fd, real_path):
         return False
 
 
+def _file_of(fd):
+    """(st_dev, st_ino) of what fd is open on; None once it is closed."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def watch(connection, path, sites, test, opened_at_ms):
     """Follows one new connection's database file; the fd it found, or None."""
     if not _installed:
@@ -69,17 +79,21 @@ def watch(connection, path, sites, test, opened_at_ms):
     real_path = os.path.realpath(path)
     for name in os.listdir(_FD_DIR):
         fd = int(name)
-        if fd not in _watched and _names(fd, real_path):
-            _watched[fd] = (id(connection), real_path, path, sites, test, opened_at_ms)
-            _fd_by_connection[id(connection)] = fd
-            return fd
+        if fd in _watched or not _names(fd, real_path):
+            continue
+        file = _file_of(fd)
+        if file is None:
+            return None
+        _watched[fd] = (id(connection), file, path, sites, test, opened_at_ms)
+        _fd_by_connection[id(connection)] = fd
+        return fd
     return None
 
 
 def check(state, now):
     """Queues a gc-close for each watched connection whose file is closed though close() never ran."""
-    for fd, (connection_id, real_path, path, sites, test, opened_at_ms) in list(_watched.items()):
-        if _names(fd, real_path):
+    for fd, (connection_id, file, path, sites, test, opened_at_ms) in list(_watched.items()):
+        if _file_of(fd) == file:
             continue
         del _watched[fd]
         if _fd_by_connection.get(connection_id) == fd:
