@@ -20,8 +20,11 @@ export interface FloorRuns {
   pids: Set<number>;
 }
 
-export function runFloor(binary: string, dir: string, runs: number): FloorRuns {
-  return parseFloorOutput(execFileSync(binary, [dir, String(runs)], { encoding: 'utf8' }));
+/** `fd`: the fd links only; `answer`: the walk that gives holdwatch's answer (proc-fd-floor.c says what it adds). */
+export type FloorMode = 'fd' | 'answer';
+
+export function runFloor(binary: string, dir: string, runs: number, mode: FloorMode = 'fd'): FloorRuns {
+  return parseFloorOutput(execFileSync(binary, [dir, String(runs), mode], { encoding: 'utf8' }));
 }
 
 /** `run <wall ms> <links> <cpu ms>` per run, then `pids <pid>...`. */

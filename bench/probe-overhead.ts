@@ -158,6 +158,7 @@ async function main(): Promise<void> {
       `${PAIRS} open/close pairs per pass, main thread's CPU time, best of ${PASSES} passes per process; median of ${ROUNDS} rounds, each an unprobed and a probed process at once on one CPU${PIN.length ? '' : ' (no taskset here: not pinned)'}`,
     );
     console.log(`${'runtime'.padEnd(28)} | unprobed us/open | probed us/open | ratio | target | rounds' ratios`);
+    const claims: string[] = [];
     for (const runtime of runtimes.filter((r) => !process.env.BENCH_ONLY || r.name.startsWith(process.env.BENCH_ONLY))) {
       const without: number[] = [];
       const withProbe: number[] = [];
@@ -169,12 +170,17 @@ async function main(): Promise<void> {
         ratios.push(b / a);
       }
       const ratio = median(ratios);
-      const verdict = ratio <= runtime.target ? 'ok' : 'OVER';
-      const range = `${Math.min(...ratios).toFixed(2)}x to ${Math.max(...ratios).toFixed(2)}x`;
+      // The target is for every round ("in every row, every run"), so the worst round decides.
+      const worst = Math.max(...ratios);
+      const range = `${Math.min(...ratios).toFixed(2)}x to ${worst.toFixed(2)}x`;
       console.log(
-        `${runtime.name.padEnd(28)} | ${median(without).toFixed(2).padStart(16)} | ${median(withProbe).toFixed(2).padStart(14)} | ${ratio.toFixed(2)}x | <= ${runtime.target}x ${verdict} | ${range}`,
+        `${runtime.name.padEnd(28)} | ${median(without).toFixed(2).padStart(16)} | ${median(withProbe).toFixed(2).padStart(14)} | ${ratio.toFixed(2)}x | <= ${runtime.target}x | ${range}`,
+      );
+      claims.push(
+        `${worst <= runtime.target ? 'PASS' : 'MISS'}  probe per open <= ${runtime.target}x unprobed in every round, ${runtime.name}: median ${ratio.toFixed(2)}x, worst ${worst.toFixed(2)}x`,
       );
     }
+    console.log(`\n${claims.join('\n')}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -13,9 +13,10 @@ const m = (tool: string, samplesMs: number[], pids: number[]): Measurement => ({
 
 function rows(overrides: Partial<BenchRows> = {}): BenchRows {
   return {
-    floor: m('floor', [50, 50, 50], [10, 13]),
-    oneShot: m('one-shot', [200], [10, 13]),
-    warmPoll: m('poll', [60], [10, 13]),
+    floor: m('floor', [50, 50, 50], [10]),
+    answerFloor: m('answer floor', [55], [10, 13]),
+    oneShot: m('one-shot', [90], [10, 13]),
+    warmPoll: m('poll', [70], [10, 13]),
     lsofDir: m('lsof +D', [400], [10]),
     lsofGrep: m('lsof | grep', [300], [10, 13, 20]),
     fuser: m('fuser', [100], [10]),
@@ -25,16 +26,17 @@ function rows(overrides: Partial<BenchRows> = {}): BenchRows {
 }
 
 describe('evaluateClaims', () => {
-  it('passes every claim when holdwatch is faster, within 1.3x of the floor and sees what lsof sees', () => {
+  it('passes every claim when holdwatch is faster than all three peers, within 1.3x of the same-answer floor and sees what lsof sees', () => {
     const claims = evaluateClaims(rows(), holders);
     expect(claims.map((c) => c.pass)).toEqual([true, true, true, true, true, true]);
     expect(claims[4]!.text).toContain('lsof +D MISSES it; fuser MISSES it; lsof | grep finds it');
   });
-  it('misses the speed claims when lsof | grep is faster or the poll costs more than 1.3x the floor', () => {
-    const claims = evaluateClaims(rows({ lsofGrep: m('lsof | grep', [150], [10, 13, 20]), warmPoll: m('poll', [66], [10, 13]) }), holders);
+  it('misses the speed claims when one peer (fuser) is faster or the poll costs more than 1.3x the same-answer floor', () => {
+    const claims = evaluateClaims(rows({ fuser: m('fuser', [80], [10]), warmPoll: m('poll', [72.6], [10, 13]) }), holders);
     expect(claims[0]!.pass).toBe(false);
+    expect(claims[0]!.text).toContain('90.0 ms vs 400 ms, 300 ms, 80.0 ms');
     expect(claims[1]!.pass).toBe(false);
-    expect(claims[1]!.text).toContain('1.32x');
+    expect(claims[1]!.text).toContain('= 1.32x (the fd-only floor');
   });
   it('misses the superset claim when lsof found a real holder holdwatch did not', () => {
     const claims = evaluateClaims(rows({ oneShot: m('one-shot', [200], [13]) }), holders);
@@ -48,7 +50,7 @@ describe('formatBenchTable', () => {
   it('shows the ratios against the floor and the one-shot CLI, and what each tool missed', () => {
     const text = formatBenchTable(rows(), holders);
     const lsofLine = text.split('\n').find((line) => line.startsWith('lsof +D'))!;
-    expect(lsofLine).toMatch(/400 \(n=1\)\s+-\s+8\.00x\s+2\.00x\s+1\s+unlinked 13\s+none/);
+    expect(lsofLine).toMatch(/400 \(n=1\)\s+-\s+8\.00x\s+4\.44x\s+1\s+unlinked 13\s+none/);
     const grepLine = text.split('\n').find((line) => line.startsWith('lsof | grep'))!;
     expect(grepLine).toMatch(/noise 20$/);
   });

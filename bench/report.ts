@@ -8,7 +8,10 @@ import { formatTextTable } from './text-table.js';
 
 /** The rows the claims are about, by role; any of them may be absent (a tool failed). */
 export interface BenchRows {
+  /** The fd-only C floor: the table's ratio base. */
   floor: Measurement;
+  /** The C floor of the same answer: the warm poll's target is against it. */
+  answerFloor: Measurement;
   oneShot: Measurement;
   warmPoll: Measurement;
   lsofDir: Measurement;
@@ -22,7 +25,7 @@ export const WARM_POLL_MAX_FLOOR_RATIO = 1.3;
 export function formatBenchTable(rows: BenchRows, holders: readonly FixtureHolder[]): string {
   const floorMs = median(rows.floor.samplesMs);
   const oneShotMs = median(rows.oneShot.samplesMs);
-  const ordered = [rows.floor, rows.oneShot, rows.warmPoll, ...rows.others, rows.lsofDir, rows.lsofGrep, rows.fuser];
+  const ordered = [rows.floor, rows.answerFloor, rows.oneShot, rows.warmPoll, ...rows.others, rows.lsofDir, rows.lsofGrep, rows.fuser];
   const body = ordered.map((m) => {
     const ms = median(m.samplesMs);
     const pids = m.pids ? comparePids(m.pids, holders) : null;
@@ -62,17 +65,19 @@ export function evaluateClaims(rows: BenchRows, holders: readonly FixtureHolder[
   const oneShot = ms(rows.oneShot);
   const claims: Claim[] = [];
 
-  const lsofDir = ms(rows.lsofDir);
-  const lsofGrep = ms(rows.lsofGrep);
+  const peers = [rows.lsofDir, rows.lsofGrep, rows.fuser];
   claims.push({
-    pass: oneShot < lsofDir && oneShot < lsofGrep,
-    text: `one-shot CLI faster than lsof +D and lsof | grep: ${formatMs(oneShot)} ms vs ${formatMs(lsofDir)} ms and ${formatMs(lsofGrep)} ms`,
+    pass: peers.every((m) => oneShot < ms(m)),
+    text: `one-shot CLI faster than lsof +D, lsof | grep and fuser: ${formatMs(oneShot)} ms vs ${peers.map((m) => `${formatMs(ms(m))} ms`).join(', ')}`,
   });
 
-  const pollRatio = ratio(ms(rows.warmPoll), ms(rows.floor));
+  // Against the floor that gives the same answer (the fd-only floor misses mmap and exe holders);
+  // the fd-only ratio is said beside it.
+  const pollMs = ms(rows.warmPoll);
+  const pollRatio = ratio(pollMs, ms(rows.answerFloor));
   claims.push({
     pass: pollRatio <= WARM_POLL_MAX_FLOOR_RATIO,
-    text: `warm poll <= ${WARM_POLL_MAX_FLOOR_RATIO}x C floor: ${formatMs(ms(rows.warmPoll))} ms vs ${formatMs(ms(rows.floor))} ms = ${formatRatio(pollRatio)}`,
+    text: `warm poll <= ${WARM_POLL_MAX_FLOOR_RATIO}x the C floor of the same answer: ${formatMs(pollMs)} ms vs ${formatMs(ms(rows.answerFloor))} ms = ${formatRatio(pollRatio)} (the fd-only floor's ${formatMs(ms(rows.floor))} ms: ${formatRatio(ratio(pollMs, ms(rows.floor)))})`,
   });
 
   // lsof | grep -F also matches "<dir>-other": those pids are its false positives, not holders missed.

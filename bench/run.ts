@@ -4,7 +4,8 @@
 import { cpus, loadavg, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileFloor, runFloor } from './c-floor.js';
+import { compileFloor, runFloor, type FloorMode } from './c-floor.js';
+import { pollThreads } from '../native/linux/scan-pool.js';
 import { parseFuserPids, parseLsofPids, parseSnapshotPids, timeCommand } from './external-tools.js';
 import { createFixture, destroyAllFixturesNow, type Fixture, type FixtureOptions } from './fixture.js';
 import { evaluateClaims, formatBenchTable, formatClaims, type BenchRows } from './report.js';
@@ -39,34 +40,47 @@ async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows
   );
   // fuser only takes names: it is given every path in the tree, which is the best a user can do.
   const fuser = await timeCommand(`fuser <every path under dir>`, 'fuser', fixture.treePaths, RUNS.fuser, parseFuserPids);
-  const { floor, warmPoll, warmPollSingle } = inProcess;
-  return { rows: { floor, oneShot, warmPoll, lsofDir, lsofGrep, fuser, others: [warmPollSingle] }, links: inProcess.links };
+  const { floor, answerFloor, warmPoll, otherPoll } = inProcess;
+  return { rows: { floor, answerFloor, oneShot, warmPoll, lsofDir, lsofGrep, fuser, others: [otherPoll] }, links: inProcess.links };
 }
 
 /**
- * The C floor and the warm polls, run in turn (floor, 2 threads, 1 thread, floor, ...) so a change
- * in machine load hits all three alike and their ratio stays fair.
+ * The C floors and the warm polls, run in turn (floors, the poll as `watch` runs it here, the other
+ * thread count, floors, ...) so a change in machine load hits them alike and their ratio stays fair.
  */
 async function measureInProcess(dir: string, floorBinary: string, runs: number) {
   const pollers: WarmPoller[] = [];
+  const threads = pollThreads(2);
+  const other = threads === 1 ? 2 : 1;
   try {
-    pollers.push(await WarmPoller.open('holdwatch warm poll (2 threads)', dir, 2));
-    pollers.push(await WarmPoller.open('holdwatch warm poll (1 thread)', dir, 1));
-    const floor: Measurement = { tool: 'C floor: /proc/*/fd readdir+readlink, 1 thread', samplesMs: [], cpuSamplesMs: [], pids: null };
+    pollers.push(await WarmPoller.open(`holdwatch warm poll (${threadsText(threads)}: as watch polls here)`, dir, threads));
+    pollers.push(await WarmPoller.open(`holdwatch warm poll (${threadsText(other)})`, dir, other));
+    const floors = {
+      fd: floorMeasurement('C floor: /proc/*/fd readdir+readlink, 1 thread'),
+      answer: floorMeasurement("C floor, same answer: + cwd/root/exe, maps, holders' stat+cmdline"),
+    };
     let links = 0;
     for (let i = 0; i < runs; i++) {
-      const run = runFloor(floorBinary, dir, 1);
-      floor.samplesMs.push(...run.samplesMs);
-      floor.cpuSamplesMs!.push(...run.cpuSamplesMs);
-      floor.pids ??= run.pids;
-      links = run.links;
+      for (const mode of ['fd', 'answer'] as FloorMode[]) {
+        const run = runFloor(floorBinary, dir, 1, mode);
+        floors[mode].samplesMs.push(...run.samplesMs);
+        floors[mode].cpuSamplesMs!.push(...run.cpuSamplesMs);
+        floors[mode].pids ??= run.pids;
+        links = run.links;
+      }
       for (const poller of pollers) await poller.poll();
     }
-    return { floor, warmPoll: pollers[0]!.measurement(), warmPollSingle: pollers[1]!.measurement(), links };
+    return { floor: floors.fd, answerFloor: floors.answer, warmPoll: pollers[0]!.measurement(), otherPoll: pollers[1]!.measurement(), links };
   } finally {
     for (const poller of pollers) await poller.dispose();
   }
 }
+
+function floorMeasurement(tool: string): Measurement {
+  return { tool, samplesMs: [], cpuSamplesMs: [], pids: null };
+}
+
+const threadsText = (n: number) => (n === 1 ? '1 thread' : `${n} threads`);
 
 async function main(): Promise<void> {
   console.log(`holdwatch bench — node ${process.version}, linux ${release()}, ${cpus().length} cores, load average ${formatLoad()}`);

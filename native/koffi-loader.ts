@@ -1,5 +1,6 @@
-// Loads koffi on first use only, so Linux never loads it (native/index.ts imports this folder
-// lazily, and nothing here runs at import time). createRequire: koffi is CommonJS with a native addon.
+// Loads koffi on first use only: Windows binds its DLLs through it, a Linux poller its libc calls
+// (linux/fd-links.ts), and a one-shot Linux scan never loads it (native/index.ts imports win32/ lazily,
+// and nothing here runs at import time). createRequire: koffi is CommonJS with a native addon.
 import { createRequire } from 'node:module';
 import type * as Koffi from 'koffi';
 

@@ -128,6 +128,21 @@ export class RunMembership {
         byTagOnly: false,
         ...(await this.hintOf(process.pid)),
       };
+    // Forked by a member whose own chain broke (a writer left behind by its test, now init's child):
+    // it belongs with its parent. Asked before the tag, because a child exiting as it is listed (a
+    // 5 ms `sleep` of that writer) has no environment left to read, and would be a stranger for good.
+    const parentMember = this.liveParentMember(process, byPid);
+    if (parentMember) {
+      const own = await this.hintOf(process.pid);
+      return {
+        pid: process.pid,
+        startedAtMs: process.startedAtMs,
+        name: process.name,
+        ancestry: [...(await this.describe([process])), ...parentMember.ancestry],
+        byTagOnly: parentMember.byTagOnly,
+        ...(own.testHint ? own : parentMember.testHint ? { testHint: parentMember.testHint } : {}),
+      };
+    }
     const tag = await this.source.readEnvironmentVariable(process.pid, RUN_TAG_VARIABLE);
     if (tag !== this.runId) return undefined;
     // Tagged but detached: keep what chain there still is (up to PID 1), and the parent's recorded one.
@@ -199,6 +214,13 @@ export class RunMembership {
     ]);
     const testHint = parseTestHint(pytest, bats);
     return testHint ? { testHint } : {};
+  }
+
+  /** The member that is this process's parent now, when it started no later (not a reused pid). */
+  private liveParentMember(process: ProcessBrief, byPid: Map<number, ProcessBrief>): Member | undefined {
+    const parent = byPid.get(process.ppid);
+    if (!parent || parent.startedAtMs > process.startedAtMs) return undefined;
+    return this.members.get(identity(parent));
   }
 
   /** The chain from `process` up to the run's command, or null when it does not descend from it. */

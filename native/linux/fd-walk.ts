@@ -1,10 +1,11 @@
 // The hot path: walk /proc/<pid>/{fd,cwd,root,exe,maps} for a set of pids and keep what lies under
 // the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
 // promise each; parallelism comes from splitting pids across threads (scan-pool.ts).
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readlinkSync, readSync, statSync } from 'node:fs';
 import type { HolderKind, ProcessInfo } from '../../contract/holders.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
 import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
+import { libcFdLinks, linkPrefixes, nodeFdLinks, type FdLinkReader, type LinkPrefixes } from './fd-links.js';
 import { isGoneError, readProcessInfo } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
@@ -36,8 +37,6 @@ export interface WalkResult {
   handleCount: number;
 }
 
-const SLASH = 47;
-
 function dirOf(path: string, dirs: readonly MatchDir[]): MatchDir | undefined {
   for (const dir of dirs) if (isUnder(path, dir.matchPrefix, POSIX_STYLE)) return dir;
   return undefined;
@@ -48,16 +47,27 @@ export interface WalkOptions {
   kinds?: FdKindCache;
   /** Every process this walker's cache is for, when known (a full scan): it forgets the others. */
   cover?: readonly number[];
+  /** How the fd links are read; by default Node's fs on this thread's first walk, libc after (fd-links.ts). */
+  links?: FdLinkReader;
+}
+
+let walksOnThisThread = 0;
+
+/** Node's fs for a thread's first walk (a one-shot scan never loads koffi), libc from its second on when it loads. */
+function defaultLinks(): FdLinkReader {
+  return walksOnThisThread++ === 0 ? nodeFdLinks : (libcFdLinks() ?? nodeFdLinks);
 }
 
 export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], options: WalkOptions = {}): WalkResult {
   const result: WalkResult = { holdings: [], infos: [], denied: [], processCount: 0, handleCount: 0 };
   const { kinds } = options;
   if (kinds && options.cover) kinds.retainOnly(options.cover);
+  const links = options.links ?? defaultLinks();
+  const prefixes = linkPrefixes(dirs.map((d) => d.matchPrefix));
   for (const pid of pids) {
     const before = result.holdings.length;
     try {
-      walkPid(pid, dirs, result, kinds);
+      walkPid(pid, dirs, result, kinds, links, prefixes);
     } catch (error) {
       kinds?.forget(pid);
       if (isGoneError(error)) continue; // exited mid-scan: normal
@@ -71,25 +81,14 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
   return result;
 }
 
-function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds: FdKindCache | undefined): void {
+function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds: FdKindCache | undefined, links: FdLinkReader, prefixes: LinkPrefixes): void {
   const base = `/proc/${pid}/`;
-  const fds = readdirSync(base + 'fd');
-  out.processCount++;
-  out.handleCount += fds.length;
   const known = kinds?.of(pid);
   let seen: PidKinds | undefined;
-  for (const fd of fds) {
-    const fdPath = base + 'fd/' + fd;
-    let target: string;
-    try {
-      target = readlinkSync(fdPath);
-    } catch (error) {
-      if (isGoneError(error)) continue; // closed between readdir and readlink
-      throw error;
-    }
-    if (target.charCodeAt(0) !== SLASH) continue; // socket:[..], pipe:[..], anon_inode:..
+  const fdCount = links.read(pid, prefixes, (fd, target) => {
     const dir = dirOf(target, dirs);
-    if (!dir) continue;
+    if (!dir) return;
+    const fdPath = base + 'fd/' + fd;
     const { path, deleted } = resolveDeleted(target, () => statSync(fdPath).nlink === 0);
     let facts = known?.get(fd);
     if (facts === undefined || facts.target !== target) {
@@ -99,7 +98,9 @@ function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds:
     }
     if (facts && kinds) (seen ??= new Map()).set(fd, facts);
     out.holdings.push({ pid, kind: facts?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display, openFlags: facts?.flags ?? null });
-  }
+  });
+  out.processCount++;
+  out.handleCount += fdCount;
   kinds?.remember(pid, seen);
   const exe = readLinkOrNull(base + 'exe');
   for (const kind of ['cwd', 'root', 'exe'] as const) {

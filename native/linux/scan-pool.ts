@@ -1,7 +1,8 @@
 // Splits a walk across threads: the calling thread takes one share, persistent worker threads the
-// others, and whoever finishes first takes over what is left (pid-shares.ts). Two cores are there
-// to use; a one-shot scan uses one thread, since starting a worker costs more than it saves there
-// (a worker's boot, 60-120 ms, is longer than a whole one-shot walk).
+// others, and whoever finishes first takes over what is left (pid-shares.ts). A one-shot scan uses
+// one thread, since starting a worker costs more than it saves there (a worker's boot, 60-120 ms, is
+// longer than a whole one-shot walk); a poller uses pollThreads().
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { FdKindCache } from './fd-kind-cache.js';
@@ -26,6 +27,17 @@ export interface ScanPoolOptions {
 }
 
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
+
+/**
+ * The threads a poller walks on: what it asks for where there are more than two CPUs, one where
+ * there are two or fewer. Measured on 2-core machines (`npm run bench`, this process's threads):
+ * two threads walking /proc at once slow each other down by half or more (a worker's half alone
+ * 18 ms, beside the main thread's 30-34 ms), so the split poll took 39 ms where one thread took
+ * 33 ms at 2,000 held fds, and 110 ms vs 76 ms at 8,000. And the suite under test wants the other core.
+ */
+export function pollThreads(requested: number, cpus = availableParallelism()): number {
+  return cpus <= 2 ? Math.min(requested, 1) : requested;
+}
 
 export class ScanPool {
   private workers: (Worker | undefined)[] = [];

@@ -1,5 +1,5 @@
 // advapi32.dll: the user a process runs as (token -> SID -> DOMAIN\name).
-import { lazyLibrary, NativeMemory } from './koffi-loader.js';
+import { lazyLibrary, NativeMemory } from '../koffi-loader.js';
 import { closeHandle, lastError } from './kernel32.js';
 import { Win32Error } from './win-errors.js';
 import type { ProcessHandle, TokenHandle } from './win-types.js';

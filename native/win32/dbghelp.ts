@@ -1,6 +1,6 @@
 // dbghelp.dll: MiniDumpWriteDump, the "save dump" WinDbg and Visual Studio open. dbghelp is not
 // thread-safe; holdwatch calls it from one JavaScript thread only.
-import { lazyLibrary } from './koffi-loader.js';
+import { lazyLibrary } from '../koffi-loader.js';
 import { lastError } from './kernel32.js';
 import { Win32Error } from './win-errors.js';
 import type { FileHandle, ProcessHandle } from './win-types.js';

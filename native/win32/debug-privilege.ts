@@ -5,7 +5,7 @@
 // zero for callers without it; without the address, a handle value reused LIFO looks unchanged
 // (name-cache.ts). The token layout and the outcome are pure, tested with bytes; the calls are below.
 import { getTokenInformation, openProcessToken, TOKEN_QUERY } from './advapi32.js';
-import { lazyLibrary } from './koffi-loader.js';
+import { lazyLibrary } from '../koffi-loader.js';
 import { closeHandle, currentProcess, lastError } from './kernel32.js';
 import { Win32Error } from './win-errors.js';
 import type { TokenHandle } from './win-types.js';

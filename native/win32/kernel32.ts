@@ -1,7 +1,7 @@
 // kernel32.dll: process and file handles. Every function that creates a handle returns it branded;
 // the caller closes it in `finally`. Win32Error carries GetLastError, read right after the call
 // (koffi preserves the thread's last-error value across its own work).
-import { lazyLibrary } from './koffi-loader.js';
+import { lazyLibrary } from '../koffi-loader.js';
 import { Win32Error } from './win-errors.js';
 import { INVALID_HANDLE_VALUE, type FileHandle, type ProcessHandle, type PseudoHandle, type RemoteHandleValue } from './win-types.js';
 

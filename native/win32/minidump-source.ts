@@ -10,7 +10,7 @@ import * as dbghelp from './dbghelp.js';
 import { GrowingQuery } from './grow-query.js';
 import { parseProcessList } from './handle-table.js';
 import { closeHandle, createFileForWrite, openProcess, PROCESS_DUP_HANDLE, PROCESS_QUERY_INFORMATION, PROCESS_VM_READ } from './kernel32.js';
-import { NativeMemory } from './koffi-loader.js';
+import { NativeMemory } from '../koffi-loader.js';
 import { parseProcessThreads } from './minidump-threads.js';
 import * as nt from './ntdll.js';
 import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';

@@ -6,7 +6,7 @@ import type { Bounded, BoundedCalls } from './bounded-call.js';
 import { isDiskName } from './disk-names.js';
 import { parseObjectName } from './handle-table.js';
 import { closeHandle, duplicateHandle, openProcess, PROCESS_DUP_HANDLE, processCreationTime } from './kernel32.js';
-import { NativeMemory } from './koffi-loader.js';
+import { NativeMemory } from '../koffi-loader.js';
 import * as nt from './ntdll.js';
 import { ERROR_ACCESS_DENIED, NtStatusError, ntSuccess, STATUS_ACCESS_DENIED, Win32Error } from './win-errors.js';
 import type { FileHandle, ProcessHandle, RemoteHandleValue } from './win-types.js';

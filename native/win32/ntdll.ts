@@ -1,5 +1,5 @@
 // ntdll.dll: the native API (NTSTATUS-returning). Callers throw NtStatusError on failure.
-import { lazyLibrary, type NativeMemory } from './koffi-loader.js';
+import { lazyLibrary, type NativeMemory } from '../koffi-loader.js';
 import type { FileHandle, ProcessHandle } from './win-types.js';
 
 const fn = lazyLibrary('ntdll.dll');

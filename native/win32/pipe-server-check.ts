@@ -8,7 +8,7 @@
 // other. Node gives no access to a socket's OS handle: the connection is found as the File handle
 // that connecting added to this process's table.
 import { currentProcess } from './kernel32.js';
-import { lazyLibrary } from './koffi-loader.js';
+import { lazyLibrary } from '../koffi-loader.js';
 import { SystemTables } from './system-tables.js';
 import type { ProcessHandle } from './win-types.js';
 

@@ -6,7 +6,7 @@
 // handle is closed as soon as the pid leaves the table (the process exited: it holds no handles).
 import { parseBasicInformation, PROCESS_BASIC_INFORMATION_BYTES } from './peb-layout.js';
 import { closeHandle, openProcess, PROCESS_QUERY_LIMITED_INFORMATION, processCreationTime, processImageName, SYNCHRONIZE } from './kernel32.js';
-import { NativeMemory } from './koffi-loader.js';
+import { NativeMemory } from '../koffi-loader.js';
 import * as nt from './ntdll.js';
 import { isStarting } from './starting-process.js';
 import { NtStatusError, ntSuccess } from './win-errors.js';

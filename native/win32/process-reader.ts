@@ -3,7 +3,7 @@
 // run here, not in the name worker. Process handles are cached per (pid, create time).
 import { processUser } from './advapi32.js';
 import { closeHandle, openProcess, PROCESS_QUERY_INFORMATION, PROCESS_VM_READ, readMemory, stillActive } from './kernel32.js';
-import { NativeMemory } from './koffi-loader.js';
+import { NativeMemory } from '../koffi-loader.js';
 import * as nt from './ntdll.js';
 import { parseBasicInformation, PROCESS_BASIC_INFORMATION_BYTES } from './peb-layout.js';
 import { readEnvironment, readParameters, type ProcessParameters, type RemoteProcessMemory } from './process-parameters.js';

@@ -1,6 +1,6 @@
 // psapi.dll: loaded modules. A DLL mapped from under the watched dir blocks its deletion even
 // though the process holds no file handle on it (the image section holds it).
-import { lazyLibrary } from './koffi-loader.js';
+import { lazyLibrary } from '../koffi-loader.js';
 import { lastError } from './kernel32.js';
 import { Win32Error } from './win-errors.js';
 import type { ProcessHandle } from './win-types.js';

@@ -1,6 +1,6 @@
 // shell32.dll: starting a program elevated (ShellExecuteExW, verb "runas": the UAC consent prompt)
 // and asking whether this process already runs as an administrator.
-import { lazyLibrary, loadKoffi } from './koffi-loader.js';
+import { lazyLibrary, loadKoffi } from '../koffi-loader.js';
 import { lastError } from './kernel32.js';
 import { Win32Error } from './win-errors.js';
 import type { ProcessHandle } from './win-types.js';

@@ -12,7 +12,7 @@ import {
   type ProcessRow,
 } from './handle-table.js';
 import { closeHandle, openForQuery } from './kernel32.js';
-import { NativeMemory } from './koffi-loader.js';
+import { NativeMemory } from '../koffi-loader.js';
 import * as nt from './ntdll.js';
 import { NtStatusError, STATUS_INVALID_INFO_CLASS } from './win-errors.js';
 import type { ProcessHandle } from './win-types.js';

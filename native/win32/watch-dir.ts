@@ -7,7 +7,7 @@ import { extendedLengthPath, kernelToDos, normalizeWindowsPath } from '../../cor
 import { parseObjectName } from './handle-table.js';
 import { shortKernelName } from './dir-aliases.js';
 import { closeHandle, finalPathName, openForQuery, shortPathName, VOLUME_NAME_DOS } from './kernel32.js';
-import { NativeMemory } from './koffi-loader.js';
+import { NativeMemory } from '../koffi-loader.js';
 import * as nt from './ntdll.js';
 import { DosDevices } from './path-keys.js';
 import { NtStatusError, ntSuccess } from './win-errors.js';

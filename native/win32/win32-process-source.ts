@@ -8,7 +8,7 @@ import { findEnvironmentVariable } from './environment-block.js';
 import { GrowingQuery } from './grow-query.js';
 import { parseProcessList, type ProcessRow } from './handle-table.js';
 import { closeHandle, openProcess, processCreationTime, processImageName, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_VM_READ } from './kernel32.js';
-import { NativeMemory } from './koffi-loader.js';
+import { NativeMemory } from '../koffi-loader.js';
 import * as nt from './ntdll.js';
 import { ProcessReader, readEnvironmentBlock } from './process-reader.js';
 import { isStarting } from './starting-process.js';

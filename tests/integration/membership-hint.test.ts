@@ -115,3 +115,51 @@ describe.skipIf(process.platform !== 'linux')('a holder whose process exited bef
     }
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('a child exiting as it is listed, forked by a member whose chain broke', () => {
+  // The other half of the bats writers' race (seen under a full suite's load): a writer outlives its
+  // test, so its chain to the command is broken (init adopted it), and the 5 ms `sleep` it forks is
+  // listed while it exits. An exiting process's environment cannot be read, so the run tag could not
+  // place it, and it was judged a stranger for good, which adoptOrphan then respects: outside-run.
+  // A zombie stands for the exiting child here: listed, its environ gone (ESRCH).
+  it('belongs with its parent member, with the parent ancestry under its own', async () => {
+    const [writerPid, zombiePid, gate, forkGate] = ['writer-pid', 'zombie-pid', 'writer-gate', 'fork-gate'].map((f) => join(dir, f)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const writer = `import os, sys, time
+while not os.path.exists(sys.argv[1]): time.sleep(0.01)
+pid = os.fork()
+if pid == 0: os._exit(0)
+open(sys.argv[2], "w").write(str(pid))
+time.sleep(30)`;
+    const python = process.env.HOLDWATCH_TEST_PYTHON ?? '/usr/bin/python3';
+    // The command, a shell that starts the writer through a second shell; that shell leaves at the gate.
+    const inner = `${python} -c '${writer}' "${forkGate}" "${zombiePid}" & echo $! > "${writerPid}"; while [ ! -e "${gate}" ]; do sleep 0.01; done`;
+    const shell = spawn('bash', ['-c', `bash -c '${inner.replace(/'/g, `'\\''`)}'; sleep 30`], { stdio: 'ignore', detached: true });
+    try {
+      const source = await openProcessSource();
+      const membership = new RunMembership(source, 'run-zombie', shell.pid!);
+      const wPid = await pidWrittenTo(writerPid, 'the writer');
+      await until(async () => (await source.processInfo(wPid))?.commandLine.includes('time.sleep') === true, "the writer's exec");
+      // Identities as the process source dates them (its boot-time reading, not this module's).
+      const writerMember = (await membership.refresh()).find((m) => m.pid === wPid);
+      expect(writerMember?.byTagOnly).toBe(false); // a member through its chain
+      writeFileSync(gate, '');
+      await until(async () => ![shell.pid, undefined].includes((await source.processInfo(wPid))?.ppid), 'init to adopt the writer');
+      writeFileSync(forkGate, '');
+      const zPid = await pidWrittenTo(zombiePid, 'the forked child');
+      // What an exiting child shows: no environment to read (ESRCH), where its parent's has PATH.
+      expect(await source.readEnvironmentVariable(zPid, 'PATH')).toBeNull();
+      expect(await source.readEnvironmentVariable(wPid, 'PATH')).not.toBeNull();
+      await membership.refresh();
+      const zombie = (await source.listProcesses()).find((p) => p.pid === zPid)!;
+      const child = membership.memberOf(zPid, zombie.startedAtMs);
+      expect(child?.ancestry.map((a) => a.pid)).toEqual([zPid, ...writerMember!.ancestry.map((a) => a.pid)]);
+    } finally {
+      process.kill(-shell.pid!, 'SIGKILL');
+    }
+  });
+});

@@ -3,12 +3,13 @@
 // clickable from the table and from the timeline, with the open line and the test; a bats run whose
 // teardown failed says so in a banner that freezes on the moment; no text is cut before its line
 // number. Screenshots go to test-artifacts/ui/ (looked at; see the issue note).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
+import { lineOf } from '../probes/stack-support.js';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
 import { openApp, openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
 
@@ -169,7 +170,9 @@ describe('a file the code never closed (examples/python-gc-closed)', () => {
       .waitFor();
     await row.click();
     const details = page.getByTestId('details');
-    await expect(details.getByTestId('opened-at').textContent()).resolves.toMatch(/leaks\.py:26 in Report\.__init__$/);
+    await expect(details.getByTestId('opened-at').textContent()).resolves.toMatch(
+      new RegExp(`leaks\\.py:${lineOf(readFileSync(join(REPO_ROOT, 'examples/python-gc-closed/leaks.py'), 'utf8'), '# leak: owner')} in Report\\.__init__$`),
+    );
     await expect(details.getByTestId('opened-during').textContent()).resolves.toMatch(/^test_gc_closed\.py::test_owner · /);
     await expect(details.getByTestId('closed-by-finalizer').textContent()).resolves.toMatch(
       /^the garbage collector, not the code, at \d\d:\d\d:\d\d\.\d{3} during test_gc_closed\.py::test_owner · leaks where finalisation is deferred/,
