@@ -76,6 +76,48 @@ describe('Python finalizer-closed detection', () => {
     expect(reported().filter((r) => r.test?.startsWith('test_unittest_gc_closed.'))).toEqual(expected('test_unittest_gc_closed.GcClosed.'));
   });
 
+  it('os.fdopen and tempfile files, and the leaking one of two opens of one path from two lines, either one', () => {
+    // Not a test suite: a script, so the records carry no test; what is checked is the api and the line.
+    const script = [
+      'import gc, os, sys, tempfile',
+      'd = sys.argv[1]',
+      'def fdopened():',
+      '    f = os.fdopen(os.open(os.path.join(d, "fd.txt"), os.O_RDWR | os.O_CREAT), "w")  # leak: fdopen',
+      'def temp():',
+      '    f = tempfile.TemporaryFile(dir=d)  # leak: tempfile',
+      'kept = open(os.path.join(d, "twice.txt"), "w")  # open: kept and closed',
+      'def second():',
+      '    f = open(os.path.join(d, "twice.txt"))  # leak: second site',
+      'fdopened(); temp(); second()',
+      'kept.close()',
+      'def first():',
+      '    f = open(os.path.join(d, "again.txt"), "w")  # leak: first site',
+      '    kept = open(os.path.join(d, "again.txt"))  # open: kept past the leak',
+      '    return kept',
+      'first().close()',
+    ].join('\n');
+    const before = gcCloses().length;
+    const probed = runToEnd(PYTHON, ['-c', script, scratch.watched], probedEnv, EXAMPLE);
+    expect(probed.status).toBe(0);
+    const line = (marker: string) => script.split('\n').findIndex((l) => l.includes(marker)) + 1;
+    const found = gcCloses()
+      .slice(before)
+      .map((r) => ({ api: r.api, name: r.path.slice(r.path.lastIndexOf('/') + 1), line: topUserFrame(r.frames)?.line }));
+    expect(found.filter((r) => r.name.endsWith('.txt') && r.name !== 'fd.txt')).toEqual([
+      { api: 'open', name: 'twice.txt', line: line('# leak: second site') },
+      { api: 'open', name: 'again.txt', line: line('# leak: first site') },
+    ]);
+    expect(
+      found
+        .filter((r) => !r.name.endsWith('.txt') || r.name === 'fd.txt')
+        .map((r) => `${r.api} ${r.line}`)
+        .sort(),
+    ).toEqual(
+      // The file object wraps the fd an audited os.open took (tempfile's too): it is known by that open.
+      [`os.open ${line('# leak: fdopen')}`, `os.open ${line('# leak: tempfile')}`].sort(),
+    );
+  });
+
   it('a suite that closes everything reports none', () => {
     const before = gcCloses().length;
     const { plain } = runBoth(['-m', 'unittest', 'test_closes_everything']);

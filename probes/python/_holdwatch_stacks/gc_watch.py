@@ -22,9 +22,10 @@ import sys
 
 from .wire import json_str as _json_str
 
-# fd (POSIX; the path where the fd is not known, Windows) -> (path, sites, test, atMs, api) of the
-# open that is about to take it or took it: a file finalized while open was opened by the latest
-# audited open of its fd. Bounded by the process's fd numbers (an fd reused overwrites its entry).
+# fd or path -> (path, sites, test, atMs, api) of the open that is about to take it or took it: by fd
+# when a path is opened from a second site (two handles on one file told apart), by path otherwise
+# (Windows always). A file finalized while open was opened by the latest audited open of its fd, or of
+# its path. Bounded by the fd numbers and the paths opened (an entry reused overwrites its own).
 opened = {}
 _queued = []
 
@@ -46,9 +47,14 @@ def install(state, now):
                 return
             fd = raw.fileno()
             name = raw.name
-            entry = opened.pop(fd, None)
-            if entry is None and type(name) is str:
-                entry = opened.pop(os.path.abspath(name), None)
+            path = os.path.abspath(name) if type(name) is str else None
+            entry = opened.get(fd)
+            # An fd entry is written only for a path's second open site (recorder.py), so one may be
+            # left from an earlier file that had this number: it counts only for the same path.
+            if entry is not None and (path is None or entry[0] == path):
+                del opened[fd]
+            else:
+                entry = None if path is None else opened.pop(path, None)
             if entry is None:
                 return  # opened before the probe, or not through an audited open
             path, sites, test, opened_at_ms, api = entry

@@ -356,21 +356,24 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         seen = (sites, mode, flags)
         last = _last.get(path)
         gc_opened = _gc_opened
-        if gc_opened is not None:
-            # Every open, repeated or not: a file finalized while open is matched by its fd.
-            fd = _next_fd()
-            gc_opened[path if fd is None else fd] = (path, sites, _state["test"], int(_now() * 1000), "open" if mode is not None else "os.open")
         if last == seen:
+            # The same open again (a loop): the finalizer watch keeps it by path, its stack the same;
+            # an os.open by fd, which os.fdopen looks up (_gc_fdopen).
+            if gc_opened is not None:
+                fd = None if mode is not None else _next_fd()
+                gc_opened[path if fd is None else fd] = (path, sites, _state["test"], int(_now() * 1000), "open" if mode is not None else "os.open")
             return
         if len(_last) >= _LAST_OPEN_LIMIT:
             _last.clear()
         _last[path] = seen
         # Only a path opened before needs its fd told apart (two handles on one file); the first
         # open's record goes without, and the matcher gives it the handle no fd-carrying record claims.
-        if gc_opened is None:
-            fd = None if last is None else _next_fd()
-        elif last is None:
-            fd = None
+        # The finalizer watch keys it the same way, by fd when there is one, else by path, and an
+        # os.open always by fd (os.fdopen finds it so). Asking the kernel for the fd at every open
+        # cost ~1.2 us of dup + close (bench/probe-overhead.ts).
+        fd = None if last is None and (gc_opened is None or mode is not None) else _next_fd()
+        if gc_opened is not None:
+            gc_opened[path if fd is None else fd] = (path, sites, _state["test"], int(_now() * 1000), "open" if mode is not None else "os.open")
         # Joined from pieces, with frames.as_json inline: a seven-item "%" format with "%d" of a float
         # cost 9.8k instructions, this 6.6k. atMs in whole milliseconds: a float's "%.3f" was a sixth
         # of the probe's cost per open, and the matcher compares with whole-millisecond scan times.
