@@ -151,8 +151,10 @@ time.sleep(30)`;
       await until(async () => ![shell.pid, undefined].includes((await source.processInfo(wPid))?.ppid), 'init to adopt the writer');
       writeFileSync(forkGate, '');
       const zPid = await pidWrittenTo(zombiePid, 'the forked child');
-      // What an exiting child shows: no environment to read (ESRCH), where its parent's has PATH.
-      expect(await source.readEnvironmentVariable(zPid, 'PATH')).toBeNull();
+      // What an exiting child shows: no environment to read (ESRCH), where its parent's has PATH. The
+      // writer records the pid as it forks, so the child may not have exited yet: wait for its exit.
+      await until(async () => (await source.readEnvironmentVariable(zPid, 'PATH')) === null, 'the forked child to exit');
+      expect((await source.listProcesses()).some((p) => p.pid === zPid)).toBe(true); // still listed: a zombie
       expect(await source.readEnvironmentVariable(wPid, 'PATH')).not.toBeNull();
       await membership.refresh();
       const zombie = (await source.listProcesses()).find((p) => p.pid === zPid)!;
