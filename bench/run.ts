@@ -5,7 +5,6 @@ import { cpus, loadavg, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileFloor, runFloor, type FloorMode } from './c-floor.js';
-import { pollThreads } from '../native/linux/scan-pool.js';
 import { parseFuserPids, parseLsofPids, parseSnapshotPids, timeCommand } from './external-tools.js';
 import { createFixture, destroyAllFixturesNow, type Fixture, type FixtureOptions } from './fixture.js';
 import { evaluateClaims, formatBenchTable, formatClaims, type BenchRows } from './report.js';
@@ -50,8 +49,8 @@ async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows
  */
 async function measureInProcess(dir: string, floorBinary: string, runs: number) {
   const pollers: WarmPoller[] = [];
-  const threads = pollThreads(2);
-  const other = threads === 1 ? 2 : 1;
+  const threads = 2; // as watch and run poll (scan-pool.ts says why, where one would be faster)
+  const other = 1;
   try {
     pollers.push(await WarmPoller.open(`holdwatch warm poll (${threadsText(threads)}: as watch polls here)`, dir, threads));
     pollers.push(await WarmPoller.open(`holdwatch warm poll (${threadsText(other)})`, dir, other));

@@ -7,7 +7,7 @@ import { BadInputError } from '../core/errors.js';
 export type { HandleTarget };
 
 export interface HolderSourceOptions {
-  /** Threads for the Linux walk; a long-lived watcher asks for 2 (one on a 2-CPU machine: pollThreads), a one-shot scan 1. */
+  /** Threads for the Linux walk; a long-lived watcher uses 2, a one-shot scan 1. */
   threads?: number;
   /**
    * Windows: run the scans on a worker thread (native/threaded/), not on the calling one: for a
@@ -27,8 +27,8 @@ export async function openHolderSource(options: HolderSourceOptions = {}, platfo
   }
   switch (platform) {
     case 'linux': {
-      const [{ LinuxHolderSource }, { pollThreads }] = await Promise.all([import('./linux/linux-holder-source.js'), import('./linux/scan-pool.js')]);
-      return new LinuxHolderSource({ ...options, threads: pollThreads(options.threads ?? 1) });
+      const { LinuxHolderSource } = await import('./linux/linux-holder-source.js');
+      return new LinuxHolderSource(options);
     }
     case 'win32': {
       // Only this import loads koffi (lazily, on the first Windows call).

@@ -1,8 +1,11 @@
 // Splits a walk across threads: the calling thread takes one share, persistent worker threads the
 // others, and whoever finishes first takes over what is left (pid-shares.ts). A one-shot scan uses
 // one thread, since starting a worker costs more than it saves there (a worker's boot, 60-120 ms, is
-// longer than a whole one-shot walk); a poller uses pollThreads().
-import { availableParallelism } from 'node:os';
+// longer than a whole one-shot walk). A poller keeps two even on a 2-CPU machine, where one thread
+// walks faster (two threads of one process walking /proc slow each other down by half: 39 vs 33 ms
+// per poll at 2,000 held fds, `npm run bench`): on one thread the whole walk blocks the caller's event
+// loop, and a run's process-tree refresh and output wait behind it (tried for one session: a full
+// suite's run then lost a detached bats writer's chain to bats once, its parent gone before a refresh).
 import { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { FdKindCache } from './fd-kind-cache.js';
@@ -27,17 +30,6 @@ export interface ScanPoolOptions {
 }
 
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
-
-/**
- * The threads a poller walks on: what it asks for where there are more than two CPUs, one where
- * there are two or fewer. Measured on 2-core machines (`npm run bench`, this process's threads):
- * two threads walking /proc at once slow each other down by half or more (a worker's half alone
- * 18 ms, beside the main thread's 30-34 ms), so the split poll took 39 ms where one thread took
- * 33 ms at 2,000 held fds, and 110 ms vs 76 ms at 8,000. And the suite under test wants the other core.
- */
-export function pollThreads(requested: number, cpus = availableParallelism()): number {
-  return cpus <= 2 ? Math.min(requested, 1) : requested;
-}
 
 export class ScanPool {
   private workers: (Worker | undefined)[] = [];
