@@ -76,6 +76,8 @@ export class RunSupervisor {
   private probeEventsSeen = false;
   /** Current holders whose path was still linked when last journaled: an unlink later is journaled once. */
   private readonly linked = new Set<string>();
+  /** When each current holder first appeared (its scan's end), by key: a cleanup's own fresh handles. */
+  private readonly appearedAt = new Map<string, number>();
   /** Holders gone in the last JUST_GONE_MS, by key, with when they were last seen. */
   private readonly justGone = new Map<string, { holder: Holder; lastSeenAtMs: number }>();
   private readonly failureTexts = new Set<string>();
@@ -296,7 +298,10 @@ export class RunSupervisor {
           // to list and delete (rmtree's scandir, `rm -r`), the failed path or a folder around it.
           const opened = new Set(outcome.events.filter((e) => e.type === 'appeared').map((e) => holderKey(e.holder)));
           const failed = match.path;
-          const ownCleanup = (h: Holder) => failed !== null && h.kind === 'dir' && opened.has(holderKey(h)) && this.isKnown(h) && isOnOrUnder(failed, h.path);
+          // "Just": in this poll, or within JUST_GONE_MS before the failure line; a poll that came
+          // between the listing and the failed delete met the handle first (seen in a loaded full run).
+          const freshlyOpened = (h: Holder) => opened.has(holderKey(h)) || (this.appearedAt.get(holderKey(h)) ?? -Infinity) >= atMs - JUST_GONE_MS;
+          const ownCleanup = (h: Holder) => failed !== null && h.kind === 'dir' && freshlyOpened(h) && this.isKnown(h) && isOnOrUnder(failed, h.path);
           // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
           const blockers = blockersOf(
             [...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processKey(h)))].filter((h) => !ownCleanup(h)),
@@ -335,12 +340,14 @@ export class RunSupervisor {
       if (event.type === 'appeared') {
         if (!event.holder.deleted) this.linked.add(key);
         this.lastSeen.set(key, startedAtMs);
+        this.appearedAt.set(key, endedAtMs);
         this.justGone.delete(key); // back again: it is current, not just gone
         this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
       } else {
         const lastSeenAtMs = this.lastSeen.get(key) ?? startedAtMs;
         this.write({ t: 'gone', atMs: startedAtMs, key, lastSeenAtMs });
         this.lastSeen.delete(key);
+        this.appearedAt.delete(key);
         this.linked.delete(key);
         this.justGone.set(key, { holder: event.holder, lastSeenAtMs });
       }

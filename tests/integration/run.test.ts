@@ -225,6 +225,8 @@ describe('a failure blocked by one process while the cleanup lists the folder', 
         'child = subprocess.Popen([sys.executable, "-c", "import sys, time\\nf = open(sys.argv[1], \\"w\\")\\nprint(\\"ready\\", flush=True)\\ntime.sleep(30)", held], stdout=subprocess.PIPE)',
         'child.stdout.readline()',
         'listing = os.scandir(d)  # the cleanup lists the folder it deletes, as rmtree does',
+        // A slow listing: polls meet the cleanup's handle before the failed delete (a loaded full run did so).
+        'time.sleep(0.4)',
         // rmtree's last step: removing the folder itself, which the held file keeps from being empty.
         'print(f"OSError: [WinError 145] The directory is not empty: {d!r}", flush=True)',
         'time.sleep(1)',
