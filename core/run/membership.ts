@@ -52,6 +52,15 @@ export interface Member {
 
 const identity = (p: { pid: number; startedAtMs: number }) => `${p.pid}@${p.startedAtMs}`;
 
+/**
+ * A member forked by `parent`: its own ancestry entry on top of the parent's recorded chain, it
+ * belongs as its parent does, and its test hint is its own when it has one, else the parent's.
+ */
+function childOf(parent: Member, self: Pick<Member, 'pid' | 'startedAtMs' | 'name'>, own: AncestryEntry, testHint?: TestHint): Member {
+  const hint = testHint ?? parent.testHint;
+  return { ...self, ancestry: [own, ...parent.ancestry], byTagOnly: parent.byTagOnly, ...(hint ? { testHint: hint } : {}) };
+}
+
 export class RunMembership {
   private readonly members = new Map<string, Member>();
   /** Processes already judged not to belong, so their environment is read once, not every refresh. */
@@ -133,15 +142,8 @@ export class RunMembership {
     // 5 ms `sleep` of that writer) has no environment left to read, and would be a stranger for good.
     const parentMember = this.liveParentMember(process, byPid);
     if (parentMember) {
-      const own = await this.hintOf(process.pid);
-      return {
-        pid: process.pid,
-        startedAtMs: process.startedAtMs,
-        name: process.name,
-        ancestry: [...(await this.describe([process])), ...parentMember.ancestry],
-        byTagOnly: parentMember.byTagOnly,
-        ...(own.testHint ? own : parentMember.testHint ? { testHint: parentMember.testHint } : {}),
-      };
+      const [own] = await this.describe([process]);
+      return childOf(parentMember, { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name }, own!, (await this.hintOf(process.pid)).testHint);
     }
     const tag = await this.source.readEnvironmentVariable(process.pid, RUN_TAG_VARIABLE);
     if (tag !== this.runId) return undefined;
@@ -174,14 +176,8 @@ export class RunMembership {
     for (const m of this.members.values())
       if (m.pid === holder.ppid && m.startedAtMs <= holder.processStartedAtMs && (!parent || m.startedAtMs > parent.startedAtMs)) parent = m;
     if (!parent) return undefined;
-    const member: Member = {
-      pid: holder.pid,
-      startedAtMs: holder.processStartedAtMs,
-      name: holder.processName,
-      ancestry: [{ pid: holder.pid, name: holder.processName, commandLine: holder.commandLine }, ...parent.ancestry],
-      byTagOnly: parent.byTagOnly,
-      ...(parent.testHint ? { testHint: parent.testHint } : {}),
-    };
+    const self = { pid: holder.pid, startedAtMs: holder.processStartedAtMs, name: holder.processName };
+    const member = childOf(parent, self, { pid: holder.pid, name: holder.processName, commandLine: holder.commandLine });
     this.members.set(key, member);
     return member;
   }

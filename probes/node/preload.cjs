@@ -266,7 +266,8 @@ function onOpened(record, fd, filePath, flags, api) {
   }
 }
 
-function onClosing(fd) {
+/** `atMs`: when the close happened, if the caller dated it already (the collector's close). */
+function onClosing(fd, atMs) {
   if (state.disabled || typeof fd !== 'number') return;
   try {
     const pending = pendingByFd[fd];
@@ -279,9 +280,9 @@ function onClosing(fd) {
     const written = writtenByFd.get(fd);
     if (written === undefined) return;
     writtenByFd.delete(fd);
-    const atMs = Date.now();
-    schedule(atMs);
-    queue.push({ kind: 'close', id: written.id, atMs, fd });
+    const closedAtMs = atMs ?? Date.now();
+    schedule(closedAtMs);
+    queue.push({ kind: 'close', id: written.id, atMs: closedAtMs, fd });
   } catch (error) {
     internalError(error);
   }
@@ -804,9 +805,7 @@ function onFileHandleCollected(record, runningTest) {
   // The open is written first, even one not flushed yet: the scans' row for this fd is matched to it.
   if (pendingByFd[record.fd] === record) flush();
   const atMs = Date.now();
-  schedule(atMs);
-  writtenByFd.delete(record.fd);
-  queue.push({ kind: 'close', id: record.id, atMs, fd: record.fd });
+  onClosing(record.fd, atMs);
   queue.push({
     kind: 'gc-close',
     atMs,
