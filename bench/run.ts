@@ -44,16 +44,15 @@ async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows
 }
 
 /**
- * The C floors and the warm polls, run in turn (floors, the poll as `watch` runs it here, the other
- * thread count, floors, ...) so a change in machine load hits them alike and their ratio stays fair.
+ * The C floors and the warm polls, run in turn (floors, 2 threads, 1 thread, floors, ...) so a change
+ * in machine load hits them alike and their ratio stays fair.
  */
 async function measureInProcess(dir: string, floorBinary: string, runs: number) {
   const pollers: WarmPoller[] = [];
-  const threads = 2; // as watch and run poll (scan-pool.ts says why, where one would be faster)
-  const other = 1;
   try {
-    pollers.push(await WarmPoller.open(`holdwatch warm poll (${threadsText(threads)}: as watch polls here)`, dir, threads));
-    pollers.push(await WarmPoller.open(`holdwatch warm poll (${threadsText(other)})`, dir, other));
+    // Two threads as watch and run poll; one walks faster on 2 CPUs (scan-pool.ts says why it is not used).
+    pollers.push(await WarmPoller.open('holdwatch warm poll (2 threads: as watch and run poll)', dir, 2));
+    pollers.push(await WarmPoller.open('holdwatch warm poll (1 thread)', dir, 1));
     const floors = {
       fd: floorMeasurement('C floor: /proc/*/fd readdir+readlink, 1 thread'),
       answer: floorMeasurement("C floor, same answer: + cwd/root/exe, maps, holders' stat+cmdline"),
@@ -78,8 +77,6 @@ async function measureInProcess(dir: string, floorBinary: string, runs: number) 
 function floorMeasurement(tool: string): Measurement {
   return { tool, samplesMs: [], cpuSamplesMs: [], pids: null };
 }
-
-const threadsText = (n: number) => (n === 1 ? '1 thread' : `${n} threads`);
 
 async function main(): Promise<void> {
   console.log(`holdwatch bench — node ${process.version}, linux ${release()}, ${cpus().length} cores, load average ${formatLoad()}`);
