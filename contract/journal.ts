@@ -116,7 +116,10 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
   /**
    * A resource the code never closed, closed by the runtime's finalizer at `atMs` (found in the probes'
    * logs at the end). `key` is the holder a scan saw for it; a close no scan saw (opened and finalized
-   * between two polls) brings its own holder, membership and stacks, as probe-held does.
+   * between two polls) brings its own holder, membership and stacks, as probe-held does. `open` is the
+   * probe's record of the very open the finalizer closed: for a scan-seen holder it replaces the stack
+   * matched at the scan's date (a scan that read the fd as the collector closed it is dated after the
+   * close, and no open is open then).
    */
   z.object({
     t: z.literal('gc-closed'),
@@ -126,6 +129,7 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     closedDuring: z.string().nullable(),
     resource: z.enum(GC_RESOURCES),
     api: z.string(),
+    open: StackLookupSchema.optional(),
     unseen: z.object({ holder: HolderSchema, member: MemberFactsSchema, stacks: HolderStacksSchema }).optional(),
   }),
   /**

@@ -56,6 +56,7 @@ export function gcClosedEntry(
   parent: MemberFacts | undefined,
 ): GcClosedEntry {
   const { record } = close;
+  const open = { found: true as const, stack: close.stack, matchedBy: 'fd' as const, viaPid: null };
   const facts = {
     t: 'gc-closed' as const,
     atMs: record.atMs,
@@ -64,10 +65,10 @@ export function gcClosedEntry(
     resource: record.resource,
     api: record.api,
   };
-  if (key !== null) return { ...facts, key };
+  if (key !== null) return { ...facts, key, open };
   const fd = record.resource === 'file' ? record.fd : null;
   const { holder, member } = probedHolder(close.process, { path: record.path, fd, deleted: false, watchedDir: close.watchedDir }, platform, known, parent);
-  const stacks = { open: { found: true as const, stack: close.stack, matchedBy: 'fd' as const, viaPid: null }, spawn };
+  const stacks = { open, spawn };
   return { ...facts, key: holderKey(holder), unseen: { holder, member, stacks } };
 }
 

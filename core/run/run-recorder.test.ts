@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Holder } from '../../contract/holders.js';
 import { POSIX_STYLE } from '../paths.js';
 import type { JournalEntry } from '../../contract/journal.js';
+import type { StackLookup } from '../../contract/stacks.js';
 import { findLeftovers } from './leftovers.js';
 import { blockersOf, RunRecorder } from './run-recorder.js';
 
@@ -179,7 +180,7 @@ describe('RunRecorder: what the probe inside the process wrote at the test end',
 });
 
 describe('RunRecorder: what the finalizer closed, not the code', () => {
-  const closed = (key: string, atMs: number, closedDuring: string | null, unseen?: { holder: Holder }): JournalEntry => ({
+  const closed = (key: string, atMs: number, closedDuring: string | null, unseen?: { holder: Holder }, open?: StackLookup): JournalEntry => ({
     t: 'gc-closed',
     atMs,
     openedAtMs: T0 + 120,
@@ -187,6 +188,7 @@ describe('RunRecorder: what the finalizer closed, not the code', () => {
     closedDuring,
     resource: 'file',
     api: 'open',
+    ...(open ? { open } : {}),
     ...(unseen ? { unseen: { holder: unseen.holder, member, stacks: stackFor(unseen.holder.path, undefined) } } : {}),
   });
 
@@ -230,6 +232,25 @@ describe('RunRecorder: what the finalizer closed, not the code', () => {
     expect(holders).toHaveLength(1);
     expect(holders[0]!.attribution).toMatchObject({ verdict: 'closed-by-gc', closedByFinalizer: { during: 't1' } });
     expect(holders[0]!.attribution.seenBy).toBeUndefined();
+  });
+
+  it("a scan that read the fd as the collector closed it, dated after its test, gets the finalizer's open: its test, its line, closed-by-gc", () => {
+    // The loaded run of examples/node-gc-closed: the scan ended after the close and between two tests,
+    // so the stack matched at its date was none, and its timing alone said in-run, no test.
+    const h = holder(10, '/w/a.log');
+    const open = stackFor('/w/a.log', false).open;
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      test('test-end', 't1', T0 + 160),
+      { t: 'appeared', atMs: T0 + 170, scanStartedAtMs: T0 + 120, key: 'k', holder: h, member },
+      { t: 'gone', atMs: T0 + 200, key: 'k', lastSeenAtMs: T0 + 120 },
+      test('test-start', 't2', T0 + 300),
+      { t: 'stacks', byKey: { k: { open: { found: false, reason: 'no open stack' }, spawn: { found: false, reason: 'not probed' } } } },
+      closed('k', T0 + 155, 't1', undefined, open),
+    ]);
+    const [row] = r.record().holders;
+    expect(row!.attribution).toMatchObject({ openedDuring: 't1', openedDuringBy: 'probe-open', verdict: 'closed-by-gc', verdictBy: 'probe-finalizer' });
+    expect(row!.attribution.openStack).toEqual(open);
   });
 
   it('a teardown failure on it still reads blocked-cleanup', () => {

@@ -28,6 +28,16 @@ interface LedgerRow {
   closedByFinalizer?: { atMs: number; during: string | null; resource: GcResource; api: string };
 }
 
+/**
+ * A holder with the key its journal entries use and, when a scan saw it, when that first scan began:
+ * the scan may have read an fd the code closed before the scan ended (and was dated).
+ */
+export interface KeyedHolder {
+  key: string;
+  holder: AttributedHolder;
+  seenFromMs?: number;
+}
+
 /** How late runner events are assumed to arrive after the moment they describe. */
 export const RUNNER_LAG_MS = 25;
 
@@ -137,8 +147,11 @@ export class RunRecorder {
       case 'gc-closed': {
         const closedByFinalizer = { atMs: entry.atMs, during: entry.closedDuring, resource: entry.resource, api: entry.api };
         const row = this.ledger.get(entry.key);
-        if (row) row.closedByFinalizer = closedByFinalizer;
-        else if (entry.unseen)
+        if (row) {
+          row.closedByFinalizer = closedByFinalizer;
+          // The finalizer's record names the open it closed: no stack matched by a scan's date beats it.
+          if (entry.open) row.stacks = { open: entry.open, spawn: row.stacks?.spawn ?? { found: false, reason: 'no spawn stack: not matched' } };
+        } else if (entry.unseen)
           this.ledger.set(entry.key, {
             key: entry.key,
             holder: entry.unseen.holder,
@@ -196,8 +209,8 @@ export class RunRecorder {
   }
 
   /** Every holder seen, with the key its journal entries use (for matching stacks at the end). */
-  keyedHolders(): { key: string; holder: AttributedHolder }[] {
-    return [...this.ledger.entries()].map(([key, row]) => ({ key, holder: this.attribute(row) }));
+  keyedHolders(): KeyedHolder[] {
+    return [...this.ledger.entries()].map(([key, row]) => ({ key, holder: this.attribute(row), seenFromMs: row.firstScanStartedAtMs }));
   }
 
   /**

@@ -15,7 +15,7 @@ import type { GcCloseRecord, OpenRecord, ProcessRecord } from '../../contract/pr
 import type { ProbeLeak } from '../stacks/probe-leaks.js';
 import type { GcClose } from '../stacks/gc-closes.js';
 import type { StackLookup } from '../../contract/stacks.js';
-import { blockersOf, holdersOnPath, isOnOrUnder, RunRecorder } from './run-recorder.js';
+import { blockersOf, holdersOnPath, isOnOrUnder, RunRecorder, type KeyedHolder } from './run-recorder.js';
 import type { RunPlace } from './leftovers.js';
 import { SerialQueue } from '../serial-queue.js';
 
@@ -203,7 +203,7 @@ export class RunSupervisor {
   async finish(
     exitCode: number | null,
     leftovers: (placeAt: (ms: number) => RunPlace) => Promise<RunRecord['leftovers']>,
-    stacksOf?: (holders: { key: string; holder: AttributedHolder }[]) => Promise<RunStacks>,
+    stacksOf?: (holders: KeyedHolder[]) => Promise<RunStacks>,
   ): Promise<RunRecord> {
     // Every step is bounded: one that stalls costs its part of the record, never the record (nor hangs
     // `holdwatch run` forever). Past its deadline it is said, and its part is left out.

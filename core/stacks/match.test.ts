@@ -68,6 +68,13 @@ describe('matchOpenStack', () => {
     expect(matchOpenStack(holder({ handle: 'fd 8' }), records)).toMatchObject({ found: false });
   });
 
+  it('an open the code closed while the scan that saw it ran is its stack: the scan read the fd between its start and its end', () => {
+    const records = log(proc(10, T0, 'node'), open(10, T0 + 1, '/w/a.txt', 1, { fd: 7, id: 1 }), { kind: 'close', pid: 10, atMs: T0 + 500, id: 1, fd: 7 });
+    expect(matchOpenStack(holder({ seenFromMs: T0 + 400 }), records)).toMatchObject({ found: true, matchedBy: 'fd', stack: { frames: [{ line: 1 }] } });
+    // A scan begun after the close read another open under that fd.
+    expect(matchOpenStack(holder({ seenFromMs: T0 + 600 }), records)).toMatchObject({ found: false });
+  });
+
   it('ignores records of an earlier process with the same pid', () => {
     const records = log(proc(10, T0 - 60_000), open(10, T0 - 59_000, '/w/a.txt', 1));
     expect(matchOpenStack(holder(), records)).toEqual({ found: false, reason: NOT_PROBED });

@@ -18,6 +18,11 @@ export interface HolderRef {
   /** `fd 7` on Linux; other forms (Windows handle values) never match a probe's fd. */
   handle: string | null;
   firstSeenAtMs: number;
+  /**
+   * When the scan that first saw it began (firstSeenAtMs is its end): an open the code closed between
+   * the two may be the one it read. Without it, the sighting is taken as the moment.
+   */
+  seenFromMs?: number;
   /** Parent first, then its parent...: an fd inherited from a probed ancestor gets that ancestor's open. */
   ancestorPids?: number[];
 }
@@ -200,6 +205,7 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
   const key = (p: string) => normalize(options.canonical ? options.canonical(p) : p, style);
   const wanted = key(holder.path);
   const until = holder.firstSeenAtMs;
+  const seenFrom = Math.min(holder.seenFromMs ?? until, until);
   const own = lifeOf(index, holder.pid, holder.processStartedAtMs, until, slack);
 
   const samePath = (r: OpenRecord) => key(r.path) === wanted;
@@ -210,7 +216,7 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
   const byPath = (life: ProcessLife): OpenRecord | undefined => {
     for (let i = life.opens.length - 1; i >= 0; i--) {
       const r = life.opens[i]!;
-      if (isOpenAt(life, r, until) && (samePath(r) || sidePath(r)) && !otherFd(r)) return r;
+      if (isOpenAt(life, r, seenFrom) && (samePath(r) || sidePath(r)) && !otherFd(r)) return r;
     }
     return undefined;
   };
@@ -222,7 +228,7 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
         const r = own.opens[i]!;
         if (r.fd === fd) {
           // The Python probe predicts the fd (the lowest free one): believed only for the same file.
-          if (isOpenAt(own, r, until) && samePath(r)) return { found: true, stack: toStack(r, own.process.runtime, own), matchedBy: 'fd', viaPid: null };
+          if (isOpenAt(own, r, seenFrom) && samePath(r)) return { found: true, stack: toStack(r, own.process.runtime, own), matchedBy: 'fd', viaPid: null };
           break; // the latest use of this fd was closed, or was another file: a later, unrecorded open reused it
         }
       }

@@ -115,6 +115,16 @@ describe('matchRunStacks: what the finalizer closed', () => {
     ]);
   });
 
+  it('a scan that began before the close and ended long after it saw that open (a loaded machine): its key', async () => {
+    const late = scanned(19);
+    late.attribution.firstSeenAt = new Date(T0 + 400).toISOString();
+    const begun = await matchRunStacks(logDirWithGcCloses(), [{ key: 'k', holder: late, seenFromMs: T0 + 15 }], watched);
+    expect(begun.gcClosed.map(({ key }) => key)).toEqual(['k']);
+    // Begun after the close, it read a later open under the same fd: not this one.
+    const after = await matchRunStacks(logDirWithGcCloses(), [{ key: 'k', holder: late, seenFromMs: T0 + 300 }], watched);
+    expect(after.gcClosed.map(({ key }) => key)).toEqual([null]);
+  });
+
   it('no scan saw it (another fd, or none at all): no key, so the close brings its own row', async () => {
     const other = await matchRunStacks(logDirWithGcCloses(), [{ key: 'k', holder: scanned(21) }], watched);
     expect(other.gcClosed.map(({ key }) => key)).toEqual([null]);

@@ -2,9 +2,9 @@
 // the code that started its process, and finds the leaks the probes saw that no scan did.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AttributedHolder } from '../../contract/runs.js';
 import type { HolderStacks } from '../../contract/journal.js';
 import type { OpenStack } from '../../contract/stacks.js';
+import type { KeyedHolder } from '../../core/run/run-recorder.js';
 import type { RunStacks } from '../../core/run/supervisor.js';
 import type { WatchDir } from '../../core/platform.js';
 import { isUnder, pathStyleOf } from '../../core/paths.js';
@@ -30,10 +30,10 @@ export function readProbeRecords(logDir: string): ProbeRecord[] {
   return names.flatMap((name) => parseProbeLog(readFileSync(join(logDir, name), 'utf8')).records);
 }
 
-export async function matchRunStacks(logDir: string, holders: { key: string; holder: AttributedHolder }[], dirs: readonly WatchDir[]): Promise<RunStacks> {
+export async function matchRunStacks(logDir: string, holders: readonly KeyedHolder[], dirs: readonly WatchDir[]): Promise<RunStacks> {
   const index = indexProbeRecords(readProbeRecords(logDir));
   const byKey: Record<string, HolderStacks> = {};
-  for (const { key, holder } of holders) {
+  for (const { key, holder, seenFromMs } of holders) {
     const ancestorPids = holder.attribution.ancestry.slice(1).map((a) => a.pid);
     byKey[key] = {
       open: matchOpenStack(
@@ -44,6 +44,7 @@ export async function matchRunStacks(logDir: string, holders: { key: string; hol
           path: holder.path,
           handle: holder.handle,
           firstSeenAtMs: Date.parse(holder.attribution.firstSeenAt),
+          ...(seenFromMs === undefined ? {} : { seenFromMs }),
           ancestorPids,
         },
         index,
@@ -82,21 +83,23 @@ const SAME_OPEN_MS = 50;
  * one of that process holding the same path under the same fd while it was open; null when no scan
  * saw it (opened and finalized between two polls, the usual case).
  */
-function scannedKeyOf(close: GcClose, holders: readonly { key: string; holder: AttributedHolder }[], byKey: Record<string, HolderStacks>): string | null {
+function scannedKeyOf(close: GcClose, holders: readonly KeyedHolder[], byKey: Record<string, HolderStacks>): string | null {
   const { record } = close;
   const sameOpen = (stack: OpenStack) =>
     stack.pid === record.pid && stack.path === record.path && stack.fd === record.fd && Math.abs(stack.atMs - record.openedAtMs) <= SAME_OPEN_MS;
   const byStack = Object.entries(byKey).find(([, { open }]) => open.found && open.viaPid === null && sameOpen(open.stack));
   if (byStack) return byStack[0];
   if (record.fd === null) return null;
-  const held = holders.find(({ holder }) => {
-    const seenAt = Date.parse(holder.attribution.firstSeenAt);
+  const held = holders.find(({ holder, seenFromMs }) => {
+    // Seen by a scan that ended after the open and began before the close (it read the fd between).
+    const seenTo = Date.parse(holder.attribution.firstSeenAt);
+    const seenFrom = Math.min(seenFromMs ?? seenTo, seenTo);
     return (
       holder.pid === record.pid &&
       holder.path === record.path &&
       holder.handle === `fd ${record.fd}` &&
-      seenAt >= record.openedAtMs - SAME_OPEN_MS &&
-      seenAt <= record.atMs + SAME_OPEN_MS
+      seenTo >= record.openedAtMs - SAME_OPEN_MS &&
+      seenFrom <= record.atMs + SAME_OPEN_MS
     );
   });
   return held?.key ?? null;
