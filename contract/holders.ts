@@ -109,6 +109,11 @@ export const WatchEventSchema = z.object({
 });
 export type WatchEvent = z.infer<typeof WatchEventSchema>;
 
-/** One step of a process's parent chain. */
-export const AncestryEntrySchema = z.object({ pid, name: z.string(), commandLine: z.string() });
+/**
+ * One step of a process's parent chain. `gapBelow`: this is not the parent of the entry before it but
+ * an ancestor further up; the processes between exited before holdwatch listed them (a detached
+ * writer whose parent left at once), and the chain resumes at the test process its runner's
+ * environment names.
+ */
+export const AncestryEntrySchema = z.object({ pid, name: z.string(), commandLine: z.string(), gapBelow: z.literal(true).optional() });
 export type AncestryEntry = z.infer<typeof AncestryEntrySchema>;

@@ -31,6 +31,20 @@ describe('foldTransient', () => {
     expect(kept.map((k) => k.holder.path).sort()).toEqual(['/w/a/dir', '/w/a/f4', '/w/a/held', '/w/a/leak', '/w/b/g1']);
   });
 
+  it("folds a forked command's file into its parent's group: a loop's `sleep > f3` met only in the sleep", () => {
+    const child = (pid: number, ppid: number, path: string, s: number, startedAt = 5): Item => {
+      const i = item(pid, path, s);
+      return { ...i, holder: { ...i.holder, ppid, processStartedAtMs: startedAt } };
+    };
+    const items = [child(1, 0, '/w/f1', 1, 1), child(1, 0, '/w/f2', 2, 1), child(7, 1, '/w/f3', 3), child(8, 7, '/w/f4', 4), child(1, 0, '/w/f5', 5, 1)];
+    const { kept, groups } = fold([...items, item(9, '/w/end', 9)]);
+    expect(groups.map((g) => [g.pid, g.members.map((m) => m.holder.path)])).toEqual([[1, ['/w/f1', '/w/f2', '/w/f5', '/w/f3', '/w/f4']]]);
+    expect(kept.map((k) => k.holder.path)).toEqual(['/w/end']);
+    // A pid reused by a process older than the child is not its parent.
+    const reused = [child(1, 0, '/w/f1', 1, 10), child(1, 0, '/w/f2', 2, 10), child(1, 0, '/w/f5', 5, 10), child(7, 1, '/w/f3', 3)];
+    expect(fold([...reused, item(9, '/w/end', 9)]).groups.map((g) => g.members.length)).toEqual([3]);
+  });
+
   it('never folds a blocker, and folds fewer than three not at all', () => {
     const items = [item(1, '/w/f1', 1), item(1, '/w/f2', 2), item(1, '/w/f3', 3), item(1, '/w/end', 4)];
     expect(fold(items, true, (i) => i.holder.path === '/w/f2').groups).toEqual([]);

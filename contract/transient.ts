@@ -2,7 +2,8 @@
 // moment each, every one closed inside its test. Listed one by one they bury the one handle that
 // matters (the review's shell suite: 128 rows, 119 of them such). The one rule both the report and the
 // app fold by: a file the run saw opened and closed again within one test (verdict in-run, gone before
-// the run's end), not a blocker of any failure, grouped by process and folder; three or more make a group.
+// the run's end), not a blocker of any failure, grouped by process (its children's with it) and folder;
+// three or more make a group.
 import type { Holder } from './holders.js';
 import { holderKey } from './identity.js';
 import type { Attribution, AttributedHolder, RunRecord } from './runs.js';
@@ -66,12 +67,39 @@ export function foldTransient<T>(
     if (!group) candidates.set(key, (group = { pid: holder.pid, processName: holder.processName, dir, members: [] }));
     group.members.push(item);
   }
+  joinParents(candidates, view);
   const groups: TransientGroup<T>[] = [];
   for (const group of candidates.values()) {
     if (group.members.length >= FOLD_AT_LEAST) groups.push(group);
     else kept.push(...group.members);
   }
   return { kept, groups };
+}
+
+/**
+ * A child's group joins its parent's in the same folder: a loop's `cmd > f$i` may be seen in the
+ * forked command (which inherits the file as its stdout) when a poll missed the shell holding it,
+ * and it is the loop's file all the same. Chains join their nearest ancestor with a group.
+ */
+function joinParents<T>(candidates: Map<string, TransientGroup<T>>, view: (item: T) => { holder: Holder }): void {
+  const byPidDir = new Map<string, TransientGroup<T>>();
+  for (const group of candidates.values()) byPidDir.set(`${group.pid}\0${group.dir}`, group);
+  const parentOfGroup = (group: TransientGroup<T>): TransientGroup<T> | undefined => {
+    const { ppid, processStartedAtMs } = view(group.members[0]!).holder;
+    const parent = byPidDir.get(`${ppid}\0${group.dir}`);
+    return parent && parent !== group && view(parent.members[0]!).holder.processStartedAtMs <= processStartedAtMs ? parent : undefined;
+  };
+  for (const [key, group] of [...candidates]) {
+    let root = parentOfGroup(group);
+    for (let hops = 0; root && hops < 64; hops++) {
+      const up = parentOfGroup(root);
+      if (!up) break;
+      root = up;
+    }
+    if (!root) continue;
+    root.members.push(...group.members);
+    candidates.delete(key);
+  }
 }
 
 /** A run's holders (or a subset, sorted as the caller shows them) folded, the blockers of its failures kept. */

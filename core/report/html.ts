@@ -10,6 +10,7 @@ import { foldRecordHolders, type TransientGroup } from '../../contract/transient
 import {
   bodyPassedTeardownFailed,
   chainRootFirst,
+  GAP_TEXT,
   displayPath,
   errorLabel,
   formatDuration,
@@ -159,7 +160,7 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
     const chain = chainRootFirst(holder);
     let nested = '';
     for (const entry of [...chain].reverse())
-      nested = `<ul><li>${code(entry.name)} ${entry.pid}: <span class="mono">${html(shorten(entry.commandLine))}</span>${nested}</li></ul>`;
+      nested = `<ul><li>${code(entry.name)} ${entry.pid}: <span class="mono">${html(shorten(entry.commandLine))}</span>${entry.gapBelow ? ` <small class="meta">${html(GAP_TEXT)}</small>` : ''}${nested}</li></ul>`;
     const title = `<span class="holder-title">${code(holder.processName)} PID ${holder.pid}</span> (${paths} path${paths === 1 ? '' : 's'}, ${verdictBadge(holder.attribution.verdict)})${note ? `: ${html(note)}` : ''}`;
     return `<ul class="chain"><li>${title}${nested}</li></ul>`;
   });

@@ -82,6 +82,19 @@ describe('renderMarkdown sections', () => {
     ]);
   });
 
+  it("says where the chain jumps: the holder's parent left before holdwatch listed it, and the chain resumes at its test's process", () => {
+    const record = loadRunRecord('bats-teardown-failed');
+    for (const h of record.holders.filter((x) => x.pid === 5123)) {
+      const [self, testProcess, ...rest] = h.attribution.ancestry;
+      h.attribution.ancestry = [self!, { ...testProcess!, gapBelow: true }, ...rest];
+    }
+    const ancestry = section(renderMarkdown(record), 'Ancestry');
+    expect(ancestry).toContain(
+      "- `bash` PID 5123 (2 paths, blocked-cleanup): its parent exited before holdwatch listed it (now PID 1); the chain resumes at its test's process PID 5101",
+    );
+    expect(ancestry.split('\n').find((l) => l.includes('`bash` 5101'))).toMatch(/\(… processes between exited before holdwatch listed them\)$/);
+  });
+
   it('says plainly that the body passed and the teardown failed', () => {
     const timeline = section(renderMarkdown(loadRunRecord('bats-teardown-failed')), 'Timeline');
     const row = timeline.split('\n').find((l) => l.includes('daemon writes a heartbeat'));

@@ -5,6 +5,7 @@ import { headline, type Inline } from './headline.js';
 import {
   bodyPassedTeardownFailed,
   chainRootFirst,
+  GAP_TEXT,
   displayPath,
   errorLabel,
   formatDuration,
@@ -150,7 +151,9 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
   const blocks = processes.slice(0, cap).map(({ holder, paths }) => {
     const note = reparentedNote(holder);
     const title = `${mdCode(holder.processName)} PID ${holder.pid} (${paths} path${paths === 1 ? '' : 's'}, ${holder.attribution.verdict})${note ? `: ${mdText(note)}` : ''}`;
-    const chain = chainRootFirst(holder).map((a, depth) => `${'  '.repeat(depth + 1)}- ${mdCode(a.name)} ${a.pid}: ${mdCode(shorten(a.commandLine))}`);
+    const chain = chainRootFirst(holder).map(
+      (a, depth) => `${'  '.repeat(depth + 1)}- ${mdCode(a.name)} ${a.pid}: ${mdCode(shorten(a.commandLine))}${a.gapBelow ? ` ${GAP_TEXT}` : ''}`,
+    );
     return [`- ${title}`, ...chain].join('\n');
   });
   const more = processes.length - cap;

@@ -1,6 +1,6 @@
 // The facts every report format shows, decided once: holder order, display paths, test lookup,
 // which tests the timeline excerpt keeps, leftovers by test. Renderers only format these.
-import type { PlatformName } from '../../contract/holders.js';
+import type { AncestryEntry, PlatformName } from '../../contract/holders.js';
 import type { AttributedHolder, RunRecord, TestOutcome, TestPhase, TestRecord, Verdict } from '../../contract/runs.js';
 import { isUnder, POSIX_STYLE, relativeDisplay, WINDOWS_STYLE, type PathStyle } from '../paths.js';
 import { holderKey, processKey } from '../../contract/identity.js';
@@ -79,8 +79,11 @@ export function holderProcesses(holders: readonly AttributedHolder[]): { holder:
   return [...seen.values()];
 }
 
+/** Said after an ancestry entry that is not the parent of the next one down (AncestryEntry.gapBelow). */
+export const GAP_TEXT = '(… processes between exited before holdwatch listed them)';
+
 /** The ancestry root first, the holder last; the holder is added when the record starts at its parent. */
-export function chainRootFirst(holder: AttributedHolder): { pid: number; name: string; commandLine: string }[] {
+export function chainRootFirst(holder: AttributedHolder): AncestryEntry[] {
   const chain = holder.attribution.ancestry.slice();
   if (chain[0]?.pid !== holder.pid) chain.unshift({ pid: holder.pid, name: holder.processName, commandLine: holder.commandLine });
   return chain.reverse();
@@ -90,6 +93,8 @@ export function chainRootFirst(holder: AttributedHolder): { pid: number; name: s
 export function reparentedNote(holder: AttributedHolder): string | null {
   const recorded = holder.attribution.ancestry.find((a) => a.pid !== holder.pid);
   if (!recorded || recorded.pid === holder.ppid) return null;
+  if (recorded.gapBelow)
+    return `its parent exited before holdwatch listed it (now PID ${holder.ppid}); the chain resumes at its test's process PID ${recorded.pid}`;
   return `its parent PID ${recorded.pid} exited (now PID ${holder.ppid}); chain as recorded when first seen`;
 }
 

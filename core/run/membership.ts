@@ -152,14 +152,42 @@ export class RunMembership {
     const parent = byPid.get(process.ppid);
     const known = parent ? this.members.get(identity(parent)) : undefined;
     const ancestry = await this.describe(partial);
+    const hint = await this.hintOf(process.pid);
+    const testProcess = known ? undefined : this.testProcessOf(hint.testHint, process.startedAtMs);
+    const [own] = ancestry;
     return {
       pid: process.pid,
       startedAtMs: process.startedAtMs,
       name: process.name,
-      ancestry: known ? [...ancestry.slice(0, 1), ...known.ancestry] : ancestry,
+      ancestry: known
+        ? [own!, ...known.ancestry]
+        : testProcess
+          ? [own!, { ...testProcess.ancestry[0]!, gapBelow: true as const }, ...testProcess.ancestry.slice(1)]
+          : ancestry,
       byTagOnly: true,
-      ...(await this.hintOf(process.pid)),
+      ...hint,
     };
+  }
+
+  /**
+   * The member that runs the test `hint` names, for a detached process whose parent is gone: what it
+   * descends from, by its environment (bats exports the number inside bats-exec-test, so only that
+   * process's descendants carry it): bats-exec-test itself, not a subshell of it (which shows the same
+   * command line, and may be a sibling); the latest one started before it (bats retries a test in a
+   * new one). Only bats names its test process; pytest's hint names a test, not a process.
+   */
+  private testProcessOf(hint: TestHint | undefined, startedAtMs: number): Member | undefined {
+    if (hint?.runner !== 'bats') return undefined;
+    const runs = (entry: AncestryEntry | undefined) => {
+      const named = entry ? batsHintFromAncestry([entry]) : undefined;
+      return named?.runner === 'bats' && named.number === hint.number;
+    };
+    let found: Member | undefined;
+    for (const m of this.members.values()) {
+      if (m.byTagOnly || m.startedAtMs > startedAtMs || (found && found.startedAtMs >= m.startedAtMs)) continue;
+      if (runs(m.ancestry[0]) && !runs(m.ancestry[1])) found = m;
+    }
+    return found;
   }
 
   /**

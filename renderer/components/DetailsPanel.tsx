@@ -1,7 +1,7 @@
 // Details of the selected holder. It leads with the answer — who holds what, opened where, during
 // which test — then the stacks, then the process facts and ancestry, and actions: copy, end process
 // (confirmed; refused for holdwatch and the system). Text wraps, never cut: a frame keeps its line.
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import type { Holder } from '../../contract/holders.js';
 import type { AttributedHolder } from '../../contract/runs.js';
 import type { StackFrame, StackLookup } from '../../contract/stacks.js';
@@ -151,9 +151,16 @@ export function DetailsPanel() {
       {attribution && attribution.ancestry.length > 0 ? (
         <ol className="ancestry" aria-label="Ancestry recorded when first seen">
           {attribution.ancestry.map((a) => (
-            <li key={a.pid}>
-              <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span>
-            </li>
+            <Fragment key={a.pid}>
+              {a.gapBelow && (
+                <li className="dim gap" data-testid="ancestry-gap">
+                  … exited before holdwatch listed it; the chain resumes at its test&apos;s process
+                </li>
+              )}
+              <li>
+                <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span>
+              </li>
+            </Fragment>
           ))}
         </ol>
       ) : details?.data ? (

@@ -1,4 +1,5 @@
 // What the table shows: the live rows, or the snapshot frozen at a failure, filtered and sorted.
+import type { Holder } from '../../contract/holders.js';
 import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
 import { holderKey, processKey } from '../../contract/identity.js';
 import { foldTransient } from '../../contract/transient.js';
@@ -105,8 +106,12 @@ export function withRunHolders(live: ReadonlyMap<string, Row>, record: RunRecord
   // The record folds a child's inherited copy of a handle into its parent's row (alsoHeldBy).
   const inheritedKeys = (h: AttributedHolder) => (h.alsoHeldBy ?? []).map((a) => holderKey({ ...h, pid: a.pid, processStartedAtMs: a.processStartedAtMs }));
   const inherited = new Set(record.holders.flatMap(inheritedKeys));
+  // A child the run's polls never met holding its parent's recorded handle (the app's own watch met
+  // a loop's forked `sleep > f`): the same handle, inherited, not a stranger.
+  const recordedStart = new Map(record.holders.map((h) => [`${h.pid}\0${sameThing(h)}`, h.processStartedAtMs]));
+  const copyOfRecorded = ({ holder }: Row) => (recordedStart.get(`${holder.ppid}\0${sameThing(holder)}`) ?? Infinity) <= holder.processStartedAtMs;
   // A gone row the run recorded is replaced by its ended row (or its parent's); a stranger's fades as usual.
-  const kept = [...live.values()].filter((row) => row.state !== 'gone' || (!recorded.has(row.key) && !inherited.has(row.key)));
+  const kept = [...live.values()].filter((row) => row.state !== 'gone' || (!recorded.has(row.key) && !inherited.has(row.key) && !copyOfRecorded(row)));
   const holding = new Set(kept.filter((row) => row.state !== 'gone').map((row) => row.key));
   // A child still holding the copy the record folded into its parent's row is that row, while the
   // parent holds too (a writer's forked sleep); once the parent no longer does, the child is shown.
@@ -117,6 +122,11 @@ export function withRunHolders(live: ReadonlyMap<string, Row>, record: RunRecord
       rows.push({ key, holder: h, attribution: h.attribution, sinceMs: Date.parse(h.attribution.firstSeenAt), state: 'ended', changedAtMs: 0 });
   }
   return rows;
+}
+
+/** What an inherited copy shares with the original: fds keep their numbers across fork and exec. */
+function sameThing(h: Holder): string {
+  return `${h.kind}\0${h.path}\0${h.handle ?? ''}`;
 }
 
 /** The holders alive at a failure's moment, from the record; the failure's blockers always included. */

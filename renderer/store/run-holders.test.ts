@@ -38,6 +38,20 @@ describe('withRunHolders', () => {
     expect(withRunHolders(live, record).map((r) => [r.holder.pid, r.state])).toEqual([[10, 'live']]);
   });
 
+  it('drops a gone child the run never met holding its parent’s recorded handle, as it drops the recorded ones', () => {
+    const unrecorded = { ...holder(12, 3), ppid: 10 };
+    const recordedAlone = { holders: [{ ...recorded, alsoHeldBy: [] }], failures: [] } as unknown as RunRecord;
+    const live = new Map([liveRow(parent, 'gone'), liveRow(unrecorded, 'gone')].map((r) => [r.key, r]));
+    expect(withRunHolders(live, recordedAlone).map((r) => [r.holder.pid, r.state])).toEqual([[10, 'ended']]);
+    // Another file under the same fd number is a stranger's row, and fades as such.
+    const other = { ...unrecorded, path: '/w/other.log' };
+    const withOther = new Map([liveRow(parent, 'gone'), liveRow(other, 'gone')].map((r) => [r.key, r]));
+    expect(withRunHolders(withOther, recordedAlone).map((r) => [r.holder.pid, r.state])).toEqual([
+      [12, 'gone'],
+      [10, 'ended'],
+    ]);
+  });
+
   it('shows the child once the parent no longer holds, beside the parent’s ended row', () => {
     const live = new Map([liveRow(parent, 'gone'), liveRow(child)].map((r) => [r.key, r]));
     expect(withRunHolders(live, record).map((r) => [r.holder.pid, r.state])).toEqual([

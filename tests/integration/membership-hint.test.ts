@@ -165,3 +165,48 @@ time.sleep(30)`;
     }
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('a detached writer whose parent left before membership listed it', () => {
+  // examples/bats-detached under a full suite's load: the indexer's parent (a subshell of the test)
+  // had exited by the first refresh that listed it, so its chain read "bash ← PID 1", and the bats
+  // levels above it were lost. Its environment names its test (BATS_SUITE_TEST_NUMBER, exported in
+  // bats-exec-test): the chain resumes at that test's process, marked as a gap.
+  it('resumes its chain at the bats-exec-test process its test number names, marking the gap', async () => {
+    const [gate, detachedPid] = ['gap-gate', 'gap-detached'].map((f) => join(dir, f)) as [string, string];
+    // The subshell forks the writer and leaves at once; setsid puts the writer in a session of its own
+    // (the kill of the command's group spares it, so it is killed by pid below).
+    const script = `export HOLDWATCH_RUN=run-gap BATS_SUITE_TEST_NUMBER=4
+      while [ ! -e "${gate}" ]; do sleep 0.01; done
+      ( setsid bash -c 'echo $$ > "$1"; sleep 30; :' _ "${detachedPid}" </dev/null >/dev/null 2>&1 & )
+      sleep 30`;
+    // Named as bats names its test process: `bats-exec-test <file> <test> <number in suite> <in file> <try>`.
+    const shell = spawn('bash', ['-c', script, 'bats-exec-test', '/s/suite.bats', 'test_indexer', '4', '1', '1'], { stdio: 'ignore', detached: true });
+    let writer = 0;
+    try {
+      const source = await openProcessSource();
+      const membership = new RunMembership(source, 'run-gap', shell.pid!);
+      await until(async () => (await source.processInfo(shell.pid!))?.commandLine.includes('test_indexer') === true, 'the shell');
+      await membership.refresh();
+      writeFileSync(gate, '');
+      writer = await pidWrittenTo(detachedPid, 'the writer');
+      // The subshell has gone: the writer's parent is no longer the shell's child.
+      await until(async () => {
+        const ppid = (await source.processInfo(writer))?.ppid;
+        return ppid !== undefined && ppid !== shell.pid && (await source.processInfo(ppid))?.ppid !== shell.pid;
+      }, 'the subshell to leave');
+      await membership.refresh();
+      const started = (await source.listProcesses()).find((p) => p.pid === writer)!.startedAtMs;
+      const member = membership.memberOf(writer, started);
+      expect(member?.byTagOnly).toBe(true);
+      expect(member?.testHint).toEqual({ runner: 'bats', number: 4 });
+      expect(member?.ancestry.map((a) => [a.pid, a.gapBelow ?? false])).toEqual([
+        [writer, false],
+        [shell.pid, true],
+      ]);
+      expect(member?.ancestry[1]?.commandLine).toMatch(/bats-exec-test \/s\/suite\.bats test_indexer 4 1 1$/);
+    } finally {
+      process.kill(-shell.pid!, 'SIGKILL');
+      if (writer > 0) process.kill(writer, 'SIGKILL');
+    }
+  });
+});

@@ -234,7 +234,8 @@ describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
     const seen = Number(/^\.\/ · ([3-6]) short-lived files$/.exec((await folded.textContent()) ?? '')?.[1]);
     expect(seen).toBeGreaterThanOrEqual(3);
     await page.locator('[role=row]', { hasText: 'kept.log' }).waitFor();
-    await expect(page.locator('.scroller [role=row]').count()).resolves.toBe(2);
+    const shown = await page.locator('.scroller [role=row]').allTextContents();
+    expect(shown, shown.join('\n')).toHaveLength(2);
     await expect(page.getByTestId('row-count').textContent()).resolves.toBe(`0 holding · ${seen + 1} no longer`);
     await page
       .getByTestId('legend')
