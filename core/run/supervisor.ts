@@ -79,7 +79,7 @@ export class RunSupervisor {
   /** When each current holder first appeared (its scan's end), by key: a cleanup's own fresh handles. */
   private readonly appearedAt = new Map<string, number>();
   /** Holders gone in the last JUST_GONE_MS, by key, with when they were last seen. */
-  private readonly justGone = new Map<string, { holder: Holder; lastSeenAtMs: number }>();
+  private readonly justGone = new Map<string, { holder: Holder; lastSeenAtMs: number; appearedAtMs: number | undefined }>();
   private readonly failureTexts = new Set<string>();
   private lastFailureAtMs = -Infinity;
   private lastTeardownEventFailureAtMs = -Infinity;
@@ -300,7 +300,10 @@ export class RunSupervisor {
           const failed = match.path;
           // "Just": in this poll, or within JUST_GONE_MS before the failure line; a poll that came
           // between the listing and the failed delete met the handle first (seen in a loaded full run).
-          const freshlyOpened = (h: Holder) => opened.has(holderKey(h)) || (this.appearedAt.get(holderKey(h)) ?? -Infinity) >= atMs - JUST_GONE_MS;
+          // A handle closed again before the failure line (`rm -r` lists, closes, then rmdir fails) keeps
+          // when it appeared in justGone: it is the cleanup's own all the same.
+          const appearedAtMs = (h: Holder) => this.appearedAt.get(holderKey(h)) ?? this.justGone.get(holderKey(h))?.appearedAtMs ?? -Infinity;
+          const freshlyOpened = (h: Holder) => opened.has(holderKey(h)) || appearedAtMs(h) >= atMs - JUST_GONE_MS;
           const ownCleanup = (h: Holder) => failed !== null && h.kind === 'dir' && freshlyOpened(h) && this.isKnown(h) && isOnOrUnder(failed, h.path);
           // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
           const blockers = blockersOf(
@@ -345,11 +348,12 @@ export class RunSupervisor {
         this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
       } else {
         const lastSeenAtMs = this.lastSeen.get(key) ?? startedAtMs;
+        const appearedAtMs = this.appearedAt.get(key);
         this.write({ t: 'gone', atMs: startedAtMs, key, lastSeenAtMs });
         this.lastSeen.delete(key);
         this.appearedAt.delete(key);
         this.linked.delete(key);
-        this.justGone.set(key, { holder: event.holder, lastSeenAtMs });
+        this.justGone.set(key, { holder: event.holder, lastSeenAtMs, appearedAtMs });
       }
     }
     for (const [key, gone] of this.justGone) if (gone.lastSeenAtMs < startedAtMs - JUST_GONE_MS) this.justGone.delete(key);

@@ -215,7 +215,12 @@ describe('holdwatch never holds what it watches', () => {
 });
 
 describe('a failure blocked by one process while the cleanup lists the folder', () => {
-  it("names the holder, not the cleanup's own handle on the folder it was deleting", async () => {
+  // Open at the failure line (rmtree's scandir), or closed again just before it (`rm -r` lists the
+  // folder, closes it, then its rmdir fails: seen named as a blocker in the bats example's frozen view).
+  it.each([
+    ['still open at the failure', ''],
+    ['closed just before the failure', 'listing.close(); time.sleep(0.3)'],
+  ])("names the holder, not the cleanup's own handle on the folder it was deleting (%s)", async (_, afterListing) => {
     const watched = mkdtempSync(join(tmpdir(), 'hw-run-cleanup-'));
     try {
       const cleanup = [
@@ -227,6 +232,7 @@ describe('a failure blocked by one process while the cleanup lists the folder', 
         'listing = os.scandir(d)  # the cleanup lists the folder it deletes, as rmtree does',
         // A slow listing: polls meet the cleanup's handle before the failed delete (a loaded full run did so).
         'time.sleep(0.4)',
+        afterListing,
         // rmtree's last step: removing the folder itself, which the held file keeps from being empty.
         'print(f"OSError: [WinError 145] The directory is not empty: {d!r}", flush=True)',
         'time.sleep(1)',
