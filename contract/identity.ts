@@ -22,3 +22,12 @@ export function holderKey(h: Holder): string {
 export function processKey(h: { pid: number; processStartedAtMs: number }): string {
   return `${h.pid}:${h.processStartedAtMs}`;
 }
+
+/**
+ * What a holding shares with the copy a child inherits: kind, path and fd number (fds keep their
+ * numbers across fork and exec), without the process. The record folds such copies into the
+ * parent's row, and the app drops a live copy of a recorded one, by this key.
+ */
+export function inheritedCopyKey(h: Pick<Holder, 'kind' | 'path' | 'handle'>): string {
+  return `${h.kind}\0${h.path}\0${h.handle ?? ''}`;
+}

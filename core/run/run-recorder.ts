@@ -1,6 +1,7 @@
 // Folds journal entries into a RunRecord, attributing every holder. Used live by the supervisor and
 // later by `holdwatch report`, so both always agree.
 import type { Holder } from '../../contract/holders.js';
+import { inheritedCopyKey } from '../../contract/identity.js';
 import type { Attribution, AttributedHolder, Evidence, FailureRecord, RunRecord, Verdict } from '../../contract/runs.js';
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
@@ -384,7 +385,7 @@ export function isOnOrUnder(path: string, dir: string): boolean {
 function foldInherited(rows: readonly LedgerRow[]): { row: LedgerRow; also: LedgerRow[] }[] {
   // Not the deleted mark: a row keeps its latest sighting, so a parent seen after the file was unlinked
   // reads deleted while a 5 ms child that inherited the same fd was seen before (a bats writer's sleeps).
-  const sameThing = (r: LedgerRow) => `${r.holder.kind}\0${r.holder.path}\0${r.holder.handle ?? ''}`;
+  const sameThing = (r: LedgerRow) => inheritedCopyKey(r.holder);
   const groups = new Map<string, LedgerRow[]>();
   for (const row of rows) groups.set(sameThing(row), [...(groups.get(sameThing(row)) ?? []), row]);
   const parentOf = new Map<LedgerRow, LedgerRow>();

@@ -1,7 +1,6 @@
 // What the table shows: the live rows, or the snapshot frozen at a failure, filtered and sorted.
-import type { Holder } from '../../contract/holders.js';
 import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
-import { holderKey, processKey } from '../../contract/identity.js';
+import { holderKey, inheritedCopyKey, processKey } from '../../contract/identity.js';
 import { foldTransient } from '../../contract/transient.js';
 import type { Row } from './rows.js';
 import type { RunSlice, SettingsSlice, SortColumn } from './slices.js';
@@ -108,8 +107,8 @@ export function withRunHolders(live: ReadonlyMap<string, Row>, record: RunRecord
   const inherited = new Set(record.holders.flatMap(inheritedKeys));
   // A child the run's polls never met holding its parent's recorded handle (the app's own watch met
   // a loop's forked `sleep > f`): the same handle, inherited, not a stranger.
-  const recordedStart = new Map(record.holders.map((h) => [`${h.pid}\0${sameThing(h)}`, h.processStartedAtMs]));
-  const copyOfRecorded = ({ holder }: Row) => (recordedStart.get(`${holder.ppid}\0${sameThing(holder)}`) ?? Infinity) <= holder.processStartedAtMs;
+  const recordedStart = new Map(record.holders.map((h) => [`${h.pid}\0${inheritedCopyKey(h)}`, h.processStartedAtMs]));
+  const copyOfRecorded = ({ holder }: Row) => (recordedStart.get(`${holder.ppid}\0${inheritedCopyKey(holder)}`) ?? Infinity) <= holder.processStartedAtMs;
   // A gone row the run recorded is replaced by its ended row (or its parent's); a stranger's fades as usual.
   const kept = [...live.values()].filter((row) => row.state !== 'gone' || (!recorded.has(row.key) && !inherited.has(row.key) && !copyOfRecorded(row)));
   const holding = new Set(kept.filter((row) => row.state !== 'gone').map((row) => row.key));
@@ -122,11 +121,6 @@ export function withRunHolders(live: ReadonlyMap<string, Row>, record: RunRecord
       rows.push({ key, holder: h, attribution: h.attribution, sinceMs: Date.parse(h.attribution.firstSeenAt), state: 'ended', changedAtMs: 0 });
   }
   return rows;
-}
-
-/** What an inherited copy shares with the original: fds keep their numbers across fork and exec. */
-function sameThing(h: Holder): string {
-  return `${h.kind}\0${h.path}\0${h.handle ?? ''}`;
 }
 
 /** The holders alive at a failure's moment, from the record; the failure's blockers always included. */
