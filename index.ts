@@ -21,7 +21,7 @@ export { UnsupportedPlatformError } from './native/index.js';
 
 /** One snapshot of what holds `dir` now, as `holdwatch scan --json` prints it. Rejects with BadInputError for a dir that is not one. */
 export async function scan(dir: string): Promise<Snapshot> {
-  const source = await openHolderSource({ threads: 1 });
+  const source = await openHolderSource({ walkThread: 'caller' });
   try {
     return await takeSnapshot(source, await source.resolveWatchDir(dir), systemClock, elapsedMs);
   } finally {
@@ -49,7 +49,7 @@ export interface Watch {
 
 /** Watches `dirs` live until stop(); resolves once the dirs are resolved and the first poll is scheduled. */
 export async function watch(dirs: string | readonly string[], options: WatchOptions): Promise<Watch> {
-  const source = await openHolderSource({ threads: 2 });
+  const source = await openHolderSource({ walkThread: 'worker' });
   let failure: Error | undefined;
   let watcher: Watcher;
   try {

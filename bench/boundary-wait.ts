@@ -45,7 +45,7 @@ const dir = mkdtempSync(join(tmpdir(), 'hw-bench-boundary-'));
 const watched = join(dir, 'watched');
 mkdirSync(watched);
 writeFileSync(join(dir, 'test_suite.py'), SUITE);
-const source = await openHolderSource({ threads: 2 });
+const source = await openHolderSource({ walkThread: 'worker' });
 const resolved = await source.resolveWatchDir(watched);
 let scans = 0;
 const server = await BoundaryServer.start(

@@ -1,6 +1,7 @@
 // `npm run bench`: builds a fixture at ~2,000 and ~8,000 held fds and times, side by side, the C
 // floor, holdwatch's one-shot CLI and warm watcher poll, lsof and fuser. Prints medians, ratios,
 // PID-set agreement and a PASS/MISS line per claim. Claims, not assertions: exits 0 either way.
+import { spawnSync } from 'node:child_process';
 import { cpus, loadavg, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,15 +45,15 @@ async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows
 }
 
 /**
- * The C floors and the warm polls, run in turn (floors, 2 threads, 1 thread, floors, ...) so a change
+ * The C floors and the warm polls, run in turn (floors, walk thread, calling thread, floors, ...) so a change
  * in machine load hits them alike and their ratio stays fair.
  */
 async function measureInProcess(dir: string, floorBinary: string, runs: number) {
   const pollers: WarmPoller[] = [];
   try {
-    // Two threads as watch and run poll; one walks faster on 2 CPUs (scan-pool.ts says why it is not used).
-    pollers.push(await WarmPoller.open('holdwatch warm poll (2 threads: as watch and run poll)', dir, 2));
-    pollers.push(await WarmPoller.open('holdwatch warm poll (1 thread)', dir, 1));
+    // On the walk thread, as watch and run poll; and on the calling thread, as a library caller may.
+    pollers.push(await WarmPoller.open('holdwatch warm poll (walk thread: as watch and run poll)', dir, 'worker'));
+    pollers.push(await WarmPoller.open('holdwatch warm poll (on the calling thread)', dir, 'caller'));
     const floors = {
       fd: floorMeasurement('C floor: /proc/*/fd readdir+readlink, 1 thread'),
       answer: floorMeasurement("C floor, same answer: + cwd/root/exe, maps, holders' stat+cmdline"),
@@ -78,8 +79,29 @@ function floorMeasurement(tool: string): Measurement {
   return { tool, samplesMs: [], cpuSamplesMs: [], pids: null };
 }
 
+// Every tool here runs on one CPU (BENCH_CPU, default 0; BENCH_CPU=none: wherever the scheduler puts
+// them). These VMs' two CPUs differ in speed, by up to 2x (a C spin loop: 381 ms on CPU 0, 783 ms on
+// CPU 1, measured): unpinned, the floor and a poll may land on different CPUs, and their ratio then
+// measures the CPUs. The walk thread shares the CPU with the main thread, which waits for it anyway.
+const BENCH_CPU = process.env.BENCH_CPU ?? '0';
+
+/** Runs this bench again under `taskset -c BENCH_CPU`; false when it is pinned already, or not to be. */
+function reexecPinned(): boolean {
+  if (BENCH_CPU === 'none' || process.env.HOLDWATCH_BENCH_PINNED !== undefined) return false;
+  if (spawnSync('taskset', ['--version']).status !== 0) return false;
+  const args = ['-c', BENCH_CPU, process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)];
+  const pinned = spawnSync('taskset', args, { stdio: 'inherit', env: { ...process.env, HOLDWATCH_BENCH_PINNED: BENCH_CPU } });
+  process.exitCode = pinned.status ?? 1;
+  return true;
+}
+
 async function main(): Promise<void> {
-  console.log(`holdwatch bench — node ${process.version}, linux ${release()}, ${cpus().length} cores, load average ${formatLoad()}`);
+  if (reexecPinned()) return;
+  const pinned = process.env.HOLDWATCH_BENCH_PINNED;
+  console.log(
+    `holdwatch bench — node ${process.version}, linux ${release()}, ${cpus().length} cores, load average ${formatLoad()}; ` +
+      (pinned ? `every tool on CPU ${pinned} (BENCH_CPU)` : 'not pinned'),
+  );
   const floorBinary = compileFloor(repoRoot);
   let current: Fixture | undefined;
   const onSignal = () => {

@@ -74,7 +74,7 @@ async function blockedPerPoll(poll: () => Promise<unknown>, rounds: number): Pro
 
 /** blockedPerPoll for the source the app uses: on a worker thread, warmed up as the in-process one was. */
 async function blockedOffThread(watched: string, rounds: number): Promise<number[]> {
-  const source = await openThreadedHolderSource(1, 'win32');
+  const source = await openThreadedHolderSource('caller', 'win32');
   try {
     const dir = await source.resolveWatchDir(watched);
     await source.scan({ dirs: [dir] });

@@ -21,7 +21,7 @@ export async function attachCommand(given: AttachOptions): Promise<number> {
   const options = absoluteTargets(given, process.cwd());
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
   const pid = options.pid === undefined ? undefined : parsePid(options.pid);
-  const holders = await openHolderSource({ threads: 2 });
+  const holders = await openHolderSource({ walkThread: 'worker' });
   const cleanups: (() => void | Promise<void>)[] = [() => holders.dispose()];
   try {
     const dirs: WatchDir[] = [];

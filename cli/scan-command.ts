@@ -12,7 +12,7 @@ export interface ScanOptions {
 }
 
 export async function scanCommand(dirInput: string, options: ScanOptions): Promise<number> {
-  const source = await openHolderSource({ threads: 1 });
+  const source = await openHolderSource({ walkThread: 'caller' });
   try {
     const dir = await resolveAndStepOut(source, dirInput, process);
     const snapshot = await takeSnapshot(source, dir, systemClock, elapsedMs);

@@ -15,7 +15,7 @@ export interface WatchOptions {
 }
 
 export async function watchCommand(dirInput: string, options: WatchOptions): Promise<number> {
-  const source = await openHolderSource({ threads: 2 });
+  const source = await openHolderSource({ walkThread: 'worker' });
   let watcher: Watcher | undefined;
   try {
     const dir = await resolveAndStepOut(source, dirInput, process);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Holder } from '../contract/holders.js';
 import { ManualClock } from './clock.js';
 import type { HolderSource, ScanRequest, ScanResult, WatchDir } from './platform.js';
-import { diffHolders, holderKey, Watcher, type PollOutcome } from './watch.js';
+import { Watcher, type PollOutcome } from './watch.js';
 
 function holder(pid: number, path: string, over: Partial<Holder> = {}): Holder {
   return {
@@ -43,37 +43,6 @@ class ScriptedSource implements HolderSource {
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 const dir: WatchDir = { input: '/w', display: '/w', matchPrefix: '/w', caseInsensitive: false };
-
-describe('diffHolders', () => {
-  it('reports appeared and gone by identity', () => {
-    const a = holder(1, '/w/a');
-    const b = holder(2, '/w/b');
-    const prev = new Map([[holderKey(a), a]]);
-    const diff = diffHolders(prev, [b]);
-    expect(diff.appeared).toEqual([b]);
-    expect(diff.gone).toEqual([a]);
-  });
-
-  it('treats a reused pid with a new start time as a different process', () => {
-    const old = holder(7, '/w/a', { processStartedAtMs: 1 });
-    const reused = holder(7, '/w/a', { processStartedAtMs: 2 });
-    const diff = diffHolders(new Map([[holderKey(old), old]]), [reused]);
-    expect(diff.gone).toEqual([old]);
-    expect(diff.appeared).toEqual([reused]);
-  });
-
-  it('keeps holders of processes outside a scoped scan', () => {
-    const a = holder(1, '/w/a');
-    const b = holder(2, '/w/b');
-    const prev = new Map([
-      [holderKey(a), a],
-      [holderKey(b), b],
-    ]);
-    const diff = diffHolders(prev, [], new Set([1]));
-    expect(diff.gone).toEqual([a]);
-    expect([...diff.current.values()]).toEqual([b]);
-  });
-});
 
 describe('Watcher', () => {
   it('polls on the injected clock and emits appeared then gone', async () => {

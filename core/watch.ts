@@ -5,41 +5,11 @@
 import type { Holder, WatchEvent } from '../contract/holders.js';
 import type { HolderSource, ScanResult, WatchDir } from './platform.js';
 import type { Clock } from './clock.js';
-import { holderKey } from '../contract/identity.js';
+import { HolderTable } from './holder-table.js';
 import { SerialQueue } from './serial-queue.js';
 
 // Defined with the contract, so the renderer keys rows exactly as core does.
 export { holderKey } from '../contract/identity.js';
-
-export interface HolderDiff {
-  appeared: Holder[];
-  gone: Holder[];
-}
-
-/**
- * Diffs `next` against `previous`. When `scopePids` is given, the scan only looked at those pids:
- * holders of other processes are kept as they were, not reported gone.
- */
-export function diffHolders(
-  previous: ReadonlyMap<string, Holder>,
-  next: readonly Holder[],
-  scopePids?: ReadonlySet<number>,
-): HolderDiff & { current: Map<string, Holder> } {
-  const current = new Map<string, Holder>();
-  const appeared: Holder[] = [];
-  for (const h of next) {
-    const key = holderKey(h);
-    current.set(key, h);
-    if (!previous.has(key)) appeared.push(h);
-  }
-  const gone: Holder[] = [];
-  for (const [key, h] of previous) {
-    if (current.has(key)) continue;
-    if (scopePids && !scopePids.has(h.pid)) current.set(key, h);
-    else gone.push(h);
-  }
-  return { appeared, gone, current };
-}
 
 export interface PollOutcome {
   /** When the scan began and ended: each process was read somewhere in between. */
@@ -66,7 +36,7 @@ export interface WatcherOptions {
 }
 
 export class Watcher {
-  private holders = new Map<string, Holder>();
+  private readonly holders = new HolderTable();
   private readonly polls = new SerialQueue();
   private timer: (() => void) | null = null;
   private lastFullAtMs = -Infinity;
@@ -76,7 +46,7 @@ export class Watcher {
 
   /** The holders as of the last poll. */
   current(): Holder[] {
-    return [...this.holders.values()];
+    return this.holders.current();
   }
 
   /** Starts polling: a full scan now, then on the schedule. */
@@ -123,8 +93,7 @@ export class Watcher {
     const startedAtMs = this.options.clock.now();
     const result = await this.options.source.scan({ dirs: this.options.dirs, ...(pids ? { pids } : {}) });
     if (full) this.lastFullAtMs = startedAtMs;
-    const diff = diffHolders(this.holders, result.holders, pids ? new Set(pids) : undefined);
-    this.holders = diff.current;
+    const diff = this.holders.update(result.holders, pids ? new Set(pids) : undefined);
     const endedAtMs = this.options.clock.now();
     const at = new Date(endedAtMs).toISOString();
     const events: WatchEvent[] = [

@@ -7,11 +7,15 @@ import { BadInputError } from '../core/errors.js';
 export type { HandleTarget };
 
 export interface HolderSourceOptions {
-  /** Threads for the Linux walk; a long-lived watcher uses 2, a one-shot scan 1. */
-  threads?: number;
+  /**
+   * Linux: where the /proc walk runs. A poller (watch, run, the app) walks on a thread of its own that
+   * remembers each process between walks; a one-shot scan on the calling thread (the default), since
+   * starting a thread costs more than the walk (native/linux/scan-pool.ts).
+   */
+  walkThread?: 'caller' | 'worker';
   /**
    * Windows: run the scans on a worker thread (native/threaded/), not on the calling one: for a
-   * thread that owns a window. Linux walks on a pool of threads already and ignores this.
+   * thread that owns a window. Linux walks on a thread of its own with walkThread 'worker' and ignores this.
    */
   offMainThread?: boolean;
 }
@@ -19,7 +23,7 @@ export interface HolderSourceOptions {
 export async function openHolderSource(options: HolderSourceOptions = {}, platform = process.platform): Promise<HolderSource> {
   if (options.offMainThread && platform === 'win32') {
     try {
-      return await openThreadedHolderSource(options.threads ?? 1, platform);
+      return await openThreadedHolderSource(options.walkThread ?? 'caller', platform);
     } catch (error) {
       // A packaged app whose worker script cannot load (asar) still scans, on this thread, and says so.
       process.emitWarning(`holdwatch scans on the main thread: the scan thread did not start (${(error as Error).message})`);
@@ -179,7 +183,7 @@ export async function openPipeServerGuard(platform = process.platform): Promise<
 }
 
 /** The platform's holder source on a worker thread of this process (native/threaded/). */
-export async function openThreadedHolderSource(threads: number, platform = process.platform): Promise<HolderSource> {
+export async function openThreadedHolderSource(walkThread: 'caller' | 'worker', platform = process.platform): Promise<HolderSource> {
   const { ThreadedHolderSource } = await import('./threaded/threaded-holder-source.js');
-  return ThreadedHolderSource.start({ platform, threads, hostClockEnv: await hostIdentityClockEnv(platform) });
+  return ThreadedHolderSource.start({ platform, walkThread, hostClockEnv: await hostIdentityClockEnv(platform) });
 }

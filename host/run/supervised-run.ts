@@ -79,7 +79,7 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
   if (command.length === 0) throw new BadInputError('no command given: holdwatch run --watch <dir> -- <command...>');
   if (command[0]!.trim() === '') throw new BadInputError('the command is empty: holdwatch run --watch <dir> -- <command...>');
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
-  const holders = options.holders ?? (await openHolderSource({ threads: 2 }));
+  const holders = options.holders ?? (await openHolderSource({ walkThread: 'worker' }));
   const cleanups: Cleanup[] = options.holders ? [] : [{ stage: 'stopping the scan workers', run: () => holders.dispose() }];
   try {
     const dirs: WatchDir[] = [];

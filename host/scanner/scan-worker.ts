@@ -30,7 +30,7 @@ export async function serveScanWorker({ pipe, token, hostPid }: ScanWorkerOption
     throw new BadInputError(`scan-worker: ${refusal}; refusing to connect`);
   }
   await adoptHostIdentityClock();
-  const source = await openHolderSource({ threads: 2 });
+  const source = await openHolderSource({ walkThread: 'worker' });
   try {
     await serveHolderSource(socket, source, { token, elevated: await runsElevated(), closeHandle: (target, path) => closeHandleIfSame(target, path) });
   } finally {

@@ -72,7 +72,7 @@ export class HostSession implements HoldwatchService {
   }
 
   private holders(): Promise<HolderSource> {
-    this.source ??= openHolderSource({ threads: 1 });
+    this.source ??= openHolderSource({ walkThread: 'caller' });
     return this.source;
   }
 

@@ -46,7 +46,7 @@ type ScannerPlan = Pick<WatchScannerOptions, 'startWorker' | 'hint'>;
  * This process's own scans (before and after a scanner worker): off the calling thread, which in the
  * app is Electron's main process (on Windows a full scan is synchronous calls for as long as it takes).
  */
-const IN_PROCESS = { threads: 2, offMainThread: true } as const;
+const IN_PROCESS = { walkThread: 'worker', offMainThread: true } as const;
 
 export class SessionWatches {
   readonly events = new Emitter<[string, WatchEvent]>();

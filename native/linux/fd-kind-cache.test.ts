@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FdKindCache } from './fd-kind-cache.js';
-import { walkPids, type MatchDir } from './fd-walk.js';
+import { holdingsOf, walkPids, type MatchDir } from './fd-walk.js';
 
 // Opens a directory and a file, prints both fd numbers, then on "swap" points the file's fd at the
 // directory (dup2) and on "close" closes it, answering "ok" each time.
@@ -54,7 +54,7 @@ describe('FdKindCache with walkPids', () => {
     const pid = child.pid!;
     const dirs: MatchDir[] = [{ matchPrefix: watched, display: watched }];
     const kinds = new FdKindCache();
-    const kindOf = (fd: string) => walkPids([pid], dirs, { kinds }).holdings.find((h) => h.handle === `fd ${fd}`)?.kind;
+    const kindOf = (fd: string) => holdingsOf(walkPids([pid], dirs, { kinds })).find((h) => h.handle === `fd ${fd}`)?.kind;
 
     expect([kindOf(dirFd!), kindOf(fileFd!)]).toEqual(['dir', 'file']);
     expect(kinds.of(pid)?.get(fileFd!)).toEqual({ target: join(watched, 'a.txt'), dir: false, flags: expect.any(Number) });

@@ -6,7 +6,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { libcFdLinks, linkPrefixes, nodeFdLinks, type FdLinkReader, type LinkPrefixes } from './fd-links.js';
+import { LibcFdLinks, linkPrefixes, nodeFdLinks, type FdLinkReader, type LinkPrefixes } from './fd-links.js';
+import { loadLibc } from './libc.js';
+import { LinkBatch } from './link-batch.js';
 
 const HOLDER = `
 import os, resource, socket, sys
@@ -46,14 +48,16 @@ afterAll(() => {
 
 function links(reader: FdLinkReader, prefixes: LinkPrefixes): { count: number; links: string[] } {
   const found: string[] = [];
-  const count = reader.read(child.pid!, prefixes, (fd, target) => found.push(`${fd} ${target}`));
+  const batch = new LinkBatch();
+  const count = reader.read(child.pid!, prefixes, batch);
+  batch.forEach((fd, target) => found.push(`${fd} ${target}`));
   return { count, links: found.sort() };
 }
 
 const libc = () => {
-  const reader = libcFdLinks();
-  if (!reader) throw new Error('koffi or libc getdents64 did not load here');
-  return reader;
+  const bound = loadLibc();
+  if (!bound) throw new Error('koffi or libc getdents64 did not load here');
+  return new LibcFdLinks(bound);
 };
 
 describe('fd link readers', () => {
@@ -79,10 +83,25 @@ describe('fd link readers', () => {
     expect(linkPrefixes([`${root}/w/\uFFFD`])).toBeNull();
   });
 
+  it('a batch with a target ending in " (deleted)" is marked, from both readers; read again unchanged, it is equal', () => {
+    const prefixes = linkPrefixes([join(root, 'w')]);
+    for (const reader of [nodeFdLinks, libc()]) {
+      const first = new LinkBatch();
+      const second = new LinkBatch();
+      reader.read(child.pid!, prefixes, first);
+      reader.read(child.pid!, prefixes, second);
+      expect(first.marked).toBe(true);
+      expect(second.equals(first.copy())).toBe(true);
+      reader.read(child.pid!, linkPrefixes([join(root, 'w-other')]), second);
+      expect(second.marked).toBe(false);
+      expect(second.equals(first.copy())).toBe(false);
+    }
+  });
+
   it('a process that is gone is ENOENT from both', () => {
     const gonePid = 2 ** 22 + 1; // above pid_max's ceiling: never a live pid
     for (const reader of [nodeFdLinks, libc()]) {
-      expect(() => reader.read(gonePid, null, () => undefined)).toThrow(expect.objectContaining({ code: 'ENOENT' }) as Error);
+      expect(() => reader.read(gonePid, null, new LinkBatch())).toThrow(expect.objectContaining({ code: 'ENOENT' }) as Error);
     }
   });
 });

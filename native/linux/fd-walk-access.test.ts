@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { linuxHandleAccess } from '../../core/handle-access.js';
-import { walkPids } from './fd-walk.js';
+import { holdingsOf, walkPids } from './fd-walk.js';
 import { readFdInfo } from './fdinfo.js';
 
 describe('walkPids access modes', () => {
@@ -26,7 +26,7 @@ sys.stdin.read()`;
         child.once('exit', (code) => reject(new Error(`exited ${code}`)));
       });
       const fds = Object.fromEntries(line.split(' ').map((kv) => kv.split('='))) as Record<string, string>;
-      const { holdings } = walkPids([child.pid!], [{ matchPrefix: dir, display: dir }]);
+      const holdings = holdingsOf(walkPids([child.pid!], [{ matchPrefix: dir, display: dir }]));
       const rightsOf = (name: string) => {
         const row = holdings.find((h) => h.handle === `fd ${fds[name]}`)!;
         return linuxHandleAccess(row.openFlags!).rights;

@@ -1,12 +1,16 @@
 // The hot path: walk /proc/<pid>/{fd,cwd,root,exe,maps} for a set of pids and keep what lies under
 // the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
-// promise each; parallelism comes from splitting pids across threads (scan-pool.ts).
-import { closeSync, lstatSync, openSync, readlinkSync, readSync, statSync } from 'node:fs';
+// promise each; a poller runs it on a thread of its own (scan-pool.ts).
+import { lstatSync, statSync } from 'node:fs';
 import type { HolderKind, ProcessInfo } from '../../contract/holders.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
 import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
-import { libcFdLinks, linkPrefixes, nodeFdLinks, type FdLinkReader, type LinkPrefixes } from './fd-links.js';
-import { isGoneError, readProcessInfo } from './proc-stat.js';
+import { linkPrefixes, type LinkPrefixes } from './fd-links.js';
+import type { FdRowMemo } from './fd-row-memo.js';
+import { LinkBatch } from './link-batch.js';
+import { isGoneError } from './proc-errors.js';
+import { procReaderForWalk, ReadBuffer, type ProcReader } from './proc-reader.js';
+import { readProcessInfo } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
 export interface MatchDir {
@@ -25,16 +29,29 @@ export interface RawHolding {
   openFlags: number | null;
 }
 
+/** One process that holds something under the dirs, with its facts, read right after its walk. */
+export interface PidHoldings {
+  pid: number;
+  /** Its fd rows: the very array of an earlier walk while its links are unchanged (fd-row-memo.ts). */
+  fdRows: readonly RawHolding[];
+  /** The walk that made `fdRows` when it was an earlier one (a worker's answer names it instead of sending them); else null. */
+  fdRowsOfWalk: number | null;
+  /** Its cwd, root, exe and mmap rows: a few at most, made by every walk. */
+  otherRows: RawHolding[];
+  info: ProcessInfo;
+}
+
 export interface WalkResult {
-  holdings: RawHolding[];
-  /**
-   * Facts of each process with holdings, read by the thread that walked it, right after the walk;
-   * null when it exited in between (its holdings are then dropped).
-   */
-  infos: [pid: number, info: ProcessInfo | null][];
+  /** In walk order. A process that exited before its facts could be read is not here. */
+  groups: PidHoldings[];
   denied: { pid: number; reason: string }[];
   processCount: number;
   handleCount: number;
+}
+
+/** Every row of a walk, for the callers that want them flat. */
+export function holdingsOf(result: WalkResult): RawHolding[] {
+  return result.groups.flatMap((g) => [...g.fdRows, ...g.otherRows]);
 }
 
 function dirOf(path: string, dirs: readonly MatchDir[]): MatchDir | undefined {
@@ -45,50 +62,125 @@ function dirOf(path: string, dirs: readonly MatchDir[]): MatchDir | undefined {
 export interface WalkOptions {
   /** Kinds remembered from the previous walk (a long-lived watcher's). */
   kinds?: FdKindCache;
-  /** Every process this walker's cache is for, when known (a full scan): it forgets the others. */
+  /** Rows remembered from the previous walk (a long-lived watcher's thread). */
+  memo?: FdRowMemo;
+  /** This walk's id, stamped on the rows it makes for the memo. */
+  walkId?: number;
+  /** Every process this walker's caches are for, when known (a full scan): they forget the others. */
   cover?: readonly number[];
-  /** How the fd links are read; by default Node's fs on this thread's first walk, libc after (fd-links.ts). */
-  links?: FdLinkReader;
+  /** How /proc is read; by default Node's fs on this thread's first walk, libc after (proc-reader.ts). */
+  reader?: ProcReader;
 }
 
-let walksOnThisThread = 0;
-
-/** Node's fs for a thread's first walk (a one-shot scan never loads koffi), libc from its second on when it loads. */
-function defaultLinks(): FdLinkReader {
-  return walksOnThisThread++ === 0 ? nodeFdLinks : (libcFdLinks() ?? nodeFdLinks);
+interface Walk {
+  dirs: readonly MatchDir[];
+  prefixes: LinkPrefixes;
+  reader: ProcReader;
+  kinds: FdKindCache | undefined;
+  memo: FdRowMemo | undefined;
+  walkId: number;
+  out: WalkResult;
 }
+
+// One of each per thread, reused for every process.
+const batch = new LinkBatch();
+const mapsBuffer = new ReadBuffer();
 
 export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], options: WalkOptions = {}): WalkResult {
-  const result: WalkResult = { holdings: [], infos: [], denied: [], processCount: 0, handleCount: 0 };
-  const { kinds } = options;
-  if (kinds && options.cover) kinds.retainOnly(options.cover);
-  const links = options.links ?? defaultLinks();
-  const prefixes = linkPrefixes(dirs.map((d) => d.matchPrefix));
+  const out: WalkResult = { groups: [], denied: [], processCount: 0, handleCount: 0 };
+  const { kinds, memo } = options;
+  memo?.useDirs(dirs);
+  if (options.cover) {
+    kinds?.retainOnly(options.cover);
+    memo?.retainOnly(options.cover);
+  }
+  const walk: Walk = {
+    dirs,
+    prefixes: linkPrefixes(dirs.map((d) => d.matchPrefix)),
+    reader: options.reader ?? procReaderForWalk(),
+    kinds,
+    memo,
+    walkId: options.walkId ?? 0,
+    out,
+  };
   for (const pid of pids) {
-    const before = result.holdings.length;
     try {
-      walkPid(pid, dirs, result, kinds, links, prefixes);
+      walkPid(pid, walk);
     } catch (error) {
       kinds?.forget(pid);
+      memo?.forget(pid);
       if (isGoneError(error)) continue; // exited mid-scan: normal
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM') result.denied.push({ pid, reason: `${code} reading /proc/${pid}/fd` });
+      if (code === 'EACCES' || code === 'EPERM') out.denied.push({ pid, reason: `${code} reading /proc/${pid}/fd` });
       else throw error;
-      continue;
     }
-    if (result.holdings.length > before) result.infos.push([pid, readProcessInfo(pid)]);
   }
-  return result;
+  return out;
 }
 
-function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds: FdKindCache | undefined, links: FdLinkReader, prefixes: LinkPrefixes): void {
+function walkPid(pid: number, walk: Walk): void {
+  const { dirs, reader, out } = walk;
   const base = `/proc/${pid}/`;
+  out.handleCount += reader.fdLinks.read(pid, walk.prefixes, batch);
+  out.processCount++;
+  const otherRows: RawHolding[] = [];
+  const exe = reader.readLink(base + 'exe');
+  for (const kind of ['cwd', 'root', 'exe'] as const) {
+    const target = kind === 'exe' ? exe : reader.readLink(base + kind);
+    if (target === null) continue;
+    const dir = dirOf(target, dirs);
+    if (!dir) continue;
+    const { path, deleted } = resolveDeleted(target, () => !pathExists(splitDeletedSuffix(target).path));
+    otherRows.push({ pid, kind, path, deleted, handle: null, watchedDir: dir.display, openFlags: null });
+  }
+  // No exe: a kernel thread (no mappings), a process being reaped, or one that denies it, and then its
+  // maps too (both need ptrace's read access). 60 kernel threads here: 180 calls a poll saved.
+  if (exe !== null) walkMaps(pid, dirs, splitDeletedSuffix(exe).path, reader, otherRows);
+  if (batch.count === 0 && otherRows.length === 0) {
+    walk.kinds?.forget(pid);
+    walk.memo?.forget(pid);
+    return;
+  }
+  const remembered = walk.memo?.get(pid);
+  const sameLinks = remembered !== undefined && !batch.marked && batch.equals(remembered.bytes);
+  // Links that only start like a dir ("<dir>-other/..."), as last time: nothing to read or make.
+  if (sameLinks && remembered.rows.length === 0 && otherRows.length === 0) return;
+  let fdRows = sameLinks ? remembered.rows : makeFdRows(pid, walk);
+  if (fdRows.length === 0 && otherRows.length === 0) {
+    walk.memo?.set(pid, { bytes: batch.copy(), rows: fdRows, startedAtMs: null, walkId: walk.walkId });
+    return;
+  }
+  const info = readProcessInfo(pid, { reader, exe });
+  if (!info) {
+    walk.kinds?.forget(pid);
+    walk.memo?.forget(pid);
+    return; // exited since its walk
+  }
+  if (sameLinks && remembered.startedAtMs === info.startedAtMs) {
+    // Rows never sent (none) are not named by their walk: the receiver of a worker's answer has only those sent.
+    out.groups.push({ pid, fdRows, fdRowsOfWalk: fdRows.length > 0 ? remembered.walkId : null, otherRows, info });
+    return;
+  }
+  if (remembered?.startedAtMs != null && remembered.startedAtMs !== info.startedAtMs) {
+    // Another process on a reused pid: what was remembered of its fds' kinds was of the one before.
+    walk.kinds?.forget(pid);
+    fdRows = makeFdRows(pid, walk);
+  }
+  walk.memo?.set(pid, { bytes: batch.copy(), rows: fdRows, startedAtMs: info.startedAtMs, walkId: walk.walkId });
+  out.groups.push({ pid, fdRows, fdRowsOfWalk: null, otherRows, info });
+}
+
+/** The rows of the links in `batch`, with each fd's kind and access mode (remembered per fd and target). */
+function makeFdRows(pid: number, walk: Walk): RawHolding[] {
+  const rows: RawHolding[] = [];
+  const { kinds } = walk;
   const known = kinds?.of(pid);
   let seen: PidKinds | undefined;
-  const fdCount = links.read(pid, prefixes, (fd, target) => {
-    const dir = dirOf(target, dirs);
+  const base = `/proc/${pid}/fd/`;
+  batch.forEach((fd, target) => {
+    const dir = dirOf(target, walk.dirs);
     if (!dir) return;
-    const fdPath = base + 'fd/' + fd;
+    const fdPath = base + fd;
     const { path, deleted } = resolveDeleted(target, () => statSync(fdPath).nlink === 0);
     let facts = known?.get(fd);
     if (facts === undefined || facts.target !== target) {
@@ -97,29 +189,18 @@ function walkPid(pid: number, dirs: readonly MatchDir[], out: WalkResult, kinds:
       facts = statted === null ? undefined : { target, dir: statted, flags: accessModeOfLink(fdPath) };
     }
     if (facts && kinds) (seen ??= new Map()).set(fd, facts);
-    out.holdings.push({ pid, kind: facts?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display, openFlags: facts?.flags ?? null });
+    rows.push({ pid, kind: facts?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display, openFlags: facts?.flags ?? null });
   });
-  out.processCount++;
-  out.handleCount += fdCount;
   kinds?.remember(pid, seen);
-  const exe = readLinkOrNull(base + 'exe');
-  for (const kind of ['cwd', 'root', 'exe'] as const) {
-    const target = kind === 'exe' ? exe : readLinkOrNull(base + kind);
-    if (target === null) continue;
-    const dir = dirOf(target, dirs);
-    if (!dir) continue;
-    const { path, deleted } = resolveDeleted(target, () => !pathExists(splitDeletedSuffix(target).path));
-    out.holdings.push({ pid, kind, path, deleted, handle: null, watchedDir: dir.display, openFlags: null });
-  }
-  walkMaps(pid, dirs, exe === null ? null : splitDeletedSuffix(exe).path, out);
+  return rows;
 }
 
 /** One `mmap` row per mapped path per process; the executable's own mapping is the `exe` row. */
-function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string | null, out: WalkResult): void {
-  const length = readMaps(pid);
+function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string, reader: ProcReader, out: RawHolding[]): void {
+  const length = reader.readFile(`/proc/${pid}/maps`, mapsBuffer);
   if (length === null) return;
   // Most processes map nothing under the dirs: look for the bytes before making a string of them.
-  const bytes = mapsBuffer.subarray(0, length);
+  const bytes = mapsBuffer.bytes.subarray(0, length);
   // (A prefix with U+FFFD came from undecodable bytes: only the decoded text can be searched for it.)
   if (!dirs.some((d) => d.matchPrefix.includes('\uFFFD') || bytes.includes(d.matchPrefix))) return;
   const text = bytes.toString('utf8');
@@ -133,41 +214,7 @@ function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string | null
     if (!dir) continue;
     const { path, deleted } = resolveDeleted(mapping.target, () => inodeOf(splitDeletedSuffix(mapping.target).path) !== mapping.inode);
     if (path === exePath) continue;
-    out.holdings.push({ pid, kind: 'mmap', path, deleted, handle: null, watchedDir: dir.display, openFlags: null });
-  }
-}
-
-// One buffer per thread, reused for every process's maps (a string per process cost more than the
-// read itself); it grows to the largest maps met.
-let mapsBuffer = Buffer.allocUnsafe(256 * 1024);
-
-/** Reads /proc/<pid>/maps into mapsBuffer; its length, or null when the process is gone or denies it. */
-function readMaps(pid: number): number | null {
-  let fd: number;
-  try {
-    fd = openSync(`/proc/${pid}/maps`, 'r');
-  } catch (error) {
-    if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
-    throw error;
-  }
-  try {
-    let length = 0;
-    for (;;) {
-      if (length === mapsBuffer.length) {
-        const bigger = Buffer.allocUnsafe(mapsBuffer.length * 2);
-        mapsBuffer.copy(bigger);
-        mapsBuffer = bigger;
-      }
-      const read = readSync(fd, mapsBuffer, length, mapsBuffer.length - length, null);
-      if (read === 0) return length;
-      length += read;
-    }
-  } catch (error) {
-    // The process exited while its maps were read (ESRCH), or denies them: like the original, nothing.
-    if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
-    throw error;
-  } finally {
-    closeSync(fd);
+    out.push({ pid, kind: 'mmap', path, deleted, handle: null, watchedDir: dir.display, openFlags: null });
   }
 }
 
@@ -191,16 +238,6 @@ function resolveDeleted(target: string, isReallyDeleted: () => boolean): { path:
     deleted = true;
   }
   return deleted ? { path, deleted } : { path: target, deleted };
-}
-
-function readLinkOrNull(path: string): string | null {
-  try {
-    return readlinkSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (isGoneError(error) || code === 'EACCES' || code === 'EPERM') return null;
-    throw error;
-  }
 }
 
 const O_PATH = 0o10000000;

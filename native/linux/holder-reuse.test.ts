@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ProcessInfo } from '../../contract/holders.js';
-import type { RawHolding } from './fd-walk.js';
+import type { PidHoldings, RawHolding } from './fd-walk.js';
 import { HolderReuse } from './holder-reuse.js';
 
-const info = (pid: number, startedAtMs = 1): ProcessInfo => ({ pid, ppid: 1, startedAtMs, name: 'p', exe: null, commandLine: 'p', user: 'u' });
+const info = (pid: number, over: Partial<ProcessInfo> = {}): ProcessInfo => ({
+  pid,
+  ppid: 1,
+  startedAtMs: 1,
+  name: 'p',
+  exe: null,
+  commandLine: 'p',
+  user: 'u',
+  ...over,
+});
 const row = (pid: number, fd: number, path: string): RawHolding => ({
   pid,
   kind: 'file',
@@ -13,31 +22,53 @@ const row = (pid: number, fd: number, path: string): RawHolding => ({
   watchedDir: '/w',
   openFlags: null,
 });
+const group = (pid: number, fdRows: readonly RawHolding[], over: Partial<PidHoldings> = {}): PidHoldings => ({
+  pid,
+  fdRows,
+  fdRowsOfWalk: null,
+  otherRows: [],
+  info: info(pid),
+  ...over,
+});
 
 describe('HolderReuse', () => {
   it('hands back the same objects for unchanged rows and new ones for changed rows', () => {
     const reuse = new HolderReuse();
-    const first = reuse.build([row(1, 3, '/w/a'), row(1, 4, '/w/b'), row(2, 3, '/w/c')], (p) => info(p), null);
-    const second = reuse.build([row(1, 3, '/w/a'), row(1, 4, '/w/B'), row(2, 3, '/w/c')], (p) => info(p), null);
+    const first = reuse.build([group(1, [row(1, 3, '/w/a'), row(1, 4, '/w/b')]), group(2, [row(2, 3, '/w/c')])], null);
+    const second = reuse.build([group(1, [row(1, 3, '/w/a'), row(1, 4, '/w/B')]), group(2, [row(2, 3, '/w/c')])], null);
     expect(second[0]).toBe(first[0]);
     expect(second[1]).not.toBe(first[1]);
     expect(second[1]!.path).toBe('/w/B');
     expect(second[2]).toBe(first[2]);
   });
 
-  it('never reuses across a reused pid (new start time)', () => {
+  it('the walk remembered rows array with unchanged facts: the same holders, the cwd row compared by value', () => {
     const reuse = new HolderReuse();
-    const [before] = reuse.build([row(1, 3, '/w/a')], (p) => info(p, 1), null);
-    const [after] = reuse.build([row(1, 3, '/w/a')], (p) => info(p, 2), null);
+    const fdRows = [row(1, 3, '/w/a')];
+    const cwd = (): RawHolding => ({ ...row(1, 0, '/w'), kind: 'cwd', handle: null });
+    const first = reuse.build([group(1, fdRows, { otherRows: [cwd()] })], null);
+    const second = reuse.build([group(1, fdRows, { fdRowsOfWalk: 1, otherRows: [cwd()] })], null);
+    expect(second).toEqual(first);
+    second.forEach((h, i) => expect(h).toBe(first[i]));
+  });
+
+  it('never reuses across a reused pid (new start time), nor after the command line changed (exec)', () => {
+    const reuse = new HolderReuse();
+    const fdRows = [row(1, 3, '/w/a')];
+    const [before] = reuse.build([group(1, fdRows)], null);
+    const [after] = reuse.build([group(1, fdRows, { info: info(1, { startedAtMs: 2 }) })], null);
     expect(after).not.toBe(before);
     expect(after!.processStartedAtMs).toBe(2);
+    const [execed] = reuse.build([group(1, fdRows, { info: info(1, { startedAtMs: 2, commandLine: 'q' }) })], null);
+    expect(execed).not.toBe(after);
+    expect(execed!.commandLine).toBe('q');
   });
 
   it('keeps other processes across a pid-restricted scan and forgets the scanned ones that hold nothing', () => {
     const reuse = new HolderReuse();
-    const first = reuse.build([row(1, 3, '/w/a'), row(2, 3, '/w/b')], (p) => info(p), null);
-    reuse.build([], (p) => info(p), [1]);
-    const full = reuse.build([row(1, 3, '/w/a'), row(2, 3, '/w/b')], (p) => info(p), null);
+    const first = reuse.build([group(1, [row(1, 3, '/w/a')]), group(2, [row(2, 3, '/w/b')])], null);
+    reuse.build([], [1]);
+    const full = reuse.build([group(1, [row(1, 3, '/w/a')]), group(2, [row(2, 3, '/w/b')])], null);
     expect(full[0]).not.toBe(first[0]); // pid 1 was scanned holding nothing: its old rows are gone
     expect(full[1]).toBe(first[1]);
   });

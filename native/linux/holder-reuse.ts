@@ -1,52 +1,62 @@
 // Gives back last poll's Holder objects for rows that did not change. A steady-state poll then hands
 // the watcher the same objects, whose identity keys are already computed and hashed (core/watch.ts
-// caches them per object), instead of 8,000 fresh strings to build and hash every poll.
+// caches them per object), instead of 8,000 fresh strings to build and hash every poll. A process
+// whose fd rows are the walk's remembered array (fd-row-memo.ts) and whose facts are unchanged costs
+// one comparison per row.
 import type { HandleAccess, Holder, ProcessInfo } from '../../contract/holders.js';
 import { linuxHandleAccess } from '../../core/handle-access.js';
-import type { RawHolding } from './fd-walk.js';
+import type { PidHoldings, RawHolding } from './fd-walk.js';
+
+interface Built {
+  info: ProcessInfo;
+  rows: readonly RawHolding[];
+  holders: Holder[];
+}
 
 export class HolderReuse {
-  private lastByPid = new Map<number, Holder[]>();
+  private lastByPid = new Map<number, Built>();
 
-  /** `rows` are grouped by pid, in walk order; `scannedPids` null when the whole system was walked. */
-  build(rows: readonly RawHolding[], infoOf: (pid: number) => ProcessInfo | null, scannedPids: readonly number[] | null): Holder[] {
-    const byPid = scannedPids === null ? new Map<number, Holder[]>() : new Map(this.lastByPid);
+  /** `scannedPids` null when the whole system was walked. */
+  build(groups: readonly PidHoldings[], scannedPids: readonly number[] | null): Holder[] {
+    const byPid = scannedPids === null ? new Map<number, Built>() : new Map(this.lastByPid);
     if (scannedPids) for (const pid of scannedPids) byPid.delete(pid);
     const holders: Holder[] = [];
-    for (let start = 0; start < rows.length;) {
-      const pid = rows[start]!.pid;
-      let end = start;
-      while (end < rows.length && rows[end]!.pid === pid) end++;
-      const info = infoOf(pid);
-      if (info) {
-        const previous = this.lastByPid.get(pid);
-        const group: Holder[] = [];
-        for (let i = start; i < end; i++) {
-          const old = previous?.[i - start];
-          group.push(old && sameRow(old, rows[i]!, info) ? old : toHolder(rows[i]!, info));
-        }
-        byPid.set(pid, group);
-        holders.push(...group);
-      }
-      start = end;
+    for (const group of groups) {
+      const built = this.buildOne(group);
+      byPid.set(group.pid, built);
+      for (const holder of built.holders) holders.push(holder);
     }
     this.lastByPid = byPid;
     return holders;
   }
+
+  private buildOne({ pid, fdRows, otherRows, info }: PidHoldings): Built {
+    const rows = otherRows.length === 0 ? fdRows : [...fdRows, ...otherRows];
+    const last = this.lastByPid.get(pid);
+    const same = last !== undefined && sameFacts(last.info, info) ? last : undefined;
+    if (same && rows === same.rows) return same;
+    const holders: Holder[] = new Array<Holder>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const raw = rows[i]!;
+      const old = same?.holders[i];
+      holders[i] = old && (same.rows[i] === raw || sameRow(old, raw)) ? old : toHolder(raw, info);
+    }
+    return { info, rows, holders };
+  }
 }
 
-function sameRow(old: Holder, raw: RawHolding, info: ProcessInfo): boolean {
+function sameFacts(a: ProcessInfo, b: ProcessInfo): boolean {
+  return a.startedAtMs === b.startedAtMs && a.ppid === b.ppid && a.commandLine === b.commandLine && a.name === b.name && a.user === b.user;
+}
+
+function sameRow(old: Holder, raw: RawHolding): boolean {
   return (
-    old.processStartedAtMs === info.startedAtMs &&
     old.path === raw.path &&
     old.handle === raw.handle &&
     old.kind === raw.kind &&
     old.deleted === raw.deleted &&
     old.watchedDir === raw.watchedDir &&
-    old.access === accessOf(raw) &&
-    old.ppid === info.ppid &&
-    old.commandLine === info.commandLine &&
-    old.processName === info.name
+    old.access === accessOf(raw)
   );
 }
 

@@ -9,15 +9,15 @@ import { readLinuxProcessExtras } from './process-extras.js';
 import type { MatchDir, WalkResult } from './fd-walk.js';
 import { displayName, isGoneError, readArgv, readProcessInfo } from './proc-stat.js';
 import { HolderReuse } from './holder-reuse.js';
-import { ScanPool } from './scan-pool.js';
+import { ScanPool, type WalkThread } from './scan-pool.js';
 
 export class LinuxHolderSource implements HolderSource {
   readonly platform = 'linux' as const;
   private readonly pool: ScanPool;
   private readonly reuse = new HolderReuse();
 
-  constructor(options: { threads?: number } = {}) {
-    this.pool = new ScanPool(options.threads ?? 1);
+  constructor(options: { walkThread?: WalkThread } = {}) {
+    this.pool = new ScanPool(options.walkThread ?? 'caller');
   }
 
   async resolveWatchDir(input: string): Promise<WatchDir> {
@@ -31,7 +31,7 @@ export class LinuxHolderSource implements HolderSource {
     return enrich(walked, this.reuse, request.pids ?? null);
   }
 
-  /** The scan threads started and running, for a caller that counts this process's own fds. */
+  /** The walk thread started and running, for a caller that counts this process's own fds. */
   whenThreadsOnline(): Promise<void> {
     return this.pool.whenOnline();
   }
@@ -88,14 +88,9 @@ function listPids(): number[] {
   return pids;
 }
 
-/** Adds process facts to the raw rows. A process that exited since the walk is simply gone. */
+/** Makes holders of the raw rows, with their processes' facts (read by the walk). */
 function enrich(walked: WalkResult, reuse: HolderReuse, scannedPids: readonly number[] | null): ScanResult {
-  const infos = new Map<number, ProcessInfo | null>(walked.infos);
-  const infoOf = (pid: number) => {
-    if (!infos.has(pid)) infos.set(pid, readProcessInfo(pid));
-    return infos.get(pid)!;
-  };
-  const holders = reuse.build(walked.holdings, infoOf, scannedPids);
+  const holders = reuse.build(walked.groups, scannedPids);
   const denied: DeniedProcess[] = [];
   for (const d of walked.denied) {
     const name = readCommName(d.pid);

@@ -2,7 +2,11 @@
 // exits mid-scan; callers treat that as "gone", which is normal, not an error.
 import { readFileSync, readlinkSync, statSync } from 'node:fs';
 import type { ProcessInfo } from '../../contract/holders.js';
+import { isGoneError } from './proc-errors.js';
+import { ReadBuffer, type ProcReader } from './proc-reader.js';
 import { userNameOf } from './users.js';
+
+export { isGoneError } from './proc-errors.js';
 
 // USER_HZ is 100 on every Linux ABI Node supports; /proc/<pid>/stat's starttime is in these ticks.
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -61,7 +65,10 @@ export function formatCommandLine(argv: readonly string[]): string {
 }
 
 export function readArgv(pid: number): string[] {
-  const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  return splitArgv(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+}
+
+function splitArgv(raw: string): string[] {
   const argv = raw.split('\0');
   if (argv.at(-1) === '') argv.pop();
   return argv;
@@ -92,13 +99,25 @@ export function displayName(comm: string, argv0: string | undefined, exe: string
   return fromArgv && !/\s/.test(fromArgv) ? fromArgv : comm;
 }
 
+export interface ProcessInfoReading {
+  /** How to read stat and cmdline (a walk's libc reader); Node's fs by default. */
+  reader?: ProcReader;
+  /** The exe link as the walk just read it (null: none), so it is not read twice. */
+  exe?: string | null;
+}
+
+// One per thread, for a reader's stat and cmdline.
+const infoBuffer = new ReadBuffer(8 * 1024);
+
 /** Everything core wants about a process, or null when it has exited. */
-export function readProcessInfo(pid: number): ProcessInfo | null {
+export function readProcessInfo(pid: number, reading: ProcessInfoReading = {}): ProcessInfo | null {
   try {
-    const stat = readStat(pid);
-    const argv = readArgv(pid);
+    const texts = reading.reader ? readTextsWith(reading.reader, pid) : readTexts(pid);
+    if (!texts) return null;
+    const stat = parseStat(texts.stat, readBootTimeMs());
+    const argv = splitArgv(texts.cmdline);
     const uid = statSync(`/proc/${pid}`).uid;
-    const exe = readExe(pid);
+    const exe = reading.exe !== undefined ? reading.exe : readExe(pid);
     return {
       pid,
       ppid: stat.ppid,
@@ -115,8 +134,17 @@ export function readProcessInfo(pid: number): ProcessInfo | null {
   }
 }
 
-/** ENOENT/ESRCH: the process exited between listing and reading. */
-export function isGoneError(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOENT' || code === 'ESRCH';
+function readTexts(pid: number): { stat: string; cmdline: string } {
+  return { stat: readFileSync(`/proc/${pid}/stat`, 'utf8'), cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8') };
+}
+
+/** null when the process is gone (or denies it). */
+function readTextsWith(reader: ProcReader, pid: number): { stat: string; cmdline: string } | null {
+  const text = (path: string) => {
+    const length = reader.readFile(path, infoBuffer);
+    return length === null ? null : infoBuffer.bytes.toString('utf8', 0, length);
+  };
+  const stat = text(`/proc/${pid}/stat`);
+  const cmdline = stat === null ? null : text(`/proc/${pid}/cmdline`);
+  return cmdline === null ? null : { stat: stat!, cmdline };
 }

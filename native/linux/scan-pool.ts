@@ -1,28 +1,35 @@
-// Splits a walk across threads: the calling thread takes one share, persistent worker threads the
-// others, and whoever finishes first takes over what is left (pid-shares.ts). A one-shot scan uses
-// one thread, since starting a worker costs more than it saves there (a worker's boot, 60-120 ms, is
-// longer than a whole one-shot walk). A poller keeps two even on a 2-CPU machine, where one thread
-// walks faster (two threads of one process walking /proc slow each other down by half: 39 vs 33 ms
-// per poll at 2,000 held fds, `npm run bench`): on one thread the whole walk blocks the caller's event
-// loop, and a run's process-tree refresh and output wait behind it (tried for one session: a full
-// suite's run then lost a detached bats writer's chain to bats once, its parent gone before a refresh).
+// Where a walk runs. A one-shot scan walks on the calling thread: a worker's boot (60-120 ms) is
+// longer than the whole walk. A poller walks on one worker thread of its own, so the caller's event
+// loop (a run's process-tree refresh, its output, the app) never waits behind a walk, and that thread
+// remembers each process's fd rows between walks (fd-row-memo.ts): a process whose links are byte for
+// byte what they were crosses back as a reference to rows the caller already has (walk-codec.ts).
+// One thread, not several sharing the pids: on 2-CPU machines two threads of one process walking
+// /proc slowed each other down (39 vs 33 ms per poll at 2,000 held fds, 130 vs 82 ms at 8,000), and
+// one walker keeps the two sides' memory of each process in step by construction. Until the worker
+// is up, and when it ends mid-walk, the caller walks: a walk is always whole.
 import { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { FdKindCache } from './fd-kind-cache.js';
+import { FdRowMemo } from './fd-row-memo.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
-import { PidShares, sharePids } from './pid-shares.js';
 import { readBootTimeMs } from './proc-stat.js';
-import { unpackWalk, type PackedWalk } from './walk-codec.js';
+import { ReceivedFdRows, unpackWalk, WalkThreadDisagreement, type PackedWalk } from './walk-codec.js';
 
 export interface WorkerRequest {
-  /** sharePids() of the walk; the worker's own share is `share`. */
-  shares: SharedArrayBuffer;
-  share: number;
+  /** Names this walk: the rows it sends are remembered under it on both sides. */
+  walkId: number;
+  pids: readonly number[];
   dirs: MatchDir[];
+  /** `pids` is the whole system (not a focus poll of a few processes): the thread forgets the others. */
   full: boolean;
   /** The main thread's boot time, so start times (identities) agree across threads. */
   bootTimeMs: number;
 }
+
+export type WorkerAnswer = { ok: true; packed: PackedWalk } | { ok: false; error: string };
+
+/** `caller`: every walk on the calling thread. `worker`: on a walk thread, once it is up. */
+export type WalkThread = 'caller' | 'worker';
 
 export interface ScanPoolOptions {
   /** The worker's script; scan-worker.js. (Tests give one that dies, to see it replaced.) */
@@ -32,177 +39,142 @@ export interface ScanPoolOptions {
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 
 export class ScanPool {
-  private workers: (Worker | undefined)[] = [];
-  /** Per worker: settles once its last request is answered (or failed). */
-  private readonly answering: (Promise<void> | undefined)[] = [];
+  private worker: Worker | undefined;
   /** Workers whose thread runs JavaScript (booted). */
   private readonly online = new WeakSet<Worker>();
   private disposed = false;
-  /** The calling thread's share of the kind cache; each worker keeps its own. */
+  /** A worker that could not start (its script did not load): the caller walks from then on. */
+  private workerFailed = false;
+  private readonly walks = new SerialQueue();
+  private walkIds = 0;
+  // The calling thread's own memory, for the walks it makes itself.
   private readonly kinds = new FdKindCache();
+  private readonly memo = new FdRowMemo();
+  /** The worker's rows as received, for its answers that name them. */
+  private readonly received = new ReceivedFdRows();
 
   constructor(
-    private readonly threads: number,
+    private readonly walkThread: WalkThread,
     private readonly options: ScanPoolOptions = {},
   ) {}
 
-  private readonly walks = new SerialQueue();
-
   /**
    * `full`: `pids` is the whole system (not a focus poll of a few processes). Walks never overlap:
-   * the workers answer by message, and two walks in flight would take each other's answers.
+   * each answer is the one the walk thread gave to that walk's request.
    */
   walk(pids: readonly number[], dirs: readonly MatchDir[], full = false): Promise<WalkResult> {
     return this.walks.run(() => this.walkNow(pids, dirs, full));
   }
 
   private async walkNow(pids: readonly number[], dirs: readonly MatchDir[], full: boolean): Promise<WalkResult> {
-    if (this.threads <= 1 || pids.length < 2 * this.threads) {
-      // Too few to split: the workers' caches are then not pruned either; the next split walk does it.
-      return walkPids(pids, dirs, { kinds: this.kinds, ...(full && this.threads <= 1 ? { cover: pids } : {}) });
+    if (this.walkThread === 'worker' && !this.disposed && !this.workerFailed) {
+      const worker = (this.worker ??= this.startWorker());
+      if (this.online.has(worker)) {
+        const answer = await this.askWorker(worker, pids, dirs, full);
+        if (answer) return answer;
+      }
     }
-    const buffer = sharePids(shareByPid(pids, this.threads));
-    const remote = Array.from({ length: this.threads - 1 }, (_, i) =>
-      this.walkOnWorker(i, { shares: buffer, share: i + 1, dirs: [...dirs], full, bootTimeMs: readBootTimeMs() }),
-    );
-    const shares = new PidShares(buffer);
-    const local = walkPids(shares.claimAll(0), dirs, { kinds: this.kinds, ...(full ? { cover: shares.share(0) } : {}) });
-    const joined = shares.close();
-    return merge([local, ...(await answersOfJoined(remote, joined))]);
+    return walkPids(pids, dirs, { kinds: this.kinds, memo: this.memo, ...(full ? { cover: pids } : {}) });
   }
 
-  /** Starts the worker threads now and resolves once each runs JavaScript (its thread and loop exist). */
+  /** Starts the walk thread now (a poller's) and resolves once it runs JavaScript. */
   async whenOnline(): Promise<void> {
-    const starting: Promise<void>[] = [];
-    for (let i = 0; i < this.threads - 1; i++) {
-      const worker = (this.workers[i] ??= this.startWorker(i));
-      if (!this.online.has(worker)) starting.push(new Promise((resolve) => worker.once('online', () => resolve())));
-    }
-    await Promise.all(starting);
+    if (this.walkThread !== 'worker' || this.disposed || this.workerFailed) return;
+    const worker = (this.worker ??= this.startWorker());
+    if (this.online.has(worker)) return;
+    worker.ref(); // an unref'd booting thread would not keep this wait alive
+    await new Promise<void>((resolve) => {
+      worker.once('online', () => resolve());
+      worker.once('exit', () => resolve());
+    });
+    worker.unref();
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    const workers = this.workers.filter((w) => w !== undefined);
-    this.workers = [];
-    const terminating: Promise<number>[] = [];
-    for (const w of workers) {
-      // A worker still booting takes its boot (60-120 ms) to terminate: the whole cost of a short
-      // `holdwatch run`'s exit. It is let go unref'd, ended when it comes up or when the process exits.
-      if (!this.online.has(w)) {
-        w.unref();
-        void w.terminate();
-        continue;
-      }
-      // Ref'd while terminating: an unref'd worker's exit does not keep the loop alive, and a caller
-      // awaiting this dispose (then setting process.exitCode) would see Node exit underneath it.
-      w.ref();
-      terminating.push(w.terminate());
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    // A worker still booting takes its boot (60-120 ms) to terminate: the whole cost of a short
+    // `holdwatch run`'s exit. It is let go unref'd, ended when it comes up or when the process exits.
+    if (!this.online.has(worker)) {
+      worker.unref();
+      void worker.terminate();
+      return;
     }
-    await Promise.all(terminating);
+    // Ref'd while terminating: an unref'd worker's exit does not keep the loop alive, and a caller
+    // awaiting this dispose (then setting process.exitCode) would see Node exit underneath it.
+    worker.ref();
+    await worker.terminate();
   }
 
   /**
-   * The worker's part of a walk: its WalkResult, or null when it came too late to join. A worker
-   * still answering the walk before (booting through a walk that was done without it) is waited
-   * for first, so each answer is read by the listener of its own request.
+   * The worker's walk; null when it ended during the walk or named rows this side does not have (it
+   * is then replaced, and the caller walks). A walk that failed in the worker fails here, as it would
+   * have on this thread.
    */
-  private walkOnWorker(index: number, request: WorkerRequest): Promise<WalkResult | null> {
-    const answer = (this.answering[index] ?? Promise.resolve()).then(() => this.askWorker(index, request));
-    this.answering[index] = answer.then(
-      () => undefined,
-      () => undefined,
-    );
-    return answer;
-  }
-
-  private askWorker(index: number, request: WorkerRequest): Promise<WalkResult | null> {
-    // A request queued behind a booting worker that dispose then let go: no new worker for it.
-    if (this.disposed) return Promise.resolve(null);
-    const worker = (this.workers[index] ??= this.startWorker(index));
+  private askWorker(worker: Worker, pids: readonly number[], dirs: readonly MatchDir[], full: boolean): Promise<WalkResult | null> {
+    const request: WorkerRequest = { walkId: ++this.walkIds, pids, dirs: [...dirs], full, bootTimeMs: readBootTimeMs() };
     return new Promise<WalkResult | null>((resolve, reject) => {
       const settle = () => {
         worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
+        worker.off('error', onEnded);
+        worker.off('exit', onEnded);
         worker.unref(); // an idle worker never keeps the process alive
       };
-      const onMessage = (message: { ok: true; packed: PackedWalk | null } | { ok: false; error: string }) => {
+      const onMessage = (answer: WorkerAnswer) => {
         settle();
-        if (!message.ok) reject(new Error(`scan worker: ${message.error}`));
-        else resolve(message.packed ? unpackWalk(message.packed, request.dirs) : null);
+        if (!answer.ok) {
+          this.received.clear(); // the worker forgot too
+          reject(new Error(`scan worker: ${answer.error}`));
+          return;
+        }
+        try {
+          const result = unpackWalk(answer.packed, request.dirs, this.received, request.walkId);
+          if (full) this.received.retainOnly(result.groups.map((g) => g.pid));
+          resolve(result);
+        } catch (error) {
+          if (!(error instanceof WalkThreadDisagreement)) return reject(error);
+          this.replaceWorker(worker);
+          resolve(null);
+        }
       };
-      const onError = (error: Error) => {
+      // A worker that ends (terminated, a fatal error in the thread) would leave this walk, and every
+      // walk queued behind it, waiting forever: the caller walks this one, the next starts a new worker.
+      const onEnded = () => {
         settle();
-        reject(error);
-      };
-      // A worker that ends without an 'error' (terminated, a fatal error in the thread) would leave
-      // this walk, and every walk queued behind it, waiting forever: this scan fails, the next one
-      // gets a new worker.
-      const onExit = (code: number) => {
-        settle();
-        reject(new Error(`a scan worker thread ended (exit code ${code}) during a scan; the next scan starts a new one`));
+        this.replaceWorker(worker);
+        resolve(null);
       };
       worker.ref();
       worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
+      worker.on('error', onEnded);
+      worker.on('exit', onEnded);
       worker.postMessage(request);
     });
   }
 
-  private startWorker(index: number): Worker {
+  private replaceWorker(worker: Worker): void {
+    if (this.worker === worker) this.worker = undefined;
+    this.received.clear();
+    void worker.terminate();
+  }
+
+  private startWorker(): Worker {
     const worker = new Worker(this.options.workerUrl ?? WORKER_URL);
     worker.once('online', () => this.online.add(worker));
-    // Gone, busy or idle: its slot is emptied, so the next walk starts a replacement.
+    // Said by 'exit' too; without a listener an 'error' would be thrown on this thread.
+    worker.on('error', () => undefined);
+    // Gone, busy or idle: its slot is emptied, so the next walk starts a replacement, unless it never came up.
     worker.once('exit', () => {
-      if (this.workers[index] === worker) this.workers[index] = undefined;
+      if (!this.online.has(worker)) this.workerFailed = true;
+      if (this.worker === worker) {
+        this.worker = undefined;
+        this.received.clear();
+      }
     });
+    // An idle worker never keeps the process alive; a walk refs it while it waits for the answer.
+    worker.unref();
     return worker;
   }
-}
-
-/**
- * Deals pids by `pid % n`: a mix of big and small processes per share, and a process stays on the
- * same thread from poll to poll, where that thread's kind cache knows its fds.
- */
-function shareByPid(pids: readonly number[], n: number): number[][] {
-  const shares: number[][] = Array.from({ length: n }, () => []);
-  for (const pid of pids) shares[pid % n]!.push(pid);
-  return shares;
-}
-
-/**
- * The answers of the `joined` workers that took part; the rest answer null later, unread here. A
- * failure while the walk waits for them fails it; once none joined, a failure is the next walk's
- * (the worker that died is replaced then).
- */
-export function answersOfJoined(remote: readonly Promise<WalkResult | null>[], joined: number): Promise<WalkResult[]> {
-  if (joined === 0) {
-    for (const answer of remote) answer.catch(() => undefined);
-    return Promise.resolve([]);
-  }
-  return new Promise((resolve, reject) => {
-    const parts: WalkResult[] = [];
-    for (const answer of remote) {
-      answer.then((part) => {
-        if (part === null || parts.length === joined) return;
-        parts.push(part);
-        if (parts.length === joined) resolve(parts);
-      }, reject);
-    }
-  });
-}
-
-function merge(parts: WalkResult[]): WalkResult {
-  const [first, ...rest] = parts;
-  const merged = first!;
-  for (const part of rest) {
-    for (const holding of part.holdings) merged.holdings.push(holding);
-    merged.infos.push(...part.infos);
-    merged.denied.push(...part.denied);
-    merged.processCount += part.processCount;
-    merged.handleCount += part.handleCount;
-  }
-  return merged;
 }

@@ -1,25 +1,24 @@
-// Worker-thread side of ScanPool: walks its share of the pids (then helps with the others'), and
-// posts the result back.
+// The walk thread of ScanPool: walks what it is asked to and posts the result back, remembering each
+// process's fd kinds and rows between walks (fd-kind-cache.ts, fd-row-memo.ts).
 import { parentPort } from 'node:worker_threads';
 import { FdKindCache } from './fd-kind-cache.js';
+import { FdRowMemo } from './fd-row-memo.js';
 import { walkPids } from './fd-walk.js';
-import { PidShares } from './pid-shares.js';
 import { adoptBootTimeMs } from './proc-stat.js';
 import type { WorkerRequest } from './scan-pool.js';
 import { packWalk } from './walk-codec.js';
 
-// This thread's share of the kind cache: ScanPool sends the same pids here poll after poll.
 const kinds = new FdKindCache();
+const memo = new FdRowMemo();
 
 parentPort?.on('message', (request: WorkerRequest) => {
   try {
     adoptBootTimeMs(request.bootTimeMs);
-    const shares = new PidShares(request.shares);
-    if (!shares.join()) return void parentPort?.postMessage({ ok: true, packed: null });
-    const cover = request.full ? { cover: shares.share(request.share) } : {};
-    const result = walkPids(shares.claimAll(request.share), request.dirs, { kinds, ...cover });
+    const result = walkPids(request.pids, request.dirs, { kinds, memo, walkId: request.walkId, ...(request.full ? { cover: request.pids } : {}) });
     parentPort?.postMessage({ ok: true, packed: packWalk(result, request.dirs) });
   } catch (error) {
+    // Rows made by this walk were never received: both sides start again from nothing.
+    memo.clear();
     parentPort?.postMessage({ ok: false, error: String(error) });
   }
 });

@@ -5,7 +5,8 @@ import type { ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../cor
 
 export interface ThreadStart {
   platform: NodeJS.Platform;
-  threads: number;
+  /** The Linux walk's thread, as the owner asked (native/index.ts). */
+  walkThread: 'caller' | 'worker';
   /** The owner's identity clock (Linux boot time), so start times, and identities, agree. */
   hostClockEnv: Record<string, string>;
 }

@@ -21,7 +21,7 @@ it('overlapping scans of different dirs on one source each see their own holders
   mkdirSync(b!);
   await pythonHoldingFile(join(a!, 'x'));
   await pythonHoldingFile(join(b!, 'y'));
-  const source = new LinuxHolderSource({ threads: 2 });
+  const source = new LinuxHolderSource({ walkThread: 'worker' });
   try {
     const [da, db] = await Promise.all([source.resolveWatchDir(a!), source.resolveWatchDir(b!)]);
     for (let i = 0; i < 10; i++) {

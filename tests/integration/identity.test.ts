@@ -19,7 +19,7 @@ it('start times agree between the scan threads and the process list', async () =
   const { LinuxHolderSource } = (await import(`${REPO_ROOT}dist/native/linux/linux-holder-source.js`)) as typeof HolderModule;
   const { LinuxProcessSource } = (await import(`${REPO_ROOT}dist/native/linux/linux-process-source.js`)) as typeof ProcessModule;
   const holders = await Promise.all(Array.from({ length: 6 }, (_, i) => pythonHoldingFile(join(dir, `f${i}`))));
-  const source = new LinuxHolderSource({ threads: 2 });
+  const source = new LinuxHolderSource({ walkThread: 'worker' });
   try {
     const watchDir = await source.resolveWatchDir(dir);
     const scanned = (await source.scan({ dirs: [watchDir] })).holders;

@@ -55,7 +55,7 @@ afterAll(async () => {
 
 describe('scan-worker over a unix socket', () => {
   it('scans through the worker exactly what an in-process scan sees, then the worker exits when the host closes', async () => {
-    const local: HolderSource = await openHolderSource({ threads: 1 });
+    const local: HolderSource = await openHolderSource({ walkThread: 'caller' });
     const remote = await RemoteHolderSource.start({ launch, socketDir });
     try {
       expect(remote.workerPid).not.toBe(process.pid);
@@ -82,7 +82,7 @@ describe('scan-worker over a unix socket', () => {
   });
 
   it("reads extras through the worker as in-process: cwd, handle count, the written fd's access", async () => {
-    const local = await openHolderSource({ threads: 1 });
+    const local = await openHolderSource({ walkThread: 'caller' });
     const remote = await RemoteHolderSource.start({ launch, socketDir });
     try {
       const watchDir = await local.resolveWatchDir(dir);

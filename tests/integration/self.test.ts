@@ -27,7 +27,7 @@ describe('holdwatch holds nothing of its own', () => {
   it('has the same fd count after 1,000 scans as after 1, and never lists itself', async () => {
     // The built code, as the CLI runs it: worker threads only resolve from dist.
     const { LinuxHolderSource } = (await import(`${REPO_ROOT}dist/native/linux/linux-holder-source.js`)) as typeof LinuxModule;
-    const source = new LinuxHolderSource({ threads: 2 });
+    const source = new LinuxHolderSource({ walkThread: 'worker' });
     try {
       const watchDir = await source.resolveWatchDir(dir);
       await pythonHoldingFile(join(dir, 'held.txt'));

@@ -22,8 +22,8 @@ it('scans on its thread give the in-process answers; bad input is a BadInputErro
   mkdirSync(join(watched, 'cwd'), { recursive: true });
   const file = await pythonHoldingFile(join(watched, 'held.log'));
   await pythonWithCwd(join(watched, 'cwd'));
-  const threaded = await openThreadedHolderSource(1, 'linux');
-  const inProcess = await openHolderSource({ threads: 1 });
+  const threaded = await openThreadedHolderSource('caller', 'linux');
+  const inProcess = await openHolderSource({ walkThread: 'caller' });
   try {
     expect(threaded.platform).toBe('linux');
     const dir = await threaded.resolveWatchDir(watched);

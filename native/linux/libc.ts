@@ -1,0 +1,54 @@
+// libc through koffi, for a poller's walk of /proc: each of Node's fs calls costs a binding, a
+// request object and, on a failure, an Error with a stack (60 kernel threads have no exe: 60 throws
+// a poll), where a libc call returns -1 and leaves errno. Bound once per thread, on first use; null
+// where koffi or these symbols cannot be had (then Node's fs serves, proc-reader.ts).
+import type { KoffiFunction } from '../koffi-loader.js';
+import { loadKoffi } from '../koffi-loader.js';
+
+export interface Libc {
+  open: KoffiFunction;
+  close: KoffiFunction;
+  read: KoffiFunction;
+  readlink: KoffiFunction;
+  readlinkat: KoffiFunction;
+  getdents64: KoffiFunction;
+  errno: () => number;
+}
+
+// Errno values of Linux (asm-generic): the ones a walk of /proc tells apart.
+export const EPERM = 1;
+export const ENOENT = 2;
+export const ESRCH = 3;
+export const EACCES = 13;
+const ERRNO_CODES: Record<number, string> = { [EPERM]: 'EPERM', [ENOENT]: 'ENOENT', [ESRCH]: 'ESRCH', [EACCES]: 'EACCES' };
+
+export const O_RDONLY_CLOEXEC = 0o2000000;
+export const O_RDONLY_DIRECTORY_CLOEXEC = 0o200000 | 0o2000000;
+
+/** A Node-shaped error (code ENOENT, ...), as the walk's callers expect from fs. */
+export function errnoError(errno: number, call: string, path: string): NodeJS.ErrnoException {
+  const code = ERRNO_CODES[errno] ?? `errno ${errno}`;
+  return Object.assign(new Error(`${code}: ${call} ${path}`), { code, errno: -errno, syscall: call });
+}
+
+let libc: Libc | null | undefined;
+
+export function loadLibc(): Libc | null {
+  if (libc !== undefined) return libc;
+  try {
+    const koffi = loadKoffi();
+    const lib = koffi.load('libc.so.6');
+    libc = {
+      open: lib.func('int open(const char *path, int flags)'),
+      close: lib.func('int close(int fd)'),
+      read: lib.func('long read(int fd, _Out_ uint8_t *buffer, size_t size)'),
+      readlink: lib.func('long readlink(const char *path, _Out_ uint8_t *target, size_t size)'),
+      readlinkat: lib.func('long readlinkat(int dirfd, const uint8_t *name, _Out_ uint8_t *target, size_t size)'),
+      getdents64: lib.func('long getdents64(int fd, _Out_ uint8_t *entries, size_t size)'),
+      errno: () => koffi.errno(),
+    };
+  } catch {
+    libc = null; // no koffi build for this machine, or a libc without getdents64 (glibc < 2.30, musl)
+  }
+  return libc;
+}

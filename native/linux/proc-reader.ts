@@ -1,0 +1,137 @@
+// How a walk reads /proc: fd links, the cwd/root/exe links and whole small files (maps, stat,
+// cmdline). Node's fs by default; libc through koffi from a thread's second walk on (fd-links.ts says
+// why not the first), where each call costs a fraction of fs's and a process that is gone or denies
+// a read is an errno, not a thrown Error.
+import { closeSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { LibcFdLinks, nodeFdLinks, type FdLinkReader } from './fd-links.js';
+import { EACCES, ENOENT, EPERM, ESRCH, errnoError, loadLibc, O_RDONLY_CLOEXEC, type Libc } from './libc.js';
+import { isGoneError } from './proc-errors.js';
+
+/** A buffer a reader fills from its start, grown to the largest file met. */
+export class ReadBuffer {
+  bytes: Buffer;
+
+  constructor(initialSize = 256 * 1024) {
+    this.bytes = Buffer.allocUnsafe(initialSize);
+  }
+
+  /** Room after `length`, doubling when full. */
+  roomAfter(length: number): void {
+    if (length < this.bytes.length) return;
+    const bigger = Buffer.allocUnsafe(this.bytes.length * 2);
+    this.bytes.copy(bigger);
+    this.bytes = bigger;
+  }
+}
+
+export interface ProcReader {
+  readonly name: 'node' | 'libc';
+  readonly fdLinks: FdLinkReader;
+  /** A link's target; null when the process is gone or denies it (kernel threads have no exe). */
+  readLink(path: string): string | null;
+  /** The whole file into `into`; its length, or null when the process is gone or denies it. */
+  readFile(path: string, into: ReadBuffer): number | null;
+}
+
+const isGoneOrDenied = (code: string | undefined) => code === 'ENOENT' || code === 'ESRCH' || code === 'EACCES' || code === 'EPERM';
+
+export const nodeProcReader: ProcReader = {
+  name: 'node',
+  fdLinks: nodeFdLinks,
+  readLink(path) {
+    try {
+      return readlinkSync(path);
+    } catch (error) {
+      if (isGoneOrDenied((error as NodeJS.ErrnoException).code)) return null;
+      throw error;
+    }
+  },
+  readFile(path, into) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (error) {
+      if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
+      throw error;
+    }
+    try {
+      let length = 0;
+      for (;;) {
+        into.roomAfter(length);
+        const read = readSync(fd, into.bytes, length, into.bytes.length - length, null);
+        if (read === 0) return length;
+        length += read;
+      }
+    } catch (error) {
+      // The process exited while its file was read (ESRCH), or denies it: nothing.
+      if (isGoneError(error) || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
+      throw error;
+    } finally {
+      closeSync(fd);
+    }
+  },
+};
+
+const goneOrDenied = (errno: number) => errno === ENOENT || errno === ESRCH || errno === EACCES || errno === EPERM;
+
+class LibcProcReader implements ProcReader {
+  readonly name = 'libc';
+  readonly fdLinks: FdLinkReader;
+  private readonly target = Buffer.alloc(4096);
+
+  constructor(private readonly libc: Libc) {
+    this.fdLinks = new LibcFdLinks(libc);
+  }
+
+  readLink(path: string): string | null {
+    const length = Number(this.libc.readlink(path, this.target, this.target.length));
+    if (length >= 0) return this.target.toString('utf8', 0, length);
+    const errno = this.libc.errno();
+    if (goneOrDenied(errno)) return null;
+    throw errnoError(errno, 'readlink', path);
+  }
+
+  readFile(path: string, into: ReadBuffer): number | null {
+    const { libc } = this;
+    const fd = libc.open(path, O_RDONLY_CLOEXEC) as number;
+    if (fd < 0) {
+      const errno = libc.errno();
+      if (goneOrDenied(errno)) return null;
+      throw errnoError(errno, 'open', path);
+    }
+    try {
+      let length = 0;
+      for (;;) {
+        into.roomAfter(length);
+        const read = Number(libc.read(fd, length === 0 ? into.bytes : into.bytes.subarray(length), into.bytes.length - length));
+        if (read === 0) return length;
+        if (read < 0) {
+          const errno = libc.errno();
+          if (goneOrDenied(errno)) return null;
+          throw errnoError(errno, 'read', path);
+        }
+        length += read;
+      }
+    } finally {
+      libc.close(fd);
+    }
+  }
+}
+
+let libcReader: ProcReader | null | undefined;
+
+/** This thread's libc reader, or null when koffi or the calls cannot be had here. */
+export function libcProcReader(): ProcReader | null {
+  if (libcReader === undefined) {
+    const libc = loadLibc();
+    libcReader = libc ? new LibcProcReader(libc) : null;
+  }
+  return libcReader;
+}
+
+let walksOnThisThread = 0;
+
+/** Node's fs for a thread's first walk (a one-shot scan never loads koffi), libc from its second on when it loads. */
+export function procReaderForWalk(): ProcReader {
+  return walksOnThisThread++ === 0 ? nodeProcReader : (libcProcReader() ?? nodeProcReader);
+}
