@@ -1,7 +1,8 @@
 // The CLI: parse, call, print, set the exit code. Bad input is one line on stderr and exit 2.
 // Each command's module is imported when that command runs: `scan --json` must not pay for the UI
-// server, zod or React-side contracts at start-up (measured: --help went from 0.55 s to ~0.1 s).
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+// server, zod or React-side contracts at start-up (measured: --help went from 0.55 s to ~0.1 s), and a
+// plain `scan` not even for commander (scan-args.ts).
+import type { Command } from 'commander';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL } from '../contract/exit-codes.js';
 import { BadInputError, messageOf } from '../core/errors.js';
 import { UnsupportedPlatformError } from '../native/index.js';
@@ -9,20 +10,25 @@ import type { AttachOptions } from './attach-command.js';
 import type { RunOptions } from './run-command.js';
 import type { ReportFormat } from '../host/run/run-reports.js';
 import { holdwatchVersion } from '../host/version.js';
+import { plainScanArgs } from './scan-args.js';
 
-function parseIntervalMs(value: string): number {
+type Commander = typeof import('commander');
+
+function parseIntervalMs(value: string, { InvalidArgumentError }: Commander): number {
   const ms = Number(value);
   if (!/^\d+$/.test(value) || ms < 20 || ms > 3_600_000) throw new InvalidArgumentError('expected milliseconds between 20 and 3600000');
   return ms;
 }
 
-function parsePort(value: string): number {
+function parsePort(value: string, { InvalidArgumentError }: Commander): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('expected a port between 0 and 65535 (0: any free port)');
   return port;
 }
 
-function buildProgram(setExitCode: (code: number) => void): Command {
+/** `scan`: what the scan command runs (a test gives its own, to see what commander parsed). */
+export function buildProgram(commander: Commander, setExitCode: (code: number) => void, scan = runScan): Command {
+  const { Command, Option } = commander;
   const program = new Command('holdwatch')
     .description('Which processes hold handles under a directory, live, and which test put them there.')
     .exitOverride()
@@ -37,16 +43,14 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .argument('<dir>', 'directory to inspect')
     .option('--json', 'print one JSON object (the Snapshot contract)')
     .option('--check', 'exit 1 when anything holds the directory')
-    .action(async (dir: string, options: { json?: boolean; check?: boolean }) =>
-      setExitCode(await (await import('./scan-command.js')).scanCommand(dir, options)),
-    );
+    .action(async (dir: string, options: { json?: boolean; check?: boolean }) => setExitCode(await scan(dir, options)));
 
   program
     .command('watch')
     .description('watch the holders under <dir> live')
     .argument('<dir>', 'directory to watch')
     .option('--json', 'print JSON lines: {type: "appeared"|"gone", at, holder}')
-    .addOption(new Option('--interval <ms>', 'poll interval in milliseconds').argParser(parseIntervalMs).default(500))
+    .addOption(new Option('--interval <ms>', 'poll interval in milliseconds').argParser((value) => parseIntervalMs(value, commander)).default(500))
     .action(async (dir: string, options: { json?: boolean; interval: number }) =>
       setExitCode(await (await import('./watch-command.js')).watchCommand(dir, { json: options.json, intervalMs: options.interval })),
     );
@@ -112,7 +116,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   program
     .command('ui')
     .description('the holdwatch UI in your browser, served on 127.0.0.1 with an access token')
-    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(parsePort).default(0))
+    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser((value) => parsePort(value, commander)).default(0))
     .option('--no-open', 'print the URL only; do not open a browser')
     .option('--watch <dir>', 'open straight onto watching <dir>')
     .action(async (options: { port: number; open: boolean; watch?: string }) => setExitCode(await (await import('./ui-command.js')).uiCommand(options)));
@@ -142,16 +146,26 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = EXIT_BAD_INPUT;
     return;
   }
-  const program = buildProgram((code) => (process.exitCode = code));
   try {
+    const plain = plainScanArgs(argv);
+    if (plain) {
+      process.exitCode = await runScan(plain.dir, plain);
+      return;
+    }
+    const program = buildProgram(await import('commander'), (code) => (process.exitCode = code));
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     process.exitCode = exitCodeFor(error);
   }
 }
 
+async function runScan(dir: string, options: { json?: boolean; check?: boolean }): Promise<number> {
+  return (await import('./scan-command.js')).scanCommand(dir, options);
+}
+
 function exitCodeFor(error: unknown): number {
-  if (error instanceof CommanderError) {
+  // commander's own errors, which it printed already (by their code: commander may not be loaded).
+  if (isCommanderError(error)) {
     // Help and version are not errors; everything else commander rejects is bad input (already printed).
     return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
   }
@@ -163,4 +177,9 @@ function exitCodeFor(error: unknown): number {
   process.stderr.write(`holdwatch: internal error: ${messageOf(error)}\n`);
   if (process.env.HOLDWATCH_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
   return EXIT_INTERNAL;
+}
+
+function isCommanderError(error: unknown): error is Error & { exitCode: number } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');
 }

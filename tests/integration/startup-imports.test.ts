@@ -42,6 +42,20 @@ describe('start-up imports', () => {
     expect(readdirSync(bundle).filter((f) => f.endsWith('.mjs') && isZod(pathToFileURL(join(bundle, f)).href))).toHaveLength(1);
   });
 
+  it("scan in its plain form loads neither zod nor commander; anything else is commander's", async () => {
+    const watched = join(scratch, 'watched');
+    mkdirSync(watched);
+    const isCommander = (url: string) => url.includes('/node_modules/commander/') || holds(url, 'node_modules/commander/lib/command.js');
+    const plain = await runCli(['scan', watched, '--json'], { env: env() });
+    expect(plain.code).toBe(0);
+    expect(loaded().some((url) => holds(url, 'dist/cli/scan-command.js'))).toBe(true); // the log works
+    expect(loaded().filter((url) => isZod(url) || isCommander(url))).toEqual([]);
+    writeFileSync(log, '');
+    const typo = await runCli(['scan', watched, '--jsn'], { env: env() });
+    expect([typo.code, typo.stderr]).toEqual([2, "holdwatch: unknown option '--jsn'\n"]);
+    expect(loaded().some(isCommander)).toBe(true);
+  });
+
   it('watch scans, reports a holder and polls on without loading zod', async () => {
     const watched = join(scratch, 'watched');
     mkdirSync(watched);
