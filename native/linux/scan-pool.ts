@@ -3,15 +3,17 @@
 // loop (a run's process-tree refresh, its output, the app) never waits behind a walk, and that thread
 // remembers each process's fd rows between walks (fd-row-memo.ts): a process whose links are byte for
 // byte what they were crosses back as a reference to rows the caller already has (walk-codec.ts).
+// Until the worker is up, a walk of the whole system waits for it and a walk of a few processes is
+// made here; when it ends mid-walk, the caller walks: a walk is always whole.
 // One thread, not several sharing the pids: on 2-CPU machines two threads of one process walking
 // /proc slowed each other down (39 vs 33 ms per poll at 2,000 held fds, 130 vs 82 ms at 8,000), and
-// one walker keeps the two sides' memory of each process in step by construction. Until the worker
-// is up, and when it ends mid-walk, the caller walks: a walk is always whole.
+// one walker keeps the two sides' memory of each process in step by construction.
 import { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { FdKindCache } from './fd-kind-cache.js';
 import { FdRowMemo } from './fd-row-memo.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
+import { nodeProcReader } from './proc-reader.js';
 import { readBootTimeMs } from './proc-stat.js';
 import { ReceivedFdRows, unpackWalk, WalkThreadDisagreement, type PackedWalk } from './walk-codec.js';
 
@@ -37,6 +39,8 @@ export interface ScanPoolOptions {
 }
 
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
+// A walk thread booting longer than this (60-120 ms is usual) is not waited for: the caller walks.
+const BOOT_WAIT_MS = 10_000;
 
 export class ScanPool {
   private worker: Worker | undefined;
@@ -67,26 +71,36 @@ export class ScanPool {
   }
 
   private async walkNow(pids: readonly number[], dirs: readonly MatchDir[], full: boolean): Promise<WalkResult> {
-    if (this.walkThread === 'worker' && !this.disposed && !this.workerFailed) {
-      const worker = (this.worker ??= this.startWorker());
-      if (this.online.has(worker)) {
+    if (this.walkThread === 'worker' && !this.disposed) {
+      // A walk of the whole system waits for the thread to come up: here, cold, it would block the
+      // event loop longer than the boot takes (a run's output, its test boundaries), and a process
+      // exiting while the thread still boots waits for the boot anyway. A few processes are walked here.
+      if (full) await this.whenOnline(BOOT_WAIT_MS);
+      else if (!this.workerFailed) this.worker ??= this.startWorker();
+      const worker = this.worker;
+      if (worker && this.online.has(worker)) {
         const answer = await this.askWorker(worker, pids, dirs, full);
         if (answer) return answer;
       }
     }
-    return walkPids(pids, dirs, { kinds: this.kinds, memo: this.memo, ...(full ? { cover: pids } : {}) });
+    // Node's fs for a poller's own walks: loading koffi here would cost this thread what the worker spares it.
+    const reader = this.walkThread === 'worker' ? nodeProcReader : undefined;
+    return walkPids(pids, dirs, { kinds: this.kinds, memo: this.memo, ...(reader ? { reader } : {}), ...(full ? { cover: pids } : {}) });
   }
 
-  /** Starts the walk thread now (a poller's) and resolves once it runs JavaScript. */
-  async whenOnline(): Promise<void> {
+  /** Starts the walk thread now (a poller's) and resolves once it runs JavaScript, ended, or `withinMs` passed. */
+  async whenOnline(withinMs = BOOT_WAIT_MS): Promise<void> {
     if (this.walkThread !== 'worker' || this.disposed || this.workerFailed) return;
     const worker = (this.worker ??= this.startWorker());
     if (this.online.has(worker)) return;
     worker.ref(); // an unref'd booting thread would not keep this wait alive
+    let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       worker.once('online', () => resolve());
       worker.once('exit', () => resolve());
+      timer = setTimeout(resolve, withinMs);
     });
+    clearTimeout(timer);
     worker.unref();
   }
 

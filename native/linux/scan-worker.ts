@@ -4,17 +4,20 @@ import { parentPort } from 'node:worker_threads';
 import { FdKindCache } from './fd-kind-cache.js';
 import { FdRowMemo } from './fd-row-memo.js';
 import { walkPids } from './fd-walk.js';
+import { libcProcReader, nodeProcReader } from './proc-reader.js';
 import { adoptBootTimeMs } from './proc-stat.js';
 import type { WorkerRequest } from './scan-pool.js';
 import { packWalk } from './walk-codec.js';
 
 const kinds = new FdKindCache();
 const memo = new FdRowMemo();
+// libc from the first walk: koffi loads here while the thread boots, off the caller's thread.
+const reader = libcProcReader() ?? nodeProcReader;
 
 parentPort?.on('message', (request: WorkerRequest) => {
   try {
     adoptBootTimeMs(request.bootTimeMs);
-    const result = walkPids(request.pids, request.dirs, { kinds, memo, walkId: request.walkId, ...(request.full ? { cover: request.pids } : {}) });
+    const result = walkPids(request.pids, request.dirs, { kinds, memo, reader, walkId: request.walkId, ...(request.full ? { cover: request.pids } : {}) });
     parentPort?.postMessage({ ok: true, packed: packWalk(result, request.dirs) });
   } catch (error) {
     // Rows made by this walk were never received: both sides start again from nothing.
