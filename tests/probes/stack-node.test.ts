@@ -44,6 +44,21 @@ child.unref();
 process.stdout.write(child.pid + '\\n', () => process.kill(process.pid, 'SIGKILL')); // no 'exit' handlers run
 `;
 
+// Two leaks twelve calls deep: one the process's first open, one past a file-heavy loop.
+const DEEP_LEAKS = `const fs = require('node:fs');
+const [first, hot, churn] = process.argv.slice(2);
+const kept = [];
+function openHere(file) {
+  kept.push(fs.openSync(file, 'w')); // the deep leak
+}
+function nest(depth, file) {
+  return depth === 0 ? openHere(file) : nest(depth - 1, file); // the nesting
+}
+nest(12, first);
+for (let i = 0; i < 500; i++) fs.closeSync(fs.openSync(churn, 'r'));
+nest(12, hot);
+`;
+
 // A node:test file: hooks, a describe, a nested subtest, an async test, a leak unlinked by a hook.
 const NODE_TESTS = `const fs = require('node:fs');
 const { describe, it, test, afterEach } = require('node:test');
@@ -153,6 +168,24 @@ describe('node stack probe', () => {
     const holder = await holderOf(child.pid!, target);
     const lookup = matchOpenStack({ ...holder, firstSeenAtMs: Date.now() }, await recordsWithOpen(scratch, child.pid!));
     expect(lookup.found && topUserFrame(lookup.stack.frames)).toMatchObject({ file: script, line: lineOf(ESM_LEAK, 'the leaking openSync') });
+  });
+
+  it('keeps 10 frames of an open, and 2 (the line and its caller) past 100 opens between two writes', () => {
+    const script = scratch.write('deep-leaks.cjs', DEEP_LEAKS);
+    const [first, hot] = ['deep-first.txt', 'deep-hot.txt'].map((name) => join(scratch.watched, name));
+    const churn = scratch.write('deep-churn.txt', 'x');
+    const run = runToEnd(process.execPath, [script, first!, hot!, churn], scratch.probedEnv(), scratch.root);
+    expect(run.status).toBe(0);
+    const { records } = scratch.records();
+    const pid = records.find((r) => r.kind === 'process' && r.argv.includes(script))!.pid;
+    const framesOf = (path: string) => {
+      const open = records.find((r) => r.pid === pid && r.kind === 'open' && r.path === path);
+      return open?.kind === 'open' ? open.frames.map((f) => [f.file, f.function, f.line]) : undefined;
+    };
+    const leak = [script, 'openHere', lineOf(DEEP_LEAKS, 'the deep leak')];
+    const nesting = [script, 'nest', lineOf(DEEP_LEAKS, 'the nesting')];
+    expect(framesOf(first!)).toEqual([leak, ...Array.from({ length: 9 }, () => nesting)]);
+    expect(framesOf(hot!)).toEqual([leak, nesting]);
   });
 
   it("under node --test, each open carries its test, and each test's end the opens still open and unlinked", () => {
