@@ -7,19 +7,20 @@
 // (or its cwd there): on Windows that very call fails.
 //
 // Why it is built this way (bench/probe-overhead.ts: 10,000 fs.closeSync(fs.openSync()) pairs in
-// `node -e`; quiet machine, fastest of 15 processes: 3.7 us a pair unprobed, 9.1 us (2.5x) with
-// the probe as it was (10 frames, a Map, closures, arguments), 7.0 us (1.9x) now; the same VM
-// swings a single process by up to +40%, which the bench's medians of 5 rounds still show):
-// - The stack capture is nearly all of the cost: perf puts ~2/3 of a probed pair inside
-//   Error.captureStackTrace, and ~40% of that in summarising one optimised frame (the caller's hot
-//   loop), which no probe code can avoid: even 1 frame costs ~2.5 us. V8 keeps call sites and
-//   formats no text; text is made only when a record is written. Frames are kept to 10, or 2 in a
-//   file-heavy loop (STACK_LIMIT).
-// - Everything else is kept small: a record and its stack holder are reused when the fd closes
-//   unwritten (V8 defines `stack` on a holder's first capture only), holders live apart from the
-//   records (a captured object turns slow, dictionary-mode), pending opens sit in an fd-indexed
-//   array, and the openSync wrapper forwards named arguments (V8 summarises every value live at
-//   the capture, an `arguments` object included).
+// `node -e`. Once, fastest of 15 processes run one by one: 3.7 us a pair unprobed, 9.1 us (2.5x)
+// with the probe as it was (10 frames, a Map, closures, arguments). On 2026-12-03, an unprobed and
+// a probed process at once on one CPU: 4.5 us and 6.9 us, 1.53x median of 15 rounds, 1.61x worst):
+// - The stack capture is nearly all of the cost: ~80% of what the probe adds to a pair (the same
+//   probe with the capture left out: 1.09x). V8's floor is high: `new Error()` capturing no frame
+//   costs ~0.8 us, the first frame (the caller's optimised loop, summarised from its deopt data)
+//   ~0.6 us more, each further one ~0.1-0.2 us. V8 keeps call sites and formats no text; text is
+//   made only when a record is written. Frames are kept to 10, or 2 in a file-heavy loop
+//   (STACK_LIMIT). openSync captures with `new Error()`: Error.captureStackTrace defines `stack`
+//   on its target at every call (perf: ~30% of its time), which an Error's own map already has.
+// - Everything else is kept small: a record is reused when the fd closes unwritten, stack holders
+//   live apart from the records (captureStackTrace turns its target slow, dictionary-mode), pending
+//   opens sit in an fd-indexed array, and the openSync wrapper forwards named arguments (V8
+//   summarises every value live at the capture, an `arguments` object included).
 // - Records wait in memory, keyed by fd, and an fd closed before the flush is never written: a
 //   flush ~50 ms later (unref'd timer) writes only what is still open, with its open-time atMs.
 //   holdwatch reads the journals when the run ends, and the matcher goes by fd, path, pid and
@@ -43,12 +44,18 @@ const { isMainThread } = require('node:worker_threads');
 const { trackRunnerTests } = require('./runners/index.cjs');
 
 const WIRE_VERSION = 1;
+/**
+ * The realm's own Error, whatever a test puts in its place later: V8 reads stackTraceLimit from this
+ * one, and the probe's `new Error()` must run none of the test's code.
+ */
+const NativeError = Error;
 /** The probe's own files: their frames (the runners' wrapped methods) are the probe's, not the user's. */
 const PROBE_DIR = __dirname + path.sep;
-// Frames kept per stack. The first costs ~2.5 us (the caller's frame, often optimised code), each
-// further one ~0.1-0.4 us. Opens are usually few and get 10, as many as the report and the UI show;
-// past HOT_OPENS opens between two flushes (a file-heavy loop, where the probe's cost adds up), 2:
-// the user's line and its caller, or the user's line behind one library frame.
+// Frames kept per stack. A capture costs ~0.8 us before its first frame, which costs ~0.6 us more
+// (the caller's frame, often optimised code), each further one ~0.1-0.2 us. Opens are usually few
+// and get 10, as many as the report and the UI show; past HOT_OPENS opens between two flushes (a
+// file-heavy loop, where the probe's cost adds up), 2: the user's line and its caller, or the
+// user's line behind one library frame.
 const STACK_LIMIT = Number(process.env.HOLDWATCH_PROBE_STACK_LIMIT) || 10;
 const HOT_STACK_LIMIT = Math.min(2, STACK_LIMIT);
 const HOT_OPENS = 100;
@@ -170,10 +177,10 @@ function safeCwd() {
 
 /** Captures the caller's stack (frames above `above`) into `record.trace`: V8 keeps call sites, no text. */
 function captureInto(record, above) {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
-  Error.captureStackTrace(record.trace, above);
-  Error.stackTraceLimit = limit;
+  const limit = NativeError.stackTraceLimit;
+  NativeError.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
+  NativeError.captureStackTrace(record.trace, above);
+  NativeError.stackTraceLimit = limit;
   // The test that made the call (an async open, a stream's, may complete after that test ended).
   // openSync_ does this by hand: keep the two alike.
   record.test = state.currentTest();
@@ -181,9 +188,9 @@ function captureInto(record, above) {
 }
 
 /**
- * An open record with its call's stack. One whose fd closed unwritten is reused, trace included:
- * V8 defines `stack` on a holder at its first capture only. (A holder turns into a slow,
- * dictionary-mode object, hence a holder apart from the record's own fields.)
+ * An open record with its call's stack. One whose fd closed unwritten is reused, trace included.
+ * (A holder turns into a slow, dictionary-mode object, hence a holder apart from the record's own
+ * fields.)
  */
 function captureOpen(above) {
   return captureInto(spareOpens.pop() ?? newOpenRecord(), above);
@@ -597,12 +604,13 @@ function wrapFs() {
   fs.openSync = likeOriginal(function openSync_(filePath, flags, mode) {
     if (state.disabled || arguments.length > 3) return Reflect.apply(openSync, this, arguments);
     // captureOpen by hand: should V8 not inline a helper here, its optimised frame would cost a
-    // summary of its own in every capture.
+    // summary of its own in every capture. `new Error()`, not captureStackTrace (see the top):
+    // this wrapper's own frame is then the first, hence one frame more (formatStack drops it).
     const record = spareOpens.pop() ?? newOpenRecord();
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = ++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT;
-    Error.captureStackTrace(record.trace, openSync_);
-    Error.stackTraceLimit = limit;
+    const limit = NativeError.stackTraceLimit;
+    NativeError.stackTraceLimit = (++state.opensSinceFlush > HOT_OPENS ? HOT_STACK_LIMIT : STACK_LIMIT) + 1;
+    record.trace = new NativeError();
+    NativeError.stackTraceLimit = limit;
     record.test = state.currentTest();
     const fd = openSync.call(this, filePath, flags, mode);
     onOpened(record, fd, filePath, flags, 'fs.openSync');
