@@ -11,6 +11,7 @@ import type { HolderSource, WatchDir } from '../../core/platform.js';
 import type { JournalEntry } from '../../contract/journal.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
 import { SniffingParser } from '../../core/runners/sniffing-parser.js';
+import { tapParser, tapParserSettled } from './tap-parser-loader.js';
 import { openHolderSource, openProcessSource } from '../../native/index.js';
 import { runsDir } from '../data-dir.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
@@ -237,7 +238,7 @@ function runChild(
     const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd });
     supervisor.attach(child.pid ?? -1);
     if (child.pid !== undefined) onSpawned?.({ runId, stop: () => child.kill('SIGTERM') });
-    const stdoutParser = new SniffingParser(command.join(' '), systemClock);
+    const stdoutParser = new SniffingParser(command.join(' '), systemClock, tapParser);
     const feed = (parsed: ReturnType<SniffingParser['push']>) => {
       // A probe inside the runner writes a test's start before the runner prints anything of it: read
       // the events file first, so the supervisor knows the probe reports these tests (mocha under npm).
@@ -245,7 +246,7 @@ function runChild(
       if (!probeReportsTests) for (const event of parsed.events) supervisor.outputTestEvent(event);
       for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
     };
-    const stderrLines = new SniffingParser('stderr', systemClock);
+    const stderrLines = new SniffingParser('stderr', systemClock, tapParser);
     const decoders = { out: new TextDecoder(), err: new TextDecoder() };
     const streams = new OutputStreams(io, child.stdout, child.stderr);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -274,11 +275,15 @@ function runChild(
     });
     child.on('exit', (code, signal) => {
       unhook();
-      void streams.drained().then(() => {
-        feed(stdoutParser.end(code));
-        for (const line of stderrLines.end().lines) supervisor.outputLine(line.text);
-        resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
-      });
+      // A TAP stream's parser may still be loading: its end needs it.
+      void streams
+        .drained()
+        .then(tapParserSettled)
+        .then(() => {
+          feed(stdoutParser.end(code));
+          for (const line of stderrLines.end().lines) supervisor.outputLine(line.text);
+          resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
+        });
     });
   });
 }

@@ -85,5 +85,7 @@ describe('start-up imports', () => {
     expect(commandDone).toBeGreaterThan(0);
     expect(modules.slice(0, commandDone).some((url) => holds(url, 'dist/core/run/supervisor.js'))).toBe(true);
     expect(modules.slice(0, commandDone).filter(isZod)).toEqual([]);
+    // The TAP parser (tap-parser, yaml) only when the command's output says TAP: this one printed nothing.
+    expect(modules.filter((url) => holds(url, 'node_modules/tap-parser/dist/esm/index.js'))).toEqual([]);
   });
 });

@@ -1,0 +1,26 @@
+// The TAP parser for a run's output, loaded when a command's first line says TAP rather than before
+// every run: tap-parser and yaml were two thirds of the code `holdwatch run` loaded before starting its
+// command, and only TAP runners (bats, prove, node --test without holdwatch's reporter) need them.
+// What the stream says meanwhile waits in the SniffingParser with its arrival times.
+import type { TapParserSource } from '../../core/runners/sniffing-parser.js';
+import type { TapStreamParser } from '../../core/runners/tap.js';
+
+let loaded: typeof TapStreamParser | undefined;
+let loading: Promise<void> | undefined;
+
+/** null while loading, and starts the load on the first call. */
+export const tapParser: TapParserSource = () => {
+  const Parser = loaded;
+  if (Parser) return (runName, clock) => new Parser(runName, clock);
+  // A load that failed leaves TAP to the plain reader (the SniffingParser's end).
+  loading ??= import('../../core/runners/tap.js').then(
+    (module) => void (loaded = module.TapStreamParser),
+    () => undefined,
+  );
+  return null;
+};
+
+/** Resolves once a load that was started is done (at once when none was). */
+export function tapParserSettled(): Promise<void> {
+  return loading ?? Promise.resolve();
+}
