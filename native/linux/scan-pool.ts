@@ -3,8 +3,8 @@
 // loop (a run's process-tree refresh, its output, the app) never waits behind a walk, and that thread
 // remembers each process's fd rows between walks (fd-row-memo.ts): a process whose links are byte for
 // byte what they were crosses back as a reference to rows the caller already has (walk-codec.ts).
-// Until the worker is up, a walk of the whole system waits for it and a walk of a few processes is
-// made here; when it ends mid-walk, the caller walks: a walk is always whole.
+// Until the worker is up, and when it ends mid-walk, the caller walks (with Node's fs: koffi is the
+// worker's to load): a walk is always whole.
 // One thread, not several sharing the pids: on 2-CPU machines two threads of one process walking
 // /proc slowed each other down (39 vs 33 ms per poll at 2,000 held fds, 130 vs 82 ms at 8,000), and
 // one walker keeps the two sides' memory of each process in step by construction.
@@ -72,11 +72,10 @@ export class ScanPool {
 
   private async walkNow(pids: readonly number[], dirs: readonly MatchDir[], full: boolean): Promise<WalkResult> {
     if (this.walkThread === 'worker' && !this.disposed) {
-      // A walk of the whole system waits for the thread to come up: here, cold, it would block the
-      // event loop longer than the boot takes (a run's output, its test boundaries), and a process
-      // exiting while the thread still boots waits for the boot anyway. A few processes are walked here.
-      if (full) await this.whenOnline(BOOT_WAIT_MS);
-      else if (!this.workerFailed) this.worker ??= this.startWorker();
+      // Until the thread is up (60-120 ms, seconds on a loaded machine), walks are made here: waiting
+      // for it left a run blind for as long (polls queue behind one another), and a short test's holder
+      // unseen (tried: tests/ui's one-second runs lost every holder under a full suite's load).
+      if (!this.workerFailed) this.worker ??= this.startWorker();
       const worker = this.worker;
       if (worker && this.online.has(worker)) {
         const answer = await this.askWorker(worker, pids, dirs, full);
