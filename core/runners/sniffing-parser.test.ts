@@ -38,29 +38,35 @@ describe('SniffingParser', () => {
     ]);
   });
 
-  it('TAP that arrived while its parser was loading is parsed once it is, at the times it arrived', () => {
+  it('TAP that arrived while its parser was loading: its lines at once, its events once it is, at the times they arrived', () => {
     let now = 100;
     const tap = laterTap();
     const p = new SniffingParser('run', { now: () => now }, tap.source);
-    expect(p.push('TAP version 13\n1..2\nok 1 - first\n')).toEqual({ events: [], lines: [] });
+    expect(p.push('TAP version 13\n1..2\nok 1 - first\n')).toEqual({
+      events: [],
+      lines: [{ text: 'TAP version 13' }, { text: '1..2' }, { text: 'ok 1 - first' }],
+    });
     now = 200;
-    expect(p.push('ok 2 - second\n')).toEqual({ events: [], lines: [] });
+    expect(p.push('ok 2 - sec')).toEqual({ events: [], lines: [] });
     now = 300;
     tap.load();
-    const out = [p.push('# done\n'), p.end(0)];
+    const out = [p.push('ond\n# done\n'), p.end(0)];
     expect(p.kind).toBe('tap');
+    expect(out.flatMap((o) => o.lines.map((l) => l.text))).toEqual(['ok 2 - second', '# done']);
     const ends = out.flatMap((o) => o.events).filter((e) => e.type === 'test-end');
     expect(ends.map((e) => [e.name, e.atMs])).toEqual([
       ['first', 100],
-      ['second', 200],
+      ['second', 300],
     ]);
+    expect(out.flatMap((o) => o.events).find((e) => e.type === 'run-start')?.atMs).toBe(100);
   });
 
-  it('a TAP parser that never loaded leaves the lines to the plain reader, none lost', () => {
+  it('a TAP parser that never loaded: every line passed on once, and the run still starts and ends', () => {
     const p = new SniffingParser('run', { now: () => 1 }, laterTap().source);
-    p.push('TAP version 13\nok 1 - first\n');
+    const first = p.push('TAP version 13\nok 1 - first\npartial');
     const last = p.end(0);
     expect(p.kind).toBe('generic');
-    expect(last.lines.map((l) => l.text)).toEqual(['TAP version 13', 'ok 1 - first']);
+    expect([...first.lines, ...last.lines].map((l) => l.text)).toEqual(['TAP version 13', 'ok 1 - first', 'partial']);
+    expect(last.events.map((e) => e.type)).toEqual(['run-start', 'run-end']);
   });
 });

@@ -1,13 +1,14 @@
 // Picks the parser for a command's stdout from its first line: `go test -json` objects, `go test -v`'s
 // `=== RUN`, TAP, or plain lines. Runners announce themselves in their first line, so nothing before it is lost.
 // The TAP parser comes from its owner, once loaded (tap-parser and yaml were two thirds of `holdwatch
-// run`'s code, which every run loaded before starting its command): what a TAP stream says before then
-// waits, with the time each chunk arrived, and is parsed as if it had been at once.
+// run`'s code, which every run loaded before starting its command): a TAP stream's lines pass on at
+// once, and its test events wait, with the time each chunk arrived, to be parsed as if at once.
 import type { Clock } from '../clock.js';
-import type { ParsedOutput, RunnerStreamParser } from './events.js';
+import type { ParsedOutput, RunnerStreamParser, TestEvent } from './events.js';
 import { GenericLineParser } from './generic.js';
 import { GoTestJsonParser } from './go-json.js';
 import { GoTestVerboseParser } from './go-verbose.js';
+import { LineSplitter, OUTPUT_LINE_CHARS } from './line-splitter.js';
 
 /** Makes a TAP parser (tap.ts's TapStreamParser); null while it is not loaded yet. */
 export type TapParserSource = () => ((runName: string, clock: Pick<Clock, 'now'>) => RunnerStreamParser) | null;
@@ -27,8 +28,12 @@ export function detectRunner(firstLine: string): RunnerKind {
 export class SniffingParser implements RunnerStreamParser {
   private chosen: RunnerStreamParser | undefined;
   private pending = '';
-  /** A TAP stream's chunks while its parser loads, each with the time it arrived. */
-  private waitingForTap: { text: string; atMs: number }[] | null = null;
+  /**
+   * A TAP stream while its parser loads: its chunks with the time each arrived, for the events, and its
+   * lines passed on at once (a teardown failure line must not wait for a parser: the scan it triggers
+   * would come late), split as the TAP parser splits them, so its replay's lines are these again.
+   */
+  private waitingForTap: { chunks: { text: string; atMs: number }[]; lines: LineSplitter } | null = null;
   kind: RunnerKind | undefined;
 
   constructor(
@@ -38,10 +43,7 @@ export class SniffingParser implements RunnerStreamParser {
   ) {}
 
   push(chunk: string): ParsedOutput {
-    if (this.waitingForTap) {
-      this.waitingForTap.push({ text: chunk, atMs: this.clock.now() });
-      return this.startTap() ?? NOTHING;
-    }
+    if (this.waitingForTap) return this.waitForTap(chunk);
     if (this.chosen) return this.chosen.push(chunk);
     this.pending += chunk;
     const newline = this.pending.indexOf('\n');
@@ -50,27 +52,31 @@ export class SniffingParser implements RunnerStreamParser {
     this.pending = '';
     this.kind = detectRunner(newline < 0 ? buffered : buffered.slice(0, newline));
     if (this.kind === 'tap') {
-      this.waitingForTap = [{ text: buffered, atMs: this.clock.now() }];
-      return this.startTap() ?? NOTHING;
+      this.waitingForTap = { chunks: [], lines: new LineSplitter(OUTPUT_LINE_CHARS) };
+      return this.waitForTap(buffered);
     }
     return this.choose().push(buffered);
   }
 
-  /** Its owner makes sure the TAP parser is loaded by now; were it not, what waited is read as plain lines. */
+  /** Its owner makes sure the TAP parser is loaded by now; were it not, the run has its lines and no test events. */
   end(exitCode?: number | null): ParsedOutput {
     if (!this.chosen && !this.waitingForTap) {
       this.kind = detectRunner(this.pending);
       if (this.kind === 'tap') {
-        this.waitingForTap = [{ text: this.pending, atMs: this.clock.now() }];
+        this.waitingForTap = { chunks: [], lines: new LineSplitter(OUTPUT_LINE_CHARS) };
+        const early = this.waitForTap(this.pending);
         this.pending = '';
+        return joined([early, this.end(exitCode)]);
       }
     }
     if (this.waitingForTap) {
       const started = this.startTap();
       if (started) return joined([started, this.chosen!.end(exitCode)]);
-      this.pending = this.waitingForTap.map((c) => c.text).join('');
+      const rest = this.waitingForTap.lines.end().map((text) => ({ text }));
       this.waitingForTap = null;
       this.kind = 'generic';
+      this.chosen = new GenericLineParser(this.runName, this.clock);
+      return { events: this.chosen.end(exitCode).events, lines: rest };
     }
     const parser = this.chosen ?? this.choose();
     const rest = this.pending ? parser.push(this.pending) : NOTHING;
@@ -88,20 +94,33 @@ export class SniffingParser implements RunnerStreamParser {
     return this.chosen;
   }
 
-  /** The TAP parser, once loaded, fed what waited at the times it arrived; null while it is not. */
+  private waitForTap(chunk: string): ParsedOutput {
+    const waiting = this.waitingForTap!;
+    waiting.chunks.push({ text: chunk, atMs: this.clock.now() });
+    const lines = waiting.lines.push(chunk).map((text) => ({ text }));
+    const started = this.startTap();
+    return started ? { events: started.events, lines } : { events: [], lines };
+  }
+
+  /**
+   * The TAP parser, once loaded, fed what waited at the times it arrived: its events; its lines were
+   * passed on as they came. null while it is not loaded.
+   */
   private startTap(): ParsedOutput | null {
     const make = this.tap();
-    if (!make || !this.waitingForTap) return null;
+    const waiting = this.waitingForTap;
+    if (!make || !waiting) return null;
     let replayingAtMs: number | null = null;
-    this.chosen = make(this.runName, { now: () => replayingAtMs ?? this.clock.now() });
-    const parsed: ParsedOutput[] = [];
-    for (const { text, atMs } of this.waitingForTap) {
+    const parser = make(this.runName, { now: () => replayingAtMs ?? this.clock.now() });
+    const events: TestEvent[] = [];
+    for (const { text, atMs } of waiting.chunks) {
       replayingAtMs = atMs;
-      parsed.push(this.chosen.push(text));
+      events.push(...parser.push(text).events);
     }
     replayingAtMs = null;
+    this.chosen = parser;
     this.waitingForTap = null;
-    return joined(parsed);
+    return { events, lines: [] };
   }
 }
 

@@ -11,7 +11,7 @@ import type { HolderSource, WatchDir } from '../../core/platform.js';
 import type { JournalEntry } from '../../contract/journal.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
 import { SniffingParser } from '../../core/runners/sniffing-parser.js';
-import { tapParser, tapParserSettled } from './tap-parser-loader.js';
+import { loadTapParserBeforeTheCommand, tapParser, tapParserSettled } from './tap-parser-loader.js';
 import { openHolderSource, openProcessSource } from '../../native/index.js';
 import { runsDir } from '../data-dir.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
@@ -122,6 +122,7 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     const probeLogDir = recording.createProbeLogDir();
     const boundary = await recording.openBoundary();
 
+    await loadTapParserBeforeTheCommand(process.platform);
     const prepared = prepareCommand(command, options.io.userSeesTerminal);
     const env = {
       ...runEnvironment(options.env, { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary }, options.io.userSeesTerminal),
