@@ -52,7 +52,8 @@ it('answers an unchanged process with the rows the caller already has, and a cha
       expect(group).toBeDefined();
       return group!;
     };
-    // The first walk of the whole system waits for the thread to come up: its answer sends the rows.
+    // Once the thread is up (before, the caller walks), its first answer sends the rows.
+    await pool.whenOnline();
     const sent = groupOf(await pool.walk(allPids(), dirs, true));
     expect(sent.fdRows.map((r) => r.path)).toEqual([a]);
     expect(sent.fdRowsOfWalk).toBeNull();
