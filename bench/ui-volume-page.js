@@ -15,6 +15,10 @@
       await frames();
       return performance.now() - t0;
     },
+    /** How long the DEMO backend took to invent its holders at page load (demo-service.ts's DEMO_HOLDERS_MEASURE), or null. */
+    demoHoldersMs() {
+      return performance.getEntriesByName('holdwatch-demo: holders invented')[0]?.duration ?? null;
+    },
     /** Frame intervals with nothing to do: the floor the scroll numbers compare against. */
     async idleFrames() {
       const durations = [];

@@ -7,6 +7,14 @@ export function clockTime(ms: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+/**
+ * A whole number as en-US writes it (`20,000`), without Intl: a page's first Intl call loads ICU's
+ * data, 75-150 ms in headless Chromium on one slow CPU, and the first table render made it.
+ */
+export function thousands(count: number): string {
+  return String(Math.trunc(count)).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 export const VERDICT_LABEL: Record<string, string> = {
   'blocked-cleanup': 'blocked cleanup',
   'leaked-past-test': 'leaked past test',

@@ -6,19 +6,19 @@ import {
   foldShortLived,
   frozenRows,
   groupByProcess,
-  handlesIn,
   relativePath,
   shownRows,
-  stillHolds,
+  summarizeShown,
   testOf,
   withRunHolders,
   type ShownRow,
+  type ShownSummary,
   type TableItem,
 } from '../store/derive.js';
 import { selectRow, setFilter, setGroupByProcess, sortBy, toggleGroup } from '../store/intents.js';
 import type { SortColumn } from '../store/slices.js';
 import { useStore } from '../store/store.js';
-import { clockTime, VERDICT_LABEL } from '../format.js';
+import { clockTime, thousands, VERDICT_LABEL } from '../format.js';
 
 const COLUMNS: { id: SortColumn; label: string }[] = [
   { id: 'process', label: 'Process' },
@@ -51,13 +51,20 @@ export function HoldersTable() {
     const { rows: atFailure, blockers } = frozenRows(record, frozen);
     return shownRows(foldShortLived(atFailure, ended, blockers), { sort, filter: deferredFilter }, blockers);
   }, [liveRows, sort, deferredFilter, frozen, record]);
-  const items = useMemo(
-    (): TableItem[] => (grouped ? groupByProcess(rows, toggledGroups) : rows.map((row) => ({ type: 'row', row, inGroup: false }))),
-    [rows, grouped, toggledGroups],
-  );
+  // Grouped, the lines are headers and rows; ungrouped, the rows themselves, with no object made per row.
+  const groupedItems = useMemo(() => (grouped ? groupByProcess(rows, toggledGroups) : null), [rows, grouped, toggledGroups]);
+  const itemAt = (index: number): TableItem => groupedItems?.[index] ?? { type: 'row', row: rows[index]!, inGroup: false };
+
+  // The virtualizer renders this component again on every scrolled frame: nothing here may walk all rows then.
+  const summary = useMemo(() => summarizeShown(rows), [rows]);
 
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: groupedItems?.length ?? rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
 
   return (
     <section className="holders" aria-label="Holders">
@@ -74,10 +81,10 @@ export function HoldersTable() {
           <input type="checkbox" checked={grouped} onChange={(e) => setGroupByProcess(e.target.checked)} /> Group by process
         </label>
         <span className="count" data-testid="row-count">
-          {countText(rows, Boolean(frozen))}
+          {countText(summary, Boolean(frozen))}
         </span>
       </div>
-      <Legend rows={rows} />
+      <Legend marks={summary.marks} />
       <div className="grid header" role="row">
         {COLUMNS.map((c) => (
           <button
@@ -104,7 +111,7 @@ export function HoldersTable() {
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((virtual) => {
-              const item = items[virtual.index]!;
+              const item = itemAt(virtual.index);
               if (item.type === 'group') return <GroupRow key={`group:${item.key}`} group={item} top={virtual.start} />;
               const row = item.row;
               return (
@@ -187,8 +194,8 @@ const HolderRow = memo(function HolderRow({ row, top, selected, inGroup }: { row
 /** A process's header when grouped: its name, PID and how many of its files still hold; clicking folds or opens its rows. */
 function GroupRow({ group, top }: { group: Extract<TableItem, { type: 'group' }>; top: number }) {
   const h = group.first.holder;
-  const files = `${group.files.toLocaleString('en-US')} ${group.files === 1 ? 'handle' : 'handles'}`;
-  const held = group.holding === group.files ? 'all held' : group.holding === 0 ? 'none held now' : `${group.holding.toLocaleString('en-US')} held`;
+  const files = `${thousands(group.files)} ${group.files === 1 ? 'handle' : 'handles'}`;
+  const held = group.holding === group.files ? 'all held' : group.holding === 0 ? 'none held now' : `${thousands(group.holding)} held`;
   return (
     <button
       className="row group-row"
@@ -206,27 +213,24 @@ function GroupRow({ group, top }: { group: Extract<TableItem, { type: 'group' }>
 }
 
 /** "3 holding · 2 no longer": a count that agrees with the struck-through rows. */
-function countText(rows: readonly ShownRow[], frozen: boolean): string {
-  const n = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-  if (frozen) return `${n(handlesIn(rows), 'holder', 'holders')} at the failure`;
-  const ended = handlesIn(rows.filter((r) => !stillHolds(r)));
-  const all = handlesIn(rows);
-  if (ended === 0) return n(all, 'holder', 'holders');
-  return `${n(all - ended, 'holding', 'holding')} · ${n(ended, 'no longer', 'no longer')}`;
+function countText({ handles, endedHandles }: ShownSummary, frozen: boolean): string {
+  const n = (count: number, one: string, many: string) => `${thousands(count)} ${count === 1 ? one : many}`;
+  if (frozen) return `${n(handles, 'holder', 'holders')} at the failure`;
+  if (endedHandles === 0) return n(handles, 'holder', 'holders');
+  return `${n(handles - endedHandles, 'holding', 'holding')} · ${n(endedHandles, 'no longer', 'no longer')}`;
 }
 
 /** What the marks mean, shown only for the marks on screen. */
-function Legend({ rows }: { rows: readonly ShownRow[] }) {
-  const has = (test: (r: ShownRow) => boolean) => rows.some(test);
+function Legend({ marks }: { marks: ShownSummary['marks'] }) {
   const items = [
-    has((r) => r.state === 'new') && { className: 'state-new', text: 'new in the last seconds' },
-    has((r) => !stillHolds(r)) && {
+    marks.new && { className: 'state-new', text: 'new in the last seconds' },
+    marks.ended && {
       className: 'state-ended',
       text: 'no longer held (closed, or its process exited): still clickable',
     },
-    has((r) => r.highlighted) && { className: 'highlighted', text: 'blocked the failure' },
-    has((r) => r.folded !== undefined) && { className: 'folded', text: 'short-lived files of one process, folded: each closed again within its test' },
-    has((r) => r.attribution?.verdict === 'closed-by-gc') && {
+    marks.highlighted && { className: 'highlighted', text: 'blocked the failure' },
+    marks.folded && { className: 'folded', text: 'short-lived files of one process, folded: each closed again within its test' },
+    marks.closedByGc && {
       className: 'closed-by-gc',
       badge: VERDICT_LABEL['closed-by-gc'],
       text: 'the code never closed it, the garbage collector did: on PyPy, or on Windows when the collection comes late, the teardown fails',

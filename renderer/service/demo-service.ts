@@ -8,6 +8,10 @@ import type { CloseHandleRequestDto, HoldwatchService, LiveStackRequestDto, Watc
 
 type Listener<A extends unknown[]> = (...args: A) => void;
 
+const DEFAULT_DIR = '/demo';
+/** The performance entry that says how long the demo took to invent the holders it has ready (bench/ui-volume.ts prints it). */
+const DEMO_HOLDERS_MEASURE = 'holdwatch-demo: holders invented';
+
 export function demoHolders(count: number, dir: string, atMs: number): Holder[] {
   const names = ['python3', 'node', 'java', 'bash', 'go', 'pytest', 'sqlite3', 'indexer'];
   const kinds = ['file', 'dir', 'cwd', 'mmap'] as const;
@@ -104,8 +108,17 @@ export class DemoService implements HoldwatchService {
   private windows = false;
   private holders: Holder[] = [];
   private readonly closed = new Set<Holder>();
+  /**
+   * The first watch's holders of the default dir, invented before it is asked for: a real host's scan
+   * runs in another process, so what the click should cost the page is their arrival, not their making.
+   */
+  private ready: { dir: string; holders: Holder[] } | null;
 
-  constructor(private readonly count: number) {}
+  constructor(private readonly count: number) {
+    const startMs = performance.now();
+    this.ready = { dir: DEFAULT_DIR, holders: demoHolders(count, DEFAULT_DIR, Date.now()) };
+    performance.measure(DEMO_HOLDERS_MEASURE, { start: startMs });
+  }
 
   async scan(): Promise<never> {
     throw new Error('the demo backend does not scan');
@@ -117,7 +130,9 @@ export class DemoService implements HoldwatchService {
     const at = new Date().toISOString();
     // After the answer, as a real host would: all holders in one poll.
     setTimeout(() => {
-      this.holders = demoHolders(this.count, dirs[0]!, Date.now());
+      const { ready } = this;
+      this.ready = null; // a second watch invents its own, as before: a closed handle comes back with it
+      this.holders = ready && ready.dir === dirs[0] ? ready.holders : demoHolders(this.count, dirs[0]!, Date.now());
       for (const holder of this.holders) for (const l of this.watch) l(watchId, { type: 'appeared', at, holder });
       for (const l of this.status) l(watchId, { scans: 1, holders: this.count, denied: 0, error: null });
     }, 0);
@@ -205,7 +220,7 @@ export class DemoService implements HoldwatchService {
     return null;
   }
   async defaultDir() {
-    return '/demo';
+    return DEFAULT_DIR;
   }
   async elevateScanner(): Promise<never> {
     throw new Error('the demo backend has no scanner to elevate');

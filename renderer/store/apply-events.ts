@@ -3,7 +3,7 @@
 import type { WatchEvent } from '../../contract/holders.js';
 import type { RunEvent, RunRecord } from '../../contract/runs.js';
 import type { WatchStatus } from '../../contract/service.js';
-import { holderKey } from '../../contract/identity.js';
+import { holderKey, uncachedHolderKey } from '../../contract/identity.js';
 import { markGone, upsertRow } from './rows.js';
 import { OUTPUT_KEEP_CHARS, type HoldwatchState } from './slices.js';
 
@@ -27,12 +27,23 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
       if (row && (final || row.attribution?.verdict !== h.attribution.verdict)) rowsForWrite().set(key, { ...row, attribution: h.attribution });
     }
   };
+  // A poll's events share one `at`: each distinct one is parsed once, not 20,000 times.
+  let lastAt = '';
+  let lastAtMs = NaN;
+  const msOf = (at: string) => {
+    if (at !== lastAt) {
+      lastAt = at;
+      lastAtMs = Date.parse(at);
+    }
+    return lastAtMs;
+  };
   for (const item of batch) {
     if (item.channel === 'watch') {
       if (item.watchId !== watch.watchId) continue;
       const { event } = item;
-      if (event.type === 'appeared') upsertRow(rowsForWrite(), holderKey(event.holder), event.holder, null, Date.parse(event.at), nowMs, watch.scans > 0);
-      else markGone(rowsForWrite(), holderKey(event.holder), nowMs);
+      const key = uncachedHolderKey(event.holder);
+      if (event.type === 'appeared') upsertRow(rowsForWrite(), key, event.holder, null, msOf(event.at), nowMs, watch.scans > 0);
+      else markGone(rowsForWrite(), key, nowMs);
     } else if (item.channel === 'watch-status') {
       if (item.watchId !== watch.watchId) continue;
       const { status } = item;
@@ -59,8 +70,8 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
           break;
         case 'holder':
           if (event.change === 'appeared')
-            upsertRow(rowsForWrite(), holderKey(event.holder), event.holder, event.holder.attribution, Date.parse(event.at), nowMs);
-          else markGone(rowsForWrite(), holderKey(event.holder), nowMs);
+            upsertRow(rowsForWrite(), uncachedHolderKey(event.holder), event.holder, event.holder.attribution, msOf(event.at), nowMs);
+          else markGone(rowsForWrite(), uncachedHolderKey(event.holder), nowMs);
           break;
         case 'failure':
           // A replayed history (another window attached to the same terminal run) repeats failures.

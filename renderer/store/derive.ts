@@ -1,7 +1,7 @@
 // What the table shows: the live rows, or the snapshot frozen at a failure, filtered and sorted.
 import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
 import { holderKey, inheritedCopyKey, processKey } from '../../contract/identity.js';
-import { foldTransient } from '../../contract/transient.js';
+import { foldTransient, isTransient } from '../../contract/transient.js';
 import type { Row } from './rows.js';
 import type { RunSlice, SettingsSlice, SortColumn } from './slices.js';
 
@@ -17,7 +17,13 @@ export interface ShownRow extends Row {
  * and not blocking the failure; a group's row carries its first member, so it sorts, filters and
  * selects like one.
  */
-export function foldShortLived(rows: readonly Row[], ended: boolean, blockers: ReadonlySet<string> = new Set()): (Row & { folded?: ShownRow['folded'] })[] {
+export function foldShortLived(
+  rows: readonly Row[],
+  ended: boolean,
+  blockers: ReadonlySet<string> = new Set(),
+): readonly (Row & { folded?: ShownRow['folded'] })[] {
+  // A watch without a run has no row that could fold (the rule needs a run's verdict): 20,000 rows skip the grouping.
+  if (!rows.some((row) => isTransient(row.holder, row.attribution, null))) return rows;
   const { kept, groups } = foldTransient(
     rows,
     (row) => ({ holder: row.holder, attribution: row.attribution }),
@@ -72,19 +78,18 @@ export function shownRows(
   highlighted: ReadonlySet<string> = new Set(),
 ): ShownRow[] {
   const needle = settings.filter.trim().toLowerCase();
-  const out: ShownRow[] = [];
+  const { column, descending } = settings.sort;
+  // Each row's sort value is taken once, not twice per comparison: 20,000 rows by path sorted in 44
+  // instead of 142 ms of CPU, by process name 19 instead of 37 (a number costs about the same either way).
+  const out: { row: ShownRow; value: string | number }[] = [];
   for (const row of rows) {
     if (needle && !matches(row, needle)) continue;
-    out.push({ ...row, highlighted: highlighted.has(row.key) });
+    out.push({ row: { ...row, highlighted: highlighted.has(row.key) }, value: text(row, column) });
   }
-  const { column, descending } = settings.sort;
   const sign = descending ? -1 : 1;
   // The key breaks ties, so equal rows keep one order across updates (rows never swap places).
-  return out.sort((a, b) => {
-    const x = text(a, column);
-    const y = text(b, column);
-    return (x < y ? -sign : x > y ? sign : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-  });
+  out.sort(({ row: a, value: x }, { row: b, value: y }) => (x < y ? -sign : x > y ? sign : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return out.map((entry) => entry.row);
 }
 
 function matches(row: Row, needle: string): boolean {
@@ -154,6 +159,34 @@ export function handlesIn(rows: readonly ShownRow[]): number {
 
 /** The row's handle is still held (not closed, its process not exited). */
 export const stillHolds = (row: Row): boolean => row.state !== 'ended' && row.state !== 'gone';
+
+/** What the count line and the legend say about the shown rows. */
+export interface ShownSummary {
+  /** The handles the rows stand for (handlesIn), and of them those no longer held. */
+  handles: number;
+  endedHandles: number;
+  /** The marks on screen: the legend explains only those. */
+  marks: { new: boolean; ended: boolean; highlighted: boolean; folded: boolean; closedByGc: boolean };
+}
+
+/** The count line's and the legend's facts in one walk over the rows (they took eight walks of 20,000 rows). */
+export function summarizeShown(rows: readonly ShownRow[]): ShownSummary {
+  const summary: ShownSummary = { handles: 0, endedHandles: 0, marks: { new: false, ended: false, highlighted: false, folded: false, closedByGc: false } };
+  const { marks } = summary;
+  for (const row of rows) {
+    const handles = row.folded?.count ?? 1;
+    summary.handles += handles;
+    if (!stillHolds(row)) {
+      summary.endedHandles += handles;
+      marks.ended = true;
+    }
+    if (row.state === 'new') marks.new = true;
+    if (row.highlighted) marks.highlighted = true;
+    if (row.folded) marks.folded = true;
+    if (row.attribution?.verdict === 'closed-by-gc') marks.closedByGc = true;
+  }
+  return summary;
+}
 
 /** One line of the table: a holder's row, or the header of one process's rows when grouped by process. */
 export type TableItem =

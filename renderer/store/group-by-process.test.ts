@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Holder } from '../../contract/holders.js';
 import { holderKey } from '../../contract/identity.js';
-import { GROUP_OPEN_AT_MOST, groupByProcess, type ShownRow, type TableItem } from './derive.js';
+import { GROUP_OPEN_AT_MOST, groupByProcess, summarizeShown, type ShownRow, type TableItem } from './derive.js';
 
 function row(pid: number, path: string, over: Partial<ShownRow> = {}): ShownRow {
   const holder: Holder = {
@@ -47,5 +47,31 @@ describe('groupByProcess', () => {
     expect(shape(groupByProcess(many, new Set()))).toEqual([`group 7:5 ${GROUP_OPEN_AT_MOST + 1}/${GROUP_OPEN_AT_MOST + 1} folded`]);
     expect(groupByProcess(many, new Set(['7:5']))).toHaveLength(GROUP_OPEN_AT_MOST + 2);
     expect(shape(groupByProcess([row(8, '/w/a'), row(8, '/w/b')], new Set(['8:5'])))).toEqual(['group 8:5 2/2 folded']);
+  });
+});
+
+// The table's count line and legend, from the same rows: handles as the group header counts them.
+describe('summarizeShown', () => {
+  it('counts the handles rows stand for, those no longer held, and the marks on screen', () => {
+    const gcClosed = { spawnedDuring: null, firstSeenDuring: 't1', verdict: 'closed-by-gc' as const, ancestry: [], firstSeenAt: 'x', lastSeenAt: 'x' };
+    const rows = [
+      row(7, '/w/a'),
+      row(7, '/w/c', { folded: { count: 4, dir: '/w', firstKey: 'k' }, state: 'ended' }),
+      row(8, '/w/b', { state: 'gone' }),
+      row(9, '/w/n', { state: 'new', highlighted: true, attribution: gcClosed }),
+    ];
+    expect(summarizeShown(rows)).toEqual({
+      handles: 7,
+      endedHandles: 5,
+      marks: { new: true, ended: true, highlighted: true, folded: true, closedByGc: true },
+    });
+  });
+
+  it('has no marks for rows that all still hold, unmarked', () => {
+    expect(summarizeShown([row(7, '/w/a'), row(8, '/w/b')])).toEqual({
+      handles: 2,
+      endedHandles: 0,
+      marks: { new: false, ended: false, highlighted: false, folded: false, closedByGc: false },
+    });
   });
 });
