@@ -1,13 +1,13 @@
 // The growth loop against an in-memory table that grows between the sizing call and the real one,
 // as the system handle table does on a busy machine.
 import { describe, expect, it } from 'vitest';
-import { GrowingQuery, type QueryMemory } from './grow-query.js';
+import { GrowingQuery, ReusedBuffer, type QueryMemory } from './grow-query.js';
 import { NtStatusError, STATUS_INFO_LENGTH_MISMATCH } from './win-errors.js';
 
 function memory(size: number, log: string[]): QueryMemory & { bytes: Buffer } {
   const bytes = Buffer.alloc(size);
   log.push(`alloc ${size}`);
-  return { size, address: 0x1000n, bytes, read: (n = size) => Buffer.from(bytes.subarray(0, n)), free: () => log.push(`free ${size}`) };
+  return { size, bytes, read: (n = size) => Buffer.from(bytes.subarray(0, n)), free: () => log.push(`free ${size}`) };
 }
 
 describe('GrowingQuery', () => {
@@ -19,7 +19,7 @@ describe('GrowingQuery', () => {
       const needed = tableBytes;
       tableBytes += 500; // the table grows after every call
       if (m.size < needed) return { status: STATUS_INFO_LENGTH_MISMATCH, returnLength: needed };
-      (m as ReturnType<typeof memory>).bytes.fill(7, 0, needed);
+      m.bytes.fill(7, 0, needed);
       return { status: 0, returnLength: needed };
     });
     expect(result.bytes.length).toBeGreaterThan(100);
@@ -44,5 +44,20 @@ describe('GrowingQuery', () => {
     const query = new GrowingQuery('NtQueryX', (n) => memory(n, log), 16);
     expect(() => query.run(() => ({ status: 0xc0000022, returnLength: 0 }))).toThrow(new NtStatusError('NtQueryX', 0xc0000022));
     expect(() => query.run(() => ({ status: STATUS_INFO_LENGTH_MISMATCH, returnLength: 0 }))).toThrow(NtStatusError);
+  });
+
+  it('into a ReusedBuffer: the bytes the call wrote, read in place, the same memory again at the next call', () => {
+    const query = new GrowingQuery('Q', (n) => new ReusedBuffer(n), 64);
+    let filled = 0;
+    const fill = (memory: ReusedBuffer, bytes: number) => {
+      memory.buffer.fill(++filled, 0, bytes);
+      return { status: 0, returnLength: bytes };
+    };
+    const first = query.run((m) => fill(m, 40));
+    expect([first.bytes.length, first.bytes[0]]).toEqual([40, 1]);
+    const second = query.run((m) => fill(m, 24));
+    expect(second.memory).toBe(first.memory);
+    expect(second.bytes.buffer).toBe(first.bytes.buffer); // no copy
+    expect([second.bytes.length, first.bytes[0]]).toEqual([24, 2]); // valid until the next call
   });
 });

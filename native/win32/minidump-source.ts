@@ -99,8 +99,8 @@ export class MinidumpSource implements LiveStackSource {
 function listThreads(pid: number): { name: string; threads: NonNullable<ReturnType<typeof parseProcessThreads>> } {
   const query = new GrowingQuery('NtQuerySystemInformation(SystemProcessInformation)', (size) => new NativeMemory(size), 256 * 1024);
   try {
-    const { bytes, base } = query.run((memory) => nt.ntQuerySystemInformation(nt.SystemProcessInformation, memory as NativeMemory));
-    const row = parseProcessList(bytes, base).find((p) => p.pid === pid);
+    const { bytes, memory } = query.run((memory) => nt.ntQuerySystemInformation(nt.SystemProcessInformation, memory));
+    const row = parseProcessList(bytes, memory.address).find((p) => p.pid === pid);
     const threads = parseProcessThreads(bytes, pid);
     if (!row || !threads) throw new BadInputError(`no process with pid ${pid}`);
     return { name: row.imageName, threads };

@@ -42,6 +42,13 @@ export function ntQuerySystemInformation(cls: number, memory: NativeMemory): NtR
   return { status: status >>> 0, returnLength: out[0] ?? 0 };
 }
 
+/** The same call filling a Buffer (koffi passes its memory for the call): for answers without self-pointers. */
+export function ntQuerySystemInformationInto(cls: number, buffer: Buffer): NtResult {
+  const out = [0];
+  const status = querySystemInformation()(cls, buffer, buffer.length, out) as number;
+  return { status: status >>> 0, returnLength: out[0] ?? 0 };
+}
+
 /** `handle` 0n queries system-wide classes such as ObjectTypesInformation. */
 export function ntQueryObject(handle: FileHandle | 0n, cls: number, memory: NativeMemory): NtResult {
   const out = [0];

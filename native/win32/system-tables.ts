@@ -1,7 +1,7 @@
 // System-wide facts from ntdll: the process list (class 5), the handle table (class 64), the
 // "File" type index (ObjectTypesInformation, once), and one process's handles (class 51).
 import { collectFileRows, type FileRows } from './file-rows.js';
-import { GrowingQuery } from './grow-query.js';
+import { GrowingQuery, ReusedBuffer } from './grow-query.js';
 import {
   countProcessHandles,
   parseObjectTypes,
@@ -20,7 +20,8 @@ import type { ProcessHandle } from './win-types.js';
 const allocate = (size: number) => new NativeMemory(size);
 
 export class SystemTables {
-  private readonly handles = new GrowingQuery('NtQuerySystemInformation(SystemExtendedHandleInformation)', allocate, 1024 * 1024);
+  // The handle table holds no pointers into itself: it is read straight into a reused Buffer.
+  private readonly handles = new GrowingQuery('NtQuerySystemInformation(SystemExtendedHandleInformation)', (size) => new ReusedBuffer(size), 1024 * 1024);
   private readonly processes = new GrowingQuery('NtQuerySystemInformation(SystemProcessInformation)', allocate, 256 * 1024);
   private fileTypeIndex: number | undefined;
   private perProcessUnsupported = false;
@@ -42,8 +43,8 @@ export class SystemTables {
   private listedFileType(): number | undefined {
     const query = new GrowingQuery('NtQueryObject(ObjectTypesInformation)', allocate, 64 * 1024);
     try {
-      const { bytes, base } = query.run((memory) => nt.ntQueryObject(0n, nt.ObjectTypesInformation, memory as NativeMemory));
-      return parseObjectTypes(bytes, base).find((row) => row.name === 'File')?.typeIndex;
+      const { bytes, memory } = query.run((memory) => nt.ntQueryObject(0n, nt.ObjectTypesInformation, memory));
+      return parseObjectTypes(bytes, memory.address).find((row) => row.name === 'File')?.typeIndex;
     } catch {
       return undefined;
     } finally {
@@ -55,7 +56,7 @@ export class SystemTables {
   private probeFileType(): number | undefined {
     const file = openForQuery(process.execPath);
     try {
-      const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
+      const bytes = this.readHandleTable();
       return parseSystemHandleTable(bytes).find((e) => e.pid === process.pid && e.handle === BigInt(file))?.typeIndex;
     } finally {
       closeHandle(file);
@@ -65,14 +66,14 @@ export class SystemTables {
   /** Every File handle of every process (the bare system-wide call the bench compares against). */
   fileHandles(): HandleEntry[] {
     const type = this.fileType();
-    const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
+    const bytes = this.readHandleTable();
     return parseSystemHandleTable(bytes, bytes.length, type);
   }
 
   /** The steady-state poll's view of the same table: File rows as 32-bit words, in per-process runs. */
   fileRows(reuse?: FileRows): FileRows {
     const type = this.fileType();
-    const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
+    const bytes = this.readHandleTable();
     return collectFileRows(bytes, type, bytes.length, reuse);
   }
 
@@ -81,18 +82,18 @@ export class SystemTables {
    * GetProcessHandleCount: it needs no access to the process, and Wine 8 answers that call with 0.
    */
   handleCountOf(pid: number): number {
-    const { bytes } = this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory));
+    const bytes = this.readHandleTable();
     return countProcessHandles(bytes, pid);
   }
 
-  /** The bare call and the copy out of native memory, nothing else: what the bench holds a poll against. */
+  /** The bare call into the reused buffer a poll reads, nothing else: what the bench holds a poll against. */
   rawHandleTableBytes(): number {
-    return this.handles.run((memory) => nt.ntQuerySystemInformation(nt.SystemExtendedHandleInformation, memory as NativeMemory)).bytes.length;
+    return this.readHandleTable().length;
   }
 
   processList(): ProcessRow[] {
-    const { bytes, base } = this.processes.run((memory) => nt.ntQuerySystemInformation(nt.SystemProcessInformation, memory as NativeMemory));
-    return parseProcessList(bytes, base);
+    const { bytes, memory } = this.processes.run((memory) => nt.ntQuerySystemInformation(nt.SystemProcessInformation, memory));
+    return parseProcessList(bytes, memory.address);
   }
 
   /**
@@ -105,7 +106,7 @@ export class SystemTables {
     const type = this.fileType();
     const query = new GrowingQuery('NtQueryInformationProcess(ProcessHandleInformation)', allocate, 16 * 1024);
     try {
-      const { bytes } = query.run((memory) => nt.ntQueryInformationProcess(process, nt.ProcessHandleInformation, memory as NativeMemory));
+      const { bytes } = query.run((memory) => nt.ntQueryInformationProcess(process, nt.ProcessHandleInformation, memory));
       return parseProcessHandleTable(bytes, pid, bytes.length, type);
     } catch (error) {
       if (error instanceof NtStatusError && error.status === STATUS_INVALID_INFO_CLASS) {
@@ -116,6 +117,11 @@ export class SystemTables {
     } finally {
       query.dispose();
     }
+  }
+
+  /** The system handle table's bytes, valid until the next read. */
+  private readHandleTable(): Buffer {
+    return this.handles.run((memory) => nt.ntQuerySystemInformationInto(nt.SystemExtendedHandleInformation, memory.buffer)).bytes;
   }
 
   dispose(): void {

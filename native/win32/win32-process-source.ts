@@ -52,9 +52,9 @@ export class Win32ProcessSource implements ProcessSource {
   private processRows(): ProcessRow[] {
     const query = new GrowingQuery('NtQuerySystemInformation(SystemProcessInformation)', (size) => new NativeMemory(size), this.listBytesHint);
     try {
-      const { bytes, base } = query.run((memory) => nt.ntQuerySystemInformation(nt.SystemProcessInformation, memory as NativeMemory));
+      const { bytes, memory } = query.run((memory) => nt.ntQuerySystemInformation(nt.SystemProcessInformation, memory));
       this.listBytesHint = Math.max(this.listBytesHint, bytes.length + 64 * 1024);
-      return parseProcessList(bytes, base).flatMap((row) => (isStarting(row.createTime) ? settledRow(row) : [row]));
+      return parseProcessList(bytes, memory.address).flatMap((row) => (isStarting(row.createTime) ? settledRow(row) : [row]));
     } finally {
       query.dispose();
     }
