@@ -107,7 +107,7 @@ const SUMMARY_COLUMNS: Column[] = [
 const ms = (t: Timing) => `median ${t.median.toFixed(3)} ms, p90 ${t.p90.toFixed(3)} ms, mean ${t.mean.toFixed(3)} ms`;
 
 async function measure(label: string, watched: string, tables: SystemTables, rounds = ROUNDS): Promise<void> {
-  let last: Win32ScanStats = { named: 0, changedPids: [], workerStarts: 0 };
+  let last: Win32ScanStats = { named: 0, rechecked: 0, changedPids: [], workerStarts: 0 };
   const source = new Win32HolderSource({ onScanned: (stats) => (last = stats) });
   try {
     const dir = await source.resolveWatchDir(watched);

@@ -37,6 +37,9 @@ export const FOCUS_RECHECK: RecheckPolicy = { diskMs: 0, otherMs: 1000, stalledM
 /** Every process, where the table has no addresses (24H2 without SeDebugPrivilege, Wine). */
 export const SYSTEM_RECHECK: RecheckPolicy = { diskMs: 5000, otherMs: 15_000, stalledMs: 30_000, maxPerScan: 500 };
 
+/** A failed name query other than access denied (a process exiting mid-query) is asked again after this. */
+export const NAME_RETRY_MS = 2000;
+
 export interface CachedName {
   /** The kernel object's address; 0n while not known. */
   object: bigint;
@@ -98,10 +101,21 @@ export class NameCache {
     return cached;
   }
 
-  /** Was this handle's last answer a name whose second query stalled? (Such a one is asked once more, not again and again.) */
-  peekInfoStalled(entry: HandleEntry): boolean {
-    const outcome = this.buckets.get(entry.pid)?.names.get(entry.handle)?.outcome;
-    return outcome?.kind === 'named' && outcome.answer.infoStalled === true;
+  /** The name cached for this row's pid and handle value, without marking it seen or checking it. */
+  peek(entry: HandleEntry): CachedName | undefined {
+    return this.buckets.get(entry.pid)?.names.get(entry.handle);
+  }
+
+  /**
+   * Stores the worker's answer for a handle that was asked (not one a deadline never reached). A failure
+   * other than "denied" (a process exiting mid-query), or a disk name whose second query stalled (a slow
+   * disk; asked once more, not again and again), is asked again after NAME_RETRY_MS.
+   */
+  storeAnswer(entry: HandleEntry, outcome: NameOutcome, nowMs: number): CachedName {
+    const answer = outcome.kind === 'named' ? outcome.answer : undefined;
+    const failed = answer?.error !== undefined && !answer.error.denied;
+    const slowInfo = answer?.infoStalled === true && !infoStalled(this.peek(entry)?.outcome);
+    return this.store(entry, outcome, nowMs, failed || slowInfo ? nowMs + NAME_RETRY_MS : undefined);
   }
 
   store(entry: HandleEntry, outcome: NameOutcome, nowMs: number, retryAtMs?: number): CachedName {
@@ -188,4 +202,20 @@ export function recheckAtMs(cached: CachedName, pid: number, policy: RecheckPoli
   const stalled = cached.outcome.kind === 'unnamed' && cached.outcome.stalled;
   const period = stalled ? policy.stalledMs : cached.disk ? policy.diskMs : policy.otherMs;
   return cached.provenAtMs + period * (0.5 + ((pid >> 2) % 32) / 64);
+}
+
+function infoStalled(outcome: NameOutcome | undefined): boolean {
+  return outcome?.kind === 'named' && outcome.answer.infoStalled === true;
+}
+
+/**
+ * Whether asking again gave what is cached: the same name, kind and delete state, both clean answers
+ * (no error, nothing stalled). Anything else is stored as a new answer.
+ */
+export function sameAnswer(cached: NameOutcome, asked: NameOutcome): boolean {
+  if (cached.kind !== 'named' || asked.kind !== 'named') return false;
+  const a = cached.answer;
+  const b = asked.answer;
+  const clean = (n: typeof a) => n.error === undefined && n.stalled !== true && n.infoStalled !== true;
+  return clean(a) && clean(b) && a.name === b.name && a.directory === b.directory && a.deletePending === b.deletePending;
 }

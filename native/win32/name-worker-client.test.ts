@@ -81,3 +81,25 @@ describe('NameWorkerClient with a worker that keeps going past hung queries', ()
     }
   });
 });
+
+describe('NameWorkerClient disposed while a batch is being asked', () => {
+  it('ends the batch without starting another worker for the handles after the one being asked', async () => {
+    const silent = join(scratch, 'silent-worker.mjs');
+    writeFileSync(silent, `process.stdout.write(JSON.stringify({ type: 'ready', pid: process.pid }) + '\\n'); process.stdin.resume();`);
+    const client = new NameWorkerClient(deadlines, { script: silent, args: [] });
+    const asked = client.nameAll(
+      ['44', '48', '52'].map((handle) => ({ pid: 10, handle })),
+      [],
+    );
+    while (client.workerPid === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the batch is out, unanswered
+    client.dispose();
+    const outcomes = await asked;
+    expect(outcomes.slice(1)).toEqual([
+      { kind: 'unnamed', reason: 'name worker did not start', stalled: false },
+      { kind: 'unnamed', reason: 'name worker did not start', stalled: false },
+    ]);
+    expect(client.starts).toBe(1);
+    expect(client.workerPid).toBeUndefined();
+  });
+});

@@ -93,6 +93,7 @@ function parseMessage(line: string): WorkerMessage {
 export class NameWorkerClient {
   private worker: WorkerProcess | undefined;
   private nextId = 1;
+  private disposed = false;
   /** How many workers were started (the stall test and the bench read it). */
   starts = 0;
 
@@ -179,6 +180,8 @@ export class NameWorkerClient {
   private async ensureWorker(): Promise<WorkerProcess | null> {
     if (this.worker && !this.worker.exited) return this.worker;
     this.killWorker();
+    // A batch still being asked when the owner disposed of this client ends without a new worker.
+    if (this.disposed) return null;
     let child: Child;
     try {
       child = this.spawnWorker();
@@ -223,6 +226,7 @@ export class NameWorkerClient {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.killWorker();
   }
 }

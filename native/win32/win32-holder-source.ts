@@ -1,11 +1,13 @@
 // HolderSource for Windows: the system handle table (ntdll), names from the killable worker,
 // modules and PEB facts read here. Raw handles never leave this folder.
-// A steady-state poll is the handle-table call plus a cache lookup per File handle: process
-// identities are held (process-identities.ts), names cached per handle (name-cache.ts), match keys
-// per name (path-keys.ts), module matches per module list; only what changed costs more.
+// A steady-state poll is the handle-table call plus a word-for-word comparison of each process's File
+// rows with the last poll's: process identities are held (process-identities.ts), names cached per
+// handle (name-cache.ts) and re-checked off the poll's path (background-rechecks.ts), match keys per
+// name (path-keys.ts), module matches per module list; only what changed costs more.
 import type { DeniedProcess, Holder, HolderKind, ProcessInfo, UnnamedHandles } from '../../contract/holders.js';
 import { windowsHandleAccess } from '../../core/handle-access.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import { BackgroundRechecks, earliestRecheckMs, type DueProcess } from './background-rechecks.js';
 import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
 import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
@@ -14,7 +16,7 @@ import { focusedFileHandles } from './focused-handles.js';
 import { namingOrder } from './naming-order.js';
 import { closeHandle, openProcess } from './kernel32.js';
 import { FOCUS_RECHECK, NameCache, recheckAtMs, SYSTEM_RECHECK, type CachedName, type RecheckPolicy } from './name-cache.js';
-import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameWorkerEntry } from './name-worker-client.js';
+import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameOutcome, type NameWorkerEntry } from './name-worker-client.js';
 import { DosDevices, PathKeys } from './path-keys.js';
 import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './process-identities.js';
 import { ProcessReader } from './process-reader.js';
@@ -33,11 +35,19 @@ export interface Win32Options {
   moduleRefreshMs?: number;
   /** After each scan, what it cost (the bench and the Wine tests watch this; the product passes none). */
   onScanned?: (stats: Win32ScanStats) => void;
+  /**
+   * How long system scans trust a name no object address proves (name-cache.ts; SYSTEM_RECHECK by
+   * default). The bench gives one that trusts for ever to measure a steady state as a table with
+   * addresses has it (Windows before 24H2, or with SeDebugPrivilege): Wine's has none.
+   */
+  systemRecheck?: RecheckPolicy;
 }
 
 export interface Win32ScanStats {
-  /** Handles sent to the worker: 0 in a steady state. */
+  /** Handles this scan sent to the worker: 0 in a steady state. */
   named: number;
+  /** Names of unchanged rows asked again off the scan's path since the last scan (no object address proves them). */
+  rechecked: number;
   /** Processes a system-wide scan re-examined because their File rows changed. */
   changedPids: readonly number[];
   /** Name worker starts so far: a stall restarts it. */
@@ -66,6 +76,10 @@ interface PidScan {
   handleCount: number;
   /** Recompute from this time on even if the rows are unchanged (names a deadline never reached, retries). */
   redoAtMs: number;
+  /** The cached name of each of its rows, in table order (system scans; the re-checks walk it). */
+  names: (CachedName | undefined)[];
+  /** When its first name without an address comes due a re-check (background-rechecks.ts); Infinity: none. */
+  recheckAtMs: number;
 }
 
 /** A process's mapped views are walked again after about this long (full scans only). */
@@ -73,9 +87,6 @@ const MAPPED_REFRESH_MS = 10_000;
 
 /** Identities are re-synced at least this often even when the pid list is unchanged (denied pids are retried). */
 const IDENTITY_RESYNC_MS = 5000;
-
-/** A failed name query other than access denied (a process exiting mid-query) is asked again after this. */
-const NAME_RETRY_MS = 2000;
 
 function tryEnableDebugPrivilege(): PrivilegeState | null {
   try {
@@ -93,6 +104,10 @@ export class Win32HolderSource implements HolderSource {
   private readonly reader = new ProcessReader();
   private readonly keys = new PathKeys(new DosDevices());
   private readonly worker: NameWorkerClient;
+  /** The worker answers one batch at a time: a scan's naming and the background re-checks' chunks queue here. */
+  private workerQueue: Promise<unknown> = Promise.resolve();
+  private readonly rechecks: BackgroundRechecks;
+  private readonly systemRecheck: RecheckPolicy;
   private readonly moduleRefreshMs: number;
   /** Per pid: the module list last matched (same array = same list), for which dirs, and the hits. */
   private readonly moduleHits = new Map<number, { list: readonly string[]; mapped: readonly string[]; dirs: string; hits: RawHolding[] }>();
@@ -105,6 +120,7 @@ export class Win32HolderSource implements HolderSource {
   private lastRuns = new Map<number, Run>();
   private lastScans = new Map<number, PidScan>();
   private lastDirsKey = '';
+  private lastKeysVersion = -1;
   /** System-wide scans so far: the first walks every process's mapped views, later ones new processes a period late. */
   private systemScans = 0;
 
@@ -121,6 +137,8 @@ export class Win32HolderSource implements HolderSource {
     this.moduleRefreshMs = options.moduleRefreshMs ?? 2000;
     this.onScanned = options.onScanned;
     this.worker = new NameWorkerClient(options.deadlines ?? DEFAULT_DEADLINES, options.nameWorker);
+    this.systemRecheck = options.systemRecheck ?? SYSTEM_RECHECK;
+    this.rechecks = new BackgroundRechecks(this.cache, this.systemRecheck, (entries) => this.askWorker(entries));
   }
 
   async resolveWatchDir(input: string): Promise<WatchDir> {
@@ -149,7 +167,7 @@ export class Win32HolderSource implements HolderSource {
     this.collectModules(wanted, dirs, holdings, deny, nowMs);
     if (!wanted) this.systemScans++;
     const holders = this.enrich(holdings, deny);
-    this.onScanned?.({ named: this.scanNamed, changedPids: this.scanChanged, workerStarts: this.worker.starts });
+    this.onScanned?.({ named: this.scanNamed, rechecked: this.rechecks.takeAsked(), changedPids: this.scanChanged, workerStarts: this.worker.starts });
     return { holders, denied: [...denied.values()], unnamed, processCount: wanted ? wanted.size : this.identities.size, handleCount };
   }
 
@@ -164,10 +182,15 @@ export class Win32HolderSource implements HolderSource {
   /**
    * The whole system. A process whose File rows are word for word those of the last scan (same
    * handle values, access and object) keeps last scan's result without a single lookup; only the
-   * processes whose rows changed go through the name cache and, for new handles, the worker.
+   * processes whose rows changed go through the name cache and, for new handles, the worker. Names
+   * of unchanged processes that come due a re-check are asked after the scan, in the background.
    */
   private async scanSystem(dirs: readonly KeyedDir[], nowMs: number): Promise<Map<number, PidScan>> {
-    const rows = this.tables.fileRows(this.spareRows);
+    const collected = this.tables.fileRows(this.spareRows);
+    // The name worker's File handles are duplicates it holds for a moment while it names them, and it
+    // names between scans too (the re-checks): never a holder, new at every read. Its rows are left out.
+    const worker = this.worker.workerPid;
+    const rows = worker === undefined ? collected : { ...collected, runs: collected.runs.filter((run) => run.pid !== worker) };
     const pids = rows.runs.map((run) => run.pid);
     if (nowMs >= this.nextIdentitySyncMs || !sameNumbers(pids, this.lastPids)) {
       this.syncIdentities(pids, true);
@@ -175,10 +198,13 @@ export class Win32HolderSource implements HolderSource {
       this.nextIdentitySyncMs = this.identities.startingSeen ? -Infinity : nowMs + IDENTITY_RESYNC_MS;
     }
     const dirsKey = dirs.flatMap((d) => d.spellings.map((s) => s.key)).join('\0');
-    if (dirsKey !== this.lastDirsKey) {
+    // Other dirs, or another drive table (the keys of every name change): every result is stale.
+    if (dirsKey !== this.lastDirsKey || this.keys.tableVersion !== this.lastKeysVersion) {
       this.lastScans.clear();
       this.lastDirsKey = dirsKey;
+      this.lastKeysVersion = this.keys.tableVersion;
     }
+    const renamed = this.rechecks.takeChanged();
     const split = new Set<number>();
     const runOf = new Map<number, Run>();
     for (const run of rows.runs) {
@@ -187,6 +213,7 @@ export class Win32HolderSource implements HolderSource {
     }
     const scans = new Map<number, PidScan>();
     const changed: HandleEntry[] = [];
+    const due: DueProcess[] = [];
     const type = this.tables.fileType();
     for (const run of rows.runs) {
       const last = this.lastScans.get(run.pid);
@@ -199,22 +226,33 @@ export class Win32HolderSource implements HolderSource {
         !split.has(run.pid) &&
         last.identity === identity &&
         nowMs < last.redoAtMs &&
+        !renamed.has(run.pid) &&
         sameRun(rows, run, this.lastRows, lastRun)
       ) {
         scans.set(run.pid, last);
+        if (nowMs >= last.recheckAtMs && !this.rechecks.busy(nowMs)) {
+          last.recheckAtMs = earliestRecheckMs(last.names, run.pid, this.systemRecheck);
+          if (nowMs >= last.recheckAtMs) due.push({ pid: run.pid, names: last.names, entryAt: (k) => rowEntry(rows, run.start + k, type) });
+        }
         continue;
       }
       for (let i = run.start; i < run.end; i++) changed.push(rowEntry(rows, i, type));
     }
     // Nothing changed is the common case: no await, no allocation beyond the pass itself.
-    const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs, SYSTEM_RECHECK);
+    const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs, this.systemRecheck);
     this.scanChanged = [...fresh.keys()];
-    for (const [pid, scan] of fresh) scans.set(pid, scan);
+    for (const [pid, scan] of fresh) {
+      // A pid listed in two runs was read mid-change: its result is not kept for the next scan.
+      if (split.has(pid)) scan.redoAtMs = 0;
+      scans.set(pid, scan);
+    }
     this.cache.endScan(fresh.keys());
+    // Picked now, while `rows` is this scan's: the next scan reads into the buffer before it.
+    this.rechecks.start(due, nowMs);
     this.lastScans = scans;
     this.lastRuns = runOf;
     this.spareRows = this.lastRows;
-    this.lastRows = rows;
+    this.lastRows = collected;
     return scans;
   }
 
@@ -230,7 +268,8 @@ export class Win32HolderSource implements HolderSource {
       [...wanted].filter((pid) => !seen.has(pid) && !refused.has(pid)),
     );
     const scans = await this.scanEntries(entries, dirs, nowMs, FOCUS_RECHECK);
-    for (const [pid, reason] of refused) scans.set(pid, { identity: undefined, holdings: [], unnamed: null, denied: reason, handleCount: 0, redoAtMs: 0 });
+    for (const [pid, reason] of refused)
+      scans.set(pid, { identity: undefined, holdings: [], unnamed: null, denied: reason, handleCount: 0, redoAtMs: 0, names: [], recheckAtMs: Infinity });
     this.cache.endScan(wanted);
     return scans;
   }
@@ -248,15 +287,25 @@ export class Win32HolderSource implements HolderSource {
         scan = scans.get(entry.pid);
         if (!scan) {
           const identity = this.identities.get(entry.pid);
-          scan = { identity, holdings: [], unnamed: null, denied: identity?.denied ?? null, handleCount: 0, redoAtMs: Infinity };
+          scan = {
+            identity,
+            holdings: [],
+            unnamed: null,
+            denied: identity?.denied ?? null,
+            handleCount: 0,
+            redoAtMs: Infinity,
+            names: [],
+            recheckAtMs: Infinity,
+          };
           scans.set(entry.pid, scan);
         }
       }
       scan.handleCount++;
       const cached = named[i];
+      scan.names.push(cached);
       if (cached === undefined) continue;
-      // No address to prove the name by: unchanged rows are looked up again when it is due a re-check.
-      if (cached.object === 0n) scan.redoAtMs = Math.min(scan.redoAtMs, recheckAtMs(cached, entry.pid, policy));
+      // No address to prove the name by: unchanged rows are asked again when it is due a re-check.
+      if (cached.object === 0n) scan.recheckAtMs = Math.min(scan.recheckAtMs, recheckAtMs(cached, entry.pid, policy));
       const outcome = cached.outcome;
       if (outcome.kind === 'unnamed') {
         scan.unnamed ??= { pid: entry.pid, name: scan.identity?.imageName || '?', count: 0, reason: outcome.reason };
@@ -315,7 +364,9 @@ export class Win32HolderSource implements HolderSource {
   }
 
   async dispose(): Promise<void> {
+    const rechecksDone = this.rechecks.dispose();
     this.worker.dispose();
+    await rechecksDone;
     this.reader.dispose();
     this.identities.dispose();
     this.tables.dispose();
@@ -368,29 +419,32 @@ export class Win32HolderSource implements HolderSource {
     }
     this.scanNamed = missing.length;
     if (missing.length === 0) return named;
-    const live = [...this.identities.values()].filter((p) => !p.denied).map((p) => ({ pid: p.pid, createTime: String(p.createTime) }));
     const order = namingOrder(entries, missing);
-    const answers = await this.worker.nameAll(
-      order.map((i) => ({ pid: entries[i]!.pid, handle: String(entries[i]!.handle) })),
-      live,
-    );
+    const answers = await this.askWorker(order.map((i) => entries[i]!));
     order.forEach((entryIndex, j) => {
       const outcome = answers[j]!;
-      const entry = entries[entryIndex]!;
       // A handle that stalled stays unnamed (asking again would hang again) until it is due a
-      // re-check; one the scan's deadline never reached is asked next time; a failure other than
-      // "denied", or a disk name whose second query stalled (a slow disk), is asked once more soon.
+      // re-check; one the scan's deadline never reached is asked next time.
       if (outcome.kind === 'unnamed' && !outcome.stalled) {
         named[entryIndex] = { object: 0n, access: 0, outcome, disk: false, provenAtMs: nowMs, seen: -1 };
         return;
       }
-      const answer = outcome.kind === 'named' ? outcome.answer : undefined;
-      const failed = answer?.error !== undefined && !answer.error.denied;
-      const slowInfo = answer?.infoStalled === true && !this.cache.peekInfoStalled(entry);
-      const retryAtMs = failed || slowInfo ? nowMs + NAME_RETRY_MS : undefined;
-      named[entryIndex] = this.cache.store(entry, outcome, nowMs, retryAtMs);
+      named[entryIndex] = this.cache.storeAnswer(entries[entryIndex]!, outcome, nowMs);
     });
     return named;
+  }
+
+  /** Names `entries` with the worker, after whatever is asking it now (a scan, or a chunk of re-checks). */
+  private askWorker(entries: readonly HandleEntry[]): Promise<NameOutcome[]> {
+    const turn = this.workerQueue.then(() => {
+      const live = [...this.identities.values()].filter((p) => !p.denied).map((p) => ({ pid: p.pid, createTime: String(p.createTime) }));
+      return this.worker.nameAll(
+        entries.map((e) => ({ pid: e.pid, handle: String(e.handle) })),
+        live,
+      );
+    });
+    this.workerQueue = turn.catch(() => undefined);
+    return turn;
   }
 
   /** `exe` (the main image) and `module` (DLLs) mapped from under a watched dir. */

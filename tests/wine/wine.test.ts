@@ -13,7 +13,7 @@ import { describeCloseUnderWine } from './close-scenarios.js';
 import { describeElevatedUnderWine } from './elevated-scenarios.js';
 import { describeRealWindows } from './real-windows-scenarios.js';
 import { describeRunUnderWine } from './run-scenarios.js';
-import { host, hostSummary, prepareWindows, REPO, waitFor, waitForFile, winPath, WindowsProcesses, type WindowsEnv } from './wine-harness.js';
+import { host, hostSummary, prepareWindows, REPO, underWine, waitFor, waitForFile, winPath, WindowsProcesses, type WindowsEnv } from './wine-harness.js';
 
 // Natively (host.ts: vitest on Windows) nothing is missing; under Wine, Wine itself may be.
 const missing = host.missing();
@@ -220,6 +220,34 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
     // 16 pool threads: 15 may hang before the worker retires, so 20 hangs took one fresh worker, not 20.
     expect(result.startsAfterFirst).toBe(2);
     expect(result.startsAfterSecond).toBe(2);
+  }, 180_000);
+
+  it('close A, open B under the same handle value: a system scan shows B, and A no more (Wine: the row reads the same, so the name is asked again)', async () => {
+    const out = join(scratch, 'reused.json');
+    const run = await procs.run('reused-value', [fixture('reused-value-scan.mjs'), dist, winPath(dir), winPath(out)], 150_000);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    expect(r.valueB).toBe(r.valueA); // the scenario: B took A's value
+    expect(r.before).toEqual([winPath(join(dir, 'reused-a.txt'))]);
+    expect(r.shown.at(-1)).toBe(winPath(join(dir, 'reused-b.txt')));
+    if (underWine) {
+      // No object address: the process's rows are word for word what they were, and only a re-check tells.
+      expect(r.rowsAfter).toEqual(r.rowsBefore);
+      expect(r.rechecked).toBeGreaterThan(0);
+    }
+  }, 180_000);
+
+  it("scans while holdwatch's name worker re-checks a name in the background name nothing: the worker's duplicates are neither new handles nor holders", async () => {
+    const out = join(scratch, 'worker-rows.json');
+    const run = await procs.run('worker-rows', [fixture('worker-rows-scan.mjs'), dist, winPath(dir), winPath(scratch), winPath(out)], 150_000);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    expect(r.holderSeen).toBe(true);
+    // The scenario: names were re-checked, and meanwhile the worker held more File handles than at rest.
+    expect(r.rechecked).toBeGreaterThan(0);
+    expect(r.rowsMost).toBeGreaterThan(r.rowsLeast);
+    expect(r.named).toBe(0);
+    expect(r.fromWorkers).toEqual([]);
   }, 180_000);
 
   it("the app scans on a worker thread, not the window's: the same holders as in-process, bad input still bad input", async () => {
