@@ -1,6 +1,6 @@
 // System-wide facts from ntdll: the process list (class 5), the handle table (class 64), the
 // "File" type index (ObjectTypesInformation, once), and one process's handles (class 51).
-import { collectFileRows, type FileRows } from './file-rows.js';
+import { snapshotTable, type TableSnapshot } from './file-rows.js';
 import { GrowingQuery, ReusedBuffer } from './grow-query.js';
 import {
   countProcessHandles,
@@ -20,8 +20,12 @@ import type { ProcessHandle } from './win-types.js';
 const allocate = (size: number) => new NativeMemory(size);
 
 export class SystemTables {
-  // The handle table holds no pointers into itself: it is read straight into a reused Buffer.
-  private readonly handles = new GrowingQuery('NtQuerySystemInformation(SystemExtendedHandleInformation)', (size) => new ReusedBuffer(size), 1024 * 1024);
+  // The handle table holds no pointers into itself: it is read straight into a reused Buffer. Two, taken
+  // in turn by snapshot(): a poll compares its snapshot with the one before, which must stay as it was.
+  private readonly handleReads = [0, 1].map(
+    () => new GrowingQuery('NtQuerySystemInformation(SystemExtendedHandleInformation)', (size) => new ReusedBuffer(size), 1024 * 1024),
+  );
+  private nextRead = 0;
   private readonly processes = new GrowingQuery('NtQuerySystemInformation(SystemProcessInformation)', allocate, 256 * 1024);
   private fileTypeIndex: number | undefined;
   private perProcessUnsupported = false;
@@ -70,11 +74,12 @@ export class SystemTables {
     return parseSystemHandleTable(bytes, bytes.length, type);
   }
 
-  /** The steady-state poll's view of the same table: File rows as 32-bit words, in per-process runs. */
-  fileRows(reuse?: FileRows): FileRows {
+  /** The steady-state poll's view of the same table (file-rows.ts), valid until the next-but-one snapshot. */
+  snapshot(): TableSnapshot {
     const type = this.fileType();
     const bytes = this.readHandleTable();
-    return collectFileRows(bytes, type, bytes.length, reuse);
+    this.nextRead = 1 - this.nextRead;
+    return snapshotTable(bytes, type, bytes.length);
   }
 
   /**
@@ -119,13 +124,13 @@ export class SystemTables {
     }
   }
 
-  /** The system handle table's bytes, valid until the next read. */
+  /** The system handle table's bytes, valid until the next read: read where the next snapshot goes, never over the last one. */
   private readHandleTable(): Buffer {
-    return this.handles.run((memory) => nt.ntQuerySystemInformationInto(nt.SystemExtendedHandleInformation, memory.buffer)).bytes;
+    return this.handleReads[this.nextRead]!.run((memory) => nt.ntQuerySystemInformationInto(nt.SystemExtendedHandleInformation, memory.buffer)).bytes;
   }
 
   dispose(): void {
-    this.handles.dispose();
+    for (const read of this.handleReads) read.dispose();
     this.processes.dispose();
   }
 }

@@ -9,7 +9,7 @@ import { windowsHandleAccess } from '../../core/handle-access.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { BackgroundRechecks, earliestRecheckMs, type DueProcess } from './background-rechecks.js';
 import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
-import { rowEntry, sameRun, type FileRows, type Run } from './file-rows.js';
+import { entryAt, fileRowIndices, sameFileRows, type ProcessBlock, type TableSnapshot } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
 import { enableDebugPrivilege, type PrivilegeState } from './debug-privilege.js';
 import { focusedFileHandles } from './focused-handles.js';
@@ -114,10 +114,9 @@ export class Win32HolderSource implements HolderSource {
   private identitiesVersion = -1;
   private nextIdentitySyncMs = -Infinity;
   private lastPids: number[] = [];
-  /** The last system-wide scan: its rows (compared word for word), runs and per-process results. */
-  private lastRows: FileRows | undefined;
-  private spareRows: FileRows | undefined;
-  private lastRuns = new Map<number, Run>();
+  /** The last system-wide scan: its table (compared process by process), blocks and per-process results. */
+  private lastSnapshot: TableSnapshot | undefined;
+  private lastBlocks = new Map<number, ProcessBlock>();
   private lastScans = new Map<number, PidScan>();
   private lastDirsKey = '';
   private lastKeysVersion = -1;
@@ -180,18 +179,18 @@ export class Win32HolderSource implements HolderSource {
   }
 
   /**
-   * The whole system. A process whose File rows are word for word those of the last scan (same
-   * handle values, access and object) keeps last scan's result without a single lookup; only the
+   * The whole system. A process whose File rows are those of the last scan (same handle values,
+   * access and object: file-rows.ts) keeps last scan's result without a single lookup; only the
    * processes whose rows changed go through the name cache and, for new handles, the worker. Names
    * of unchanged processes that come due a re-check are asked after the scan, in the background.
    */
   private async scanSystem(dirs: readonly KeyedDir[], nowMs: number): Promise<Map<number, PidScan>> {
-    const collected = this.tables.fileRows(this.spareRows);
+    const snapshot = this.tables.snapshot();
     // The name worker's File handles are duplicates it holds for a moment while it names them, and it
     // names between scans too (the re-checks): never a holder, new at every read. Its rows are left out.
     const worker = this.worker.workerPid;
-    const rows = worker === undefined ? collected : { ...collected, runs: collected.runs.filter((run) => run.pid !== worker) };
-    const pids = rows.runs.map((run) => run.pid);
+    const blocks = snapshot.blocks.filter((block) => block.fileRows > 0 && block.pid !== worker);
+    const pids = blocks.map((block) => block.pid);
     if (nowMs >= this.nextIdentitySyncMs || !sameNumbers(pids, this.lastPids)) {
       this.syncIdentities(pids, true);
       this.lastPids = pids;
@@ -206,37 +205,38 @@ export class Win32HolderSource implements HolderSource {
     }
     const renamed = this.rechecks.takeChanged();
     const split = new Set<number>();
-    const runOf = new Map<number, Run>();
-    for (const run of rows.runs) {
-      if (runOf.has(run.pid)) split.add(run.pid);
-      runOf.set(run.pid, run);
+    const blockOf = new Map<number, ProcessBlock>();
+    for (const block of blocks) {
+      if (blockOf.has(block.pid)) split.add(block.pid);
+      blockOf.set(block.pid, block);
     }
     const scans = new Map<number, PidScan>();
     const changed: HandleEntry[] = [];
     const due: DueProcess[] = [];
-    const type = this.tables.fileType();
-    for (const run of rows.runs) {
-      const last = this.lastScans.get(run.pid);
-      const lastRun = this.lastRuns.get(run.pid);
-      const identity = this.identities.get(run.pid);
+    for (const block of blocks) {
+      const { pid } = block;
+      const last = this.lastScans.get(pid);
+      const lastBlock = this.lastBlocks.get(pid);
       if (
         last &&
-        lastRun &&
-        this.lastRows &&
-        !split.has(run.pid) &&
-        last.identity === identity &&
+        lastBlock &&
+        this.lastSnapshot &&
+        !split.has(pid) &&
+        last.identity === this.identities.get(pid) &&
         nowMs < last.redoAtMs &&
-        !renamed.has(run.pid) &&
-        sameRun(rows, run, this.lastRows, lastRun)
+        !renamed.has(pid) &&
+        sameFileRows(snapshot, block, this.lastSnapshot, lastBlock)
       ) {
-        scans.set(run.pid, last);
+        scans.set(pid, last);
         if (nowMs >= last.recheckAtMs && !this.rechecks.busy(nowMs)) {
-          last.recheckAtMs = earliestRecheckMs(last.names, run.pid, this.systemRecheck);
-          if (nowMs >= last.recheckAtMs) due.push({ pid: run.pid, names: last.names, entryAt: (k) => rowEntry(rows, run.start + k, type) });
+          last.recheckAtMs = earliestRecheckMs(last.names, pid, this.systemRecheck);
+          let rows: number[] | undefined;
+          if (nowMs >= last.recheckAtMs)
+            due.push({ pid, names: last.names, entryAt: (k) => entryAt(snapshot, (rows ??= fileRowIndices(snapshot, block))[k]!) });
         }
         continue;
       }
-      for (let i = run.start; i < run.end; i++) changed.push(rowEntry(rows, i, type));
+      for (const row of fileRowIndices(snapshot, block)) changed.push(entryAt(snapshot, row));
     }
     // Nothing changed is the common case: no await, no allocation beyond the pass itself.
     const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs, this.systemRecheck);
@@ -247,12 +247,11 @@ export class Win32HolderSource implements HolderSource {
       scans.set(pid, scan);
     }
     this.cache.endScan(fresh.keys());
-    // Picked now, while `rows` is this scan's: the next scan reads into the buffer before it.
+    // Picked now, while `snapshot` is this scan's: the scan after next reads into its buffer.
     this.rechecks.start(due, nowMs);
     this.lastScans = scans;
-    this.lastRuns = runOf;
-    this.spareRows = this.lastRows;
-    this.lastRows = collected;
+    this.lastBlocks = blockOf;
+    this.lastSnapshot = snapshot;
     return scans;
   }
 
