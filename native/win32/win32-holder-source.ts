@@ -109,6 +109,12 @@ export class Win32HolderSource implements HolderSource {
   private readonly rechecks: BackgroundRechecks;
   private readonly systemRecheck: RecheckPolicy;
   private readonly moduleRefreshMs: number;
+  /**
+   * The Holder built from each holding: an unchanged process keeps its holdings (lastScans, moduleHits),
+   * so its holders are the same objects poll after poll, and the watcher's diff (core/holder-table.ts)
+   * sees them unchanged at one comparison each.
+   */
+  private readonly built = new WeakMap<RawHolding, { holder: Holder; identity: ProcessIdentity }>();
   /** Per pid: the module list last matched (same array = same list), for which dirs, and the hits. */
   private readonly moduleHits = new Map<number, { list: readonly string[]; mapped: readonly string[]; dirs: string; hits: RawHolding[] }>();
   private identitiesVersion = -1;
@@ -500,8 +506,16 @@ export class Win32HolderSource implements HolderSource {
     for (const raw of holdings) {
       const identity = this.identities.get(raw.pid);
       if (!identity) continue;
+      const built = this.built.get(raw);
+      // The current-directory question is asked again after a re-check (background-rechecks.ts).
+      const cwdUnknown = raw.kind === 'dir' && raw.cached !== undefined && raw.cached.isCwd === undefined;
+      if (built && built.identity === identity && built.holder.processName === identity.imageName && !cwdUnknown) {
+        holders.push(built.holder);
+        continue;
+      }
       let commandLine = '';
       let kind = raw.kind;
+      let complete = true;
       try {
         commandLine = this.reader.commandLine(raw.pid, identity.createTime);
         // A process's current directory is an open handle (PEB CurrentDirectory.Handle): that
@@ -512,9 +526,10 @@ export class Win32HolderSource implements HolderSource {
           if (raw.cached.isCwd) kind = 'cwd';
         }
       } catch (error) {
+        complete = false; // asked again next scan, and denied again if so
         if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(raw.pid, `${error.api}: access denied`);
       }
-      holders.push({
+      const holder: Holder = {
         pid: raw.pid,
         ppid: identity.ppid,
         processStartedAtMs: fileTimeToUnixMs(identity.createTime),
@@ -528,7 +543,9 @@ export class Win32HolderSource implements HolderSource {
         watchedDir: raw.watchedDir,
         // GrantedAccess came with the handle table row: decoding it costs a memoised lookup.
         ...(raw.cached ? { access: windowsHandleAccess(raw.cached.access, kind) } : {}),
-      });
+      };
+      if (complete) this.built.set(raw, { holder, identity });
+      holders.push(holder);
     }
     return holders;
   }

@@ -229,6 +229,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     expect(r.valueB).toBe(r.valueA); // the scenario: B took A's value
     expect(r.before).toEqual([winPath(join(dir, 'reused-a.txt'))]);
+    expect(r.sameObjectWhileUnchanged).toBe(true);
     expect(r.shown.at(-1)).toBe(winPath(join(dir, 'reused-b.txt')));
     if (underWine) {
       // No object address: the process's rows are word for word what they were, and only a re-check tells.
