@@ -1,5 +1,6 @@
 // Picks the platform backend once, loading only that one (koffi is never loaded off Windows).
 import type { HolderSource, LiveStackSource, ProcessSource } from '../core/platform.js';
+import type { RecheckPolicy } from './win32/name-cache.js';
 import type { WorkerLauncher } from './remote/remote-holder-source.js';
 import { LINUX_CLOSE_REFUSAL, type HandleTarget, type NamedHandle } from '../core/close-policy.js';
 import { BadInputError } from '../core/errors.js';
@@ -18,12 +19,18 @@ export interface HolderSourceOptions {
    * thread that owns a window. Linux walks on a thread of its own with walkThread 'worker' and ignores this.
    */
   offMainThread?: boolean;
+  /**
+   * Windows: how long system scans trust a name no object address proves (Win32Options.systemRecheck).
+   * The bench passes one that trusts for ever, to measure what a table with addresses costs; the
+   * product passes none.
+   */
+  systemRecheck?: RecheckPolicy;
 }
 
 export async function openHolderSource(options: HolderSourceOptions = {}, platform = process.platform): Promise<HolderSource> {
   if (options.offMainThread && platform === 'win32') {
     try {
-      return await openThreadedHolderSource(options.walkThread ?? 'caller', platform);
+      return await openThreadedHolderSource(options.walkThread ?? 'caller', platform, options.systemRecheck);
     } catch (error) {
       // A packaged app whose worker script cannot load (asar) still scans, on this thread, and says so.
       process.emitWarning(`holdwatch scans on the main thread: the scan thread did not start (${(error as Error).message})`);
@@ -37,7 +44,7 @@ export async function openHolderSource(options: HolderSourceOptions = {}, platfo
     case 'win32': {
       // Only this import loads koffi (lazily, on the first Windows call).
       const { Win32HolderSource } = await import('./win32/win32-holder-source.js');
-      return new Win32HolderSource();
+      return new Win32HolderSource(options.systemRecheck ? { systemRecheck: options.systemRecheck } : {});
     }
     default:
       throw new UnsupportedPlatformError(platform);
@@ -183,7 +190,11 @@ export async function openPipeServerGuard(platform = process.platform): Promise<
 }
 
 /** The platform's holder source on a worker thread of this process (native/threaded/). */
-export async function openThreadedHolderSource(walkThread: 'caller' | 'worker', platform = process.platform): Promise<HolderSource> {
+export async function openThreadedHolderSource(
+  walkThread: 'caller' | 'worker',
+  platform = process.platform,
+  systemRecheck?: RecheckPolicy,
+): Promise<HolderSource> {
   const { ThreadedHolderSource } = await import('./threaded/threaded-holder-source.js');
-  return ThreadedHolderSource.start({ platform, walkThread, hostClockEnv: await hostIdentityClockEnv(platform) });
+  return ThreadedHolderSource.start({ platform, walkThread, hostClockEnv: await hostIdentityClockEnv(platform), ...(systemRecheck ? { systemRecheck } : {}) });
 }

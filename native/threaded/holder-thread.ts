@@ -9,7 +9,10 @@ import type { ThreadCall, ThreadReply, ThreadStart } from './thread-messages.js'
 const port = parentPort!;
 const start = workerData as ThreadStart;
 await adoptHostIdentityClock(start.hostClockEnv, start.platform);
-const source: HolderSource = await openHolderSource({ walkThread: start.walkThread }, start.platform);
+const source: HolderSource = await openHolderSource(
+  { walkThread: start.walkThread, ...(start.systemRecheck ? { systemRecheck: start.systemRecheck } : {}) },
+  start.platform,
+);
 
 async function answer(call: ThreadCall): Promise<ThreadReply> {
   try {

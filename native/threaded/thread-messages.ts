@@ -2,6 +2,7 @@
 // thread is this process's own, so the values are trusted as a function's results are).
 import type { PlatformName, ProcessInfo } from '../../contract/holders.js';
 import type { ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import type { RecheckPolicy } from '../win32/name-cache.js';
 
 export interface ThreadStart {
   platform: NodeJS.Platform;
@@ -9,6 +10,8 @@ export interface ThreadStart {
   walkThread: 'caller' | 'worker';
   /** The owner's identity clock (Linux boot time), so start times, and identities, agree. */
   hostClockEnv: Record<string, string>;
+  /** Windows: HolderSourceOptions.systemRecheck (the bench's). */
+  systemRecheck?: RecheckPolicy;
 }
 
 export type ThreadCall = { id: number } & (
