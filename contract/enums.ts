@@ -19,12 +19,24 @@ export const TEST_EVENT_TYPES = ['run-start', 'test-start', 'phase', 'test-end',
  * here; where finalisation is deferred (PyPy), or a collection comes late, it stays open past the
  * test, and on Windows the teardown's delete fails.
  */
-export const VERDICTS = ['blocked-cleanup', 'leaked-past-test', 'closed-by-gc', 'outside-run', 'in-run'] as const;
+export const VERDICTS = ['blocked-cleanup', 'leaked-past-test', 'outlived-run', 'closed-by-gc', 'outside-run', 'in-run'] as const;
+
+/**
+ * The scope an open belongs to, narrowest first: the test running at the open, else the suite or class
+ * whose setup ran it (beforeAll, setUpClass, a class fixture), the file or module (a module fixture,
+ * import time), the whole session. An open must be closed by the end of its scope.
+ */
+export const SCOPE_KINDS = ['test', 'suite', 'file', 'session'] as const;
 
 /**
  * What a verdict, or the test that opened a handle, rests on; strongest first.
  * - probe-open: a probe's record of the open, made in that process with the test in progress there
  * - probe-finalizer: the probe saw the runtime's finalizer close it (the code never did), and when
+ * - self-inventory: the test process listed its own handles at the scope's start and end (/proc/self/fd,
+ *   ProcessHandleInformation on itself): held at the end and not at the start, opened in that scope
+ * - syscall-ledger: the process's own opens, closes and test-end writes in one total order (strace,
+ *   seccomp-filtered), for code no probe sees (Go, C, native addons)
+ * - deleted-while-held: a run process deleted or renamed a path a run process held (on Windows that fails)
  * - test-boundary: the scan at a test's end, which the test process waited for
  * - exit-stop: the scan while the test process was stopped at its exit, all its files still open
  *   (a Go test binary under holdwatch's -exec program): held then, held past every test of it
@@ -33,4 +45,10 @@ export const VERDICTS = ['blocked-cleanup', 'leaked-past-test', 'closed-by-gc', 
  * - process-tree: whether the holding process belongs to the run (its ancestry, its run tag)
  * - poll: sightings by the periodic scans, placed on the runner's timeline
  */
-export const EVIDENCE = ['probe-open', 'probe-finalizer', 'test-boundary', 'exit-stop', 'test-temp-dir', 'failure-scan', 'process-tree', 'poll'] as const;
+export const EVIDENCE = [
+  'probe-open',
+  'probe-finalizer',
+  'self-inventory',
+  'syscall-ledger',
+  'deleted-while-held',
+  'test-boundary', 'exit-stop', 'test-temp-dir', 'failure-scan', 'process-tree', 'poll'] as const;

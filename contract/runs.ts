@@ -1,7 +1,7 @@
 // Runs (`holdwatch run`, a run started from the UI, `attach`): the test events, the record a run
 // leaves (as `--json` writes it and reports read it), and the events a front end receives while it goes.
 import { z } from 'zod';
-import { EVIDENCE, GC_RESOURCES, TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
+import { EVIDENCE, GC_RESOURCES, SCOPE_KINDS, TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
 import { id, iso, pid } from './primitives.js';
 import { StackLookupSchema } from './stacks.js';
@@ -64,6 +64,11 @@ export const AttributionSchema = z.object({
   openedDuring: z.string().nullable().optional(),
   /** What openedDuring rests on. */
   openedDuringBy: EvidenceSchema.nullable().optional(),
+  /**
+   * Set when the open belongs to a scope wider than one test (beforeAll, a module fixture, import time):
+   * the scope that had to close it. A leak then is held past the end of this scope.
+   */
+  scope: z.object({ kind: z.enum(SCOPE_KINDS), name: z.string() }).optional(),
   verdict: VerdictSchema,
   /** What the verdict rests on. */
   verdictBy: EvidenceSchema.optional(),

@@ -18,6 +18,7 @@ export function thousands(count: number): string {
 export const VERDICT_LABEL: Record<string, string> = {
   'blocked-cleanup': 'blocked cleanup',
   'leaked-past-test': 'leaked past test',
+  'outlived-run': 'outlived the run',
   'closed-by-gc': 'closed by GC',
   'outside-run': 'outside run',
   'in-run': 'in run',
@@ -27,6 +28,9 @@ export const VERDICT_LABEL: Record<string, string> = {
 export const EVIDENCE_TEXT: Record<string, string> = {
   'probe-open': 'recorded at the open, inside the process',
   'probe-finalizer': 'the probe saw the garbage collector close it',
+  'self-inventory': "the test process's own list of its handles at the test's start and end",
+  'syscall-ledger': "the process's system calls, in order with its test ends",
+  'deleted-while-held': 'a run process deleted the path while it was held',
   'test-boundary': 'from the scans at the test boundaries',
   'exit-stop': 'seen when the process exited',
   'test-temp-dir': "the file is in that test's temp dir",

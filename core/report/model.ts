@@ -5,7 +5,7 @@ import type { AttributedHolder, RunRecord, TestOutcome, TestPhase, TestRecord, V
 import { isUnder, POSIX_STYLE, relativeDisplay, WINDOWS_STYLE, type PathStyle } from '../paths.js';
 import { holderKey, processKey } from '../../contract/identity.js';
 
-export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'closed-by-gc', 'in-run', 'outside-run'];
+export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'outlived-run', 'closed-by-gc', 'in-run', 'outside-run'];
 
 /** The verdicts these holders carry, in VERDICT_ORDER: what a legend needs to explain. */
 export function verdictsPresent(holders: readonly AttributedHolder[]): Verdict[] {
@@ -14,7 +14,8 @@ export function verdictsPresent(holders: readonly AttributedHolder[]): Verdict[]
 
 export const VERDICT_MEANING: Record<Verdict, string> = {
   'blocked-cleanup': 'held a path when a teardown failed',
-  'leaked-past-test': 'outlived the test during which it appeared (on Windows, that cleanup fails)',
+  'leaked-past-test': 'outlived the test (or the beforeAll, fixture or module scope) during which it appeared (on Windows, that cleanup fails)',
+  'outlived-run': 'a process of this run still alive and holding it after the test command exited',
   'closed-by-gc':
     'never closed by the code: the garbage collector closed it inside its test; it leaks where finalisation is deferred (PyPy), and on Windows whenever the collection comes late',
   'in-run': 'a process of this run, still inside its test',
