@@ -32,6 +32,7 @@ const MAX_TEST_LANES = 40;
 export const VERDICT_COLOR: Record<Verdict, string> = {
   'blocked-cleanup': '#c62828',
   'leaked-past-test': '#e07b00',
+  'outlived-run': '#a0522d',
   'closed-by-gc': '#7b52ab',
   'in-run': '#5b7fa6',
   'outside-run': '#8a8a8a',
