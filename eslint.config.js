@@ -94,6 +94,8 @@ export default tseslint.config(
       ],
     },
   },
+  // Test suites written as their users write them, for runners that load CommonJS (jest).
+  { files: ['tests/fixtures/**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     files: ['contract/**/*.ts', 'core/**/*.ts'],
     ignores: ['**/*.test.ts'],

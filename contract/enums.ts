@@ -51,4 +51,10 @@ export const EVIDENCE = [
   'self-inventory',
   'syscall-ledger',
   'deleted-while-held',
-  'test-boundary', 'exit-stop', 'test-temp-dir', 'failure-scan', 'process-tree', 'poll'] as const;
+  'test-boundary',
+  'exit-stop',
+  'test-temp-dir',
+  'failure-scan',
+  'process-tree',
+  'poll',
+] as const;

@@ -38,6 +38,8 @@ const OpenSchema = z.object({
   id: z.number().int().positive().optional(),
   /** The test in progress in the process at the open, where the probe tracks its runner's tests. */
   test: text.optional(),
+  scope: z.object({ kind: z.enum(['suite', 'file', 'session']), name: text }).optional(),
+  listed: z.literal(true).optional(),
   frames: Frames,
 });
 
@@ -50,6 +52,7 @@ const TestSchema = z.object({
   atMs,
   event: z.enum(['start', 'end']),
   name: text,
+  scope: z.enum(['suite', 'file', 'session']).optional(),
   open: ids.optional(),
   unlinked: ids.optional(),
 });
@@ -115,6 +118,20 @@ const BASES: Record<string, Record<string, unknown>> = {
   close: { v: 1, kind: 'close', pid: 10, atMs: 3, id: 4, fd: 3 },
   spawn: { v: 1, kind: 'spawn', pid: 10, atMs: 4, api: 'subprocess.Popen', executable: null, argv: ['sleep', '5'], cwd: null, childPid: 11, frames: [frame] },
   test: { v: 1, kind: 'test', pid: 10, atMs: 5, event: 'end', name: 't1', open: [4], unlinked: [] },
+  'scope-end': { v: 1, kind: 'test', pid: 10, atMs: 5, event: 'end', name: 'a.test.js > db', scope: 'suite', open: [4] },
+  'listed-open': {
+    v: 1,
+    kind: 'open',
+    pid: 10,
+    atMs: 2,
+    api: 'native',
+    path: '/w/db',
+    fd: 9,
+    id: 5,
+    scope: { kind: 'file', name: 'a.test.js' },
+    listed: true,
+    frames: [],
+  },
   exit: { v: 1, kind: 'exit', pid: 10, atMs: 6, open: [4, 5] },
   delete: { v: 1, kind: 'delete', pid: 10, atMs: 7, api: 'rmSync', path: '/w', held: [4], cwd: false, test: 't1', frames: [frame] },
   'gc-close': {

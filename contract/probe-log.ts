@@ -47,7 +47,17 @@ export interface OpenRecord {
   id?: number;
   /** The test in progress in the process at the open, where the probe tracks its runner's tests. */
   test?: string;
+  /** Made outside any test: the wider scope running then (a suite's or file's hooks, import time). */
+  scope?: ProbeScope;
+  /** Found in the process's own descriptor list, not at a wrapped call (a native addon's open): no stack. */
+  listed?: true;
   frames: StackFrame[];
+}
+
+/** A scope wider than one test, as the probe's tracker names it. */
+export interface ProbeScope {
+  kind: 'suite' | 'file' | 'session';
+  name: string;
 }
 
 export interface CloseRecord {
@@ -79,6 +89,8 @@ export interface TestBoundaryRecord {
   atMs: number;
   event: 'start' | 'end';
   name: string;
+  /** Set on the end of a wider scope (`name` is the scope's): `open` lists that scope's opens still open. */
+  scope?: ProbeScope['kind'];
   open?: number[];
   unlinked?: number[];
 }
@@ -138,6 +150,14 @@ const listOf = <T>(v: unknown, max: number, item: (x: unknown) => T): T[] => (Ar
 const idsOf = (v: unknown) => listOf(v, 100_000, (x) => int(x, 1));
 const texts = (v: unknown) => listOf(v, 4096, textOf);
 
+const SCOPE_KINDS: readonly ProbeScope['kind'][] = ['suite', 'file', 'session'];
+const scopeKindOf = (v: unknown): ProbeScope['kind'] => (SCOPE_KINDS.includes(v as ProbeScope['kind']) ? (v as ProbeScope['kind']) : reject());
+function scopeOf(v: unknown): ProbeScope {
+  if (typeof v !== 'object' || v === null) return reject();
+  const { kind, name } = v as Record<string, unknown>;
+  return { kind: scopeKindOf(kind), name: textOf(name) };
+}
+
 function frameOf(v: unknown): StackFrame {
   if (!Array.isArray(v) || v.length !== 5) return reject();
   const [file, line, column, fn, user] = v as unknown[];
@@ -172,6 +192,8 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
         fd: o.fd === null ? null : int(o.fd, 0),
         ...optional('id', o.id, (x) => int(x, 1)),
         ...optional('test', o.test, textOf),
+        ...optional('scope', o.scope, scopeOf),
+        ...optional('listed', o.listed, (x) => (x === true ? (true as const) : reject())),
         frames: framesOf(o.frames),
       };
     case 'close':
@@ -191,7 +213,17 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
       };
     case 'test': {
       const event = o.event === 'start' || o.event === 'end' ? o.event : reject();
-      return { v: 1, kind: 'test', pid, atMs, event, name: textOf(o.name), ...optional('open', o.open, idsOf), ...optional('unlinked', o.unlinked, idsOf) };
+      return {
+        v: 1,
+        kind: 'test',
+        pid,
+        atMs,
+        event,
+        name: textOf(o.name),
+        ...optional('scope', o.scope, scopeKindOf),
+        ...optional('open', o.open, idsOf),
+        ...optional('unlinked', o.unlinked, idsOf),
+      };
     }
     case 'exit':
       return { v: 1, kind: 'exit', pid, atMs, open: idsOf(o.open) };

@@ -23,7 +23,17 @@ export const OpenStackSchema = z.object({
   atMs: z.number(),
   /** The test in progress in that process at the call, where the probe knows it (its runner told it). */
   test: z.string().nullable().optional(),
-  /** Set when the probe wrote that test's end: whether this open was still open then (it outlived its test). */
+  /** Made outside any test: the wider scope running then (a suite's or file's hooks, import time, the session). */
+  scope: z.object({ kind: z.enum(['suite', 'file', 'session']), name: z.string() }).optional(),
+  /**
+   * Found in the process's own descriptor list at a scope's start or end, not at a wrapped call (a
+   * native addon's open): which scope is exact, the line is unknown (no frames).
+   */
+  listed: z.boolean().optional(),
+  /**
+   * Set when the probe wrote the end of that test (or of that scope): whether this open was still open
+   * then (it outlived its test or scope).
+   */
   heldPastTest: z.boolean().optional(),
   /** The probe found the file unlinked while this was open (at that test's end): Linux's `(deleted)`, Windows' delete-pending. */
   unlinkedWhileOpen: z.boolean().optional(),

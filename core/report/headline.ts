@@ -10,6 +10,8 @@ export type Inline = string | { code: string };
 export function headline(record: RunRecord): Inline[] {
   const failure = record.failures[0];
   if (failure) return failureHeadline(record, failure);
+  const predicted = sortedHolders(record).filter((h) => h.attribution.verdict === 'blocked-cleanup');
+  if (predicted[0]) return predictedHeadline(record, predicted[0], predicted.length);
   const leaked = sortedHolders(record).filter((h) => h.attribution.verdict === 'leaked-past-test');
   if (leaked[0]) return leakHeadline(record, leaked[0], leaked.length);
   const finalized = sortedHolders(record).filter((h) => h.attribution.verdict === 'closed-by-gc');
@@ -74,13 +76,41 @@ function leakHeadline(record: RunRecord, holder: AttributedHolder, count: number
   const during = a.openedDuring ?? a.firstSeenDuring ?? a.spawnedDuring;
   const out: Inline[] = ['No teardown failed, but ', { code: holder.processName }, ` PID ${holder.pid} still held `, { code: holderPath(record, holder) }];
   const openedAt = openLine(record, holder);
-  if (openedAt && a.openedDuring) out.push(', opened in ', { code: a.openedDuring }, ' at ', { code: openedAt }, ', after that test ended');
+  if (a.scope && !a.openedDuring) out.push(...scopeWords(a.scope), ...(openedAt ? [' (', { code: openedAt }, ')'] : []));
+  else if (openedAt && a.openedDuring) out.push(', opened in ', { code: a.openedDuring }, ' at ', { code: openedAt }, ', after that test ended');
   else out.push(...(during === null ? [' after its test ended'] : [' after ', { code: during }, ' ended']));
   if (holder.attribution.spawnedDuring !== null && holder.attribution.spawnedDuring !== during)
     out.push(' (spawned by ', { code: holder.attribution.spawnedDuring }, ')');
   if (count > 1) out.push(` (and ${count - 1} more handle${count === 2 ? '' : 's'} outlived ${count === 2 ? 'its' : 'their'} test)`);
   out.push(record.platform === 'win32' ? ': deleting it while held fails with WinError 32' : ': on Windows, that cleanup would fail with WinError 32');
   return out;
+}
+
+/**
+ * No failure line, but a run process deleted a path that a run process still held (the probe saw the
+ * call, or a scan saw the file unlinked): on Windows that very delete fails.
+ */
+function predictedHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {
+  const a = holder.attribution;
+  const deletedBy = a.openStack?.found ? a.openStack.stack.deletedBy : undefined;
+  const frame = deletedBy?.frames.find((f) => f.user);
+  const out: Inline[] = ['No teardown failed here, but '];
+  if (deletedBy) out.push({ code: deletedBy.api }, ...(frame ? [' at ', { code: frameLine(record, frame) }] : []), ' deleted ');
+  else out.push('the run deleted ');
+  out.push({ code: holderPath(record, holder).replace(/ \(deleted\)$/, '') }, ' while ', { code: holder.processName }, ` PID ${holder.pid} still held it`);
+  const openedAt = openLine(record, holder);
+  if (a.openedDuring) out.push(' (opened in ', { code: a.openedDuring }, ...(openedAt ? [' at ', { code: openedAt }] : []), ')');
+  else if (a.scope) out.push(' (', ...scopeWords(a.scope).slice(1), ...(openedAt ? [' at ', { code: openedAt }] : []), ')');
+  if (count > 1) out.push(` (and ${count - 1} more like it)`);
+  out.push(record.platform === 'win32' ? ': that delete fails with WinError 32' : ': on Windows, that delete fails (WinError 32, EBUSY)');
+  return out;
+}
+
+/** How a wider scope's leak reads: where it was opened, and that it outlived the scope's end. */
+function scopeWords(scope: NonNullable<AttributedHolder['attribution']['scope']>): Inline[] {
+  if (scope.kind === 'suite') return [', opened in a before-all hook of ', { code: scope.name }, ', still open after its after-all hooks'];
+  if (scope.kind === 'file') return [', opened at the top of ', { code: scope.name }, ' (import or before-all), still open after its after-all hooks'];
+  return [', opened outside any suite of ', { code: scope.name }, ', still open when it ended'];
 }
 
 function finalizedHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {
@@ -104,7 +134,10 @@ function openLine(record: RunRecord, holder: AttributedHolder): string | null {
   const lookup = holder.attribution.openStack;
   if (!lookup?.found) return null;
   const frame = lookup.stack.frames.find((f) => f.user) ?? lookup.stack.frames[0];
-  if (!frame) return null;
+  return frame ? frameLine(record, frame) : null;
+}
+
+function frameLine(record: RunRecord, frame: { file: string; line: number }): string {
   const style = pathStyle(record.platform);
   const file = isUnder(frame.file, record.cwd, style) ? displayPath(record, frame.file, record.cwd) : frame.file;
   return `${file}:${frame.line}`;

@@ -266,9 +266,18 @@ export function shorten(text: string, max = 160): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** The test that opened a holder's handle (the strongest evidence's answer), else the one it was first seen in. */
+/**
+ * The test that opened a holder's handle (the strongest evidence's answer), else the wider scope it was
+ * opened in (a suite's before-all hooks, a file's top), else the test it was first seen in.
+ */
 export function openingTest(holder: AttributedHolder): string | null {
-  return holder.attribution.openedDuring ?? holder.attribution.firstSeenDuring;
+  const { openedDuring, scope, firstSeenDuring } = holder.attribution;
+  return openedDuring ?? (scope ? scopeLabel(scope) : firstSeenDuring);
+}
+
+/** A wider scope as a test column says it: `store (before-all)`, `store.test.mjs (file scope)`. */
+export function scopeLabel(scope: NonNullable<AttributedHolder['attribution']['scope']>): string {
+  return `${scope.name} (${scope.kind === 'suite' ? 'before-all' : `${scope.kind} scope`})`;
 }
 
 /**

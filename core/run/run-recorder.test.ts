@@ -328,3 +328,62 @@ describe('findLeftovers', () => {
     ]);
   });
 });
+
+describe('RunRecorder: scopes, self-inventory, deletes of held paths', () => {
+  const listedOpen = (over: Partial<Extract<StackLookup, { found: true }>['stack']>): StackLookup => ({
+    found: true,
+    matchedBy: 'fd',
+    viaPid: null,
+    stack: {
+      kind: 'open',
+      runtime: 'node',
+      pid: 10,
+      atMs: T0 + 50,
+      api: 'native',
+      path: '/w/db',
+      fd: 5,
+      argv: null,
+      childPid: null,
+      frames: [],
+      listed: true,
+      ...over,
+    },
+  });
+  const noSpawn: StackLookup = { found: false, reason: 'none' };
+  const seen = (stack: StackLookup, deleted = false): JournalEntry[] => [
+    test('test-start', 't1', T0 + 100),
+    { t: 'appeared', atMs: T0 + 200, key: 'k', holder: { ...holder(10, '/w/db'), deleted }, member },
+    test('test-end', 't1', T0 + 1000),
+    { t: 'stacks', byKey: { k: { open: stack, spawn: noSpawn } } },
+  ];
+
+  it('an open of a wider scope still open at its end: leaked past that scope, which the attribution names', () => {
+    const scope = { kind: 'suite' as const, name: 'store' };
+    const [h] = recorderWith(seen(listedOpen({ scope, heldPastTest: true }))).record().holders;
+    expect(h!.attribution).toMatchObject({
+      verdict: 'leaked-past-test',
+      verdictBy: 'self-inventory',
+      openedDuring: null,
+      openedDuringBy: 'self-inventory',
+      scope,
+    });
+  });
+
+  it("one its scope's after hooks closed is no finding, though a poll saw it during a test", () => {
+    const [h] = recorderWith(seen(listedOpen({ scope: { kind: 'file', name: 'a.test.mjs' }, heldPastTest: false }))).record().holders;
+    expect(h!.attribution).toMatchObject({ verdict: 'in-run', openedDuring: null });
+  });
+
+  it("a listed open made in a test rests on the process's own list, not on a probe's record of the call", () => {
+    const [h] = recorderWith(seen(listedOpen({ test: 't1', heldPastTest: true }))).record().holders;
+    expect(h!.attribution).toMatchObject({ verdict: 'leaked-past-test', verdictBy: 'self-inventory', openedDuring: 't1' });
+  });
+
+  it('a held path a run process deleted is the Windows failure, predicted: by the delete the probe saw, or by the (deleted) a scan saw', () => {
+    const deletedBy = { api: 'fs.rmSync', atMs: T0 + 900, path: '/w', frames: [] };
+    const [byCall] = recorderWith(seen(listedOpen({ test: 't1', heldPastTest: true, deletedBy }))).record().holders;
+    expect(byCall!.attribution).toMatchObject({ verdict: 'blocked-cleanup', verdictBy: 'deleted-while-held' });
+    const [byScan] = recorderWith(seen({ found: false, reason: 'not probed' }, true)).record().holders;
+    expect(byScan!.attribution).toMatchObject({ verdict: 'blocked-cleanup', verdictBy: 'deleted-while-held' });
+  });
+});

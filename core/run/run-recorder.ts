@@ -56,7 +56,11 @@ interface Boundary {
 interface Finding {
   test: string | null;
   by: Evidence | null;
+  /** Opened outside any test: the wider scope that had to close it. */
+  scope?: Scope;
 }
+
+type Scope = NonNullable<Attribution['scope']>;
 
 export class RunRecorder {
   private start: Start | undefined;
@@ -266,8 +270,9 @@ export class RunRecorder {
     // Looked up now, not when the entry arrived: runner events may reach us after the poll that saw it.
     // A row only the probe saw was seen at its open, inside its process, where the probe knew the test:
     // the runners' lag (which dates a scan against their events) does not apply to it.
-    const probeTest = row.seenByProbe && row.stacks?.open.found ? row.stacks.open.stack.test : undefined;
-    const firstSeenDuring = probeTest ?? this.testAt(row.firstSeenAtMs);
+    const probeOpen = row.seenByProbe && row.stacks?.open.found ? row.stacks.open.stack : undefined;
+    // An open of a wider scope that only the probe saw was made outside any test.
+    const firstSeenDuring = probeOpen?.test ?? (probeOpen?.scope ? null : this.testAt(row.firstSeenAtMs));
     const spawnedDuring = row.member ? this.spawnTestOf(row.member, row.holder.processStartedAtMs) : null;
     const opened = this.openedDuring(row, firstSeenDuring);
     const { verdict, by } = this.verdictOf(row, opened);
@@ -278,6 +283,7 @@ export class RunRecorder {
         firstSeenDuring,
         openedDuring: opened.test,
         openedDuringBy: opened.by,
+        ...(opened.scope ? { scope: opened.scope } : {}),
         verdict,
         verdictBy: by,
         ...(row.seenByProbe ? { seenBy: 'probe' as const } : {}),
@@ -302,7 +308,12 @@ export class RunRecorder {
    */
   private openedDuring(row: LedgerRow, firstSeenDuring: string | null): Finding {
     const open = row.stacks?.open;
-    if (open?.found && open.viaPid === null && open.stack.test !== undefined) return { test: open.stack.test, by: 'probe-open' };
+    if (open?.found && open.viaPid === null) {
+      // A descriptor the process listed itself knows its scope exactly, not its line.
+      const by = open.stack.listed ? 'self-inventory' : 'probe-open';
+      if (typeof open.stack.test === 'string') return { test: open.stack.test, by };
+      if (open.stack.scope) return { test: null, by, scope: open.stack.scope };
+    }
     const next = this.boundariesOf(row).find((b) => b.scanStartedAtMs >= row.firstScanStartedAtMs);
     if (next) return { test: next.test, by: 'test-boundary' };
     const owner = testOfGoTempDir(row.holder.path, this.timeline.names());
@@ -323,13 +334,18 @@ export class RunRecorder {
     // The runner's own scratch, an anonymous temp file: held past a test, but no teardown deletes it.
     if (scratchOf(row.holder) !== null) return { verdict: 'in-run', by: 'process-tree' };
     if (row.blocked) return { verdict: 'blocked-cleanup', by: 'failure-scan' };
+    // A run process deleted a path while a run process held it (the probe saw the call, or a scan saw the
+    // file unlinked): on Windows that delete fails, as the cleanup's does.
+    if (row.stacks?.open.found && row.stacks.open.stack.deletedBy) return { verdict: 'blocked-cleanup', by: 'deleted-while-held' };
+    if (row.holder.deleted) return { verdict: 'blocked-cleanup', by: 'deleted-while-held' };
     // The finalizer closed it, the code never did: inside its test, a leak CPython hides; after it
     // (a cycle collected later, between tests), it outlived its test as any leak does.
     const finalized = row.closedByFinalizer;
     if (finalized && opened.test !== null) return { verdict: finalized.during === opened.test ? 'closed-by-gc' : 'leaked-past-test', by: 'probe-finalizer' };
-    // The probe inside the process wrote, at the test's end, whether this open was still open.
+    // The probe inside the process wrote, at the end of its test or scope, whether this open was still open.
     const held = row.stacks?.open.found ? row.stacks.open.stack.heldPastTest : undefined;
-    if (opened.by === 'probe-open' && held !== undefined) return { verdict: held ? 'leaked-past-test' : 'in-run', by: 'probe-open' };
+    if ((opened.by === 'probe-open' || opened.by === 'self-inventory') && held !== undefined)
+      return { verdict: held ? 'leaked-past-test' : 'in-run', by: opened.by };
     if (opened.test !== null) {
       // Held when the scan at its test's end ran, the test process waiting: it outlived its test. On
       // Linux this is the prediction of a Windows teardown failure.

@@ -5,7 +5,7 @@ import type { HolderKind } from '../../contract/holders.js';
 import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { PathStyle } from '../paths.js';
 import { POSIX_STYLE } from '../paths.js';
-import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
+import type { DeleteRecord, ExitRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
 
 export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
 
@@ -63,6 +63,8 @@ interface ProcessLife {
   deletes: DeleteRecord[];
   /** The test ends the probe wrote in this process, to its very end (they may come after the holder was first seen). */
   testEnds: TestBoundaryRecord[];
+  /** The process's exit, where the probe wrote it: the end of every scope that reported none. */
+  exit: ExitRecord | undefined;
 }
 
 /** Records grouped by pid, for many lookups over one run's logs. Build once with indexProbeRecords. */
@@ -107,7 +109,8 @@ function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: nu
   const reusedAt = all.find((r) => r.kind === 'process' && r !== process && r.atMs > process.atMs)?.atMs ?? Infinity;
   const testEnds = all.filter((r): r is TestBoundaryRecord => r.kind === 'test' && r.event === 'end' && r.atMs < reusedAt);
   const deletes = all.filter((r): r is DeleteRecord => r.kind === 'delete' && r.atMs < reusedAt);
-  return { process, opens, closedIds, testEnds, deletes };
+  const exit = all.find((r): r is ExitRecord => r.kind === 'exit' && r.atMs < reusedAt);
+  return { process, opens, closedIds, testEnds, deletes, exit };
 }
 
 /**
@@ -116,7 +119,11 @@ function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: nu
  * probe, or the process died first).
  */
 function atTestEnd(life: ProcessLife, record: OpenRecord): Pick<OpenStack, 'heldPastTest' | 'unlinkedWhileOpen'> {
-  if (record.test === undefined || record.id === undefined) return {};
+  if (record.id === undefined) return {};
+  if (record.test === undefined) {
+    const { heldPastTest, unlinkedWhileOpen } = atScopeEnd(life.testEnds, life.exit, record);
+    return { ...(heldPastTest === undefined ? {} : { heldPastTest }), ...(unlinkedWhileOpen ? { unlinkedWhileOpen } : {}) };
+  }
   // The test's end after the call; an async open (a stream's) may get its fd only after that end:
   // then it was open past its test by definition. (The record is dated when the fd came.)
   const ends = life.testEnds.filter((e) => e.name === record.test);
@@ -125,6 +132,26 @@ function atTestEnd(life: ProcessLife, record: OpenRecord): Pick<OpenStack, 'held
   const unlinked = (end.unlinked ?? []).includes(record.id);
   const openedAfterEnd = record.atMs > end.atMs;
   return { heldPastTest: openedAfterEnd || (end.open ?? []).includes(record.id), ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
+}
+
+/**
+ * What the probe saw of an open made outside any test when its scope ended (the suite's or file's end
+ * it wrote, after that scope's after/afterAll hooks; else the process's exit): whether it was open then.
+ */
+export function atScopeEnd(
+  ends: readonly TestBoundaryRecord[],
+  exit: ExitRecord | undefined,
+  record: OpenRecord,
+): Pick<OpenStack, 'heldPastTest' | 'unlinkedWhileOpen'> & { endedAtMs?: number } {
+  const id = record.id;
+  const scope = record.scope;
+  if (id === undefined || !scope) return {};
+  const end = ends.find((e) => e.scope !== undefined && e.name === scope.name && e.atMs >= record.atMs);
+  if (end) {
+    const unlinked = (end.unlinked ?? []).includes(id);
+    return { heldPastTest: (end.open ?? []).includes(id), endedAtMs: end.atMs, ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
+  }
+  return exit ? { heldPastTest: exit.open.includes(id), endedAtMs: exit.atMs } : {};
 }
 
 /**
@@ -169,6 +196,8 @@ function toStack(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node', l
     pid: record.pid,
     atMs: record.atMs,
     ...(!spawn && record.test !== undefined ? { test: record.test } : {}),
+    ...(!spawn && record.scope ? { scope: record.scope } : {}),
+    ...(!spawn && record.listed ? { listed: true } : {}),
     ...ended,
     api: record.api,
     path: spawn ? null : record.path,

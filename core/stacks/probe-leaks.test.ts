@@ -74,4 +74,23 @@ describe('findProbeLeaks', () => {
     const leaks = findProbeLeaks(indexProbeRecords(records), query({ seen: (stack) => stack.path === '/w/seen.txt' }));
     expect(leaks).toEqual([]);
   });
+
+  it("finds a wider scope's open still open at that scope's end, or at the exit when no end was written, and not one its after hooks closed", () => {
+    const scoped = (atMs: number, id: number, path: string, scope: object) => ({ ...open(10, atMs, id, path), scope, listed: true, frames: [] });
+    const suite = { kind: 'suite', name: 'store' };
+    const file = { kind: 'file', name: 'a.test.mjs' };
+    const records = log(
+      proc(10, T0),
+      scoped(T0 + 1, 1, '/w/kept.db', suite),
+      scoped(T0 + 2, 2, '/w/closed.db', suite),
+      scoped(T0 + 3, 3, '/w/module.db', file),
+      { kind: 'test', pid: 10, atMs: T0 + 5, event: 'end', name: 'store', scope: 'suite', open: [1] },
+      exit(10, T0 + 9, [1, 3]),
+    );
+    const leaks = findProbeLeaks(indexProbeRecords(records), query());
+    expect(leaks.map((l) => [l.open.path, l.testEndedAtMs - T0, l.heldUntilMs - T0, l.stack.scope?.name, l.stack.listed])).toEqual([
+      ['/w/kept.db', 5, 9, 'store', true],
+      ['/w/module.db', 9, 9, 'a.test.mjs', true],
+    ]);
+  });
 });

@@ -4,8 +4,8 @@
 // open: each is a leak past its test, seen from inside, and the record says which line opened it.
 // Pure: the probe index and the watched dirs in, the leaks out.
 import type { OpenStack } from '../../contract/stacks.js';
-import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
-import { deletedWhileOpen, stackOf, type ProbeIndex } from './match.js';
+import type { DeleteRecord, ExitRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
+import { atScopeEnd, deletedWhileOpen, stackOf, type ProbeIndex } from './match.js';
 
 export interface ProbeLeak {
   process: ProcessRecord;
@@ -57,20 +57,24 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
   // A test's end and its opens are written by the same flush, often in the same millisecond: every
   // open of the life is looked up, not only those sorted before the end.
   const opens = new Map<number, OpenRecord>();
-  for (const r of records) if (r.kind === 'open' && r.id !== undefined && r.test !== undefined) opens.set(r.id, r);
-  const exit = records.find((r) => r.kind === 'exit');
-  const openAtExit = new Set(exit?.kind === 'exit' ? exit.open : []);
+  const scopeOpens: OpenRecord[] = [];
+  for (const r of records) {
+    if (r.kind !== 'open' || r.id === undefined) continue;
+    if (r.test !== undefined) opens.set(r.id, r);
+    else if (r.scope) scopeOpens.push(r);
+  }
+  const exit = records.find((r): r is ExitRecord => r.kind === 'exit');
+  const openAtExit = new Set(exit?.open ?? []);
   const deletes = records.filter((r): r is DeleteRecord => r.kind === 'delete');
   const closedAt = new Map<number, number>();
   for (const r of records) if (r.kind === 'close') closedAt.set(r.id, r.atMs);
   const leaks: ProbeLeak[] = [];
   const reported = new Set<number>();
-  const report = (open: OpenRecord, end: TestBoundaryRecord) => {
+  const report = (open: OpenRecord, endedAtMs: number, unlinked: boolean) => {
     const id = open.id!;
     if (reported.has(id)) return; // once, at its own test's end
     reported.add(id);
     const watchedDir = open.fd === null ? null : query.watchedDirOf(open.path);
-    const unlinked = (end.unlinked ?? []).includes(id);
     const stack = {
       ...stackOf(open, process.runtime),
       heldPastTest: true,
@@ -78,20 +82,25 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
       ...deletedWhileOpen(deletes, open),
     };
     if (watchedDir === null || query.seen(stack)) return;
-    const lastSeenOpenAtMs = exit && openAtExit.has(id) ? exit.atMs : (closedAt.get(id) ?? Math.max(end.atMs, open.atMs));
-    leaks.push({ process, open, stack, testEndedAtMs: end.atMs, heldUntilMs: lastSeenOpenAtMs, watchedDir });
+    const lastSeenOpenAtMs = exit && openAtExit.has(id) ? exit.atMs : (closedAt.get(id) ?? Math.max(endedAtMs, open.atMs));
+    leaks.push({ process, open, stack, testEndedAtMs: endedAtMs, heldUntilMs: lastSeenOpenAtMs, watchedDir });
   };
   const ends = records.filter((r): r is TestBoundaryRecord => r.kind === 'test' && r.event === 'end');
   for (const end of ends) {
     for (const id of end.open ?? []) {
       const open = opens.get(id);
-      if (open && open.test === end.name && open.atMs <= end.atMs) report(open, end);
+      if (open && open.test === end.name && open.atMs <= end.atMs) report(open, end.atMs, (end.unlinked ?? []).includes(id));
     }
   }
   // An async open (a stream's) that got its fd only after its test ended: open past that test too.
   for (const open of opens.values()) {
     const end = ends.filter((e) => e.name === open.test && e.atMs < open.atMs).at(-1);
-    if (end && !ends.some((e) => e.name === open.test && e.atMs >= open.atMs)) report(open, end);
+    if (end && !ends.some((e) => e.name === open.test && e.atMs >= open.atMs)) report(open, end.atMs, (end.unlinked ?? []).includes(open.id!));
+  }
+  // Opens of a wider scope (beforeAll, a module's import) still open when that scope ended.
+  for (const open of scopeOpens) {
+    const { heldPastTest, unlinkedWhileOpen, endedAtMs } = atScopeEnd(ends, exit, open);
+    if (heldPastTest && endedAtMs !== undefined) report(open, endedAtMs, unlinkedWhileOpen === true);
   }
   return leaks;
 }

@@ -1,7 +1,7 @@
 // A Node test suite whose teardown fails on Windows with EBUSY while every test body passes: one test
 // opens a file with share mode 0 (libuv's UV_FS_O_EXLOCK) and keeps it in a module variable; the
 // suite's cleanup then cannot remove the directory. On Linux the cleanup succeeds and holdwatch
-// reports the handle as leaked-past-test: the same bug, predicted.
+// reports the handle as blocked-cleanup, with the rmSync that removed it while held: the same bug, predicted.
 // Run: holdwatch run --watch "$EXAMPLE_DIR" -- node --test examples/node-ebusy/ebusy.test.mjs (Node 22+ takes files or globs, not a folder)
 import { closeSync, constants, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

@@ -15,10 +15,25 @@ export interface RunChannels {
   probeLogDir: string;
   /** The test-boundary listener (HOLDWATCH_BOUNDARY), contract/boundary.ts. */
   boundary: string;
+  /**
+   * The watched dirs as the OS names them to a process (HOLDWATCH_WATCHED): what a probe lists of its
+   * own descriptors at each scope's end.
+   */
+  watched: readonly string[];
 }
 
-export function runEnvironment(base: NodeJS.ProcessEnv, { runId, eventsPath, probeLogDir, boundary }: RunChannels, stdoutIsTty: boolean): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, [RUN_TAG_VARIABLE]: runId, HOLDWATCH_EVENTS: eventsPath, [BOUNDARY_VARIABLE]: boundary };
+export function runEnvironment(
+  base: NodeJS.ProcessEnv,
+  { runId, eventsPath, probeLogDir, boundary, watched }: RunChannels,
+  stdoutIsTty: boolean,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    [RUN_TAG_VARIABLE]: runId,
+    HOLDWATCH_EVENTS: eventsPath,
+    [BOUNDARY_VARIABLE]: boundary,
+    HOLDWATCH_WATCHED: watched.join(delimiter),
+  };
   // The Python runner probes (pytest plugin, unittest hook): on PYTHONPATH (prepended, the user's entries kept); pytest loads its plugin with -p.
   env.PYTHONPATH = [PROBES_DIR + 'python-runners', ...(base.PYTHONPATH ? [base.PYTHONPATH] : [])].join(delimiter);
   // The stack probes: Python's sitecustomize (which chains the user's) and Node's --require preload.

@@ -125,7 +125,11 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     await loadTapParserBeforeTheCommand(process.platform);
     const prepared = prepareCommand(command, options.io.userSeesTerminal);
     const env = {
-      ...runEnvironment(options.env, { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary }, options.io.userSeesTerminal),
+      ...runEnvironment(
+        options.env,
+        { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary, watched: dirs.map((d) => d.matchPrefix) },
+        options.io.userSeesTerminal,
+      ),
       ...goExecEnvironment(options.env, dirname(runs)),
     };
     const exitCode = await runChild(

@@ -42,6 +42,7 @@ const { syncBuiltinESMExports } = require('node:module');
 const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 const { trackRunnerTests } = require('./runners/index.cjs');
+const { listHeld, watchedPrefixes } = require('./self-inventory.cjs');
 
 const WIRE_VERSION = 1;
 /**
@@ -67,6 +68,8 @@ const MAX_WAIT_MS = 200;
 /** Spare open records (see captureOpen); enough for a burst of short-lived fds. */
 const SPARE_LIMIT = 64;
 const original = {
+  readdirSync: fs.readdirSync,
+  readlinkSync: fs.readlinkSync,
   openSync: fs.openSync,
   writeSync: fs.writeSync,
   closeSync: fs.closeSync,
@@ -91,7 +94,15 @@ const state = {
   cwdDeleted: null,
   /** (file, line, column) -> the source position, where the runner ran transformed code (jest). */
   mapPosition: null,
+  /** The wider scope running outside any test (a suite's or file's hooks, import time), where the tracker knows it. */
+  currentScope: noTest,
+  /** The watched dirs, each ending in a separator: what the self-inventory lists. */
+  watched: [],
+  /** When this process last listed its own descriptors (a native open found then was made after the one before). */
+  listedAtMs: 0,
 };
+/** fd -> the open record of a descriptor no wrapped call opened, found in the process's own fd list. */
+const listedByFd = new Map();
 /** fd -> open record not written yet (dropped unwritten when the fd closes first). An array: fds are small. */
 let pendingByFd = [];
 /** The fds given a pending record since the last flush, so a flush never walks up to the highest fd. */
@@ -127,9 +138,12 @@ function start() {
   // A process running a test runner's tests (node --test's file, mocha, jest's worker): each open is
   // told which test made it, and each test's end which of its opens are still open then (the leak,
   // seen from inside, however short the test).
-  const tracker = trackRunnerTests(process.env, process.argv[1], onTestStarted, onTestEnded);
+  state.watched = watchedPrefixes(process.env);
+  state.listedAtMs = Date.now();
+  const tracker = trackRunnerTests(process.env, process.argv[1], onTestStarted, onTestEnded, onScopeEnded);
   if (tracker !== null) {
     state.currentTest = tracker.currentTest;
+    if (tracker.currentScope) state.currentScope = tracker.currentScope;
     if (tracker.atExit) state.trackerAtExit = tracker.atExit;
     if (tracker.mapPosition) state.mapPosition = tracker.mapPosition;
     if (tracker.timeline) state.timelineFd = openTimeline(process.env.HOLDWATCH_EVENTS);
@@ -184,6 +198,7 @@ function captureInto(record, above) {
   // The test that made the call (an async open, a stream's, may complete after that test ended).
   // openSync_ does this by hand: keep the two alike.
   record.test = state.currentTest();
+  record.scope = record.test === null ? state.currentScope() : null;
   return record;
 }
 
@@ -197,7 +212,7 @@ function captureOpen(above) {
 }
 
 function newOpenRecord() {
-  return { kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: 0, flags: 'r', test: null, trace: {} };
+  return { kind: 'open', id: 0, atMs: 0, api: '', path: '', fd: 0, flags: 'r', test: null, scope: null, trace: {} };
 }
 
 function noTest() {
@@ -368,7 +383,52 @@ function openRecords(test) {
     if (record !== undefined && (test === undefined || record.test === test)) records.push(record);
   }
   for (const record of writtenByFd.values()) if (test === undefined || record.test === test) records.push(record);
+  for (const record of listedByFd.values()) if (test === undefined || record.test === test) records.push(record);
   return records;
+}
+
+/** The opens of a wider scope (made outside any test while it ran) still open now. */
+function scopeRecords(scope) {
+  return openRecords(undefined).filter((record) => (record.test === null || record.test === undefined) && record.scope?.name === scope);
+}
+
+/**
+ * Lists this process's own descriptors under the watched dirs (self-inventory.cjs): one that no wrapped
+ * call opened (a native addon's, a WASM VFS's) becomes an open record, made in `test` when it was not
+ * there at the list before, else outside any test, in the scope running then; one gone since is closed.
+ */
+function listOwnHolds(test) {
+  if (state.watched.length === 0) return;
+  const listing = listHeld(state.watched, [state.logFd, state.timelineFd], original.readdirSync, original.readlinkSync);
+  if (listing === null) return;
+  const now = Date.now();
+  const seen = new Set();
+  for (const { fd, path: file } of listing.fds) {
+    seen.add(fd);
+    const listed = listedByFd.get(fd);
+    const wrapped = pendingByFd[fd] ?? writtenByFd.get(fd);
+    if (wrapped !== undefined && toPath(wrapped.path) === file) {
+      if (listed !== undefined) closeListed(listed, now);
+      continue;
+    }
+    if (listed !== undefined) {
+      if (listed.path === file) continue;
+      closeListed(listed, now);
+    }
+    // Opened after the last list: dated then, the earliest it can have been (a scan that saw it later matches).
+    const record = { kind: 'open', id: state.nextId++, atMs: state.listedAtMs, api: 'native', path: file, fd, flags: null, test, trace: null, listed: true };
+    if (test === null) record.scope = state.currentScope();
+    listedByFd.set(fd, record);
+    schedule(now);
+    queue.push(record);
+  }
+  for (const [fd, record] of listedByFd) if (!seen.has(fd)) closeListed(record, now);
+  state.listedAtMs = now;
+}
+
+function closeListed(record, atMs) {
+  listedByFd.delete(record.fd);
+  queue.push({ kind: 'close', id: record.id, atMs, fd: record.fd });
 }
 
 /** Of these open records, those whose file has no name left (unlinked while open: a delete-pending file on Windows). */
@@ -386,6 +446,7 @@ function unlinkedIds(records) {
 
 function onTestStarted(name, startedAtMs) {
   if (state.disabled) return;
+  listOwnHolds(null); // what is open now was opened before this test: outside it
   const atMs = startedAtMs ?? Date.now();
   timelineEvent({ type: 'test-start', name, atMs });
   schedule(atMs);
@@ -396,6 +457,7 @@ function onTestStarted(name, startedAtMs) {
 function onTestEnded(name, outcome, detail) {
   if (state.disabled) return;
   checkWatchedHandles(name);
+  listOwnHolds(name);
   const atMs = Date.now();
   const open = openRecords(name);
   queue.push({ kind: 'test', event: 'end', name, atMs, open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
@@ -423,9 +485,23 @@ function timelineEvent(event) {
   }
 }
 
+/**
+ * A wider scope (a suite, a test file) has ended, its after/afterAll hooks run: what it opened outside
+ * its tests and still holds, it holds past its scope. Written at once, as a test's end is.
+ */
+function onScopeEnded(name, kind) {
+  if (state.disabled) return;
+  listOwnHolds(null);
+  const atMs = Date.now();
+  const open = scopeRecords(name);
+  queue.push({ kind: 'test', event: 'end', name, scope: kind, atMs, open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
+  flush();
+}
+
 function onExit() {
   if (state.disabled) return;
   state.trackerAtExit(); // a file-level test ends here: its end lists what is still open
+  listOwnHolds(state.currentTest());
   checkWatchedHandles(state.currentTest());
   queue.push({ kind: 'exit', atMs: Date.now(), open: openRecords(undefined).map((r) => r.id) });
   flush();
@@ -495,7 +571,9 @@ function toLine(record) {
         id: record.id,
         flags: flagsText(record.flags),
         ...(typeof record.test === 'string' ? { test: record.test } : {}),
-        frames: formatStack(record.trace),
+        ...(record.scope ? { scope: record.scope } : {}),
+        ...(record.listed ? { listed: true } : {}),
+        frames: record.trace === null ? [] : formatStack(record.trace),
       };
     case 'close':
       return { v: WIRE_VERSION, kind: 'close', pid, atMs: record.atMs, id: record.id, fd: record.fd };
@@ -507,6 +585,7 @@ function toLine(record) {
         atMs: record.atMs,
         event: record.event,
         name: record.name,
+        ...(record.scope ? { scope: record.scope } : {}),
         ...(record.open ? { open: record.open } : {}),
         ...(record.unlinked && record.unlinked.length > 0 ? { unlinked: record.unlinked } : {}),
       };
@@ -612,6 +691,7 @@ function wrapFs() {
     record.trace = new NativeError();
     NativeError.stackTraceLimit = limit;
     record.test = state.currentTest();
+    record.scope = record.test === null ? state.currentScope() : null;
     const fd = openSync.call(this, filePath, flags, mode);
     onOpened(record, fd, filePath, flags, 'fs.openSync');
     return fd;
@@ -734,6 +814,7 @@ function onDeleting(target, api, above) {
   try {
     const gone = toPath(target);
     const within = (p) => p === gone || p.startsWith(gone.endsWith(path.sep) ? gone : gone + path.sep);
+    listOwnHolds(state.currentTest()); // a native open under the path is held there too
     const held = [];
     // Each open is deleted once: fs.rm's later steps (its callbacks' unlinks) add nothing.
     for (const record of openRecords(undefined)) if (!deletedIds.has(record.id) && within(toPath(record.path))) held.push(record.id);

@@ -219,12 +219,20 @@ export function DetailsPanel() {
   );
 }
 
+/** An open outside any test, as the details say it: the scope that had to close it. */
+function scopeText(scope: NonNullable<AttributedHolder['attribution']['scope']>): string {
+  if (scope.kind === 'suite') return `a before-all hook of ${scope.name} (outside its tests)`;
+  if (scope.kind === 'file') return `the top of ${scope.name} (import or before-all, outside its tests)`;
+  return `${scope.name}, outside any suite`;
+}
+
 /** The lead: what it holds, where that was opened, during which test, and the verdict. */
 function Answer({ holder, attribution, stillHeld }: { holder: Holder; attribution: AttributedHolder['attribution'] | null; stillHeld: boolean }) {
   const open = attribution?.openStack?.found ? attribution.openStack.stack : null;
   const frame = open ? openingFrame(open.frames) : null;
-  const during = attribution?.openedDuring ?? attribution?.firstSeenDuring ?? attribution?.spawnedDuring ?? null;
-  const evidence = attribution?.openedDuring ? attribution.openedDuringBy : attribution?.firstSeenDuring ? 'poll' : null;
+  const scope = attribution?.scope && !attribution.openedDuring ? attribution.scope : null;
+  const during = attribution?.openedDuring ?? (scope ? scopeText(scope) : null) ?? attribution?.firstSeenDuring ?? attribution?.spawnedDuring ?? null;
+  const evidence = attribution?.openedDuring || scope ? (attribution?.openedDuringBy ?? null) : attribution?.firstSeenDuring ? 'poll' : null;
   return (
     <dl className="answer" data-testid="answer">
       <dt>{stillHeld ? 'Holds' : 'Held'}</dt>

@@ -22,8 +22,8 @@ describe('corpus: Detox DetoxLogger suite under jest (two streams per test never
     );
     expectAllExitedZero(runs);
     const rows = (test: string) => [
-      `*.jsonl (deleted) | leaked-past-test by probe-open | opened in ${TEST}${test} by probe-open | at BunyanLogger.js:30`,
-      `*.log (deleted) | leaked-past-test by probe-open | opened in ${TEST}${test} by probe-open | at DetoxLogger.test.js:34`,
+      `*.jsonl (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST}${test} by probe-open | at BunyanLogger.js:30`,
+      `*.log (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST}${test} by probe-open | at DetoxLogger.test.js:34`,
     ];
     expect(distinct(runs)).toEqual([
       {

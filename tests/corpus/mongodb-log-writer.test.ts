@@ -28,7 +28,7 @@ describe('corpus: mongodb-log-writer spec under mocha (a write stream never ende
       {
         runs: RUNS,
         summary: [
-          'log-writer-test-*/custom_*_log (deleted) | leaked-past-test by probe-open | opened in MongoLogManager > can take a custom prefix for log files by probe-open | at mongo-log-manager.js:36',
+          'log-writer-test-*/custom_*_log (deleted) | blocked-cleanup by deleted-while-held | opened in MongoLogManager > can take a custom prefix for log files by probe-open | at mongo-log-manager.js:36',
         ],
       },
     ]);

@@ -22,7 +22,7 @@ describe('corpus: a Node core test file under node --test (fds opened, never clo
     expectAllExitedZero(runs);
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([[FILE, 'passed']]);
     const leak = (file: string, marker: string) =>
-      `.tmp.0/${file} (deleted) | leaked-past-test by probe-open | opened in ${FILE} by probe-open | at test-fs-writefile-with-fd.js:${lineOf(source, marker)}`;
+      `.tmp.0/${file} (deleted) | blocked-cleanup by deleted-while-held | opened in ${FILE} by probe-open | at test-fs-writefile-with-fd.js:${lineOf(source, marker)}`;
     const summary = [leak('test.txt', 'the read-only leak'), leak('test.txt', 'the AbortSignal leak'), leak('test1.txt', 'the writeFile() leak')];
     expect(distinct(runs)).toEqual([{ runs: RUNS, summary }]);
   }, 300_000);

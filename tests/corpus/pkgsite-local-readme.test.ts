@@ -25,7 +25,7 @@ describe('corpus: pkgsite TestServer under go test -v (a directory opened by ext
       ['TestServer/search_unsupported', 'passed'],
     ]);
     // Two subtests load the local module: two fds on its directory, deleted by TestServer's cleanup.
-    const leak = 'TestServer*/001 (deleted) | leaked-past-test by exit-stop | opened in TestServer by test-temp-dir | at no open stack';
+    const leak = 'TestServer*/001 (deleted) | blocked-cleanup by deleted-while-held | opened in TestServer by test-temp-dir | at no open stack';
     expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [leak, leak] }]);
   }, 300_000);
 });

@@ -15,7 +15,8 @@ describe('corpus: protractor logger_test under node --test (an fd left open per 
       (watched) => ({ TMPDIR: watched }),
     );
     expectAllExitedZero(runs);
-    const row = (test: string) => `logger_test.log (deleted) | leaked-past-test by probe-open | opened in the logger > ${test} by probe-open | at logger.js:17`;
+    const row = (test: string) =>
+      `logger_test.log (deleted) | blocked-cleanup by deleted-while-held | opened in the logger > ${test} by probe-open | at logger.js:17`;
     expect(distinct(runs)).toEqual([
       {
         runs: RUNS,

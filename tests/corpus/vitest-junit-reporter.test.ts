@@ -33,8 +33,8 @@ describe('corpus: vitest reporters spec under vitest (the JUnit report file is n
       {
         runs: RUNS,
         summary: [
-          `junitReportDirectory/deeply/nested/report.xml (deleted) | leaked-past-test by probe-open | opened in ${FILE}JUnit reporter with outputFile in non-existing directory by probe-open | at junit.ts:72`,
-          `report.xml (deleted) | leaked-past-test by probe-open | opened in ${FILE}JUnit reporter with outputFile by probe-open | at junit.ts:72`,
+          `junitReportDirectory/deeply/nested/report.xml (deleted) | blocked-cleanup by deleted-while-held | opened in ${FILE}JUnit reporter with outputFile in non-existing directory by probe-open | at junit.ts:72`,
+          `report.xml (deleted) | blocked-cleanup by deleted-while-held | opened in ${FILE}JUnit reporter with outputFile by probe-open | at junit.ts:72`,
         ],
       },
     ]);

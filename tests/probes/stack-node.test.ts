@@ -198,20 +198,23 @@ describe('node stack probe', () => {
     const mine = records.filter((r) => r.pid === testFilePid).sort((a, b) => a.atMs - b.atMs);
     const opens = new Map(mine.flatMap((r) => (r.kind === 'open' && r.path.startsWith(scratch.watched) ? [[r.id!, r]] : [])));
     const name = (id: number) => opens.get(id)!.path.slice(scratch.watched.length + 1);
-    // The reporter's names, in execution order; each end with what its own opens left open.
-    expect(mine.flatMap((r) => (r.kind === 'test' ? [[r.event, r.name, (r.open ?? []).map(name), (r.unlinked ?? []).map(name)]] : []))).toEqual([
-      ['start', 'suite', [], []],
-      ['start', 'suite > leaks after an await', [], []],
-      ['end', 'suite > leaks after an await', ['async.txt'], []],
-      ['start', 'suite > closes what it opens', [], []],
-      ['end', 'suite > closes what it opens', [], []],
-      ['start', 'suite > leaks a file its hook unlinks', [], []],
-      ['end', 'suite > leaks a file its hook unlinks', ['unlinked.txt'], ['unlinked.txt']],
-      ['end', 'suite', [], []],
-      ['start', 'outer', [], []],
-      ['start', 'outer > inner', [], []],
-      ['end', 'outer > inner', ['inner.txt'], []],
-      ['end', 'outer', [], []],
+    // The reporter's names, in execution order; each end with what its own opens left open. A describe
+    // block is a scope, not a test: only its end is written, after its after hooks (a test with
+    // subtests stays a test).
+    expect(
+      mine.flatMap((r) => (r.kind === 'test' ? [[r.event, r.scope ?? 'test', r.name, (r.open ?? []).map(name), (r.unlinked ?? []).map(name)]] : [])),
+    ).toEqual([
+      ['start', 'test', 'suite > leaks after an await', [], []],
+      ['end', 'test', 'suite > leaks after an await', ['async.txt'], []],
+      ['start', 'test', 'suite > closes what it opens', [], []],
+      ['end', 'test', 'suite > closes what it opens', [], []],
+      ['start', 'test', 'suite > leaks a file its hook unlinks', [], []],
+      ['end', 'test', 'suite > leaks a file its hook unlinks', ['unlinked.txt'], ['unlinked.txt']],
+      ['end', 'suite', 'suite', [], []],
+      ['start', 'test', 'outer', [], []],
+      ['start', 'test', 'outer > inner', [], []],
+      ['end', 'test', 'outer > inner', ['inner.txt'], []],
+      ['end', 'test', 'outer', [], []],
     ]);
     // closed.txt was closed before a flush: never written.
     expect([...opens.values()].map((r) => [name(r.id!), r.test])).toEqual([

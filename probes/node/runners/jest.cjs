@@ -20,12 +20,24 @@ const ROOT = 'ROOT_DESCRIBE_BLOCK';
  * Starts tracking when jest-circus's runner loads; `onStart(name)` and `onEnd(name, outcome, detail)`
  * are called in order. Returns the current test's getter and a mapper of stack positions.
  */
-function trackJestTests(onStart, onEnd) {
+function trackJestTests(onStart, onEnd, onScopeEnd) {
   let current = null;
   let file = '';
   const runtimes = [];
+  // The describe blocks running now, outermost first: their beforeAll/afterAll hooks are their scope's.
+  const describes = [];
+  const scopeOf = () => {
+    const name = [file, ...describes.map((d) => d.name)].filter(Boolean).join(' > ');
+    return { kind: describes.length > 0 ? 'suite' : 'file', name };
+  };
   const handler = (event) => {
-    if (event.name === 'test_started') {
+    if (event.name === 'run_describe_start' && event.describeBlock?.name !== ROOT) describes.push(event.describeBlock);
+    else if (event.name === 'run_describe_finish') {
+      // After the block's afterAll hooks: what its scope opened and still holds, it holds past the scope.
+      const { kind, name } = scopeOf();
+      if (event.describeBlock?.name !== ROOT) describes.pop();
+      onScopeEnd(name, kind);
+    } else if (event.name === 'test_started') {
       current = { test: event.test, name: [file, ...namesOf(event.test)].filter(Boolean).join(' > ') };
       onStart(current.name);
     } else if (event.name === 'test_done' && current !== null && current.test === event.test) {
@@ -45,6 +57,7 @@ function trackJestTests(onStart, onEnd) {
           .relative(config?.rootDir ?? '', String(testPath))
           .split(path.sep)
           .join('/');
+        describes.length = 0;
         if (typeof runtime?.getSourceMaps === 'function' && !runtimes.includes(runtime)) runtimes.unshift(runtime);
         joinSandboxEvents(runtime, environment, guarded);
       });
@@ -61,7 +74,7 @@ function trackJestTests(onStart, onEnd) {
     }
     return loaded;
   };
-  return { currentTest: () => (current === null ? null : current.name), mapPosition: sourceMapper(runtimes) };
+  return { currentTest: () => (current === null ? null : current.name), currentScope: scopeOf, mapPosition: sourceMapper(runtimes) };
 }
 
 /** Maps (file, line, column) of transformed code to the source's, through the runtimes' source maps; null when unmapped. */

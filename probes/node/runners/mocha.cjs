@@ -7,9 +7,29 @@
 const { EventEmitter } = require('node:events');
 const { firstLineOf, guard } = require('./shared.cjs');
 
-/** Starts tracking at mocha's first test; `onStart(name)` and `onEnd(name, outcome, detail)` are called in order. */
-function trackMochaTests(onStart, onEnd) {
+/**
+ * Starts tracking at mocha's first suite; `onStart(name)` and `onEnd(name, outcome, detail)` are called
+ * in order, and `onScopeEnd(name, kind)` when a suite has ended, its after hooks run. Returns the
+ * current test's and the current scope's getters.
+ */
+function trackMochaTests(onStart, onEnd, onScopeEnd) {
   let current = null;
+  // The suites running now, outermost (the root: the whole session) first.
+  const suites = [];
+  const scopeOf = () => {
+    const names = suites.filter((s) => !s.root).map((s) => String(s.title));
+    return names.length === 0 ? { kind: 'session', name: 'mocha' } : { kind: 'suite', name: names.join(' > ') };
+  };
+  const follow = (runner) => {
+    runner.on('suite', (suite) => suites.push(suite));
+    runner.on('suite end', () =>
+      guard(() => {
+        const { kind, name } = scopeOf();
+        suites.pop();
+        onScopeEnd(name, kind);
+      }),
+    );
+  };
   const ended = new WeakSet();
   const nameOf = (test) => (typeof test.titlePath === 'function' ? test.titlePath() : [test.title]).map(String).join(' > ');
   const patch = (proto) => {
@@ -35,19 +55,20 @@ function trackMochaTests(onStart, onEnd) {
       });
     };
   };
-  // mocha's Runner is an EventEmitter whose first 'test' event comes just before the first test's
-  // beforeEach hooks. Found by that event, whatever loaded mocha (require, or import: mocha 12 is ESM),
-  // its prototype is patched and EventEmitter's emit is itself again.
+  // mocha's Runner is an EventEmitter whose first 'suite' event (the root suite's) comes before any
+  // hook runs. Found by that event, whatever loaded mocha (require, or import: mocha 12 is ESM), its
+  // prototype is patched, its suites are followed, and EventEmitter's emit is itself again.
   const emit = EventEmitter.prototype.emit;
   EventEmitter.prototype.emit = function holdwatchEmit(event, ...args) {
-    if (event === 'test' && isMochaRunner(this)) {
+    if ((event === 'suite' || event === 'test') && isMochaRunner(this)) {
       EventEmitter.prototype.emit = emit;
       guard(() => patch(Object.getPrototypeOf(this)));
-      // This first test's start: its hookDown comes next, through the patched prototype.
+      guard(() => follow(this));
+      if (event === 'suite') suites.push(args[0]); // this event's own listeners were called before ours joined
     }
     return emit.call(this, event, ...args);
   };
-  return () => (current === null ? null : current.name);
+  return { currentTest: () => (current === null ? null : current.name), currentScope: scopeOf };
 }
 
 function isMochaRunner(emitter) {

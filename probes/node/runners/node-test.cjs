@@ -7,7 +7,9 @@
 // when describe() runs, before any test runs, so the hook that finds them is off by the first run.
 // A file that declares no test is itself the test, as node --test reports it (holdwatch's reporter
 // names it by its path from the working directory): it starts with the process and ends at its exit,
-// and everything it opens is its own. In a file with tests, what runs outside them belongs to none.
+// and everything it opens is its own. In a file with tests, what runs outside them belongs to the
+// innermost describe block running (its before/after hooks), else to the file. A describe block (a
+// Suite) is a scope, not a test: its end, after its after hooks, goes to onScopeEnd.
 // Nothing here may throw into the test process.
 const asyncHooks = require('node:async_hooks');
 const { guard } = require('./shared.cjs');
@@ -17,8 +19,9 @@ const { guard } = require('./shared.cjs');
  * file's name, as a file-level test. Returns the current test's getter and `atExit`, to call as the
  * process exits (the end of a file-level test).
  */
-function trackNodeTests(onStart, onEnd, file) {
+function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
   const running = [];
+  const isSuite = (test) => test?.constructor?.name === 'Suite';
   let anyTestRan = false;
   const patched = new Set();
   let hook = null;
@@ -39,10 +42,13 @@ function trackNodeTests(onStart, onEnd, file) {
             hook = null;
           }
           if (this.parent) {
-            anyTestRan = true;
             const name = nameOf(this);
-            running.push({ test: this, name });
-            guard(() => onStart(name));
+            const suite = isSuite(this);
+            running.push({ test: this, name, suite });
+            if (!suite) {
+              anyTestRan = true;
+              guard(() => onStart(name));
+            }
           }
           return run.apply(this, args);
         };
@@ -52,8 +58,8 @@ function trackNodeTests(onStart, onEnd, file) {
         p.postRun = function holdwatchPostRun(...args) {
           const at = running.findLastIndex((r) => r.test === this);
           if (at >= 0) {
-            const [{ name }] = running.splice(at, 1);
-            guard(() => onEnd(name));
+            const [{ name, suite }] = running.splice(at, 1);
+            guard(() => (suite ? onScopeEnd(name, 'suite') : onEnd(name)));
           }
           return postRun.apply(this, args);
         };
@@ -67,8 +73,13 @@ function trackNodeTests(onStart, onEnd, file) {
   });
   hook.enable();
   const startedAtMs = Date.now();
+  const innermost = (suite) => running.findLast((r) => r.suite === suite);
   return {
-    currentTest: () => (running.length > 0 ? running[running.length - 1].name : anyTestRan ? null : file),
+    currentTest: () => innermost(false)?.name ?? (running.length > 0 || anyTestRan ? null : file),
+    currentScope: () => {
+      const suite = innermost(true);
+      return suite ? { kind: 'suite', name: suite.name } : { kind: 'file', name: file };
+    },
     // Only now is it known that no test ran: the file-level test is written whole, from the start of the process.
     atExit: () => {
       if (anyTestRan) return;

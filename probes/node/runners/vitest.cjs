@@ -18,9 +18,24 @@ const WORKER_STATE = '__vitest_worker__';
  * Starts tracking; `onStart(name)` and `onEnd(name, outcome)` are called in order. Returns the current
  * test's getter and a mapper of stack positions.
  */
-function trackVitestTests(onStart, onEnd) {
+function trackVitestTests(onStart, onEnd, onScopeEnd) {
   let followed = null;
   let running = null; // { task, name }
+  // The suite or file whose hooks (or import) run now, outside any test; null between files.
+  let scopeTask = null;
+  let rootOf = () => '';
+  const scopeOf = (task) => ({ kind: task.file === task ? 'file' : 'suite', name: nameOf(task, rootOf()) });
+  // vitest sets `current` back to the parent suite once a suite's afterAll hooks have run, and to the
+  // next file (or nothing) once a file's have: every scope left on the way up has ended.
+  const enterScope = (next) => {
+    const stays = new Set();
+    for (let t = next; t; t = parentOf(t)) stays.add(t);
+    for (let t = scopeTask; t && !stays.has(t); t = parentOf(t)) {
+      const { kind, name } = scopeOf(t);
+      guard(() => onScopeEnd(name, kind));
+    }
+    scopeTask = next ?? null;
+  };
   const begin = (task, root) => {
     running = { task, name: nameOf(task, root) };
     guard(() => onStart(running.name));
@@ -37,6 +52,7 @@ function trackVitestTests(onStart, onEnd) {
     finish();
     let value = workerState.current;
     const root = () => workerState.config?.root ?? '';
+    rootOf = root;
     Object.defineProperty(workerState, 'current', {
       configurable: true,
       enumerable: true,
@@ -44,10 +60,13 @@ function trackVitestTests(onStart, onEnd) {
       set: (next) => {
         value = next;
         if (running !== null && running.task !== next) finish();
-        if (next?.type === 'test' && running === null) begin(next, root());
+        if (next?.type === 'test') {
+          if (running === null) begin(next, root());
+        } else enterScope(next);
       },
     });
     if (value?.type === 'test') begin(value, root());
+    else if (value) scopeTask = value;
   };
   const currentTest = () => {
     const workerState = globalThis[WORKER_STATE];
@@ -55,7 +74,16 @@ function trackVitestTests(onStart, onEnd) {
     return running === null ? null : running.name;
   };
   watchStateProvided(currentTest);
-  return { currentTest, mapPosition: sourceMapper() };
+  const currentScope = () => {
+    currentTest(); // follows the worker's state if it has come since
+    return scopeTask === null ? { kind: 'session', name: 'vitest worker' } : scopeOf(scopeTask);
+  };
+  return { currentTest, currentScope, mapPosition: sourceMapper() };
+}
+
+/** The suite a task belongs to, else its file; null for a file. */
+function parentOf(task) {
+  return task.suite ?? (task.file && task.file !== task ? task.file : null);
 }
 
 /** Calls `onProvided` right after vitest defines its worker state on globalThis. */

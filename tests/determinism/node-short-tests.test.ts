@@ -1,0 +1,38 @@
+// 1 ms tests under node:test, jest, mocha and vitest (tests/fixtures/scopes), with both CPUs loaded by
+// another process: the leaking test is named and its 1 ms neighbours are not, the before-all's
+// database is held past its suite, the removed folder is the predicted failure, in every run. Each
+// test process lists its own descriptors at each test's end: no scan, no poll, no timing decides.
+// HOLDWATCH_DETERMINISM_RUNS raises the runs per runner (50 for the issue's measure).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distinct, runCase } from '../corpus/corpus.js';
+import { expectedSummary, SCOPES_RUNNERS } from '../fixtures/scopes/runners.js';
+
+const RUNS = Number(process.env.HOLDWATCH_DETERMINISM_RUNS) || 10;
+
+/** Two busy processes, one per CPU, for the length of the test. */
+let load: ChildProcess[] = [];
+beforeAll(() => {
+  load = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+});
+afterAll(() => {
+  for (const child of load) child.kill('SIGKILL');
+});
+
+describe.each(SCOPES_RUNNERS)('$runner: 1 ms tests under load', (runner) => {
+  it(`names the test that leaked, not its neighbours, in ${RUNS} of ${RUNS} runs`, async () => {
+    const halves = await Promise.all(
+      [0, 1].map(() =>
+        runCase(
+          runner.caseDir,
+          () => runner.command,
+          RUNS / 2,
+          (watched) => ({ WORK: watched }),
+        ),
+      ),
+    );
+    const runs = halves.flat();
+    expect(runs.filter((r) => r.exitCode !== 0).map((r) => r.tail)).toEqual([]);
+    expect(distinct(runs)).toEqual([{ runs: RUNS, summary: expectedSummary(runner) }]);
+  }, 900_000);
+});
