@@ -5,11 +5,14 @@
 // listener; the first line carries the token, so no other process can feed the run's timeline.
 //   client -> holdwatch   {"type":"hello","token":"<hex>","pid":N}
 //   client -> holdwatch   {"type":"test-end","seq":N,"name":"<test>","atMs":N}
+//   (with "scope":"suite"|"file"|"session", `name` is a wider scope that ended: a class's, a module's)
 //   holdwatch -> client   {"type":"ack","seq":N}
 // A process that runs no runner integration may instead say it is stopped at its exit, its files all
 // still open (holdwatch's `go test -exec` program, for the test binary it traces), and wait the same way:
 //   client -> holdwatch   {"type":"exit","seq":N,"atMs":N}
 // Validated by hand, zod-free: the messages are three fields each, and a run loads no zod to start.
+
+import { SCOPE_KINDS } from './enums.js';
 
 export const BOUNDARY_VARIABLE = 'HOLDWATCH_BOUNDARY';
 
@@ -28,7 +31,11 @@ export interface BoundaryTestEnd {
   name: string;
   /** The runner's end of the test, milliseconds since the Unix epoch. */
   atMs: number;
+  /** Set when `name` is a wider scope that ended, its fixtures finalized, not a test. */
+  scope?: ScopeKind;
 }
+
+type ScopeKind = (typeof SCOPE_KINDS)[number];
 
 /** The hello's process is stopped at its exit: whatever it holds now, it held when all its tests had ended. */
 export interface BoundaryExit {
@@ -55,7 +62,8 @@ export function toBoundaryHello(value: unknown): BoundaryHello | undefined {
 export function toBoundaryTestEnd(value: unknown): BoundaryTestEnd | undefined {
   if (!isRecord(value) || value.type !== 'test-end' || !isCount(value.seq) || typeof value.name !== 'string') return undefined;
   if (typeof value.atMs !== 'number' || !Number.isFinite(value.atMs) || value.name.length > 4096) return undefined;
-  return { type: 'test-end', seq: value.seq, name: value.name, atMs: value.atMs };
+  if (value.scope !== undefined && !SCOPE_KINDS.includes(value.scope as ScopeKind)) return undefined;
+  return { type: 'test-end', seq: value.seq, name: value.name, atMs: value.atMs, ...(value.scope === undefined ? {} : { scope: value.scope as ScopeKind }) };
 }
 
 export function toBoundaryExit(value: unknown): BoundaryExit | undefined {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
 import { LeftoverRecordSchema, TestEventSchema, VersionsSchema } from './runs.js';
-import { GC_RESOURCES } from './enums.js';
+import { GC_RESOURCES, SCOPE_KINDS } from './enums.js';
 import { StackLookupSchema } from './stacks.js';
 
 const ms = z.number().finite();
@@ -74,7 +74,9 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
    */
   z.object({
     t: z.literal('boundary'),
+    /** The test that ended; with `scope`, the wider scope that ended (a module's, a class's, the session). */
     test: z.string(),
+    scope: z.enum(SCOPE_KINDS).optional(),
     atMs: ms,
     /** The test process that waited: the boundary speaks for it and its descendants. */
     pid: z.number().int().nonnegative(),

@@ -45,9 +45,10 @@ export const RUNNER_LAG_MS = 25;
 type Start = Extract<JournalEntry, { t: 'run-start' }>;
 type Failure = Extract<JournalEntry, { t: 'failure' }>;
 
-/** A test's end as the scan its process waited for saw it. */
+/** A test's end (or a wider scope's: a module's, a class's) as the scan its process waited for saw it. */
 interface Boundary {
   test: string;
+  scope?: Scope['kind'];
   pid: number;
   scanStartedAtMs: number;
   held: ReadonlySet<string>;
@@ -113,7 +114,13 @@ export class RunRecorder {
         }
         break;
       case 'boundary':
-        this.boundaries.push({ test: entry.test, pid: entry.pid, scanStartedAtMs: entry.scanStartedAtMs, held: new Set(entry.held) });
+        this.boundaries.push({
+          test: entry.test,
+          ...(entry.scope ? { scope: entry.scope } : {}),
+          pid: entry.pid,
+          scanStartedAtMs: entry.scanStartedAtMs,
+          held: new Set(entry.held),
+        });
         break;
       case 'exit-stop':
         this.heldAtExit.set(entry.pid, new Set(entry.held));
@@ -155,7 +162,10 @@ export class RunRecorder {
         if (row) {
           row.closedByFinalizer = closedByFinalizer;
           // The finalizer's record names the open it closed: no stack matched by a scan's date beats it.
-          if (entry.open) row.stacks = { open: entry.open, spawn: row.stacks?.spawn ?? { found: false, reason: 'no spawn stack: not matched' } };
+          // It keeps the scope the open record gave (a module fixture's), which the finalizer's lacks.
+          const scope = row.stacks?.open.found ? row.stacks.open.stack.scope : undefined;
+          const open = scope && entry.open?.found && entry.open.stack.test == null ? { ...entry.open, stack: { ...entry.open.stack, scope } } : entry.open;
+          if (open) row.stacks = { open, spawn: row.stacks?.spawn ?? { found: false, reason: 'no spawn stack: not matched' } };
         } else if (entry.unseen)
           this.ledger.set(entry.key, {
             key: entry.key,
@@ -314,7 +324,7 @@ export class RunRecorder {
       if (typeof open.stack.test === 'string') return { test: open.stack.test, by };
       if (open.stack.scope) return { test: null, by, scope: open.stack.scope };
     }
-    const next = this.boundariesOf(row).find((b) => b.scanStartedAtMs >= row.firstScanStartedAtMs);
+    const next = this.boundariesOf(row).find((b) => !b.scope && b.scanStartedAtMs >= row.firstScanStartedAtMs);
     if (next) return { test: next.test, by: 'test-boundary' };
     const owner = testOfGoTempDir(row.holder.path, this.timeline.names());
     if (owner) return { test: owner, by: 'test-temp-dir' };
@@ -342,14 +352,18 @@ export class RunRecorder {
     // (a cycle collected later, between tests), it outlived its test as any leak does.
     const finalized = row.closedByFinalizer;
     if (finalized && opened.test !== null) return { verdict: finalized.during === opened.test ? 'closed-by-gc' : 'leaked-past-test', by: 'probe-finalizer' };
+    const scopeEnd = opened.scope ? this.scopeEndOf(row, opened.scope) : undefined;
+    if (finalized && scopeEnd) return { verdict: scopeEnd.held.has(row.key) ? 'leaked-past-test' : 'closed-by-gc', by: 'probe-finalizer' };
     // The probe inside the process wrote, at the end of its test or scope, whether this open was still open.
     const held = row.stacks?.open.found ? row.stacks.open.stack.heldPastTest : undefined;
     if ((opened.by === 'probe-open' || opened.by === 'self-inventory') && held !== undefined)
       return { verdict: held ? 'leaked-past-test' : 'in-run', by: opened.by };
+    // Held when the scan at its scope's end ran (a module's fixtures finalized), the process waiting.
+    if (scopeEnd) return scopeEnd.held.has(row.key) ? { verdict: 'leaked-past-test', by: 'test-boundary' } : { verdict: 'in-run', by: 'test-boundary' };
     if (opened.test !== null) {
       // Held when the scan at its test's end ran, the test process waiting: it outlived its test. On
       // Linux this is the prediction of a Windows teardown failure.
-      const end = this.boundariesOf(row).find((b) => b.test === opened.test && b.scanStartedAtMs >= row.firstScanStartedAtMs);
+      const end = this.boundariesOf(row).find((b) => !b.scope && b.test === opened.test && b.scanStartedAtMs >= row.firstScanStartedAtMs);
       if (end) return end.held.has(row.key) ? { verdict: 'leaked-past-test', by: 'test-boundary' } : { verdict: 'in-run', by: 'test-boundary' };
       // Held while its process was stopped at its exit (after all of that process's tests).
       if (this.heldAtExit.get(row.holder.pid)?.has(row.key)) return { verdict: 'leaked-past-test', by: 'exit-stop' };
@@ -358,6 +372,11 @@ export class RunRecorder {
       if (testEnd !== null && row.lastSeenAtMs > testEnd) return { verdict: 'leaked-past-test', by: 'poll' };
     }
     return { verdict: 'in-run', by: opened.by ?? 'poll' };
+  }
+
+  /** The scan at the end of a wider scope, after the holder was first seen, that its process waited for. */
+  private scopeEndOf(row: LedgerRow, scope: Scope): Boundary | undefined {
+    return this.boundariesOf(row).find((b) => b.scope && b.test === scope.name && b.scanStartedAtMs >= row.firstScanStartedAtMs);
   }
 
   /** The boundaries that speak for a holder: those its own process or an ancestor (its test process) waited for. */

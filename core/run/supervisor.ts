@@ -4,6 +4,7 @@
 // byte-for-byte pass-through of its output; this class only reads a copy of it.
 import type { Holder, PlatformName } from '../../contract/holders.js';
 import type { AttributedHolder, RunRecord, TestEvent } from '../../contract/runs.js';
+import type { SCOPE_KINDS } from '../../contract/enums.js';
 import { withDeadline, type Clock } from '../clock.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
 import { processKey } from '../../contract/identity.js';
@@ -18,6 +19,8 @@ import type { StackLookup } from '../../contract/stacks.js';
 import { blockersOf, holdersOnPath, isOnOrUnder, RunRecorder, type KeyedHolder } from './run-recorder.js';
 import type { RunPlace } from './leftovers.js';
 import { SerialQueue } from '../serial-queue.js';
+
+type ScopeKind = (typeof SCOPE_KINDS)[number];
 
 /** A runner's "teardown errored" event this close to a failure line is the same failure. */
 const FAILURE_MERGE_MS = 2000;
@@ -173,14 +176,23 @@ export class RunSupervisor {
    * processes are scanned at once, and what they hold is journaled against the test. Resolves when
    * that entry is written; then the test process may go on.
    */
-  async testBoundary(name: string, atMs: number, pid: number): Promise<void> {
+  async testBoundary(name: string, atMs: number, pid: number, scope?: ScopeKind): Promise<void> {
     const watcher = this.watcher;
     if (!watcher) return;
     const outcome = await watcher.scanNow({ full: false });
     // The scan's own entries were queued first (onPoll, with the membership refreshed): they come before.
     await this.tasks.run(async () => {
       const held = outcome.result.holders.filter((h) => this.isKnown(h)).map(holderKey);
-      this.write({ t: 'boundary', test: name, atMs, pid, scanStartedAtMs: outcome.startedAtMs, scanEndedAtMs: outcome.endedAtMs, held: [...new Set(held)] });
+      this.write({
+        t: 'boundary',
+        test: name,
+        ...(scope ? { scope } : {}),
+        atMs,
+        pid,
+        scanStartedAtMs: outcome.startedAtMs,
+        scanEndedAtMs: outcome.endedAtMs,
+        held: [...new Set(held)],
+      });
     });
   }
 

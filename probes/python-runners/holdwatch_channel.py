@@ -38,6 +38,16 @@ def tell_stack_probe(test):
             pass
 
 
+def tell_stack_probe_scope(kind, name=None):
+    """The stack probe stamps opens with the wider scope whose setup runs now (kind None: none)."""
+    recorder = sys.modules.get("_holdwatch_stacks.recorder")
+    if recorder is not None:
+        try:
+            recorder.set_scope(kind, name)
+        except Exception:  # noqa: BLE001 - an older probe: opens go without their scope
+            pass
+
+
 def inbox_dir():
     env = os.environ
     if env.get("HOLDWATCH_DATA_DIR"):
@@ -133,14 +143,18 @@ class Boundary:
         spec = os.environ.get(BOUNDARY_ENV)
         return cls(spec) if spec else None
 
-    def test_ended(self, name, at_ms):
+    def test_ended(self, name, at_ms, scope=None):
+        """Test ``name`` ended (or, with ``scope``, that wider scope: a module's, a class's, the session's)."""
         if self._broken:
             return
         try:
             if self._sock is None:
                 self._connect()
             self._seq += 1
-            self._send({"type": "test-end", "seq": self._seq, "name": name, "atMs": at_ms})
+            message = {"type": "test-end", "seq": self._seq, "name": name, "atMs": at_ms}
+            if scope is not None:
+                message["scope"] = scope
+            self._send(message)
             reply = json.loads(self._reader.readline() or "null")
             if not isinstance(reply, dict) or reply.get("type") != "ack" or reply.get("seq") != self._seq:
                 raise ValueError("not an ack")

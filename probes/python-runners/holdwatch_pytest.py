@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from holdwatch_channel import Boundary, EventsFile, announce_header, announce_path, tell_stack_probe
+from holdwatch_channel import Boundary, EventsFile, announce_header, announce_path, tell_stack_probe, tell_stack_probe_scope
 
 
 _OUTCOME_RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
@@ -48,6 +48,44 @@ def _detail(report):
     return None
 
 
+# pytest's fixture scopes as holdwatch's scope kinds (contract/enums.ts SCOPE_KINDS).
+_SCOPE_KINDS = {"class": "suite", "module": "file", "package": "file", "session": "session"}
+
+
+def _scope_of(fixturedef, request):
+    """(kind, name) of a fixture wider than one test, named by the node it lives on; None for a test's own."""
+    try:
+        scope = getattr(fixturedef, "scope", "function")
+        kind = _SCOPE_KINDS.get(scope)
+        if kind is None:
+            return None
+        if kind == "session":
+            return kind, "session"
+        node = request.node
+        return kind, node.nodeid or "session"
+    except Exception:  # noqa: BLE001 - an unknown pytest: the open goes to the test running
+        return None
+
+
+_FILE_NODES = tuple(t for t in (getattr(pytest, "Module", None), getattr(pytest, "Package", None)) if t is not None)
+
+
+def _scopes_left(item, nextitem):
+    """The class, module and package scopes (and at the end, the session) that ``item`` is the last of."""
+    try:
+        staying = set() if nextitem is None else {id(n) for n in nextitem.listchain()}
+        left = []
+        for node in reversed(item.listchain()[:-1]):
+            kind = "suite" if isinstance(node, pytest.Class) else "file" if isinstance(node, _FILE_NODES) else None
+            if kind is not None and id(node) not in staying:
+                left.append((kind, node.nodeid))
+        if nextitem is None:
+            left.append(("session", "session"))
+        return left
+    except Exception:  # noqa: BLE001
+        return []
+
+
 class HoldwatchPlugin:
     def __init__(self, events, boundary=None):
         self._events = events
@@ -55,6 +93,9 @@ class HoldwatchPlugin:
         self._outcomes = {}
         # Tests run in this process (with xdist, the controller only relays its workers' reports).
         self._ran_here = set()
+        # nodeid -> the wider scopes its teardown ends, innermost first.
+        self._scopes_ending = {}
+        self._running = None
 
     def _safe_emit(self, **event):
         try:
@@ -67,6 +108,7 @@ class HoldwatchPlugin:
 
     def pytest_runtest_logstart(self, nodeid, location):
         self._outcomes[nodeid] = "passed"
+        self._running = nodeid
         tell_stack_probe(nodeid)
         self._safe_emit(type="test-start", name=nodeid)
 
@@ -82,6 +124,24 @@ class HoldwatchPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_teardown(self, item, nextitem):
         self._safe_emit(type="phase", name=item.nodeid, phase="teardown")
+        # pytest finalizes the fixtures of every scope this item leaves in its teardown: those scopes end.
+        self._scopes_ending[item.nodeid] = _scopes_left(item, nextitem)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        # A wider fixture's setup runs inside the first test that asks for it, but what it opens belongs
+        # to its scope, which must close it by the scope's end.
+        scope = _scope_of(fixturedef, request)
+        if scope is None:
+            yield
+            return
+        tell_stack_probe(None)
+        tell_stack_probe_scope(*scope)
+        try:
+            yield
+        finally:
+            tell_stack_probe_scope(None)
+            tell_stack_probe(self._running)
 
     def pytest_runtest_logreport(self, report):
         try:
@@ -95,11 +155,14 @@ class HoldwatchPlugin:
             pass
 
     def pytest_runtest_logfinish(self, nodeid, location):
+        self._running = None
         tell_stack_probe(None)
         at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"))
         if self._boundary is not None and nodeid in self._ran_here:
             self._ran_here.discard(nodeid)
             self._boundary.test_ended(nodeid, at_ms)
+            for kind, name in self._scopes_ending.pop(nodeid, ()):
+                self._boundary.test_ended(name, at_ms, scope=kind)
 
     def pytest_sessionfinish(self, session, exitstatus):
         self._safe_emit(type="run-end", name="pytest", outcome="passed" if int(exitstatus) == 0 else "failed")

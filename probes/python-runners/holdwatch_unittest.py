@@ -18,15 +18,21 @@ _installed = False
 
 
 class _PatchOnImport:
-    """A one-shot import hook: lets ``unittest.result`` load as usual, then wraps TestResult."""
+    """A one-shot import hook per module: lets ``unittest.result`` and ``unittest.suite`` load as usual,
+    then wraps TestResult and TestSuite."""
+
+    def __init__(self):
+        self._waiting = {"unittest.result": lambda module: _patch(module.TestResult), "unittest.suite": lambda module: _patch_suite(module.TestSuite)}
 
     def find_spec(self, name, path=None, target=None):
-        if name != "unittest.result":
+        patch = self._waiting.pop(name, None)
+        if patch is None:
             return None
-        try:
-            sys.meta_path.remove(self)
-        except ValueError:
-            pass
+        if not self._waiting:
+            try:
+                sys.meta_path.remove(self)
+            except ValueError:
+                pass
         import importlib.machinery
 
         spec = importlib.machinery.PathFinder.find_spec(name, path)
@@ -37,7 +43,7 @@ class _PatchOnImport:
         def exec_and_patch(module):
             load(module)
             try:
-                _patch(module.TestResult)
+                patch(module)
             except Exception:  # noqa: BLE001 - never into the test process
                 pass
 
@@ -51,9 +57,10 @@ def install():
     if _installed:
         return
     _installed = True
-    loaded = sys.modules.get("unittest.result")
-    if loaded is not None:
+    loaded, suite = sys.modules.get("unittest.result"), sys.modules.get("unittest.suite")
+    if loaded is not None and suite is not None:
         _patch(loaded.TestResult)
+        _patch_suite(suite.TestSuite)
     else:
         sys.meta_path.insert(0, _PatchOnImport())
 
@@ -104,6 +111,23 @@ class _Reporter:
             self._boundary.test_ended(name, at_ms)
 
 
+    def scope_setup(self, kind, name):
+        """A class's or module's setUp runs now (kind None: it is over): its opens carry that scope."""
+        if _pytest_reports():
+            return
+        from holdwatch_channel import tell_stack_probe_scope
+
+        tell_stack_probe_scope(kind, name)
+
+    def scope_ended(self, kind, name):
+        """A class's tearDownClass or a module's tearDownModule has run: what that scope opened should be closed."""
+        if self._events is None or self._boundary is None or _pytest_reports():
+            return
+        import time
+
+        self._boundary.test_ended(name, time.time() * 1000.0, scope=kind)
+
+
 _reporter = _Reporter()
 
 
@@ -134,6 +158,56 @@ def _patch(result_class):
 
     startTest._holdwatch = stopTest._holdwatch = True
     result_class.startTest, result_class.stopTest = startTest, stopTest
+
+
+def _patch_suite(suite_class):
+    """Wraps the TestSuite steps that run setUpClass/setUpModule and their teardowns: the class and
+    module scopes (unittest.suite calls them around each test, tearing down when the class or module changes)."""
+    if getattr(suite_class._handleClassSetUp, "_holdwatch", False):
+        return
+    class_setup, module_setup = suite_class._handleClassSetUp, suite_class._handleModuleFixture
+    class_teardown, module_teardown = suite_class._tearDownPreviousClass, suite_class._handleModuleTearDown
+
+    def in_scope(kind, name, run):
+        _guarded(_reporter.scope_setup, kind, name)
+        try:
+            return run()
+        finally:
+            _guarded(_reporter.scope_setup, None, None)
+
+    def _handleClassSetUp(self, test, result):
+        cls = test.__class__
+        return in_scope("suite", "%s.%s" % (cls.__module__, cls.__qualname__), lambda: class_setup(self, test, result))
+
+    def _handleModuleFixture(self, test, result):
+        return in_scope("file", test.__class__.__module__, lambda: module_setup(self, test, result))
+
+    def _tearDownPreviousClass(self, test, result):
+        previous = getattr(result, "_previousTestClass", None)
+        try:
+            return class_teardown(self, test, result)
+        finally:
+            if previous is not None and previous is not getattr(test, "__class__", None):
+                _guarded(_reporter.scope_ended, "suite", "%s.%s" % (previous.__module__, previous.__qualname__))
+
+    def _handleModuleTearDown(self, result):
+        previous = getattr(result, "_previousTestClass", None)
+        try:
+            return module_teardown(self, result)
+        finally:
+            if previous is not None:
+                _guarded(_reporter.scope_ended, "file", previous.__module__)
+
+    for method in (_handleClassSetUp, _handleModuleFixture, _tearDownPreviousClass, _handleModuleTearDown):
+        method._holdwatch = True
+        setattr(suite_class, method.__name__, method)
+
+
+def _guarded(fn, *args):
+    try:
+        fn(*args)
+    except Exception:  # noqa: BLE001 - never into the test process
+        pass
 
 
 def _pytest_reports():

@@ -58,11 +58,16 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
     const run = await pytest(server.address);
     expect(run.status).toBe(1); // the fixture suite has a failing body and a failing teardown
     const names = ['test_passes', 'test_fails_in_body', 'test_fails_in_teardown', 'test_skipped'].map((n) => `test_example.py::${n}`);
-    expect(seen.map((s) => said(s.event))).toEqual(names);
+    // After the last test, the scopes its teardown ended: its module's, then the session's.
+    expect(seen.map((s) => [said(s.event), s.event.type === 'test-end' ? (s.event.scope ?? 'test') : 'exit'])).toEqual([
+      ...names.map((n) => [n, 'test']),
+      ['test_example.py', 'file'],
+      ['session', 'session'],
+    ]);
     expect(seen.every((s) => s.pid === run.pid)).toBe(true);
     // The boundary carries the runner's own end of the test, as the events file has it.
     const ends = run.events.filter((e) => e.type === 'test-end');
-    expect(seen.map((s) => s.event.atMs)).toEqual(ends.map((e) => e.atMs));
+    expect(seen.slice(0, names.length).map((s) => s.event.atMs)).toEqual(ends.map((e) => e.atMs));
     const starts = run.events.filter((e) => e.type === 'test-start');
     for (let i = 1; i < starts.length; i++) expect(starts[i]!.atMs).toBeGreaterThanOrEqual(seen[i - 1]!.answeredAtMs);
   });

@@ -42,7 +42,7 @@ from .wire import encode as _encode, json_str as _json_str
 _WIRE_VERSION = 1
 _now = time.time
 
-_state = {"log": None, "pid": 0, "cwd": None, "test": None}
+_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": ""}
 # fd -> the open about to take it, for finalizer-closed detection (gc_watch.py); None when it is off.
 _gc_opened = None
 
@@ -89,6 +89,12 @@ def set_test(name):
     """The runner probes' word (probes/python-runners): the test now running here, None between tests."""
     _write_gc_closes()  # before the change: a connection found freed now was freed in the test ending
     _state["test"] = name
+
+
+def set_scope(kind, name):
+    """The runner probes' word: a wider scope's setup runs now (a module or class fixture), outside any
+    test; its opens carry it. ``kind`` None: that setup is over."""
+    _state["scope_json"] = "" if kind is None else ',"scope":{"kind":%s,"name":%s}' % (_json_str(kind), _json_str(name))
 
 
 def _write_gc_closes():
@@ -380,7 +386,7 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         line = "".join((
             _state["open_prefix"], str(int(_now() * 1000)), ',"api":"open","path":' if mode is not None else ',"api":"os.open","path":',
             _json_str(path), ',"fd":', "null" if fd is None else str(fd), ',"mode":', _json_str(mode) if type(mode) is str else "null",
-            ',"flags":', str(flags) if type(flags) is int else "0", ',"frames":[', ",".join(sites), "]}\n",
+            ',"flags":', str(flags) if type(flags) is int else "0", _state["scope_json"], ',"frames":[', ",".join(sites), "]}\n",
         ))
         try:
             log.write(line.encode("ascii"))
