@@ -51,6 +51,8 @@ export interface OpenRecord {
   scope?: ProbeScope;
   /** Found in the process's own descriptor list, not at a wrapped call (a native addon's open): no stack. */
   listed?: true;
+  /** Not a descriptor: the process's working directory moved to `path` (process.chdir); fd is null. */
+  cwd?: true;
   frames: StackFrame[];
 }
 
@@ -194,6 +196,7 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
         ...optional('test', o.test, textOf),
         ...optional('scope', o.scope, scopeOf),
         ...optional('listed', o.listed, (x) => (x === true ? (true as const) : reject())),
+        ...optional('cwd', o.cwd, (x) => (x === true ? (true as const) : reject())),
         frames: framesOf(o.frames),
       };
     case 'close':

@@ -31,7 +31,13 @@ export function probeHeldEntry(
 ): ProbeHeldEntry {
   const { open } = leak;
   const deleted = leak.stack.unlinkedWhileOpen === true;
-  const { holder, member } = probedHolder(leak.process, { path: open.path, fd: open.fd, deleted, watchedDir: leak.watchedDir }, platform, known, parent);
+  const { holder, member } = probedHolder(
+    leak.process,
+    { path: open.path, fd: open.fd, deleted, watchedDir: leak.watchedDir, ...(open.cwd ? { cwd: true } : {}) },
+    platform,
+    known,
+    parent,
+  );
   return {
     t: 'probe-held',
     atMs: open.atMs,
@@ -75,7 +81,7 @@ export function gcClosedEntry(
 /** A holder row for what the probe saw open in a process no scan met holding it. */
 function probedHolder(
   process: ProcessRecord,
-  open: { path: string; fd: number | null; deleted: boolean; watchedDir: string },
+  open: { path: string; fd: number | null; deleted: boolean; watchedDir: string; cwd?: boolean },
   platform: PlatformName,
   known: KnownProcess | undefined,
   parent: MemberFacts | undefined,
@@ -92,7 +98,7 @@ function probedHolder(
     processName,
     commandLine,
     user: null,
-    kind: 'file',
+    kind: open.cwd ? 'cwd' : 'file',
     path: open.path,
     deleted: open.deleted,
     // The runtime's fd as the probe saw it (on Windows a C runtime fd, not a handle value).

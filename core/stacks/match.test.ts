@@ -87,7 +87,29 @@ describe('matchOpenStack', () => {
       found: false,
       reason: expect.stringMatching(/^no open stack: the python probe in pid 10 recorded no open/),
     });
-    expect(matchOpenStack(holder({ kind: 'cwd' }), records)).toMatchObject({ found: false, reason: expect.stringContaining('a cwd holding') });
+    expect(matchOpenStack(holder({ kind: 'cwd' }), records)).toMatchObject({ found: false, reason: expect.stringContaining('working directory') });
+    expect(matchOpenStack(holder({ kind: 'mmap' }), records)).toMatchObject({ found: false, reason: expect.stringContaining('a mmap holding') });
+  });
+
+  it("pairs a working directory with the process's own chdir into it, while it was still its cwd", () => {
+    const chdir = (atMs: number, id: number, path: string) => ({
+      kind: 'open',
+      pid: 10,
+      atMs,
+      api: 'process.chdir',
+      path,
+      fd: null,
+      id,
+      cwd: true,
+      test: 't1',
+      frames: [],
+    });
+    const records = log(proc(10), chdir(T0 + 1, 1, '/w/a'), { kind: 'close', pid: 10, atMs: T0 + 2, id: 1, fd: null }, chdir(T0 + 3, 2, '/w/b'));
+    expect(matchOpenStack(holder({ kind: 'cwd', path: '/w/b', handle: null }), records)).toMatchObject({
+      found: true,
+      stack: { api: 'process.chdir', test: 't1' },
+    });
+    expect(matchOpenStack(holder({ kind: 'cwd', path: '/w/a', handle: null }), records)).toMatchObject({ found: false });
   });
 
   it("matches sqlite's side files to the connect and Windows paths without case", () => {

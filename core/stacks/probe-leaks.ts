@@ -74,7 +74,7 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
     const id = open.id!;
     if (reported.has(id)) return; // once, at its own test's end
     reported.add(id);
-    const watchedDir = open.fd === null ? null : query.watchedDirOf(open.path);
+    const watchedDir = open.fd === null && !open.cwd ? null : query.watchedDirOf(open.path);
     const stack = {
       ...stackOf(open, process.runtime),
       heldPastTest: true,

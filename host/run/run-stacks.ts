@@ -58,7 +58,9 @@ export async function matchRunStacks(logDir: string, holders: readonly KeyedHold
   const matched = new Set(Object.values(byKey).flatMap(({ open }) => (open.found ? [openIdentity(open.stack)] : [])));
   // Also what a scan saw under the same fd, whatever its stack lookup chose: one handle, one row.
   const heldFds = new Set(holders.map(({ holder }) => `${holder.pid}\0${holder.path}\0${holder.handle ?? ''}`));
-  const seen = (stack: OpenStack) => matched.has(openIdentity(stack)) || heldFds.has(`${stack.pid}\0${stack.path}\0fd ${stack.fd}`);
+  // A chdir's record has no fd: a scan's cwd row has no handle.
+  const handleOf = (stack: OpenStack) => (stack.fd === null ? '' : `fd ${stack.fd}`);
+  const seen = (stack: OpenStack) => matched.has(openIdentity(stack)) || heldFds.has(`${stack.pid}\0${stack.path}\0${handleOf(stack)}`);
   const leaks = findProbeLeaks(index, { watchedDirOf: (path) => watchedDirOf(path, dirs), seen });
   const unseen = leaks.map((leak) => ({
     leak,

@@ -100,6 +100,8 @@ const state = {
   watched: [],
   /** When this process last listed its own descriptors (a native open found then was made after the one before). */
   listedAtMs: 0,
+  /** The chdir record of the working directory, while it lies under a watched dir. */
+  cwdRecord: null,
 };
 /** fd -> the open record of a descriptor no wrapped call opened, found in the process's own fd list. */
 const listedByFd = new Map();
@@ -133,6 +135,7 @@ function start() {
   if (state.disabled) return;
   wrapFs();
   wrapChildProcess();
+  wrapChdir();
   // ESM `import { openSync } from 'node:fs'` reads the builtin's exports: make them ours too.
   syncBuiltinESMExports();
   // A process running a test runner's tests (node --test's file, mocha, jest's worker): each open is
@@ -384,7 +387,40 @@ function openRecords(test) {
   }
   for (const record of writtenByFd.values()) if (test === undefined || record.test === test) records.push(record);
   for (const record of listedByFd.values()) if (test === undefined || record.test === test) records.push(record);
+  const cwd = state.cwdRecord;
+  if (cwd !== null && (test === undefined || cwd.test === test)) records.push(cwd);
   return records;
+}
+
+/**
+ * process.chdir into a watched dir makes the process hold that dir (on Windows, its removal fails while
+ * it is any process's working directory): recorded as an open with no fd, closed by the next chdir.
+ */
+function wrapChdir() {
+  const chdir = process.chdir;
+  process.chdir = likeOriginal(function chdir_(_directory) {
+    const result = Reflect.apply(chdir, this, arguments);
+    if (!state.disabled) guard(onChdir, chdir_);
+    return result;
+  }, chdir);
+}
+
+function onChdir(above) {
+  const now = Date.now();
+  if (state.cwdRecord !== null) {
+    schedule(now);
+    queue.push({ kind: 'close', id: state.cwdRecord.id, atMs: now, fd: null });
+    state.cwdRecord = null;
+  }
+  const cwd = safeCwd();
+  if (cwd === null || !state.watched.some((prefix) => (cwd + path.sep).startsWith(prefix))) return;
+  const record = captureInto(
+    { kind: 'open', id: state.nextId++, atMs: now, api: 'process.chdir', path: cwd, fd: null, flags: null, test: null, trace: {}, cwd: true },
+    above,
+  );
+  state.cwdRecord = record;
+  schedule(now);
+  queue.push(record);
 }
 
 /** The opens of a wider scope (made outside any test while it ran) still open now. */
@@ -573,6 +609,7 @@ function toLine(record) {
         ...(typeof record.test === 'string' ? { test: record.test } : {}),
         ...(record.scope ? { scope: record.scope } : {}),
         ...(record.listed ? { listed: true } : {}),
+        ...(record.cwd ? { cwd: true } : {}),
         frames: record.trace === null ? [] : formatStack(record.trace),
       };
     case 'close':

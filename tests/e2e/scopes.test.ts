@@ -27,6 +27,23 @@ describe.each(SCOPES_RUNNERS)('$runner: native opens, suite scopes, a folder rem
   });
 });
 
+describe('node:test: a test that moves the working directory into a folder the after hook removes', () => {
+  it('names the test and its chdir line, and predicts the failed removal', async () => {
+    const command = [process.execPath, '--test', 'chdir.test.mjs'];
+    const [run] = await runCase(
+      join('..', 'fixtures', 'scopes', 'node-test'),
+      () => command,
+      1,
+      (watched) => ({ WORK: watched }),
+    );
+    expect(run!.exitCode, run!.tail).toBe(0);
+    expect(run!.summary).toEqual([
+      'build (deleted) | blocked-cleanup by deleted-while-held | opened in builds in its own folder by probe-open | at chdir.test.mjs:12',
+    ]);
+    expect(run!.record.holders.map((h) => h.kind)).toEqual(['cwd']);
+  });
+});
+
 describe('Python fixture scopes: a module or class fixture closed by its scope is no leak; one held past it is', () => {
   const env = (watched: string) => ({ WORK: watched, PYTHONDONTWRITEBYTECODE: '1' });
   const line = (file: string, verdict: string, opened: string, at: string) => `${file} | ${verdict} | opened in ${opened} | at ${at}`;
