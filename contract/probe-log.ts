@@ -24,11 +24,13 @@ import { GC_RESOURCES } from './enums.js';
 import type { StackFrame } from './stacks.js';
 
 export type GcResource = (typeof GC_RESOURCES)[number];
+export type ProbeRuntime = 'python' | 'node' | 'strace';
 
 export interface ProcessRecord {
   v: 1;
   kind: 'process';
-  runtime: 'python' | 'node';
+  /** `strace`: built from a syscall ledger (core/stacks/syscall-ledger.ts), never read from a log line. */
+  runtime: ProbeRuntime;
   pid: number;
   ppid: number;
   atMs: number;
@@ -53,6 +55,8 @@ export interface OpenRecord {
   listed?: true;
   /** Not a descriptor: the process's working directory moved to `path` (process.chdir); fd is null. */
   cwd?: true;
+  /** Without `test`: the tests that ran side by side at the open (t.Parallel), one of which made it. */
+  among?: string[];
   frames: StackFrame[];
 }
 

@@ -16,13 +16,19 @@ export type StackFrame = z.infer<typeof StackFrameSchema>;
 /** The call that opened a holder's file (`open`, `connect`) or started its process (`spawn`), as a probe recorded it. */
 export const OpenStackSchema = z.object({
   kind: z.enum(['open', 'connect', 'spawn']),
-  runtime: z.enum(['python', 'node']),
+  /** `strace`: the syscall ledger of a process no probe runs in (a Go test binary); it records no frames. */
+  runtime: z.enum(['python', 'node', 'strace']),
   /** The process that made the call (for a spawn: the parent). */
   pid,
   /** Milliseconds since the Unix epoch, taken by the probe at the call. */
   atMs: z.number(),
   /** The test in progress in that process at the call, where the probe knows it (its runner told it). */
   test: z.string().nullable().optional(),
+  /**
+   * Without `test`: the tests running side by side (t.Parallel) when the syscall ledger saw the open; it
+   * cannot tell which of them made it, so the test comes from weaker evidence.
+   */
+  ambiguousAmong: z.array(z.string()).optional(),
   /** Made outside any test: the wider scope running then (a suite's or file's hooks, import time, the session). */
   scope: z.object({ kind: z.enum(['suite', 'file', 'session']), name: z.string() }).optional(),
   /**

@@ -3,7 +3,7 @@
 // is closed at once, so no teardown fails here; where finalisation is deferred it stays open.
 // Pure: the probe index and the watched dirs in, the closes out.
 import type { OpenStack } from '../../contract/stacks.js';
-import type { GcCloseRecord, ProcessRecord } from '../../contract/probe-log.js';
+import type { GcCloseRecord, ProbeRuntime, ProcessRecord } from '../../contract/probe-log.js';
 import type { ProbeIndex } from './match.js';
 
 export interface GcClose {
@@ -31,7 +31,7 @@ export function findGcCloses(index: ProbeIndex, watchedDirOf: (path: string) => 
   return closes.sort((a, b) => a.record.openedAtMs - b.record.openedAtMs);
 }
 
-function stackOfGcClose(record: GcCloseRecord, runtime: 'python' | 'node'): OpenStack {
+function stackOfGcClose(record: GcCloseRecord, runtime: ProbeRuntime): OpenStack {
   return {
     kind: record.resource === 'sqlite' ? 'connect' : 'open',
     runtime,

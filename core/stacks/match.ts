@@ -5,7 +5,16 @@ import type { HolderKind } from '../../contract/holders.js';
 import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { PathStyle } from '../paths.js';
 import { POSIX_STYLE } from '../paths.js';
-import type { DeleteRecord, ExitRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
+import type {
+  DeleteRecord,
+  ExitRecord,
+  OpenRecord,
+  ProbeRecord,
+  ProbeRuntime,
+  ProcessRecord,
+  SpawnRecord,
+  TestBoundaryRecord,
+} from '../../contract/probe-log.js';
 
 export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
 
@@ -120,18 +129,33 @@ function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: nu
  */
 function atTestEnd(life: ProcessLife, record: OpenRecord): Pick<OpenStack, 'heldPastTest' | 'unlinkedWhileOpen'> {
   if (record.id === undefined) return {};
-  if (record.test === undefined) {
+  if (record.test === undefined && record.among === undefined) {
     const { heldPastTest, unlinkedWhileOpen } = atScopeEnd(life.testEnds, life.exit, record);
     return { ...(heldPastTest === undefined ? {} : { heldPastTest }), ...(unlinkedWhileOpen ? { unlinkedWhileOpen } : {}) };
   }
   // The test's end after the call; an async open (a stream's) may get its fd only after that end:
   // then it was open past its test by definition. (The record is dated when the fd came.)
-  const ends = life.testEnds.filter((e) => e.name === record.test);
-  const end = ends.find((e) => e.atMs >= record.atMs) ?? ends.at(-1);
+  const end = record.test === undefined ? lastEndAmong(life.testEnds, record) : endOfTest(life.testEnds, record.test, record.atMs);
   if (!end) return {};
   const unlinked = (end.unlinked ?? []).includes(record.id);
   const openedAfterEnd = record.atMs > end.atMs;
   return { heldPastTest: openedAfterEnd || (end.open ?? []).includes(record.id), ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
+}
+
+function endOfTest(testEnds: readonly TestBoundaryRecord[], test: string, atMs: number): TestBoundaryRecord | undefined {
+  const ends = testEnds.filter((e) => e.name === test);
+  return ends.find((e) => e.atMs >= atMs) ?? ends.at(-1);
+}
+
+/**
+ * An open made while several tests ran side by side (the record's `among`) outlived its own test for
+ * sure only when it was still open at the last of their ends: that end is the one that speaks for it.
+ */
+export function lastEndAmong(testEnds: readonly TestBoundaryRecord[], record: OpenRecord): TestBoundaryRecord | undefined {
+  if (!record.among) return undefined;
+  const ends = record.among.map((test) => endOfTest(testEnds, test, record.atMs));
+  if (ends.some((e) => e === undefined)) return undefined; // one of them never ended: no verdict from here
+  return (ends as TestBoundaryRecord[]).reduce((last, e) => (e.atMs > last.atMs ? e : last));
 }
 
 /**
@@ -183,11 +207,11 @@ function normalize(path: string, style: PathStyle): string {
 const SQLITE_SIDE_FILES = ['-wal', '-shm', '-journal'];
 
 /** A recorded call as the contract's OpenStack (without what only the process's whole life tells). */
-export function stackOf(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node'): OpenStack {
+export function stackOf(record: OpenRecord | SpawnRecord, runtime: ProbeRuntime): OpenStack {
   return toStack(record, runtime);
 }
 
-function toStack(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node', life?: ProcessLife): OpenStack {
+function toStack(record: OpenRecord | SpawnRecord, runtime: ProbeRuntime, life?: ProcessLife): OpenStack {
   const spawn = record.kind === 'spawn';
   const ended = !spawn && life ? { ...atTestEnd(life, record), ...deletedWhileOpen(life.deletes, record) } : {};
   return {
@@ -198,6 +222,7 @@ function toStack(record: OpenRecord | SpawnRecord, runtime: 'python' | 'node', l
     ...(!spawn && record.test !== undefined ? { test: record.test } : {}),
     ...(!spawn && record.scope ? { scope: record.scope } : {}),
     ...(!spawn && record.listed ? { listed: true } : {}),
+    ...(!spawn && record.among !== undefined ? { ambiguousAmong: record.among } : {}),
     ...ended,
     api: record.api,
     path: spawn ? null : record.path,
@@ -307,7 +332,7 @@ export function matchSpawnStack(process: ProcessRef, records: ProbeIndex | Itera
   const index = asIndex(records);
   const slack = options.clockSlackMs ?? DEFAULT_SLACK_MS;
   const latency = options.maxSpawnLatencyMs ?? DEFAULT_SPAWN_LATENCY_MS;
-  const runtimeOf = (pid: number): 'python' | 'node' => {
+  const runtimeOf = (pid: number): ProbeRuntime => {
     const p = (index.byPid.get(pid) ?? []).find((r): r is ProcessRecord => r.kind === 'process');
     return p?.runtime ?? 'python';
   };

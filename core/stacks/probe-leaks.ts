@@ -5,7 +5,7 @@
 // Pure: the probe index and the watched dirs in, the leaks out.
 import type { OpenStack } from '../../contract/stacks.js';
 import type { DeleteRecord, ExitRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
-import { atScopeEnd, deletedWhileOpen, stackOf, type ProbeIndex } from './match.js';
+import { atScopeEnd, deletedWhileOpen, lastEndAmong, stackOf, type ProbeIndex } from './match.js';
 
 export interface ProbeLeak {
   process: ProcessRecord;
@@ -60,7 +60,7 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
   const scopeOpens: OpenRecord[] = [];
   for (const r of records) {
     if (r.kind !== 'open' || r.id === undefined) continue;
-    if (r.test !== undefined) opens.set(r.id, r);
+    if (r.test !== undefined || r.among !== undefined) opens.set(r.id, r);
     else if (r.scope) scopeOpens.push(r);
   }
   const exit = records.find((r): r is ExitRecord => r.kind === 'exit');
@@ -86,14 +86,17 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
     leaks.push({ process, open, stack, testEndedAtMs: endedAtMs, heldUntilMs: lastSeenOpenAtMs, watchedDir });
   };
   const ends = records.filter((r): r is TestBoundaryRecord => r.kind === 'test' && r.event === 'end');
+  // An open made while tests ran side by side is judged at the last of their ends only.
+  const speaksFor = (open: OpenRecord, end: TestBoundaryRecord) => (open.test === undefined ? lastEndAmong(ends, open) === end : open.test === end.name);
   for (const end of ends) {
     for (const id of end.open ?? []) {
       const open = opens.get(id);
-      if (open && open.test === end.name && open.atMs <= end.atMs) report(open, end.atMs, (end.unlinked ?? []).includes(id));
+      if (open && speaksFor(open, end) && open.atMs <= end.atMs) report(open, end.atMs, (end.unlinked ?? []).includes(id));
     }
   }
   // An async open (a stream's) that got its fd only after its test ended: open past that test too.
   for (const open of opens.values()) {
+    if (open.test === undefined) continue;
     const end = ends.filter((e) => e.name === open.test && e.atMs < open.atMs).at(-1);
     if (end && !ends.some((e) => e.name === open.test && e.atMs >= open.atMs)) report(open, end.atMs, (end.unlinked ?? []).includes(open.id!));
   }

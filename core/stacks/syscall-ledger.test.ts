@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import type { ProbeRecord } from '../../contract/probe-log.js';
+import { findProbeLeaks, indexProbeRecords, matchOpenStack } from './index.js';
+import { ledgerRecords } from './syscall-ledger.js';
+import { firstStringArg, parseStraceLines } from './strace-lines.js';
+
+// Lines as `strace -f -ttt -y -qq` wrote them for a Go test binary (go 1.19), pids and times kept.
+const T = (s: string) => s.trim().replace(/^ +/gm, '');
+const SEQUENTIAL = T(`
+  8468  1796415124.773088 execve("./leak.test", ["./leak.test", "-test.v"], 0x7ffd5288c8f0 /* 36 vars */) = 0
+  8468  1796415124.773966 clone(child_stack=0xc00004e000, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS, tls=0xc00003e090) = 8471
+  8468  1796415124.775480 write(1<pipe:[7]>, "=== RUN   TestFirst\\n", 20) = 20
+  8468  1796415124.775709 openat(AT_FDCWD</src>, "/w/first.txt", O_RDWR|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3</w/first.txt>
+  8468  1796415124.777129 close(3</w/first.txt>) = 0
+  8468  1796415124.777212 write(1<pipe:[7]>, "--- PASS: TestFirst (0.00s)\\n", 28) = 28
+  8468  1796415124.777301 write(1<pipe:[7]>, "=== RUN   TestSecond\\n", 21) = 21
+  8468  1796415124.777397 openat(AT_FDCWD</src>, "/w/second.txt", O_RDWR|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3</w/second.txt>
+  8468  1796415124.778726 write(1<pipe:[7]>, "--- PASS: TestSecond (0.00s)\\n", 29) = 29
+  8468  1796415124.779056 write(1<pipe:[7]>, "=== RUN   TestThird\\n", 20) = 20
+  8468  1796415124.779139 openat(AT_FDCWD</src>, "/w/third.txt", O_RDWR|O_CREAT|O_TRUNC|O_CLOEXEC, 0666 <unfinished ...>
+  8471  1796415124.779200 openat(AT_FDCWD</src>, "/etc/hosts", O_RDONLY|O_CLOEXEC) = 8</etc/hosts>
+  8468  1796415124.779341 <... openat resumed>) = 7</w/third.txt>
+  8471  1796415124.780556 close(7</w/third.txt>) = 0
+  8471  1796415124.780649 write(1<pipe:[7]>, "--- PASS: TestThird (0.00s)\\n", 28) = 28
+  8471  1796415124.783982 exit_group(0)   = ?
+`);
+
+const byKind = (records: ProbeRecord[], kind: ProbeRecord['kind']) => records.filter((r) => r.kind === kind);
+const under = (dir: string) => (path: string) => path.startsWith(`${dir}/`);
+
+describe('parseStraceLines', () => {
+  it('joins a call two lines tell (unfinished, resumed), reads padded results and -y paths', () => {
+    const calls = parseStraceLines(SEQUENTIAL);
+    const third = calls.find((c) => 'name' in c && c.name === 'openat' && c.resultPath === '/w/third.txt');
+    expect(third).toMatchObject({ tid: 8468, result: 7, atMs: 1796415124779.341 });
+    expect(calls.at(-1)).toMatchObject({ name: 'exit_group', result: null });
+  });
+
+  it("unescapes a write's string as strace escapes it", () => {
+    expect(firstStringArg('1<pipe:[7]>, "\\26=== RUN   TestA\\n\\"q\\"\\x41", 9')).toBe('\u0016=== RUN   TestA\n"q"A');
+  });
+});
+
+describe('ledgerRecords', () => {
+  it('names the test running at each open and lists, at each end, what was still open; threads are one process', () => {
+    const records = ledgerRecords(SEQUENTIAL, { parentPid: 8400, keepPath: under('/w') });
+    expect(byKind(records, 'process')).toEqual([expect.objectContaining({ pid: 8468, ppid: 8400, runtime: 'strace', argv: ['./leak.test', '-test.v'] })]);
+    expect(byKind(records, 'open').map((o) => o.kind === 'open' && [o.path, o.fd, o.test])).toEqual([
+      ['/w/first.txt', 3, 'TestFirst'],
+      ['/w/second.txt', 3, 'TestSecond'],
+      ['/w/third.txt', 7, 'TestThird'],
+    ]);
+    const ends = byKind(records, 'test').flatMap((r) => (r.kind === 'test' && r.event === 'end' ? [[r.name, r.open]] : []));
+    expect(ends).toEqual([
+      ['TestFirst', []],
+      ['TestSecond', [2]],
+      ['TestThird', []],
+    ]);
+    expect(byKind(records, 'exit')).toEqual([expect.objectContaining({ pid: 8468, open: [2], atMs: 1796415124783.982 })]);
+  });
+
+  it('finds the leak of the second test as a probe leak no scan saw, and only that one', () => {
+    const leaks = findProbeLeaks(indexProbeRecords(ledgerRecords(SEQUENTIAL, { keepPath: under('/w') })), {
+      watchedDirOf: (p) => (p.startsWith('/w/') ? '/w' : null),
+      seen: () => false,
+    });
+    expect(leaks.map((l) => [l.open.path, l.stack.test, l.stack.runtime, l.stack.heldPastTest])).toEqual([['/w/second.txt', 'TestSecond', 'strace', true]]);
+  });
+
+  it('matches a scan that read the fd while strace held the binary at its exit: still open then', () => {
+    const index = indexProbeRecords(ledgerRecords(SEQUENTIAL, { keepPath: under('/w') }));
+    const seenAtExit = {
+      pid: 8468,
+      processStartedAtMs: 1796415124772,
+      kind: 'file' as const,
+      path: '/w/second.txt',
+      handle: 'fd 3',
+      firstSeenAtMs: 1796415124790,
+    };
+    const lookup = matchOpenStack({ ...seenAtExit, seenFromMs: 1796415124785 }, index);
+    expect(lookup).toMatchObject({ found: true, matchedBy: 'fd', stack: { test: 'TestSecond', heldPastTest: true, runtime: 'strace' } });
+  });
+
+  it('ends a subtest when its parent starts the next one, though Go prints its end only with its parent', () => {
+    const ledger = T(`
+      10 1.000000 execve("./x.test", ["./x.test"], 0x1 /* 1 vars */) = 0
+      10 1.001000 write(1<pipe:[7]>, "=== RUN   TestServer\\n", 21) = 21
+      10 1.002000 write(1<pipe:[7]>, "=== RUN   TestServer/local\\n", 27) = 27
+      10 1.003000 openat(AT_FDCWD</src>, "/w/mod/.", O_RDONLY|O_CLOEXEC) = 6</w/mod>
+      10 1.004000 write(1<pipe:[7]>, "=== RUN   TestServer/search\\n", 28) = 28
+      10 1.005000 openat(AT_FDCWD</src>, "/w/mod/.", O_RDONLY|O_CLOEXEC) = 7</w/mod>
+      10 1.006000 unlinkat(AT_FDCWD</src>, "/w/mod", AT_REMOVEDIR) = 0
+      10 1.007000 write(1<pipe:[7]>, "--- PASS: TestServer (0.01s)\\n    --- PASS: TestServer/local (0.00s)\\n    --- PASS: TestServer/search (0.00s)\\n", 100) = 100
+      10 1.008000 exit_group(0) = ?
+    `);
+    const records = ledgerRecords(ledger, { keepPath: under('/w') });
+    expect(byKind(records, 'open').map((o) => o.kind === 'open' && o.test)).toEqual(['TestServer/local', 'TestServer/search']);
+    const ends = records.flatMap((r) => (r.kind === 'test' && r.event === 'end' ? [[r.name, r.atMs, r.open, r.unlinked]] : []));
+    expect(ends).toEqual([
+      ['TestServer/local', 1004, [1], undefined],
+      ['TestServer', 1007, [], undefined],
+      ['TestServer/search', 1007, [2], [2]],
+    ]);
+    expect(byKind(records, 'delete')).toEqual([expect.objectContaining({ path: '/w/mod', held: [1, 2], api: 'unlinkat', test: 'TestServer/search' })]);
+  });
+
+  it('names no test for an open made while parallel tests ran, and judges it at the last of their ends', () => {
+    const ledger = T(`
+      10 1.000000 execve("./x.test", ["./x.test"], 0x1 /* 1 vars */) = 0
+      10 1.001000 write(1<pipe:[7]>, "=== RUN   TestPar\\n=== RUN   TestPar/a\\n=== PAUSE TestPar/a\\n=== RUN   TestPar/b\\n=== PAUSE TestPar/b\\n", 90) = 90
+      10 1.002000 write(1<pipe:[7]>, "=== CONT  TestPar/a\\n", 20) = 20
+      10 1.003000 openat(AT_FDCWD</src>, "/w/only-a", O_RDONLY|O_CLOEXEC) = 5</w/only-a>
+      10 1.004000 close(5</w/only-a>) = 0
+      11 1.005000 write(1<pipe:[7]>, "=== CONT  TestPar/b\\n", 20) = 20
+      10 1.006000 openat(AT_FDCWD</src>, "/w/a-or-b", O_RDONLY|O_CLOEXEC) = 6</w/a-or-b>
+      10 1.007000 write(1<pipe:[7]>, "--- PASS: TestPar (0.00s)\\n    --- PASS: TestPar/a (0.00s)\\n    --- PASS: TestPar/b (0.00s)\\n", 90) = 90
+      10 1.008000 exit_group(0) = ?
+      10 1.000500 clone(child_stack=0x1, flags=CLONE_VM|CLONE_FILES|CLONE_THREAD) = 11
+    `);
+    const records = ledgerRecords(ledger, { keepPath: under('/w') });
+    expect(byKind(records, 'open').map((o) => o.kind === 'open' && [o.path, o.test, o.among])).toEqual([
+      ['/w/only-a', 'TestPar/a', undefined],
+      ['/w/a-or-b', undefined, ['TestPar/a', 'TestPar/b']],
+    ]);
+    const leaks = findProbeLeaks(indexProbeRecords(records), { watchedDirOf: () => '/w', seen: () => false });
+    expect(leaks.map((l) => [l.open.path, l.stack.test, l.stack.ambiguousAmong, l.stack.heldPastTest])).toEqual([
+      ['/w/a-or-b', undefined, ['TestPar/a', 'TestPar/b'], true],
+    ]);
+  });
+
+  it("gives a child process its copies of the parent's fds until its exec closes the close-on-exec ones", () => {
+    const ledger = T(`
+      10 1.000000 execve("./x.test", ["./x.test"], 0x1 /* 1 vars */) = 0
+      10 1.001000 write(1<pipe:[7]>, "=== RUN   TestChild\\n", 20) = 20
+      10 1.002000 openat(AT_FDCWD</src>, "/w/kept", O_WRONLY|O_CREAT, 0644) = 3</w/kept>
+      10 1.003000 openat(AT_FDCWD</src>, "/w/cloexec", O_RDONLY|O_CLOEXEC) = 4</w/cloexec>
+      10 1.004000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD <unfinished ...>
+      12 1.005000 execve("/usr/bin/sleep", ["sleep", "9"], 0x1 /* 1 vars */) = 0
+      10 1.006000 <... clone resumed>) = 12
+      10 1.007000 close(3</w/kept>) = 0
+      10 1.008000 close(4</w/cloexec>) = 0
+      10 1.009000 write(1<pipe:[7]>, "--- PASS: TestChild (0.00s)\\n", 28) = 28
+    `);
+    const records = ledgerRecords(ledger, { keepPath: under('/w') });
+    expect(byKind(records, 'process').map((p) => p.kind === 'process' && [p.pid, p.ppid, p.argv])).toEqual([
+      [10, 0, ['./x.test']],
+      [12, 10, ['sleep', '9']],
+    ]);
+    const childEnd = records.find((r) => r.kind === 'test' && r.event === 'end' && r.pid === 12);
+    expect(childEnd).toMatchObject({ name: 'TestChild', open: [3] }); // /w/kept, the child's copy
+    expect(byKind(records, 'exit').map((e) => e.kind === 'exit' && [e.pid, e.open])).toEqual([
+      [10, []],
+      [12, [3]],
+    ]);
+  });
+});

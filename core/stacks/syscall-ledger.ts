@@ -1,0 +1,262 @@
+// A syscall ledger (strace -f -ttt -y of a Go test binary, probes/go/exec) read as probe records, so
+// the leaks no scan saw are found as a probe's are (probe-leaks.ts). The binary's own writes of
+// `=== RUN` and `--- PASS` are in the same total order as its opens and closes: the test running at an
+// open, and whether the fd was still open at that test's end and at the exit, are read, not guessed.
+// Where tests ran side by side (t.Parallel) the ledger cannot tell which goroutine opened a file: the
+// open names all of them (`among`) and no test. Pure: the ledger's text in, records out.
+import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
+import { goTestMarks } from './go-test-marks.js';
+import { fdArg, firstStringArg, parseStraceLines, splitArgs, type TracedCall } from './strace-lines.js';
+
+export interface LedgerOptions {
+  /** The traced program's parent as the run knows it (the ledger starts at the program's own exec). */
+  parentPid?: number;
+  /** Which opened paths to keep records of (the watched dirs); every absolute path by default. */
+  keepPath?: (path: string) => boolean;
+}
+
+interface FdEntry {
+  id: number;
+  path: string;
+  cloexec: boolean;
+}
+
+interface Life {
+  process: ProcessRecord;
+  fds: Map<number, FdEntry>;
+  cwd: string | null;
+  exited: boolean;
+  lastAtMs: number;
+}
+
+const OPENS = new Set(['open', 'openat', 'openat2', 'creat']);
+const DUPS = new Set(['dup', 'dup2', 'dup3']);
+const FORKS = new Set(['clone', 'clone3', 'fork', 'vfork']);
+const DELETES = new Set(['unlink', 'unlinkat', 'rmdir', 'rename', 'renameat', 'renameat2']);
+
+/**
+ * Each thread's process (a clone with CLONE_THREAD joins its parent's, any other starts a process) and
+ * each process's parent. Read before the replay: a child's first calls are often written before the
+ * line on which its parent's clone returns.
+ */
+function familyOf(calls: readonly TracedCall[]): { processOf: (tid: number) => number; parentOf: (pid: number) => number | undefined } {
+  const parent = new Map<number, { tid: number; thread: boolean }>();
+  for (const c of calls) if (FORKS.has(c.name) && c.result !== null && c.result > 0) parent.set(c.result, { tid: c.tid, thread: /CLONE_THREAD/.test(c.args) });
+  const processOf = (tid: number) => {
+    let at = tid;
+    for (let hops = 0; hops < 10_000; hops++) {
+      const up = parent.get(at);
+      if (!up?.thread) return at;
+      at = up.tid;
+    }
+    return at;
+  };
+  const parentOf = (pid: number) => {
+    const up = parent.get(pid);
+    return up && !up.thread ? processOf(up.tid) : undefined;
+  };
+  return { processOf, parentOf };
+}
+
+function join(dir: string | null, name: string): string | null {
+  if (name.startsWith('/')) return name;
+  return dir === null ? null : `${dir.replace(/\/$/, '')}/${name}`;
+}
+
+const stringAt = (args: string, index: number): string | null => {
+  const part = splitArgs(args)[index];
+  return part === undefined ? null : firstStringArg(part);
+};
+
+/** The paths a successful delete or rename removes or replaces, made absolute. */
+function deletedPaths(call: TracedCall, cwd: string | null): string[] {
+  const { name, args } = call;
+  const at = (dirIndex: number, nameIndex: number) => {
+    const file = stringAt(args, nameIndex);
+    return file === null ? null : join(fdArg(args, dirIndex).path ?? cwd, file);
+  };
+  const paths =
+    name === 'unlinkat'
+      ? [at(0, 1)]
+      : name === 'renameat' || name === 'renameat2'
+        ? [at(0, 1), at(2, 3)]
+        : name === 'rename'
+          ? [stringAt(args, 0), stringAt(args, 1)].map((p) => (p === null ? null : join(cwd, p)))
+          : [stringAt(args, 0)].map((p) => (p === null ? null : join(cwd, p)));
+  return paths.filter((p): p is string => p !== null);
+}
+
+/**
+ * Go prints a subtest's `--- PASS` only with its parent's, but a parent's t.Run returns only once the
+ * subtest ended or paused: when the parent starts the next one, each running sibling (and what runs
+ * under it) has ended. Between a subtest's return and its next sibling's start, the parent's own calls
+ * read as the subtest's.
+ */
+function isSiblingOrUnder(running: string, started: string): boolean {
+  const parent = started.includes('/') ? started.slice(0, started.lastIndexOf('/') + 1) : '';
+  return running !== started && running.startsWith(parent) && !started.startsWith(`${running}/`);
+}
+
+export function ledgerRecords(text: string, { parentPid = 0, keepPath = () => true }: LedgerOptions = {}): ProbeRecord[] {
+  const lines = parseStraceLines(text);
+  const calls = lines.filter((l): l is TracedCall => 'name' in l);
+  const first = calls[0];
+  if (!first) return [];
+  const { processOf, parentOf } = familyOf(calls);
+  const root = processOf(first.tid);
+  const out: ProbeRecord[] = [];
+  const lives = new Map<number, Life>();
+  const openNow = new Map<number, { record: OpenRecord; pid: number; unlinked: boolean }>();
+  let nextId = 1;
+  // Tests in the order they started, and which of them wait in t.Parallel (between PAUSE and CONT).
+  const running: string[] = [];
+  const paused = new Set<string>();
+
+  const lifeOf = (pid: number, call: TracedCall): Life => {
+    const known = lives.get(pid);
+    if (known) return known;
+    const ppid = parentOf(pid);
+    const from = ppid === undefined ? undefined : lives.get(ppid);
+    const process: ProcessRecord = {
+      v: 1,
+      kind: 'process',
+      runtime: 'strace',
+      pid,
+      ppid: ppid ?? parentPid,
+      atMs: call.atMs,
+      argv: [...(from?.process.argv ?? [])],
+      cwd: from?.cwd ?? null,
+    };
+    const life: Life = { process, fds: new Map(), cwd: from?.cwd ?? null, exited: false, lastAtMs: call.atMs };
+    lives.set(pid, life);
+    out.push(process);
+    // A new process starts with a copy of its parent's fd table: its copies are its own holdings.
+    for (const [fd, entry] of from?.fds ?? []) open(life, call, fd, entry.path, entry.cloexec, 'inherited');
+    return life;
+  };
+
+  /** The test that made a call now: the one running test no running subtest of which runs too. */
+  const testNow = (): Pick<OpenRecord, 'test' | 'among'> => {
+    const active = running.filter((t) => !paused.has(t));
+    const leaves = active.filter((t) => !active.some((u) => u.startsWith(`${t}/`)));
+    if (leaves.length === 1) return { test: leaves[0]! };
+    return leaves.length > 1 ? { among: leaves } : {};
+  };
+
+  const open = (life: Life, call: TracedCall, fd: number, path: string, cloexec: boolean, api: string) => {
+    close(life, call, fd);
+    if (!path.startsWith('/') || !keepPath(path)) return;
+    const id = nextId++;
+    const record: OpenRecord = { v: 1, kind: 'open', pid: life.process.pid, atMs: call.atMs, api, path, fd, id, ...testNow(), frames: [] };
+    life.fds.set(fd, { id, path, cloexec });
+    openNow.set(id, { record, pid: life.process.pid, unlinked: false });
+    out.push(record);
+  };
+
+  const close = (life: Life, call: { atMs: number }, fd: number) => {
+    const entry = life.fds.get(fd);
+    if (!entry) return;
+    life.fds.delete(fd);
+    openNow.delete(entry.id);
+    out.push({ v: 1, kind: 'close', pid: life.process.pid, atMs: call.atMs, id: entry.id, fd });
+  };
+
+  const exit = (life: Life, atMs: number) => {
+    if (life.exited) return;
+    life.exited = true;
+    out.push({ v: 1, kind: 'exit', pid: life.process.pid, atMs, open: [...life.fds.values()].map((e) => e.id) });
+    // No close records: a scan may still read these fds while the kernel tears the process down (strace
+    // holds it at its exit_group), and must find them open, as the exit record says.
+    for (const entry of life.fds.values()) openNow.delete(entry.id);
+    life.fds.clear();
+  };
+
+  const mark = (call: TracedCall, life: Life) => {
+    if (life.process.pid !== root || fdArg(call.args, 0).fd !== 1 || call.result === null || call.result <= 0) return;
+    for (const { mark, test } of goTestMarks(firstStringArg(call.args) ?? '')) {
+      if (mark === 'pause') paused.add(test);
+      else if (mark === 'cont') paused.delete(test);
+      else if (mark === 'run') {
+        for (const done of running.filter((t) => !paused.has(t) && isSiblingOrUnder(t, test))) end(done, call.atMs);
+        running.push(test);
+        out.push({ v: 1, kind: 'test', pid: root, atMs: call.atMs, event: 'start', name: test });
+      } else end(test, call.atMs);
+    }
+  };
+
+  const end = (test: string, atMs: number) => {
+    const at = running.lastIndexOf(test);
+    if (at === -1) return; // ended already, when its next sibling started
+    running.splice(at, 1);
+    paused.delete(test);
+    out.push(...testEnds(test, atMs));
+  };
+
+  /** A test's end, told in the binary and in each process holding an open of that test: each life is read alone. */
+  const testEnds = (test: string, atMs: number): TestBoundaryRecord[] => {
+    const mine = [...openNow.entries()].filter(([, { record }]) => record.test === test || record.among?.includes(test));
+    return [...new Set([root, ...mine.map(([, o]) => o.pid)])].map((pid) => {
+      const held = mine.filter(([, o]) => o.pid === pid);
+      const unlinked = held.filter(([, o]) => o.unlinked).map(([id]) => id);
+      return { v: 1, kind: 'test', pid, atMs, event: 'end', name: test, open: held.map(([id]) => id), ...(unlinked.length > 0 ? { unlinked } : {}) };
+    });
+  };
+
+  const deleted = (call: TracedCall, life: Life) => {
+    for (const path of deletedPaths(call, life.cwd)) {
+      const held = [...openNow.entries()].filter(([, o]) => o.record.path === path || o.record.path.startsWith(`${path}/`));
+      for (const [, o] of held) o.unlinked = true;
+      // Recorded in each holding process's own life: that is where its open is looked up.
+      for (const pid of new Set(held.map(([, o]) => o.pid))) {
+        const api = pid === life.process.pid ? call.name : `${call.name} (pid ${life.process.pid})`;
+        const ids = held.filter(([, o]) => o.pid === pid).map(([id]) => id);
+        const { test } = testNow();
+        const record: DeleteRecord = {
+          v: 1,
+          kind: 'delete',
+          pid,
+          atMs: call.atMs,
+          api,
+          path,
+          held: ids,
+          cwd: false,
+          ...(test === undefined ? {} : { test }),
+          frames: [],
+        };
+        out.push(record);
+      }
+    }
+  };
+
+  for (const call of calls) {
+    const pid = processOf(call.tid);
+    const life = lifeOf(pid, call);
+    life.lastAtMs = call.atMs;
+    const cwd = /^AT_FDCWD<(.*?)>/.exec(call.args)?.[1];
+    if (cwd !== undefined) life.cwd = cwd;
+    const ok = call.result !== null && call.result >= 0;
+    if (call.name === 'execve' && call.result === 0) {
+      const argv = splitArgs(call.args)[1];
+      if (argv?.startsWith('[')) life.process.argv = splitArgs(argv.slice(1, -1)).map((a) => firstStringArg(a) ?? a);
+      for (const [fd, entry] of [...life.fds.entries()]) if (entry.cloexec) close(life, call, fd);
+    } else if (OPENS.has(call.name) && ok) {
+      const path = call.resultPath ?? stringAt(call.args, call.name === 'open' || call.name === 'creat' ? 0 : 1);
+      if (path !== null) open(life, call, call.result!, join(life.cwd, path) ?? path, /O_CLOEXEC/.test(call.args), call.name);
+    } else if (call.name === 'close') {
+      const fd = fdArg(call.args, 0).fd;
+      if (fd !== null) close(life, call, fd);
+    } else if ((DUPS.has(call.name) || (call.name === 'fcntl' && /F_DUPFD/.test(call.args))) && ok) {
+      const from = life.fds.get(fdArg(call.args, 0).fd ?? -1);
+      if (from) open(life, call, call.result!, from.path, /O_CLOEXEC|F_DUPFD_CLOEXEC/.test(call.args), call.name);
+    } else if (call.name === 'fcntl' && /F_SETFD/.test(call.args) && ok) {
+      const entry = life.fds.get(fdArg(call.args, 0).fd ?? -1);
+      if (entry) entry.cloexec = /FD_CLOEXEC/.test(call.args);
+    } else if (FORKS.has(call.name) && ok && call.result! > 0 && !/CLONE_THREAD/.test(call.args)) lifeOf(call.result!, call);
+    else if (DELETES.has(call.name) && call.result === 0) deleted(call, life);
+    else if (call.name === 'exit_group') exit(life, call.atMs);
+    else if (call.name === 'write') mark(call, life);
+  }
+  // A process killed by a signal makes no exit_group: its holdings ended with its last call.
+  for (const life of lives.values()) exit(life, life.lastAtMs);
+  return out;
+}
