@@ -76,3 +76,11 @@ it('with no leak and no failure, names what the garbage collector closed: the fi
     'No teardown failed, but t0/leaked.txt, opened at tests/test_a.py:9 in test_a, was never closed by the code: the garbage collector closed it; on PyPy, or on Windows when the collection comes late, it is still open at the teardown: WinError 32',
   );
 });
+
+it('opened while parallel tests ran, where the syscall ledger cannot tell which: names them all, and no one', () => {
+  const stack = { ...openOf([]), runtime: 'strace' as const, ambiguousAmong: ['TestP/a', 'TestP/b'] };
+  const record = leaked({ openedDuring: null, verdictBy: 'syscall-ledger', openStack: { found: true, stack, matchedBy: 'fd', viaPid: null } });
+  expect(headlineText(headline(record))).toBe(
+    'No teardown failed, but python3 PID 10 still held t0/leaked.txt after TestP/a, TestP/b ended (they ran in parallel: one of them opened it): on Windows, that cleanup would fail with WinError 32',
+  );
+});

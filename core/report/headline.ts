@@ -76,8 +76,11 @@ function leakHeadline(record: RunRecord, holder: AttributedHolder, count: number
   const during = a.openedDuring ?? a.firstSeenDuring ?? a.spawnedDuring;
   const out: Inline[] = ['No teardown failed, but ', { code: holder.processName }, ` PID ${holder.pid} still held `, { code: holderPath(record, holder) }];
   const openedAt = openLine(record, holder);
+  const among = a.openStack?.found && !a.openedDuring ? a.openStack.stack.ambiguousAmong : undefined;
   if (a.scope && !a.openedDuring) out.push(...scopeWords(a.scope), ...(openedAt ? [' (', { code: openedAt }, ')'] : []));
   else if (openedAt && a.openedDuring) out.push(', opened in ', { code: a.openedDuring }, ' at ', { code: openedAt }, ', after that test ended');
+  else if (among)
+    out.push(' after ', ...among.flatMap((t, i): Inline[] => [i === 0 ? '' : ', ', { code: t }]), ' ended (they ran in parallel: one of them opened it)');
   else out.push(...(during === null ? [' after its test ended'] : [' after ', { code: during }, ' ended']));
   if (holder.attribution.spawnedDuring !== null && holder.attribution.spawnedDuring !== during)
     out.push(' (spawned by ', { code: holder.attribution.spawnedDuring }, ')');

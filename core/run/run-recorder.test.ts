@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Holder } from '../../contract/holders.js';
 import { POSIX_STYLE } from '../paths.js';
 import type { JournalEntry } from '../../contract/journal.js';
-import type { StackLookup } from '../../contract/stacks.js';
+import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import { findLeftovers } from './leftovers.js';
 import { blockersOf, RunRecorder } from './run-recorder.js';
 
@@ -118,7 +118,7 @@ describe('RunRecorder verdicts', () => {
   });
 });
 
-const stackFor = (path: string, heldPastTest: boolean | undefined) => ({
+const stackFor = (path: string, heldPastTest: boolean | undefined, over: Partial<OpenStack> = {}) => ({
   open: {
     found: true as const,
     stack: {
@@ -134,6 +134,7 @@ const stackFor = (path: string, heldPastTest: boolean | undefined) => ({
       argv: null,
       childPid: null,
       frames: [],
+      ...over,
     },
     matchedBy: 'fd' as const,
     viaPid: null,
@@ -176,6 +177,42 @@ describe('RunRecorder: what the probe inside the process wrote at the test end',
     const [row] = r.record().holders;
     expect(row!.attribution).toMatchObject({ seenBy: 'probe', openedDuring: 't1', verdict: 'leaked-past-test', verdictBy: 'probe-open' });
     expect([row!.attribution.firstSeenAt, row!.attribution.lastSeenAt]).toEqual([new Date(T0 + 150).toISOString(), new Date(T0 + 170).toISOString()]);
+  });
+});
+
+describe('RunRecorder: the syscall ledger of a Go test binary (strace)', () => {
+  const PKG = 'example.com/short';
+  /** Three go test -json tests, 10 ms apart from T0 + 100, as test2json names them. */
+  const goTests = ['TestFirst', 'TestSecond', 'TestThird'].flatMap((name, i) => [
+    test('test-start', `${PKG}.${name}`, T0 + 100 + 10 * i),
+    test('test-end', `${PKG}.${name}`, T0 + 105 + 10 * i),
+  ]);
+  const ledgerHeld = (path: string, heldPastTest: boolean, over: Partial<OpenStack>, atMs = T0 + 112): JournalEntry => ({
+    t: 'probe-held',
+    atMs,
+    heldUntilMs: T0 + 1000,
+    key: path,
+    holder: holder(10, path),
+    member,
+    stacks: stackFor(path, heldPastTest, { runtime: 'strace', atMs, api: 'openat', ...over }),
+  });
+  const verdicts = (entries: JournalEntry[]) =>
+    recorderWith(entries)
+      .record()
+      .holders.map(({ attribution: a }) => [a.openedDuring, a.openedDuringBy, a.verdict, a.verdictBy]);
+
+  it("names the ledger's test as go test -json names it (with its package), and rests both on the ledger", () => {
+    expect(verdicts([...goTests, ledgerHeld('/w/second.txt', true, { test: 'TestSecond' })])).toEqual([
+      [`${PKG}.TestSecond`, 'syscall-ledger', 'leaked-past-test', 'syscall-ledger'],
+    ]);
+    expect(verdicts([...goTests, ledgerHeld('/w/second.txt', false, { test: 'TestSecond' })])).toEqual([
+      [`${PKG}.TestSecond`, 'syscall-ledger', 'in-run', 'syscall-ledger'],
+    ]);
+  });
+
+  it('opened while parallel tests ran: no test from the ledger, yet held past the last of them it leaked', () => {
+    const parallel = ledgerHeld('/w/p.txt', true, { test: undefined, ambiguousAmong: ['TestP/a', 'TestP/b'] }, T0 + 900);
+    expect(verdicts([...goTests, parallel])).toEqual([[null, null, 'leaked-past-test', 'syscall-ledger']]);
   });
 });
 

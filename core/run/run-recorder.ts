@@ -6,6 +6,7 @@ import type { Attribution, AttributedHolder, Evidence, FailureRecord, RunRecord,
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import type { GcResource } from '../../contract/probe-log.js';
+import type { OpenStack } from '../../contract/stacks.js';
 import type { RunPlace } from './leftovers.js';
 import { batsHintFromAncestry, type TestHint } from './membership.js';
 import { scratchOf } from './scratch.js';
@@ -282,7 +283,7 @@ export class RunRecorder {
     // the runners' lag (which dates a scan against their events) does not apply to it.
     const probeOpen = row.seenByProbe && row.stacks?.open.found ? row.stacks.open.stack : undefined;
     // An open of a wider scope that only the probe saw was made outside any test.
-    const firstSeenDuring = probeOpen?.test ?? (probeOpen?.scope ? null : this.testAt(row.firstSeenAtMs));
+    const firstSeenDuring = (probeOpen && this.recordedTest(probeOpen)) ?? (probeOpen?.scope ? null : this.testAt(row.firstSeenAtMs));
     const spawnedDuring = row.member ? this.spawnTestOf(row.member, row.holder.processStartedAtMs) : null;
     const opened = this.openedDuring(row, firstSeenDuring);
     const { verdict, by } = this.verdictOf(row, opened);
@@ -320,8 +321,8 @@ export class RunRecorder {
     const open = row.stacks?.open;
     if (open?.found && open.viaPid === null) {
       // A descriptor the process listed itself knows its scope exactly, not its line.
-      const by = open.stack.listed ? 'self-inventory' : 'probe-open';
-      if (typeof open.stack.test === 'string') return { test: open.stack.test, by };
+      const by = open.stack.runtime === 'strace' ? 'syscall-ledger' : open.stack.listed ? 'self-inventory' : 'probe-open';
+      if (typeof open.stack.test === 'string') return { test: this.recordedTest(open.stack) ?? open.stack.test, by };
       if (open.stack.scope) return { test: null, by, scope: open.stack.scope };
     }
     const next = this.boundariesOf(row).find((b) => !b.scope && b.scanStartedAtMs >= row.firstScanStartedAtMs);
@@ -356,8 +357,13 @@ export class RunRecorder {
     if (finalized && scopeEnd) return { verdict: scopeEnd.held.has(row.key) ? 'leaked-past-test' : 'closed-by-gc', by: 'probe-finalizer' };
     // The probe inside the process wrote, at the end of its test or scope, whether this open was still open.
     const held = row.stacks?.open.found ? row.stacks.open.stack.heldPastTest : undefined;
-    if ((opened.by === 'probe-open' || opened.by === 'self-inventory') && held !== undefined)
+    if ((opened.by === 'probe-open' || opened.by === 'self-inventory' || opened.by === 'syscall-ledger') && held !== undefined)
       return { verdict: held ? 'leaked-past-test' : 'in-run', by: opened.by };
+    // The syscall ledger put the open, its test's end and the close in one order. An open made while
+    // tests ran side by side names none of them, yet one still open at the last of their ends outlived
+    // whichever test made it.
+    const ledger = row.stacks?.open.found && row.stacks.open.viaPid === null && row.stacks.open.stack.runtime === 'strace';
+    if (ledger && held !== undefined) return { verdict: held ? 'leaked-past-test' : 'in-run', by: 'syscall-ledger' };
     // Held when the scan at its scope's end ran (a module's fixtures finalized), the process waiting.
     if (scopeEnd) return scopeEnd.held.has(row.key) ? { verdict: 'leaked-past-test', by: 'test-boundary' } : { verdict: 'in-run', by: 'test-boundary' };
     if (opened.test !== null) {
@@ -377,6 +383,19 @@ export class RunRecorder {
   /** The scan at the end of a wider scope, after the holder was first seen, that its process waited for. */
   private scopeEndOf(row: LedgerRow, scope: Scope): Boundary | undefined {
     return this.boundariesOf(row).find((b) => b.scope && b.test === scope.name && b.scanStartedAtMs >= row.firstScanStartedAtMs);
+  }
+
+  /**
+   * The test a recorded open names, as the timeline names it: a Go test binary writes `TestX`, while
+   * `go test -json` names it `<package>.TestX`; among packages with a test of that name, the one that
+   * had started last by the open.
+   */
+  private recordedTest(stack: OpenStack): string | undefined {
+    const test = stack.test ?? undefined;
+    if (test === undefined || stack.runtime !== 'strace') return test;
+    const named = this.timeline.records().filter((t) => t.name === test || t.name.endsWith(`.${test}`));
+    const started = named.filter((t) => Date.parse(t.startedAt) <= stack.atMs + RUNNER_LAG_MS);
+    return (started.at(-1) ?? named.at(-1))?.name ?? test;
   }
 
   /** The boundaries that speak for a holder: those its own process or an ancestor (its test process) waited for. */

@@ -1,6 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { goExecEnvironment } from './go-exec.js';
+import { goExecEnvironment, onPath } from './go-exec.js';
 
 const probesDir = join(import.meta.dirname, '../../probes');
 const SCRIPT = join(probesDir, 'go/holdwatch-go-exec');
@@ -18,5 +20,16 @@ describe('goExecEnvironment', () => {
     expect(goExecEnvironment({ GOFLAGS: '-exec=wine' }, '/data', linux)).toEqual({});
     expect(goExecEnvironment({ GOFLAGS: '-count=1 --exec /usr/bin/env' }, '/data', linux)).toEqual({});
     expect(goExecEnvironment({}, 'C:\\data', { platform: 'win32', probesDir })).toEqual({});
+  });
+
+  it("names the strace for the syscall ledger: the first on PATH, the user's own, or none when the user empties it", () => {
+    const straceDir = mkdtempSync(join(tmpdir(), 'hw-strace-'));
+    writeFileSync(join(straceDir, 'strace'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(onPath('strace', ['/nonexistent', straceDir].join(':'))).toBe(join(straceDir, 'strace'));
+    expect(goExecEnvironment({ PATH: straceDir }, '/data', linux).HOLDWATCH_STRACE).toBe(join(straceDir, 'strace'));
+    expect(goExecEnvironment({ PATH: '/nonexistent' }, '/data', linux)).not.toHaveProperty('HOLDWATCH_STRACE');
+    expect(goExecEnvironment({ PATH: straceDir, HOLDWATCH_STRACE: '/opt/strace' }, '/data', linux).HOLDWATCH_STRACE).toBe('/opt/strace');
+    expect(goExecEnvironment({ PATH: straceDir, HOLDWATCH_STRACE: '' }, '/data', linux)).not.toHaveProperty('HOLDWATCH_STRACE');
+    rmSync(straceDir, { recursive: true });
   });
 });

@@ -8,6 +8,7 @@ import type { KeyedHolder } from '../../core/run/run-recorder.js';
 import type { RunStacks } from '../../core/run/supervisor.js';
 import type { WatchDir } from '../../core/platform.js';
 import { isUnder, pathStyleOf } from '../../core/paths.js';
+import { ledgerRecords } from '../../core/stacks/syscall-ledger.js';
 import {
   findGcCloses,
   findProbeLeaks,
@@ -20,18 +21,27 @@ import {
   type ProbeRecord,
 } from '../../core/stacks/index.js';
 
-export function readProbeRecords(logDir: string): ProbeRecord[] {
+/**
+ * The probes' logs, and the syscall ledgers of the processes no probe runs in (`strace-<pid of the
+ * -exec program>-<ms>.ledger`, probes/go/exec), of which only opens under `keepPath` are kept.
+ */
+export function readProbeRecords(logDir: string, keepPath: (path: string) => boolean = () => true): ProbeRecord[] {
   let names: string[];
   try {
-    names = readdirSync(logDir).filter((n) => n.endsWith('.jsonl'));
+    names = readdirSync(logDir);
   } catch {
     return []; // no probed process ran
   }
-  return names.flatMap((name) => parseProbeLog(readFileSync(join(logDir, name), 'utf8')).records);
+  return names.flatMap((name) => {
+    if (name.endsWith('.jsonl')) return parseProbeLog(readFileSync(join(logDir, name), 'utf8')).records;
+    const ledger = /^strace-(\d+)-\d+\.ledger$/.exec(name);
+    if (ledger) return ledgerRecords(readFileSync(join(logDir, name), 'utf8'), { parentPid: Number(ledger[1]), keepPath });
+    return [];
+  });
 }
 
 export async function matchRunStacks(logDir: string, holders: readonly KeyedHolder[], dirs: readonly WatchDir[]): Promise<RunStacks> {
-  const index = indexProbeRecords(readProbeRecords(logDir));
+  const index = indexProbeRecords(readProbeRecords(logDir, (path) => watchedDirOf(path, dirs) !== null));
   const byKey: Record<string, HolderStacks> = {};
   for (const { key, holder, seenFromMs } of holders) {
     const ancestorPids = holder.attribution.ancestry.slice(1).map((a) => a.pid);

@@ -2,8 +2,8 @@
 // (host/run/boundary-server.ts): the test binary stops at its exit with its files still open until
 // holdwatch answers; without holdwatch, or when it never answers, `go test` prints and exits exactly
 // as it would have. The program is built by its own script, as in a run, into a scratch cache.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -150,5 +150,34 @@ describe("holdwatch's go test -exec program", () => {
     expect(plain.status).toBe(1);
     expect(plain.output).not.toContain('--- FAIL: TestFails'); // killed before it could say so
     expect(await throughExec(server.address, { SIGNAL: '1' })).toEqual(plain);
+  }, 120_000);
+});
+
+describe.skipIf(spawnSync('strace', ['-V']).status !== 0)("holdwatch's go test -exec program with strace (the syscall ledger)", () => {
+  const underStrace = (logDir: string, extra: NodeJS.ProcessEnv = {}) => throughExec('', { HOLDWATCH_STRACE: 'strace', HOLDWATCH_PROBE_LOG: logDir, ...extra });
+  const ledgers = (logDir: string) => readdirSync(logDir).filter((n) => /^strace-\d+-\d+\.ledger$/.test(n));
+
+  it("runs the binary under strace, go test printing and exiting as it would have, and leaves the binary's ledger beside the probes' logs", async () => {
+    const logDir = mkdtempSync(join(scratch, 'probes-'));
+    const plain = await goTest({});
+    expect(await underStrace(logDir)).toEqual(plain);
+    const [ledger] = ledgers(logDir);
+    const text = readFileSync(join(logDir, ledger!), 'utf8');
+    expect(text.split('\n')[0]).toMatch(/^\d+ +\d+\.\d{6} execve\(".*leak\.test", .* = 0$/);
+    expect(text).toMatch(/write\(1<[^>]*>, "=== RUN   TestLeaks\\n", \d+\) = \d+/);
+    expect(text).toMatch(/openat\(AT_FDCWD<[^>]*>, ".*\/TestLeaks\d+\/001\/held\.txt", .*\) = \d+<.*held\.txt>/);
+  }, 120_000);
+
+  it('a binary killed by a signal is reported by go test the same way under strace', async () => {
+    const logDir = mkdtempSync(join(scratch, 'probes-'));
+    const plain = await goTest({ SIGNAL: '1' });
+    expect(await underStrace(logDir, { SIGNAL: '1' })).toEqual(plain);
+  }, 120_000);
+
+  it('when strace does not run the binary, the binary runs as it would have, and no ledger is left', async () => {
+    const logDir = mkdtempSync(join(scratch, 'probes-'));
+    const plain = await goTest({});
+    expect(await underStrace(logDir, { HOLDWATCH_STRACE: 'false' })).toEqual(plain);
+    expect(ledgers(logDir)).toEqual([]);
   }, 120_000);
 });

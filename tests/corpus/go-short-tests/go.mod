@@ -1,0 +1,3 @@
+module example.com/short
+
+go 1.19
