@@ -2,6 +2,8 @@
 // each write and delete a file in the watched dir, run plain and under `holdwatch run --watch <dir>`
 // in turn (plain, run, plain, run, ...) so machine load hits both alike. Prints the medians, the
 // difference, and PASS/MISS against the target of issue 7: at most +0.25 s, plus 2 ms per test.
+// Go runs twice: with the syscall ledger (its test binary under strace) and without (HOLDWATCH_STRACE
+// empty: the exit stop alone); the difference of the two is what strace adds.
 //   node dist/bench/run-overhead.js   (BENCH_ROUNDS=n, BENCH_ONLY=pytest,node,go,bats)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,38 @@ interface Suite {
   write(root: string): { argv: string[]; cwd: string };
   /** Whether this machine has the runner. */
   available(): boolean;
+  /** Added to holdwatch run's environment only. */
+  runEnv?: Record<string, string>;
 }
+
+const LEDGER_ON = 'go test, syscall ledger';
+const LEDGER_OFF = 'go test, exit stop only';
+/** Files each test of the busy Go suite opens and closes: strace stops the binary at each traced call. */
+const BUSY_OPENS = 100;
+const busy = (name: string) => `${name}, ${BUSY_OPENS} opens/test`;
+
+/**
+ * 30 Go tests that write and delete a file (and, `opens` > 0, open and close it that many times);
+ * `runEnv` chooses how holdwatch follows the binary.
+ */
+const goSuite = (name: string, runEnv: Record<string, string>, opens = 0): Suite => ({
+  name,
+  runEnv,
+  available: () => spawnSync('go', ['version']).status === 0 && (!name.startsWith(LEDGER_ON) || spawnSync('strace', ['-V']).status === 0),
+  write(root) {
+    const reopen = opens > 0 ? `\tfor j := 0; j < ${opens}; j++ {\n\t\tif f, err := os.Open(p); err == nil {\n\t\t\tf.Close()\n\t\t}\n\t}\n` : '';
+    writeFileSync(join(root, 'go.mod'), 'module short\n\ngo 1.19\n');
+    writeFileSync(
+      join(root, 'short_test.go'),
+      `package short\n\nimport (\n\t"os"\n\t"path/filepath"\n\t"testing"\n)\n\n` +
+        numbered(
+          (i) =>
+            `func TestShort${i}(t *testing.T) {\n\tp := filepath.Join(os.Getenv("BENCH_WATCHED"), "f${i}")\n\tif err := os.WriteFile(p, []byte("x"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n${reopen}\tos.Remove(p)\n}\n`,
+        ),
+    );
+    return { argv: ['go', 'test', '-count=1', '-json', '.'], cwd: root };
+  },
+});
 
 const numbered = (each: (i: number) => string) => Array.from({ length: TESTS }, (_, i) => each(i)).join('\n');
 
@@ -53,22 +86,10 @@ const SUITES: Suite[] = [
       return { argv: [process.execPath, '--test', 'short.test.mjs'], cwd: root };
     },
   },
-  {
-    name: 'go test',
-    available: () => spawnSync('go', ['version']).status === 0,
-    write(root) {
-      writeFileSync(join(root, 'go.mod'), 'module short\n\ngo 1.19\n');
-      writeFileSync(
-        join(root, 'short_test.go'),
-        `package short\n\nimport (\n\t"os"\n\t"path/filepath"\n\t"testing"\n)\n\n` +
-          numbered(
-            (i) =>
-              `func TestShort${i}(t *testing.T) {\n\tp := filepath.Join(os.Getenv("BENCH_WATCHED"), "f${i}")\n\tif err := os.WriteFile(p, []byte("x"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n\tos.Remove(p)\n}\n`,
-          ),
-      );
-      return { argv: ['go', 'test', '-count=1', '-json', '.'], cwd: root };
-    },
-  },
+  goSuite(LEDGER_ON, {}),
+  goSuite(LEDGER_OFF, { HOLDWATCH_STRACE: '' }),
+  goSuite(busy(LEDGER_ON), {}, BUSY_OPENS),
+  goSuite(busy(LEDGER_OFF), { HOLDWATCH_STRACE: '' }, BUSY_OPENS),
   {
     name: 'bats',
     available: () => spawnSync('bats', ['--version']).status === 0,
@@ -114,15 +135,16 @@ async function measure(suite: Suite, scratch: string): Promise<Row> {
   // The data dir outside the watched dir, one per bench: run records do not pile up in the user's.
   const env = { ...process.env, BENCH_WATCHED: watched, HOLDWATCH_DATA_DIR: join(scratch, 'data'), GOFLAGS: '-mod=mod', GOPROXY: 'off' };
   const underRun = [process.execPath, CLI, 'run', '--watch', watched, '--', ...argv];
+  const runEnv = { ...env, ...suite.runEnv };
   // One of each first, unmeasured: go builds its test binary, Python writes nothing (no cache), the
   // page cache warms for both commands alike.
   await timed(argv, cwd, env);
-  await timed(underRun, cwd, env);
+  await timed(underRun, cwd, runEnv);
   const plain: number[] = [];
   const run: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     plain.push(await timed(argv, cwd, env));
-    run.push(await timed(underRun, cwd, env));
+    run.push(await timed(underRun, cwd, runEnv));
   }
   return { suite: `${suite.name} (${TESTS} tests)`, plainMs: median(plain), runMs: median(run) };
 }
@@ -151,6 +173,20 @@ async function main(): Promise<void> {
       const added = r.runMs - r.plainMs;
       console.log(
         `${added <= target ? 'PASS' : 'MISS'}  run adds <= ${BUDGET_MS} ms + ${PER_TEST_MS} ms/test (${target} ms) to ${r.suite}: +${formatMs(added)} ms`,
+      );
+    }
+    for (const [on, off, tracedCalls] of [
+      [LEDGER_ON, LEDGER_OFF, 0],
+      // Each reopen is an openat and a close, both traced.
+      [busy(LEDGER_ON), busy(LEDGER_OFF), TESTS * BUSY_OPENS * 2],
+    ] as const) {
+      const withLedger = rows.find((r) => r.suite.startsWith(`${on} (`));
+      const without = rows.find((r) => r.suite.startsWith(`${off} (`));
+      if (!withLedger || !without) continue;
+      const added = withLedger.runMs - withLedger.plainMs - (without.runMs - without.plainMs);
+      const perCall = tracedCalls > 0 ? `, ${formatMs((added * 1000) / tracedCalls)} µs per reopen call` : '';
+      console.log(
+        `INFO  the syscall ledger adds ${added >= 0 ? '+' : ''}${formatMs(added)} ms (${formatMs(added / TESTS)} ms/test${perCall}) to ${on}, beside the exit stop alone`,
       );
     }
     for (const name of skipped) console.log(`SKIP  ${name}: not installed on this machine`);
