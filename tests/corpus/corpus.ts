@@ -10,9 +10,23 @@ import { runUnderHoldwatch } from '../support/run-cli.js';
 export const CORPUS = import.meta.dirname;
 
 /**
+ * How many times a case runs: 3 by default, HOLDWATCH_CORPUS_RUNS=20 for the issue's "20 of 20" (with
+ * both CPUs loaded, as the determinism tier does). Read by the cases written to it; older ones fix 20.
+ */
+export const CORPUS_RUNS = runsFrom(process.env.HOLDWATCH_CORPUS_RUNS);
+
+function runsFrom(text: string | undefined): number {
+  if (text === undefined || text === '') return 3;
+  const runs = Number(text);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`HOLDWATCH_CORPUS_RUNS must be a whole number >= 1, not ${JSON.stringify(text)}`);
+  return runs;
+}
+
+/**
  * One line per finding, sorted: what the corpus expects, the same in every run. A holder seen only
  * while its test ran (`in-run`: a journal file inside one transaction) is a sighting, not a finding,
- * and whether a poll catches it is timing: it is left out.
+ * and whether a poll catches it is timing: it is left out. An open made in a wider scope than one test
+ * (beforeAll, a module fixture) says which scope had to close it.
  */
 export function summarize(record: RunRecord, watched: string, stable: (path: string) => string = stableName): string[] {
   return record.holders
@@ -21,7 +35,8 @@ export function summarize(record: RunRecord, watched: string, stable: (path: str
       const a = h.attribution;
       const frame = a.openStack?.found ? a.openStack.stack.frames.find((f) => f.user) : undefined;
       const at = frame ? `${basename(frame.file)}:${frame.line}` : 'no open stack';
-      return `${stable(relative(watched, h.path))}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'} | at ${at}`;
+      const scope = a.scope ? ` | scope ${a.scope.kind} ${a.scope.name}` : '';
+      return `${stable(relative(watched, h.path))}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'}${scope} | at ${at}`;
     })
     .sort();
 }
