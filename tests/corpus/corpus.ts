@@ -25,8 +25,7 @@ function runsFrom(text: string | undefined): number {
 /**
  * One line per finding, sorted: what the corpus expects, the same in every run. A holder seen only
  * while its test ran (`in-run`: a journal file inside one transaction) is a sighting, not a finding,
- * and whether a poll catches it is timing: it is left out. An open made in a wider scope than one test
- * (beforeAll, a module fixture) says which scope had to close it.
+ * and whether a poll catches it is timing: it is left out.
  */
 export function summarize(record: RunRecord, watched: string, stable: (path: string) => string = stableName): string[] {
   return record.holders
@@ -35,9 +34,19 @@ export function summarize(record: RunRecord, watched: string, stable: (path: str
       const a = h.attribution;
       const frame = a.openStack?.found ? a.openStack.stack.frames.find((f) => f.user) : undefined;
       const at = frame ? `${basename(frame.file)}:${frame.line}` : 'no open stack';
-      const scope = a.scope ? ` | scope ${a.scope.kind} ${a.scope.name}` : '';
-      return `${stable(relative(watched, h.path))}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'}${scope} | at ${at}`;
+      return `${stable(relative(watched, h.path))}${h.deleted ? ' (deleted)' : ''} | ${a.verdict} by ${a.verdictBy} | opened in ${a.openedDuring ?? '-'} by ${a.openedDuringBy ?? '-'} | at ${at}`;
     })
+    .sort();
+}
+
+/**
+ * One line per finding whose open belongs to a scope wider than one test (beforeAll, a module fixture,
+ * import time): the scope that had to close it, sorted. Findings of a test's own scope are left out.
+ */
+export function summarizeScopes(record: RunRecord, watched: string, stable: (path: string) => string = stableName): string[] {
+  return record.holders
+    .filter((h) => h.attribution.verdict !== 'in-run' && h.attribution.scope !== undefined)
+    .map((h) => `${stable(relative(watched, h.path))}: ${h.attribution.scope!.kind} ${h.attribution.scope!.name}`)
     .sort();
 }
 
@@ -48,6 +57,8 @@ export function stableName(path: string): string {
 
 export interface CaseRun {
   summary: string[];
+  /** The scopes of the findings opened outside any one test (summarizeScopes). */
+  scopes: string[];
   exitCode: number | null;
   record: RunRecord;
   /** The end of the run's stdout and stderr: what a failing run said. */
@@ -79,7 +90,13 @@ export async function runCase(
     try {
       const result = await runUnderHoldwatch([watched], command(watched), typeof env === 'function' ? env(watched) : env, { cwd: join(CORPUS, caseDir) });
       const tail = `stdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-1500)}`;
-      out.push({ summary: summarize(result.record, watched, stable), exitCode: result.code, record: result.record, tail });
+      out.push({
+        summary: summarize(result.record, watched, stable),
+        scopes: summarizeScopes(result.record, watched, stable),
+        exitCode: result.code,
+        record: result.record,
+        tail,
+      });
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -89,10 +106,19 @@ export async function runCase(
 
 /** The distinct summaries of some runs, with how many runs gave each: one entry when holdwatch is deterministic. */
 export function distinct(runs: readonly CaseRun[]): { summary: string[]; runs: number }[] {
-  const byText = new Map<string, { summary: string[]; runs: number }>();
-  for (const run of runs) {
-    const text = run.summary.join('\n');
-    const entry = byText.get(text) ?? { summary: run.summary, runs: 0 };
+  return tally(runs.map((r) => r.summary)).map(({ lines, runs }) => ({ summary: lines, runs }));
+}
+
+/** The distinct scope lines of some runs (summarizeScopes), with how many runs gave each. */
+export function distinctScopes(runs: readonly CaseRun[]): { scopes: string[]; runs: number }[] {
+  return tally(runs.map((r) => r.scopes)).map(({ lines, runs }) => ({ scopes: lines, runs }));
+}
+
+function tally(lists: readonly string[][]): { lines: string[]; runs: number }[] {
+  const byText = new Map<string, { lines: string[]; runs: number }>();
+  for (const lines of lists) {
+    const text = lines.join('\n');
+    const entry = byText.get(text) ?? { lines, runs: 0 };
     entry.runs++;
     byText.set(text, entry);
   }

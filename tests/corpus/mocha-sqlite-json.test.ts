@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, runCase } from './corpus.js';
 import { betterSqlite3BeforeAll } from './native-addon.js';
 
 const RUNS = CORPUS_RUNS;
@@ -31,9 +31,11 @@ describe('corpus: sqlite-json under mocha (a native addon db opened in before, a
         runs: RUNS,
         summary: [
           'tmp/foo.db (deleted) | blocked-cleanup by deleted-while-held | opened in sqliteToJson > accepts a filename by self-inventory | at no open stack',
-          'tmp/tmp.db (deleted) | blocked-cleanup by deleted-while-held | opened in - by self-inventory | scope suite sqliteToJson | at no open stack',
+          'tmp/tmp.db (deleted) | blocked-cleanup by deleted-while-held | opened in - by self-inventory | at no open stack',
         ],
       },
     ]);
+    // tmp.db was opened in the suite's before, so the suite had to close it; foo.db belongs to its test.
+    expect(distinctScopes(runs)).toEqual([{ runs: RUNS, scopes: ['tmp/tmp.db: suite sqliteToJson'] }]);
   }, 600_000);
 });

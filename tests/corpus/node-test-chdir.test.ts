@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../probes/stack-support.js';
-import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const FILE = 'test/require_test.js';
@@ -29,10 +29,10 @@ describe('corpus: Neutrino require_test under node --test (its own cwd inside th
     expect(distinct(runs)).toEqual([
       {
         runs: RUNS,
-        summary: [
-          `test-module (deleted) | blocked-cleanup by deleted-while-held | opened in - by probe-open | scope file ${FILE} | at require_test.js:${chdir}`,
-        ],
+        summary: [`test-module (deleted) | blocked-cleanup by deleted-while-held | opened in - by probe-open | at require_test.js:${chdir}`],
       },
     ]);
+    // Entered in the file's before: the file had to leave it.
+    expect(distinctScopes(runs)).toEqual([{ runs: RUNS, scopes: [`test-module: file ${FILE}`] }]);
   }, 300_000);
 });
