@@ -37,8 +37,9 @@ describe('sqliteToJson', function () {
   });
 
   it('accepts a filename', function () {
-    var sj = SJ(path.join(tmp, 'foo.db'));
-    assert.ok(sj instanceof SJ);
+    // Kept on the suite's context, so the collector cannot close it before the after hook runs.
+    this.sj = SJ(path.join(tmp, 'foo.db'));
+    assert.ok(this.sj instanceof SJ);
   });
 
   it('calls back with all tables in the specified database', function (done) {
