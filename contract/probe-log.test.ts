@@ -41,6 +41,7 @@ const OpenSchema = z.object({
   scope: z.object({ kind: z.enum(['suite', 'file', 'session']), name: text }).optional(),
   listed: z.literal(true).optional(),
   cwd: z.literal(true).optional(),
+  mmap: z.literal(true).optional(),
   frames: Frames,
 });
 
@@ -120,6 +121,7 @@ const BASES: Record<string, Record<string, unknown>> = {
   spawn: { v: 1, kind: 'spawn', pid: 10, atMs: 4, api: 'subprocess.Popen', executable: null, argv: ['sleep', '5'], cwd: null, childPid: 11, frames: [frame] },
   test: { v: 1, kind: 'test', pid: 10, atMs: 5, event: 'end', name: 't1', open: [4], unlinked: [] },
   'scope-end': { v: 1, kind: 'test', pid: 10, atMs: 5, event: 'end', name: 'a.test.js > db', scope: 'suite', open: [4] },
+  'mmap-open': { v: 1, kind: 'open', pid: 10, atMs: 2, api: 'mmap.mmap', path: '/w/data.bin', fd: null, mmap: true, frames: [frame] },
   'cwd-open': { v: 1, kind: 'open', pid: 10, atMs: 2, api: 'process.chdir', path: '/w/sub', fd: null, id: 6, test: 't1', cwd: true, frames: [frame] },
   'listed-open': {
     v: 1,

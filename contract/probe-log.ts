@@ -55,6 +55,8 @@ export interface OpenRecord {
   listed?: true;
   /** Not a descriptor: the process's working directory moved to `path` (process.chdir); fd is null. */
   cwd?: true;
+  /** Not a descriptor: a memory map of `path` (mmap.mmap), which holds the file until unmapped; fd is null. */
+  mmap?: true;
   /** Without `test`: the tests that ran side by side at the open (t.Parallel), one of which made it. */
   among?: string[];
   frames: StackFrame[];
@@ -201,6 +203,7 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
         ...optional('scope', o.scope, scopeOf),
         ...optional('listed', o.listed, (x) => (x === true ? (true as const) : reject())),
         ...optional('cwd', o.cwd, (x) => (x === true ? (true as const) : reject())),
+        ...optional('mmap', o.mmap, (x) => (x === true ? (true as const) : reject())),
         frames: framesOf(o.frames),
       };
     case 'close':

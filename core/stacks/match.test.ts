@@ -88,7 +88,8 @@ describe('matchOpenStack', () => {
       reason: expect.stringMatching(/^no open stack: the python probe in pid 10 recorded no open/),
     });
     expect(matchOpenStack(holder({ kind: 'cwd' }), records)).toMatchObject({ found: false, reason: expect.stringContaining('working directory') });
-    expect(matchOpenStack(holder({ kind: 'mmap' }), records)).toMatchObject({ found: false, reason: expect.stringContaining('a mmap holding') });
+    expect(matchOpenStack(holder({ kind: 'mmap' }), records)).toMatchObject({ found: false, reason: expect.stringContaining('the map was made') });
+    expect(matchOpenStack(holder({ kind: 'exe' }), records)).toMatchObject({ found: false, reason: expect.stringContaining('exe holding is not made') });
   });
 
   it("pairs a working directory with the process's own chdir into it, while it was still its cwd", () => {

@@ -250,7 +250,7 @@ function parseFd(handle: string | null): number | null {
  * (an inherited fd). Native and unprobed processes get NOT_PROBED.
  */
 export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable<ProbeRecord>, options: MatchOptions = {}): StackLookup {
-  if (holder.kind === 'cwd') return matchChdir(holder, asIndex(records), options);
+  if (holder.kind === 'cwd' || holder.kind === 'mmap') return matchNotAnFd(holder, asIndex(records), options);
   if (holder.kind !== 'file' && holder.kind !== 'dir') {
     return { found: false, reason: `no open stack: a ${holder.kind} holding is not made by a call the probes record` };
   }
@@ -304,16 +304,21 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
   };
 }
 
-/** A working directory under a watched dir: the process's own chdir there, still its cwd when first seen. */
-function matchChdir(holder: HolderRef, index: ProbeIndex, options: MatchOptions): StackLookup {
+/**
+ * A holding that is no descriptor: a working directory (the process's own chdir there, still its cwd
+ * when first seen) or a memory map (the latest mmap of that file: a map has no close the probes see).
+ */
+function matchNotAnFd(holder: HolderRef, index: ProbeIndex, options: MatchOptions): StackLookup {
   const style = options.style ?? POSIX_STYLE;
   const key = (p: string) => normalize(options.canonical ? options.canonical(p) : p, style);
   const own = lifeOf(index, holder.pid, holder.processStartedAtMs, holder.firstSeenAtMs, options.clockSlackMs ?? DEFAULT_SLACK_MS);
   if (!own) return { found: false, reason: NOT_PROBED };
   const seenFrom = Math.min(holder.seenFromMs ?? holder.firstSeenAtMs, holder.firstSeenAtMs);
-  const chdir = own.opens.findLast((r) => r.cwd === true && key(r.path) === key(holder.path) && isOpenAt(own, r, seenFrom));
-  if (chdir) return { found: true, stack: toStack(chdir, own.process.runtime, own), matchedBy: 'path', viaPid: null };
-  return { found: false, reason: 'no open stack: the working directory was set before the probe started, or inherited' };
+  const cwd = holder.kind === 'cwd';
+  const made = own.opens.findLast((r) => (cwd ? r.cwd === true : r.mmap === true) && key(r.path) === key(holder.path) && isOpenAt(own, r, seenFrom));
+  if (made) return { found: true, stack: toStack(made, own.process.runtime, own), matchedBy: 'path', viaPid: null };
+  const what = cwd ? 'the working directory was set' : 'the map was made';
+  return { found: false, reason: `no open stack: ${what} before the probe started, by native code, or inherited` };
 }
 
 /** Loose: the scanner quotes arguments its own way, so compare the words. */

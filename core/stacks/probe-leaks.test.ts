@@ -93,4 +93,28 @@ describe('findProbeLeaks', () => {
       ['/w/module.db', 9, 9, 'a.test.mjs', true],
     ]);
   });
+
+  it('finds an open the process deleted while it held it, even one closed before its scope ended', () => {
+    const chdir = {
+      kind: 'open',
+      pid: 10,
+      atMs: T0 + 1,
+      api: 'process.chdir',
+      path: '/w/build',
+      fd: null,
+      id: 1,
+      cwd: true,
+      scope: { kind: 'file', name: 'a.test.mjs' },
+      frames: [],
+    };
+    const records = log(
+      proc(10, T0),
+      chdir,
+      { kind: 'delete', pid: 10, atMs: T0 + 5, api: 'fs.rm', path: '/w/build', held: [1], cwd: true, frames: [] },
+      { kind: 'close', pid: 10, atMs: T0 + 6, id: 1, fd: null },
+      exit(10, T0 + 9, []),
+    );
+    const leaks = findProbeLeaks(indexProbeRecords(records), query());
+    expect(leaks.map((l) => [l.open.path, l.testEndedAtMs - T0, l.heldUntilMs - T0, l.stack.deletedBy?.api])).toEqual([['/w/build', 5, 6, 'fs.rm']]);
+  });
 });

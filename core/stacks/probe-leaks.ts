@@ -105,5 +105,14 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
     const { heldPastTest, unlinkedWhileOpen, endedAtMs } = atScopeEnd(ends, exit, open);
     if (heldPastTest && endedAtMs !== undefined) report(open, endedAtMs, unlinkedWhileOpen === true);
   }
+  // Whatever the process deleted while it held it, closed by its scope's end or not: on Windows the
+  // delete itself fails.
+  const byId = new Map([...opens.values(), ...scopeOpens].map((o) => [o.id!, o]));
+  for (const call of deletes) {
+    for (const id of call.held) {
+      const open = byId.get(id);
+      if (open) report(open, call.atMs, true);
+    }
+  }
   return leaks;
 }

@@ -1,30 +1,23 @@
 // Five Go tests of 1-3 ms; the second leaves a file open. Go runs no probe, and the test binary exits a
 // moment after its last test: without the syscall ledger (strace, through holdwatch's go test -exec
 // program) the leak was put on no test or on the last one. With both CPUs loaded by another process,
-// holdwatch names the second test, by the ledger, and none of its neighbours, in 50 of 50 runs.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// holdwatch names the second test, by the ledger, and none of its neighbours, in every run (50 of 50 measured).
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { distinct, expectAllExitedZero, runCase } from '../corpus/corpus.js';
+import { DETERMINISM_RUNS as RUNS, loadBothCpus, runInPairs } from './load.js';
 
-const RUNS = 50;
 const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
 const goTest =
   (...flags: string[]) =>
   () => ['go', 'test', '-count=1', ...flags, '.'];
 const watchedEnv = (watched: string) => ({ HW_WATCHED: watched });
 
-let load: ChildProcess[] = [];
-beforeAll(() => {
-  load = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-});
-afterAll(() => {
-  for (const child of load) child.kill('SIGKILL');
-});
+loadBothCpus();
 
 describe.skipIf(!HAS_STRACE)('1-3 ms Go tests under load, with the syscall ledger', () => {
   it(`names the second test, which leaked, and no neighbour, in ${RUNS} of ${RUNS} runs`, async () => {
-    const halves = await Promise.all([0, 1].map(() => runCase('go-short-tests', goTest('-v'), RUNS / 2, watchedEnv)));
-    const runs = halves.flat();
+    const runs = await runInPairs(RUNS, 'go-short-tests', goTest('-v'), watchedEnv);
     expectAllExitedZero(runs);
     expect(distinct(runs)).toEqual([
       { runs: RUNS, summary: ['second.txt | leaked-past-test by syscall-ledger | opened in TestSecond by syscall-ledger | at no open stack'] },

@@ -3,35 +3,21 @@
 // database is held past its suite, the removed folder is the predicted failure, in every run. Each
 // test process lists its own descriptors at each test's end: no scan, no poll, no timing decides.
 // HOLDWATCH_DETERMINISM_RUNS raises the runs per runner (50 for the issue's measure).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { distinct, runCase } from '../corpus/corpus.js';
+import { describe, expect, it } from 'vitest';
+import { distinct } from '../corpus/corpus.js';
 import { expectedSummary, SCOPES_RUNNERS } from '../fixtures/scopes/runners.js';
+import { DETERMINISM_RUNS as RUNS, loadBothCpus, runInPairs } from './load.js';
 
-const RUNS = Number(process.env.HOLDWATCH_DETERMINISM_RUNS) || 10;
-
-/** Two busy processes, one per CPU, for the length of the test. */
-let load: ChildProcess[] = [];
-beforeAll(() => {
-  load = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-});
-afterAll(() => {
-  for (const child of load) child.kill('SIGKILL');
-});
+loadBothCpus();
 
 describe.each(SCOPES_RUNNERS)('$runner: 1 ms tests under load', (runner) => {
   it(`names the test that leaked, not its neighbours, in ${RUNS} of ${RUNS} runs`, async () => {
-    const halves = await Promise.all(
-      [0, 1].map(() =>
-        runCase(
-          runner.caseDir,
-          () => runner.command,
-          RUNS / 2,
-          (watched) => ({ WORK: watched }),
-        ),
-      ),
+    const runs = await runInPairs(
+      RUNS,
+      runner.caseDir,
+      () => runner.command,
+      (watched) => ({ WORK: watched }),
     );
-    const runs = halves.flat();
     expect(runs.filter((r) => r.exitCode !== 0).map((r) => r.tail)).toEqual([]);
     expect(distinct(runs)).toEqual([{ runs: RUNS, summary: expectedSummary(runner) }]);
   }, 900_000);

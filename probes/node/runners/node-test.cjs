@@ -8,8 +8,10 @@
 // A file that declares no test is itself the test, as node --test reports it (holdwatch's reporter
 // names it by its path from the working directory): it starts with the process and ends at its exit,
 // and everything it opens is its own. In a file with tests, what runs outside them belongs to the
-// innermost describe block running (its before/after hooks), else to the file. A describe block (a
-// Suite) is a scope, not a test: its end, after its after hooks, goes to onScopeEnd.
+// innermost describe block running, else to the file. A describe block (a Suite) is a scope, not a
+// test: its end, after its after hooks, goes to onScopeEnd. A before/after hook belongs to the block
+// that declares it (the file, for a top-level one), though node:test runs a parent's before hooks
+// inside its first child's run: `runHook` is wrapped to say so while such a hook runs.
 // Nothing here may throw into the test process.
 const asyncHooks = require('node:async_hooks');
 const { guard } = require('./shared.cjs');
@@ -21,6 +23,8 @@ const { guard } = require('./shared.cjs');
  */
 function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
   const running = [];
+  // The tests and suites whose before/after hooks run now, innermost last.
+  const hooksOf = [];
   const isSuite = (test) => test?.constructor?.name === 'Suite';
   let anyTestRan = false;
   const patched = new Set();
@@ -53,6 +57,25 @@ function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
           return run.apply(this, args);
         };
       }
+      if (own.includes('runHook') && typeof p.runHook === 'function') {
+        const runHook = p.runHook;
+        p.runHook = function holdwatchRunHook(hook, ...rest) {
+          if (hook !== 'before' && hook !== 'after') return runHook.call(this, hook, ...rest);
+          const entry = { test: this };
+          hooksOf.push(entry);
+          const leave = () => {
+            const at = hooksOf.lastIndexOf(entry);
+            if (at >= 0) hooksOf.splice(at, 1);
+          };
+          try {
+            const result = runHook.call(this, hook, ...rest);
+            return result && typeof result.finally === 'function' ? result.finally(leave) : (leave(), result);
+          } catch (error) {
+            leave();
+            throw error;
+          }
+        };
+      }
       if (own.includes('postRun') && typeof p.postRun === 'function') {
         const postRun = p.postRun;
         p.postRun = function holdwatchPostRun(...args) {
@@ -74,9 +97,13 @@ function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
   hook.enable();
   const startedAtMs = Date.now();
   const innermost = (suite) => running.findLast((r) => r.suite === suite);
+  const hookOwner = () => hooksOf.at(-1)?.test;
   return {
-    currentTest: () => innermost(false)?.name ?? (running.length > 0 || anyTestRan ? null : file),
+    currentTest: () => (hooksOf.length > 0 ? null : (innermost(false)?.name ?? (running.length > 0 || anyTestRan ? null : file))),
     currentScope: () => {
+      const owner = hookOwner();
+      // A hook of a test (its subtests' before/after) is that test's; of the root, the file's.
+      if (owner !== undefined) return owner.parent ? { kind: 'suite', name: nameOf(owner) } : { kind: 'file', name: file };
       const suite = innermost(true);
       return suite ? { kind: 'suite', name: suite.name } : { kind: 'file', name: file };
     },

@@ -300,6 +300,24 @@ def _on_posix_spawn(args):
     _write_spawn("os.posix_spawn", path[0] if path else None, _texts(args[1]) if len(args) > 1 else [], _cwd(), None, _frames.capture(_caller()))
 
 
+def _on_mmap(args):
+    # mmap.mmap(fileno, ...): the map holds the file past the fd's close (a memmap, a read-only index);
+    # on Windows the file cannot be deleted while any view of it is mapped. fileno -1 is anonymous.
+    fileno = args[0] if args else -1
+    if type(fileno) is not int or fileno < 0 or not _POSIX:
+        return
+    try:
+        path = os.readlink("/proc/self/fd/%d" % fileno)
+    except OSError:
+        return
+    if not path.startswith("/"):
+        return
+    record = {"v": _WIRE_VERSION, "kind": "open", "pid": _state["pid"], "atMs": int(_now() * 1000), "api": "mmap.mmap", "path": path, "fd": None, "mmap": True}
+    scope = _state["scope_json"]
+    text = _encode(record)[:-1] + scope + ',"frames":' + _frames.capture(_caller()) + "}"
+    _write_line(text + "\n")
+
+
 def _on_chdir(_args):
     _state["cwd"] = None  # fires before the change: read the new cwd lazily, on the next relative path
 
@@ -325,6 +343,7 @@ _HANDLERS = {
     "os.system": _on_system,
     "os.posix_spawn": _on_posix_spawn,
     "os.chdir": _on_chdir,
+    "mmap.__new__": _on_mmap,
 }
 
 
