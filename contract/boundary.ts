@@ -5,7 +5,9 @@
 // listener; the first line carries the token, so no other process can feed the run's timeline.
 //   client -> holdwatch   {"type":"hello","token":"<hex>","pid":N}
 //   client -> holdwatch   {"type":"test-end","seq":N,"name":"<test>","atMs":N}
-//   (with "scope":"suite"|"file"|"session", `name` is a wider scope that ended: a class's, a module's)
+//   (with "scope":"suite"|"file"|"session", `name` is a wider scope that ended: a class's, a module's;
+//   with "held":[{"kind","path","fd","deleted"}], the process listed what it holds itself and goes on
+//   without waiting: no ack comes)
 //   holdwatch -> client   {"type":"ack","seq":N}
 // A process that runs no runner integration may instead say it is stopped at its exit, its files all
 // still open (holdwatch's `go test -exec` program, for the test binary it traces), and wait the same way:
@@ -33,6 +35,30 @@ export interface BoundaryTestEnd {
   atMs: number;
   /** Set when `name` is a wider scope that ended, its fixtures finalized, not a test. */
   scope?: ScopeKind;
+  /**
+   * What the process holds under the watched dirs, listed by itself (/proc/self): journaled as it is,
+   * with no scan, and not answered (the process does not wait). Absent: scan, then ack.
+   */
+  held?: BoundaryHeld[];
+}
+
+/** One holding a test process listed of itself. */
+export interface BoundaryHeld {
+  kind: 'file' | 'dir' | 'mmap' | 'cwd';
+  path: string;
+  fd: number | null;
+  deleted: boolean;
+}
+
+const HELD_KINDS: readonly BoundaryHeld['kind'][] = ['file', 'dir', 'mmap', 'cwd'];
+/** As many as one line carries (MAX_BOUNDARY_LINE_BYTES); the probes list at most 256. */
+const MAX_HELD = 1024;
+
+function toHeld(value: unknown): BoundaryHeld | undefined {
+  if (!isRecord(value) || !HELD_KINDS.includes(value.kind as BoundaryHeld['kind'])) return undefined;
+  if (typeof value.path !== 'string' || !value.path.startsWith('/') || value.path.length > 4096 || typeof value.deleted !== 'boolean') return undefined;
+  if (value.fd !== null && !isCount(value.fd)) return undefined;
+  return { kind: value.kind as BoundaryHeld['kind'], path: value.path, fd: value.fd, deleted: value.deleted };
 }
 
 type ScopeKind = (typeof SCOPE_KINDS)[number];
@@ -63,7 +89,20 @@ export function toBoundaryTestEnd(value: unknown): BoundaryTestEnd | undefined {
   if (!isRecord(value) || value.type !== 'test-end' || !isCount(value.seq) || typeof value.name !== 'string') return undefined;
   if (typeof value.atMs !== 'number' || !Number.isFinite(value.atMs) || value.name.length > 4096) return undefined;
   if (value.scope !== undefined && !SCOPE_KINDS.includes(value.scope as ScopeKind)) return undefined;
-  return { type: 'test-end', seq: value.seq, name: value.name, atMs: value.atMs, ...(value.scope === undefined ? {} : { scope: value.scope as ScopeKind }) };
+  let held: BoundaryHeld[] | undefined;
+  if (value.held !== undefined) {
+    if (!Array.isArray(value.held) || value.held.length > MAX_HELD) return undefined;
+    held = value.held.map(toHeld).filter((h) => h !== undefined);
+    if (held.length !== value.held.length) return undefined;
+  }
+  return {
+    type: 'test-end',
+    seq: value.seq,
+    name: value.name,
+    atMs: value.atMs,
+    ...(value.scope === undefined ? {} : { scope: value.scope as ScopeKind }),
+    ...(held ? { held } : {}),
+  };
 }
 
 export function toBoundaryExit(value: unknown): BoundaryExit | undefined {

@@ -77,6 +77,8 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     /** The test that ended; with `scope`, the wider scope that ended (a module's, a class's, the session). */
     test: z.string(),
     scope: z.enum(SCOPE_KINDS).optional(),
+    /** The process listed what it held itself (self-inventory): no scan, `held` is its own list. */
+    listed: z.literal(true).optional(),
     atMs: ms,
     /** The test process that waited: the boundary speaks for it and its descendants. */
     pid: z.number().int().nonnegative(),

@@ -46,10 +46,14 @@ export const RUNNER_LAG_MS = 25;
 type Start = Extract<JournalEntry, { t: 'run-start' }>;
 type Failure = Extract<JournalEntry, { t: 'failure' }>;
 
-/** A test's end (or a wider scope's: a module's, a class's) as the scan its process waited for saw it. */
+/**
+ * A test's end (or a wider scope's: a module's, a class's) as the scan its process waited for saw it, or
+ * as the process listed it itself (`by`).
+ */
 interface Boundary {
   test: string;
   scope?: Scope['kind'];
+  by: 'test-boundary' | 'self-inventory';
   pid: number;
   scanStartedAtMs: number;
   held: ReadonlySet<string>;
@@ -85,7 +89,14 @@ export class RunRecorder {
       case 'test':
         this.timeline.apply(entry.event);
         break;
-      case 'appeared':
+      case 'appeared': {
+        // A poll meeting what the process's own list already made a row of: the same holding, first
+        // seen then.
+        const listed = this.ledger.get(entry.key);
+        if (listed && listed.goneAtMs === null) {
+          listed.holder = entry.holder;
+          break;
+        }
         this.ledger.set(entry.key, {
           key: entry.key,
           holder: entry.holder,
@@ -97,6 +108,7 @@ export class RunRecorder {
           blocked: false,
         });
         break;
+      }
       case 'deleted': {
         const row = this.ledger.get(entry.key);
         if (row) row.holder = { ...row.holder, deleted: true };
@@ -118,6 +130,7 @@ export class RunRecorder {
         this.boundaries.push({
           test: entry.test,
           ...(entry.scope ? { scope: entry.scope } : {}),
+          by: entry.listed ? 'self-inventory' : 'test-boundary',
           pid: entry.pid,
           scanStartedAtMs: entry.scanStartedAtMs,
           held: new Set(entry.held),
@@ -325,8 +338,11 @@ export class RunRecorder {
       if (typeof open.stack.test === 'string') return { test: this.recordedTest(open.stack) ?? open.stack.test, by };
       if (open.stack.scope) return { test: null, by, scope: open.stack.scope };
     }
+    // The process's own lists say exactly when it began to hold it: the first test end that lists it.
+    const listed = this.boundariesOf(row).find((b) => !b.scope && b.by === 'self-inventory' && b.pid === row.holder.pid && b.held.has(row.key));
+    if (listed) return { test: listed.test, by: 'self-inventory' };
     const next = this.boundariesOf(row).find((b) => !b.scope && b.scanStartedAtMs >= row.firstScanStartedAtMs);
-    if (next) return { test: next.test, by: 'test-boundary' };
+    if (next) return { test: next.test, by: next.by };
     const owner = testOfGoTempDir(row.holder.path, this.timeline.names());
     if (owner) return { test: owner, by: 'test-temp-dir' };
     // The polls' clock puts the first sighting outside any test (bats' formatter dates a test's start
@@ -365,12 +381,12 @@ export class RunRecorder {
     const ledger = row.stacks?.open.found && row.stacks.open.viaPid === null && row.stacks.open.stack.runtime === 'strace';
     if (ledger && held !== undefined) return { verdict: held ? 'leaked-past-test' : 'in-run', by: 'syscall-ledger' };
     // Held when the scan at its scope's end ran (a module's fixtures finalized), the process waiting.
-    if (scopeEnd) return scopeEnd.held.has(row.key) ? { verdict: 'leaked-past-test', by: 'test-boundary' } : { verdict: 'in-run', by: 'test-boundary' };
+    if (scopeEnd) return { verdict: scopeEnd.held.has(row.key) ? 'leaked-past-test' : 'in-run', by: scopeEnd.by };
     if (opened.test !== null) {
       // Held when the scan at its test's end ran, the test process waiting: it outlived its test. On
       // Linux this is the prediction of a Windows teardown failure.
-      const end = this.boundariesOf(row).find((b) => !b.scope && b.test === opened.test && b.scanStartedAtMs >= row.firstScanStartedAtMs);
-      if (end) return end.held.has(row.key) ? { verdict: 'leaked-past-test', by: 'test-boundary' } : { verdict: 'in-run', by: 'test-boundary' };
+      const end = this.boundariesOf(row).find((b) => !b.scope && b.test === opened.test && this.isAfterFirstSight(b, row));
+      if (end) return { verdict: end.held.has(row.key) ? 'leaked-past-test' : 'in-run', by: end.by };
       // Held while its process was stopped at its exit (after all of that process's tests).
       if (this.heldAtExit.get(row.holder.pid)?.has(row.key)) return { verdict: 'leaked-past-test', by: 'exit-stop' };
       // No boundary for it: seen at a poll that started after its test had ended.
@@ -382,7 +398,15 @@ export class RunRecorder {
 
   /** The scan at the end of a wider scope, after the holder was first seen, that its process waited for. */
   private scopeEndOf(row: LedgerRow, scope: Scope): Boundary | undefined {
-    return this.boundariesOf(row).find((b) => b.scope && b.test === scope.name && b.scanStartedAtMs >= row.firstScanStartedAtMs);
+    return this.boundariesOf(row).find((b) => b.scope && b.test === scope.name && this.isAfterFirstSight(b, row));
+  }
+
+  /**
+   * A boundary speaks of a holding seen first before it: a scan's, when it began after that sighting;
+   * a process's own list, always (it is exact whatever a poll saw meanwhile).
+   */
+  private isAfterFirstSight(b: Boundary, row: LedgerRow): boolean {
+    return b.by === 'self-inventory' || b.scanStartedAtMs >= row.firstScanStartedAtMs;
   }
 
   /**

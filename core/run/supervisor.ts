@@ -2,7 +2,8 @@
 // run's processes often, the whole system less often), scans at once when an output line carries a
 // teardown-failure signature, and journals every fact. The front end owns the child process and the
 // byte-for-byte pass-through of its output; this class only reads a copy of it.
-import type { Holder, PlatformName } from '../../contract/holders.js';
+import type { Holder, PlatformName, ProcessInfo } from '../../contract/holders.js';
+import type { BoundaryHeld } from '../../contract/boundary.js';
 import type { AttributedHolder, RunRecord, TestEvent } from '../../contract/runs.js';
 import type { SCOPE_KINDS } from '../../contract/enums.js';
 import { withDeadline, type Clock } from '../clock.js';
@@ -89,6 +90,9 @@ export class RunSupervisor {
   /** The last failure seen as a bare output line, until a runner event names its test. */
   private namelessFailure: { atMs: number; test: string | null; written: boolean } | null = null;
   private readonly tasks: SerialQueue;
+  /** Per listing process, the keys its last own list held, with when: what a later list lacks is gone. */
+  private readonly listedHeld = new Map<number, Map<string, number>>();
+  private readonly processInfos = new Map<number, Promise<ProcessInfo | null>>();
 
   constructor(private readonly options: SupervisorOptions) {
     this.tasks = new SerialQueue((error) => options.onError(error));
@@ -194,6 +198,93 @@ export class RunSupervisor {
         held: [...new Set(held)],
       });
     });
+  }
+
+  /**
+   * Test `name` (or, with `scope`, that wider scope) ended in process `pid`, which listed what it held
+   * itself and went on: journaled as that process's boundary with no scan. Holdings no poll met become
+   * rows here, and those gone since its last list are gone; what a poll met stays the poll's to follow.
+   */
+  async listedBoundary(name: string, atMs: number, pid: number, listed: readonly BoundaryHeld[], scope?: ScopeKind): Promise<void> {
+    const info = await this.processInfoOf(pid);
+    await this.tasks.run(async () => {
+      if (!info) return;
+      const facts = this.memberFacts({ pid, processStartedAtMs: info.startedAtMs });
+      const holders = listed.flatMap((h) => {
+        const dir = this.options.dirs.find((d) => isOnOrUnder(h.path, d.matchPrefix));
+        if (!dir) return [];
+        const holder: Holder = {
+          pid,
+          ppid: info.ppid,
+          processStartedAtMs: info.startedAtMs,
+          processName: info.name,
+          commandLine: info.commandLine,
+          user: info.user,
+          kind: h.kind,
+          path: h.path,
+          deleted: h.deleted,
+          handle: h.fd === null ? null : `fd ${h.fd}`,
+          watchedDir: dir.display,
+        };
+        return [holder];
+      });
+      const previous = this.listedHeld.get(pid) ?? new Map<string, number>();
+      const current = new Map<string, number>();
+      for (const holder of holders) {
+        const key = holderKey(holder);
+        current.set(key, atMs);
+        const known = previous.has(key) || this.lastSeen.has(key);
+        if (!known) {
+          if (!holder.deleted) this.linked.add(key);
+          this.write({ t: 'appeared', atMs, scanStartedAtMs: atMs, key, holder, member: facts });
+        } else if (holder.deleted && this.linked.delete(key)) this.write({ t: 'deleted', atMs, key });
+      }
+      for (const [key, lastSeenAtMs] of previous) if (!current.has(key) && !this.lastSeen.has(key)) this.write({ t: 'gone', atMs, key, lastSeenAtMs });
+      this.listedHeld.set(pid, current);
+      this.write({
+        t: 'boundary',
+        test: name,
+        ...(scope ? { scope } : {}),
+        listed: true,
+        atMs,
+        pid,
+        scanStartedAtMs: atMs,
+        scanEndedAtMs: atMs,
+        held: [...current.keys()],
+      });
+    });
+  }
+
+  /**
+   * A listing process's facts, read once per pid (its start time makes the holders' keys). A short
+   * suite's process may have exited before its last list is read: then the run's record of it answers.
+   */
+  private processInfoOf(pid: number): Promise<ProcessInfo | null> {
+    let info = this.processInfos.get(pid);
+    if (!info) {
+      info = this.options.processes
+        .processInfo(pid)
+        .catch(() => null)
+        .then((read) => read ?? this.memberInfo(pid));
+      this.processInfos.set(pid, info);
+    }
+    return info;
+  }
+
+  /** The latest member with this pid, as process facts (no user: a scan never read it). */
+  private memberInfo(pid: number): ProcessInfo | null {
+    const member = this.membership?.memberNear(pid, this.options.clock.now(), Number.MAX_SAFE_INTEGER);
+    if (!member) return null;
+    const self = member.ancestry[0];
+    return {
+      pid,
+      ppid: member.ancestry[1]?.pid ?? 0,
+      startedAtMs: member.startedAtMs,
+      name: member.name,
+      exe: null,
+      commandLine: self?.commandLine ?? member.name,
+      user: null,
+    };
   }
 
   /**
@@ -383,7 +474,7 @@ export class RunSupervisor {
     return this.membership?.memberOf(holder.pid, holder.processStartedAtMs) !== undefined;
   }
 
-  private memberFacts(holder: Holder): MemberFacts | null {
+  private memberFacts(holder: Pick<Holder, 'pid' | 'processStartedAtMs'>): MemberFacts | null {
     const member = this.membership?.memberOf(holder.pid, holder.processStartedAtMs);
     return member ? { ancestry: member.ancestry, byTagOnly: member.byTagOnly, ...(member.testHint ? { testHint: member.testHint } : {}) } : null;
   }

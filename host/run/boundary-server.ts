@@ -73,10 +73,12 @@ export class BoundaryServer {
         const event = toBoundaryTestEnd(value) ?? toBoundaryExit(value);
         if (!event) return drop();
         const from = pid;
+        // A process that listed its own holdings goes on without an answer.
+        const answered = !(event.type === 'test-end' && event.held);
         queue = queue
           .then(() => onTestEnd(event, from))
           .catch(onError) // the test process is answered even when the scan failed: it must go on
-          .then(() => writeJsonLine(socket, { type: 'ack', seq: event.seq }));
+          .then(() => (answered ? writeJsonLine(socket, { type: 'ack', seq: event.seq }) : undefined));
       },
       () => this.sockets.delete(socket),
     );

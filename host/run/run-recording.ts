@@ -99,6 +99,7 @@ export class RunRecording {
       // has the test when its boundary is journaled.
       for (const tail of this.tails) tail.drain();
       if (event.type === 'exit') await this.supervisor.exitStop(event.atMs, pid);
+      else if (event.held) await this.supervisor.listedBoundary(event.name, event.atMs, pid, event.held, event.scope);
       else await this.supervisor.testBoundary(event.name, event.atMs, pid, event.scope);
     }, this.setup.onError);
     return this.boundary.address;

@@ -9,7 +9,9 @@ exists (holdwatch creates it), so without holdwatch it costs one stat. The data 
 host/data-dir.ts finds it; keep the two in step.
 
 The test-boundary channel (contract/boundary.ts, ``HOLDWATCH_BOUNDARY``): at each test's end the process
-that ran it tells holdwatch and waits, bounded, until holdwatch has scanned the run's processes.
+that ran it tells holdwatch what it holds under the watched dirs (``HOLDWATCH_WATCHED``), read from its
+own /proc/self, and goes on at once; only while a child of it lives (which it cannot list for) does it
+wait, bounded, until holdwatch has scanned the run's processes.
 
 Nothing here may raise into the test process: every failure stops that part quietly.
 """
@@ -17,6 +19,7 @@ Nothing here may raise into the test process: every failure stops that part quie
 import json
 import os
 import socket
+import stat
 import sys
 import time
 
@@ -119,6 +122,98 @@ def open_events(runner):
     return EventsFile(path, header) if path else None
 
 
+# An inventory longer than this goes by the scan instead: the channel's lines are bounded (64 KiB).
+MAX_LISTED = 256
+_DELETED = " (deleted)"
+
+
+class SelfInventory:
+    """The one owner of the /proc/self files read at each boundary: what this process holds under the
+    watched dirs, and whether a child of it lives. Read with pread on descriptors opened once, so a
+    boundary opens no file (the stack probe would record each open)."""
+
+    def __init__(self, prefixes):
+        self._prefixes = prefixes
+        self._maps = self._children = None
+        if prefixes and sys.platform.startswith("linux"):
+            try:
+                self._maps = os.open("/proc/self/maps", os.O_RDONLY | os.O_CLOEXEC)
+                self._children = os.open("/proc/self/task/%d/children" % os.getpid(), os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                self.close()
+
+    @classmethod
+    def from_environment(cls):
+        value = os.environ.get("HOLDWATCH_WATCHED") or ""
+        return cls([d if d.endswith("/") else d + "/" for d in value.split(os.pathsep) if d.startswith("/")])
+
+    def _under(self, path):
+        return any(path.startswith(p) or path + "/" == p for p in self._prefixes)
+
+    def held(self):
+        """What this process holds under the watched dirs, or None when a scan must say it: no /proc,
+        a child alive (its holdings are not ours to list), another thread (its children file is its own),
+        or more than MAX_LISTED entries."""
+        if self._maps is None or self._children is None:
+            return None
+        try:
+            if os.pread(self._children, 64, 0).strip() or len(os.listdir("/proc/self/task")) > 1:
+                return None
+            held = []
+            for name in os.listdir("/proc/self/fd"):
+                try:
+                    target = os.readlink("/proc/self/fd/" + name)
+                except OSError:
+                    continue  # the listing's own descriptor, or one closed since
+                deleted = target.endswith(_DELETED)
+                path = target[: -len(_DELETED)] if deleted else target
+                if not self._under(path):
+                    continue
+                fd = int(name)
+                try:
+                    kind = "dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"
+                except OSError:
+                    continue
+                held.append({"kind": kind, "path": path, "fd": fd, "deleted": deleted})
+            mapped = set()
+            for line in self._read_maps().decode("utf-8", "surrogateescape").splitlines():
+                fields = line.split(None, 5)
+                if len(fields) < 6 or not fields[5].startswith("/"):
+                    continue
+                deleted = fields[5].endswith(_DELETED)
+                path = fields[5][: -len(_DELETED)] if deleted else fields[5]
+                if path not in mapped and self._under(path):
+                    mapped.add(path)
+                    held.append({"kind": "mmap", "path": path, "fd": None, "deleted": deleted})
+            cwd = os.readlink("/proc/self/cwd")
+            if self._under(cwd):
+                held.append({"kind": "cwd", "path": cwd, "fd": None, "deleted": False})
+            return held if len(held) <= MAX_LISTED else None
+        except (OSError, ValueError):
+            return None
+
+    def _read_maps(self):
+        # /proc's seq files give about a page per read: read on from where the last read ended.
+        chunks, offset = [], 0
+        while offset < 1 << 24:
+            chunk = os.pread(self._maps, 1 << 16, offset)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            offset += len(chunk)
+        return b"".join(chunks)
+
+    def close(self):
+        for name in ("_maps", "_children"):
+            fd = getattr(self, name)
+            setattr(self, name, None)
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+
 class Boundary:
     """The one owner of the test-boundary connection: at a test's end, says so and waits for the ack.
 
@@ -126,11 +221,12 @@ class Boundary:
     closed for the rest of the run. Never raises into the test process.
     """
 
-    def __init__(self, spec):
+    def __init__(self, spec, inventory=None):
         self._sock = None
         self._reader = None
         self._seq = 0
         self._broken = False
+        self._inventory = inventory
         try:
             host, port, token = spec.rsplit(":", 2)
             self._address = (host, int(port))
@@ -141,7 +237,7 @@ class Boundary:
     @classmethod
     def from_environment(cls):
         spec = os.environ.get(BOUNDARY_ENV)
-        return cls(spec) if spec else None
+        return cls(spec, SelfInventory.from_environment()) if spec else None
 
     def test_ended(self, name, at_ms, scope=None):
         """Test ``name`` ended (or, with ``scope``, that wider scope: a module's, a class's, the session's)."""
@@ -154,6 +250,12 @@ class Boundary:
             message = {"type": "test-end", "seq": self._seq, "name": name, "atMs": at_ms}
             if scope is not None:
                 message["scope"] = scope
+            held = self._inventory.held() if self._inventory is not None else None
+            if held is not None:
+                # Listed here: holdwatch journals it without scanning, and nothing waits.
+                message["held"] = held
+                self._send(message)
+                return
             self._send(message)
             reply = json.loads(self._reader.readline() or "null")
             if not isinstance(reply, dict) or reply.get("type") != "ack" or reply.get("seq") != self._seq:
@@ -172,6 +274,8 @@ class Boundary:
         self._sock.sendall((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
 
     def close(self):
+        if self._inventory is not None:
+            self._inventory.close()
         sock, reader, self._sock, self._reader = self._sock, self._reader, None, None
         for closable in (reader, sock):
             if closable is not None:

@@ -15,7 +15,7 @@ describe('corpus: biopython NewIndexTest under unittest (WinError 32 in tearDown
     const runs = await runCase('biopython-mafindex', unittest, RUNS, env);
     expectAllExitedZero(runs);
     const leak = (test: string, line: number) =>
-      `tmp*/database.sqlite3 (deleted) | blocked-cleanup by deleted-while-held | opened in test_MafIO_index.NewIndexTest.${test} by test-boundary | at test_MafIO_index.py:${line}`;
+      `tmp*/database.sqlite3 (deleted) | blocked-cleanup by deleted-while-held | opened in test_MafIO_index.NewIndexTest.${test} by self-inventory | at test_MafIO_index.py:${line}`;
     expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [leak('test_good_big', 27), leak('test_good_small', 23)] }]);
   }, 300_000);
 });

@@ -16,9 +16,9 @@ describe('corpus: sqlite-utils test_recreate (WinError 32 on Windows)', () => {
     expectAllExitedZero(runs);
     const t = (id: string) => `test_recreate.py::test_recreate[${id}]`;
     // The test's own os.remove of the file a connection still holds: on Windows, the WinError 32 itself.
-    const verdict = (deleted: boolean) => (deleted ? 'blocked-cleanup by deleted-while-held' : 'leaked-past-test by test-boundary');
+    const verdict = (deleted: boolean) => (deleted ? 'blocked-cleanup by deleted-while-held' : 'leaked-past-test by self-inventory');
     const row = (dir: string, deleted: boolean, id: string, line: number) =>
-      `${dir}/data.db${deleted ? ' (deleted)' : ''} | ${verdict(deleted)} | opened in ${t(id)} by test-boundary | at test_recreate.py:${line}`;
+      `${dir}/data.db${deleted ? ' (deleted)' : ''} | ${verdict(deleted)} | opened in ${t(id)} by self-inventory | at test_recreate.py:${line}`;
     expect(distinct(runs)).toEqual([
       {
         runs: RUNS,

@@ -20,7 +20,7 @@ describe('corpus: chipsec TestPlatformChipsecCs under unittest (a FileHandler le
       [TEST, 'passed'],
     ]);
     expect(distinct(runs)).toEqual([
-      { runs: RUNS, summary: [`tmp* (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST} by test-boundary | at cs.py:44`] },
+      { runs: RUNS, summary: [`tmp* (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST} by self-inventory | at cs.py:44`] },
     ]);
   }, 300_000);
 });

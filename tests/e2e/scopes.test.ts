@@ -53,8 +53,8 @@ describe('Python fixture scopes: a module or class fixture closed by its scope i
     const [run] = await runCase(join('..', 'fixtures', 'scopes', 'pytest'), () => pytest, 1, env);
     expect(run!.exitCode, run!.tail).toBe(0);
     expect(run!.summary).toEqual([
-      line('kept.log', 'leaked-past-test by test-boundary', '- by probe-open', 'test_scopes.py:19'),
-      line('leaked.log', 'leaked-past-test by test-boundary', 'test_scopes.py::test_leaks by test-boundary', 'test_scopes.py:29'),
+      line('kept.log', 'leaked-past-test by self-inventory', '- by probe-open', 'test_scopes.py:19'),
+      line('leaked.log', 'leaked-past-test by self-inventory', 'test_scopes.py::test_leaks by self-inventory', 'test_scopes.py:29'),
     ]);
     const kept = run!.record.holders.find((h) => h.path.endsWith('/kept.log'));
     expect(kept?.attribution.scope).toEqual({ kind: 'file', name: 'test_scopes.py' });
@@ -65,8 +65,8 @@ describe('Python fixture scopes: a module or class fixture closed by its scope i
     const [run] = await runCase(join('..', 'fixtures', 'scopes', 'unittest'), () => unittest, 1, env);
     expect(run!.exitCode, run!.tail).toBe(0);
     expect(run!.summary).toEqual([
-      line('class.log', 'leaked-past-test by test-boundary', '- by probe-open', 'test_scopes.py:20'),
-      line('leaked.log', 'leaked-past-test by test-boundary', 'test_scopes.Store.test_leaks by test-boundary', 'test_scopes.py:26'),
+      line('class.log', 'leaked-past-test by self-inventory', '- by probe-open', 'test_scopes.py:20'),
+      line('leaked.log', 'leaked-past-test by self-inventory', 'test_scopes.Store.test_leaks by self-inventory', 'test_scopes.py:26'),
     ]);
     const shared = run!.record.holders.find((h) => h.path.endsWith('/class.log'));
     expect(shared?.attribution.scope).toEqual({ kind: 'suite', name: 'test_scopes.Store' });

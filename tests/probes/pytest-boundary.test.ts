@@ -1,6 +1,7 @@
 // The pytest plugin's side of the test-boundary channel, against the real listener
 // (host/run/boundary-server.ts): each test's end waits for holdwatch's answer before the next test
-// starts; a wrong token is refused; a listener that never answers costs the suite one bounded wait.
+// starts, unless the process lists its own holdings (HOLDWATCH_WATCHED); a wrong token is refused; a
+// listener that never answers costs the suite one bounded wait.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,11 +30,14 @@ afterEach(() => {
 });
 
 /** pytest on the fixture suite (four tests, one skipped), its events file read back; resolves when it exits. */
-function pytest(boundary: string): Promise<{ status: number | null; pid: number; events: ReturnType<ProbeEventsParser['push']>['events'] }> {
+function pytest(
+  boundary: string,
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; pid: number; events: ReturnType<ProbeEventsParser['push']>['events'] }> {
   const events = join(scratch, 'events.jsonl');
   const child = spawn(PYTHON, ['-m', 'pytest', '-p', 'holdwatch_pytest', '-p', 'no:cacheprovider', '-q'], {
     cwd: fixture('pytest'),
-    env: { ...process.env, PYTHONPATH: PROBE_DIR, PYTHONDONTWRITEBYTECODE: '1', HOLDWATCH_EVENTS: events, HOLDWATCH_BOUNDARY: boundary },
+    env: { ...process.env, PYTHONPATH: PROBE_DIR, PYTHONDONTWRITEBYTECODE: '1', HOLDWATCH_EVENTS: events, HOLDWATCH_BOUNDARY: boundary, ...env },
     stdio: 'ignore',
   });
   return new Promise((resolve, reject) => {
@@ -70,6 +74,26 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
     expect(seen.slice(0, names.length).map((s) => s.event.atMs)).toEqual(ends.map((e) => e.atMs));
     const starts = run.events.filter((e) => e.type === 'test-start');
     for (let i = 1; i < starts.length; i++) expect(starts[i]!.atMs).toBeGreaterThanOrEqual(seen[i - 1]!.answeredAtMs);
+  });
+
+  it('with the watched dirs named, each end carries what the process holds there, and nothing waits for an answer', async () => {
+    const seen: BoundaryTestEnd[] = [];
+    server = await BoundaryServer.start(
+      async (event) => void (event.type === 'test-end' && seen.push(event)),
+      (error) => {
+        throw error;
+      },
+    );
+    // The fixture suite's working directory is the watched dir: every list names it as the cwd.
+    const run = await pytest(server.address, { HOLDWATCH_WATCHED: fixture('pytest') });
+    expect(run.status).toBe(1);
+    // No ack ever came: a client that waited for one would have stopped at the first end (2 s bound).
+    expect(seen.map((e) => [e.name, e.scope ?? 'test'])).toEqual([
+      ...['test_passes', 'test_fails_in_body', 'test_fails_in_teardown', 'test_skipped'].map((n) => [`test_example.py::${n}`, 'test']),
+      ['test_example.py', 'file'],
+      ['session', 'session'],
+    ]);
+    for (const event of seen) expect(event.held).toContainEqual({ kind: 'cwd', path: fixture('pytest'), fd: null, deleted: false });
   });
 
   it('a wrong token is refused: nothing reaches the run, and the suite goes on', async () => {
