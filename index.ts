@@ -10,6 +10,7 @@ import { Watcher } from './core/watch.js';
 import { dataDirOf } from './host/data-dir.js';
 import { superviseRun, type SupervisedRun } from './host/run/supervised-run.js';
 import { elapsedMs, systemClock } from './host/system-clock.js';
+import { openWatchPacing, type WatchPacing } from './host/watch-pacing.js';
 import { openHolderSource } from './native/index.js';
 import { messageOf } from './core/errors.js';
 
@@ -52,14 +53,19 @@ export async function watch(dirs: string | readonly string[], options: WatchOpti
   const source = await openHolderSource({ walkThread: 'worker' });
   let failure: Error | undefined;
   let watcher: Watcher;
+  let pacing: WatchPacing | undefined;
   try {
     const resolved = [];
     for (const dir of typeof dirs === 'string' ? [dirs] : dirs) resolved.push(await source.resolveWatchDir(dir));
+    const fullIntervalMs = options.intervalMs ?? 500;
+    const paced = await openWatchPacing(resolved, fullIntervalMs);
+    pacing = paced;
     watcher = new Watcher({
       source,
       dirs: resolved,
       clock: systemClock,
-      fullIntervalMs: options.intervalMs ?? 500,
+      fullIntervalMs,
+      ...paced.options,
       onPoll: ({ events }) => events.forEach(options.onEvent),
       onError: (error) => {
         watcher.dispose();
@@ -75,11 +81,13 @@ export async function watch(dirs: string | readonly string[], options: WatchOpti
       stop: () =>
         (stopped ??= (async () => {
           watcher.dispose();
+          paced.dispose();
           await source.dispose();
           if (failure) throw failure;
         })()),
     };
   } catch (error) {
+    pacing?.dispose();
     await source.dispose();
     throw error;
   }

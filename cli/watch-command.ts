@@ -8,6 +8,7 @@ import { openHolderSource } from '../native/index.js';
 import { formatHolderTable, holderPathForDisplay } from './holder-table.js';
 import { resolveAndStepOut } from '../host/resolve-dir.js';
 import { systemClock } from '../host/system-clock.js';
+import { openWatchPacing, type WatchPacing } from '../host/watch-pacing.js';
 
 export interface WatchOptions {
   json?: boolean;
@@ -17,16 +18,19 @@ export interface WatchOptions {
 export async function watchCommand(dirInput: string, options: WatchOptions): Promise<number> {
   const source = await openHolderSource({ walkThread: 'worker' });
   let watcher: Watcher | undefined;
+  let pacing: WatchPacing | undefined;
   try {
     const dir = await resolveAndStepOut(source, dirInput, process);
     const view = options.json ? jsonLinesView() : process.stdout.isTTY ? liveTableView(dir.display) : eventLinesView();
     const stopped = waitForStopSignal();
     let failure: Error | undefined;
+    pacing = await openWatchPacing([dir], options.intervalMs);
     watcher = new Watcher({
       source,
       dirs: [dir],
       clock: systemClock,
       fullIntervalMs: options.intervalMs,
+      ...pacing.options,
       onPoll: ({ events }) => view(events, watcher!.current()),
       onError: (error) => {
         failure = error instanceof Error ? error : new Error(String(error));
@@ -41,6 +45,7 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
     return 0;
   } finally {
     watcher?.dispose();
+    pacing?.dispose();
     await source.dispose();
   }
 }

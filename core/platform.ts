@@ -49,3 +49,21 @@ export interface LiveStackSource {
    */
   liveStack(pid: number): Promise<LiveStackResult>;
 }
+
+/**
+ * Signs of change far cheaper than a scan, read at a watch's fast pace (native/<os>/): a watch scans
+ * the whole system only when these, or its pace (core/poll-pace.ts), say so.
+ */
+export interface ChangeFeed {
+  /** What happened since the last call; reads only what is cheap. */
+  take(): ChangeNews;
+  /** Idempotent. */
+  dispose(): void;
+}
+
+export interface ChangeNews {
+  /** Something under the watched dirs was opened, closed, created, removed or moved: by any process. */
+  underDirs: boolean;
+  /** Processes that started or ended since the last call: a scan of just these answers for them. */
+  pids: number[];
+}

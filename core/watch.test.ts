@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Holder } from '../contract/holders.js';
 import { ManualClock } from './clock.js';
-import type { HolderSource, ScanRequest, ScanResult, WatchDir } from './platform.js';
+import type { ChangeFeed, ChangeNews, HolderSource, ScanRequest, ScanResult, WatchDir } from './platform.js';
 import { Watcher, type PollOutcome } from './watch.js';
 
 function holder(pid: number, path: string, over: Partial<Holder> = {}): Holder {
@@ -25,12 +25,18 @@ function holder(pid: number, path: string, over: Partial<Holder> = {}): Holder {
 class ScriptedSource implements HolderSource {
   readonly platform = 'linux' as const;
   readonly requests: ScanRequest[] = [];
-  constructor(private readonly frames: Holder[][]) {}
+  /** When each scan was asked for, on the clock given. */
+  readonly scannedAtMs: number[] = [];
+  constructor(
+    private readonly frames: Holder[][],
+    private readonly clock?: ManualClock,
+  ) {}
   async resolveWatchDir(input: string): Promise<WatchDir> {
     return { input, display: input, matchPrefix: input, caseInsensitive: false };
   }
   async scan(request: ScanRequest): Promise<ScanResult> {
     this.requests.push(request);
+    if (this.clock) this.scannedAtMs.push(this.clock.now());
     const frame = this.frames[Math.min(this.requests.length - 1, this.frames.length - 1)]!;
     const holders = request.pids ? frame.filter((h) => request.pids!.includes(h.pid)) : frame;
     return { holders, denied: [], unnamed: [], processCount: 1, handleCount: holders.length };
@@ -39,6 +45,19 @@ class ScriptedSource implements HolderSource {
     return null;
   }
   async dispose() {}
+}
+
+/** A change feed whose news the test sets before the look that should see it. */
+class ScriptedFeed implements ChangeFeed {
+  looks = 0;
+  next: ChangeNews = { underDirs: false, pids: [] };
+  take(): ChangeNews {
+    this.looks++;
+    const news = this.next;
+    this.next = { underDirs: false, pids: [] };
+    return news;
+  }
+  dispose() {}
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -113,6 +132,100 @@ describe('Watcher', () => {
     const outcome = await watcher.scanNow();
     expect(outcome.full).toBe(true);
     expect(outcome.events.map((e) => e.type)).toEqual(['appeared']);
+    watcher.dispose();
+  });
+
+  describe('with a change feed and a slowest interval', () => {
+    /** A started watcher (its first scan done) over `world`, polling every 100 ms and slowing down to 800. */
+    async function startIdle(world: Holder[], onPoll: (o: PollOutcome) => void = () => {}) {
+      const clock = new ManualClock();
+      const source = new ScriptedSource([world], clock);
+      const feed = new ScriptedFeed();
+      const watcher = new Watcher({
+        source,
+        dirs: [dir],
+        clock,
+        fullIntervalMs: 100,
+        slowestIntervalMs: 800,
+        changes: feed,
+        onPoll,
+        onError: (e) => {
+          throw e;
+        },
+      });
+      watcher.start();
+      clock.advance(0);
+      await flush();
+      return { clock, source, feed, watcher };
+    }
+
+    async function advance(clock: ManualClock, ms: number) {
+      for (let t = 0; t < ms; t += 100) {
+        clock.advance(100);
+        await flush();
+      }
+    }
+
+    it('scans the whole system less often while nothing changes, and looks at the feed at the fast interval', async () => {
+      const { clock, source, feed, watcher } = await startIdle([]);
+      await advance(clock, 4000);
+      // No scan at the looks between: 41 looks, 7 scans.
+      expect(source.scannedAtMs).toEqual([0, 200, 600, 1400, 2200, 3000, 3800]);
+      expect(source.requests.every((r) => r.pids === undefined)).toBe(true);
+      expect(feed.looks).toBe(41);
+      watcher.dispose();
+      expect(clock.pendingTimers()).toBe(0);
+    });
+
+    it('scans the whole system at the next look after a change under the dirs, then at the fast pace', async () => {
+      const world: Holder[] = [];
+      const outcomes: PollOutcome[] = [];
+      const { clock, source, feed, watcher } = await startIdle(world, (o) => outcomes.push(o));
+      await advance(clock, 2300); // scans at 0, 200, 600, 1400, 2200; the next one due at 3000
+      expect(watcher.fullScanIntervalMs()).toBe(800);
+      world.push(holder(1, '/w/a'));
+      feed.next = { underDirs: true, pids: [] };
+      await advance(clock, 100);
+      expect(source.scannedAtMs.at(-1)).toBe(2400);
+      expect(outcomes.at(-1)!.events.map((e) => `${e.type}:${e.holder.path}`)).toEqual(['appeared:/w/a']);
+      expect(watcher.fullScanIntervalMs()).toBe(100);
+      await advance(clock, 100);
+      expect(source.scannedAtMs.at(-1)).toBe(2500);
+      watcher.dispose();
+    });
+
+    it('scans processes that started or ended alone, and a holder among them brings back the fast pace', async () => {
+      const world = [holder(1, '/w/old')];
+      const { clock, source, feed, watcher } = await startIdle(world);
+      await advance(clock, 2400); // scans at 0 (old appears), 100, 300, 700, 1500, 2300
+      expect(watcher.fullScanIntervalMs()).toBe(800);
+      world.push(holder(7, '/w/new'));
+      feed.next = { underDirs: false, pids: [7, 8] };
+      await advance(clock, 100);
+      expect(source.requests.at(-1)!.pids).toEqual([7, 8]);
+      expect(
+        watcher
+          .current()
+          .map((h) => h.path)
+          .sort(),
+      ).toEqual(['/w/new', '/w/old']);
+      expect(watcher.fullScanIntervalMs()).toBe(100);
+      watcher.dispose();
+    });
+  });
+
+  it('scanNow brings back the fast pace (a failure line, a run that starts)', async () => {
+    const clock = new ManualClock();
+    const source = new ScriptedSource([[]], clock);
+    const watcher = new Watcher({ source, dirs: [dir], clock, fullIntervalMs: 100, slowestIntervalMs: 1000, onPoll: () => {}, onError: () => {} });
+    watcher.start();
+    for (let i = 0; i < 20; i++) {
+      clock.advance(100);
+      await flush();
+    }
+    expect(watcher.fullScanIntervalMs()).toBe(1000);
+    await watcher.scanNow();
+    expect(watcher.fullScanIntervalMs()).toBe(200);
     watcher.dispose();
   });
 });

@@ -1,5 +1,5 @@
 // Picks the platform backend once, loading only that one (koffi is never loaded off Windows).
-import type { HolderSource, LiveStackSource, ProcessSource } from '../core/platform.js';
+import type { ChangeFeed, HolderSource, LiveStackSource, ProcessSource, WatchDir } from '../core/platform.js';
 import type { RecheckPolicy } from './win32/name-cache.js';
 import type { WorkerLauncher } from './remote/remote-holder-source.js';
 import { LINUX_CLOSE_REFUSAL, type HandleTarget, type NamedHandle } from '../core/close-policy.js';
@@ -64,6 +64,19 @@ export async function openProcessSource(platform = process.platform): Promise<Pr
     default:
       throw new UnsupportedPlatformError(platform);
   }
+}
+
+/**
+ * Cheap signs of change under `dirs` and in the process list, for a watch that should cost next to
+ * nothing while nothing happens (core/watch.ts); null where the platform offers none, or not now.
+ * Windows has none: ReadDirectoryChangesW needs a handle open on the watched dir for as long as the
+ * watch lasts (holdwatch would hold what it watches, and a test's rmdir of it would be left pending),
+ * and it reports creates, renames and writes, never an open.
+ */
+export async function openChangeFeed(dirs: readonly WatchDir[], platform = process.platform): Promise<ChangeFeed | null> {
+  if (platform !== 'linux') return null;
+  const { LinuxChangeFeed } = await import('./linux/linux-change-feed.js');
+  return LinuxChangeFeed.open(dirs.map((d) => d.matchPrefix));
 }
 
 export interface LiveStackSourceOptions {

@@ -15,6 +15,7 @@ import type { RecentDirs } from '../recent-dirs.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { WatchScanner, type WatchScannerOptions } from '../scanner/watch-scanner.js';
 import { systemClock } from '../system-clock.js';
+import { openWatchPacing, type WatchPacing } from '../watch-pacing.js';
 
 export interface ScanWorkerLaunch {
   /** The program and the arguments before `scan-worker` (node and bin/holdwatch.js). */
@@ -36,6 +37,7 @@ export interface SessionWatchesOptions {
 interface LiveWatch {
   watcher: Watcher;
   source: WatchScanner;
+  pacing: WatchPacing;
   dirs: readonly WatchDir[];
   last: WatchStatus;
 }
@@ -74,11 +76,14 @@ export class SessionWatches {
       openInProcess: () => openHolderSource(IN_PROCESS),
       onStatus: (status) => this.emitStatus(watchId, { scanner: status }),
     });
+    const fullIntervalMs = intervalMs ?? 500;
+    const pacing = await openWatchPacing(resolved, fullIntervalMs);
     const watcher: Watcher = new Watcher({
       source: scanner,
       dirs: resolved,
       clock: systemClock,
-      fullIntervalMs: intervalMs ?? 500,
+      fullIntervalMs,
+      ...pacing.options,
       onPoll: ({ events, result, full }) => {
         for (const event of events) this.events.emit(watchId, event);
         if (full)
@@ -101,7 +106,13 @@ export class SessionWatches {
         });
       },
     });
-    this.watches.set(watchId, { watcher, source: scanner, dirs: resolved, last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status } });
+    this.watches.set(watchId, {
+      watcher,
+      source: scanner,
+      pacing,
+      dirs: resolved,
+      last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status },
+    });
     watcher.start();
     return { watchId };
   }
@@ -111,6 +122,7 @@ export class SessionWatches {
     this.watches.delete(watchId);
     if (!watch) return;
     watch.watcher.dispose();
+    watch.pacing.dispose();
     await watch.source.dispose();
   }
 

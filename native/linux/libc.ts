@@ -1,7 +1,8 @@
 // libc through koffi, for a poller's walk of /proc: each of Node's fs calls costs a binding, a
 // request object and, on a failure, an Error with a stack (60 kernel threads have no exe: 60 throws
 // a poll), where a libc call returns -1 and leaves errno. Bound once per thread, on first use; null
-// where koffi or these symbols cannot be had (then Node's fs serves, proc-reader.ts).
+// where koffi or these symbols cannot be had (then Node's fs serves, proc-reader.ts). The inotify
+// calls, which Node does not expose with IN_OPEN (fs.watch), are bound apart, for a watch's change feed.
 import type { KoffiFunction } from '../koffi-loader.js';
 import { loadKoffi } from '../koffi-loader.js';
 
@@ -19,6 +20,7 @@ export interface Libc {
 export const EPERM = 1;
 export const ENOENT = 2;
 export const ESRCH = 3;
+export const EAGAIN = 11;
 export const EACCES = 13;
 const ERRNO_CODES: Record<number, string> = { [EPERM]: 'EPERM', [ENOENT]: 'ENOENT', [ESRCH]: 'ESRCH', [EACCES]: 'EACCES' };
 
@@ -51,4 +53,37 @@ export function loadLibc(): Libc | null {
     libc = null; // no koffi build for this machine, or a libc without getdents64 (glibc < 2.30, musl)
   }
   return libc;
+}
+
+export interface InotifyCalls {
+  /** int inotify_init1(int flags) */
+  init1: KoffiFunction;
+  /** int inotify_add_watch(int fd, const char *path, uint32_t mask): the watch's descriptor, or -1 */
+  addWatch: KoffiFunction;
+  /** int inotify_rm_watch(int fd, int wd) */
+  rmWatch: KoffiFunction;
+  read: KoffiFunction;
+  close: KoffiFunction;
+  errno: () => number;
+}
+
+let inotify: InotifyCalls | null | undefined;
+
+export function loadInotifyCalls(): InotifyCalls | null {
+  if (inotify !== undefined) return inotify;
+  try {
+    const koffi = loadKoffi();
+    const lib = koffi.load('libc.so.6');
+    inotify = {
+      init1: lib.func('int inotify_init1(int flags)'),
+      addWatch: lib.func('int inotify_add_watch(int fd, const char *path, uint32_t mask)'),
+      rmWatch: lib.func('int inotify_rm_watch(int fd, int wd)'),
+      read: lib.func('long read(int fd, _Out_ uint8_t *buffer, size_t size)'),
+      close: lib.func('int close(int fd)'),
+      errno: () => koffi.errno(),
+    };
+  } catch {
+    inotify = null;
+  }
+  return inotify;
 }

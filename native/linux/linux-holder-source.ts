@@ -1,6 +1,6 @@
 // HolderSource for Linux, from /proc. Root sees every process; a user sees its own and the rest
 // are listed in `denied` with the reason.
-import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { DeniedProcess, ProcessInfo } from '../../contract/holders.js';
 import { BadInputError } from '../../core/errors.js';
@@ -9,6 +9,7 @@ import { readLinuxProcessExtras } from './process-extras.js';
 import type { MatchDir, WalkResult } from './fd-walk.js';
 import { displayName, isGoneError, readArgv, readProcessInfo } from './proc-stat.js';
 import { HolderReuse } from './holder-reuse.js';
+import { listPids } from './pid-list.js';
 import { ScanPool, type WalkThread } from './scan-pool.js';
 
 export class LinuxHolderSource implements HolderSource {
@@ -77,15 +78,6 @@ function describeFsError(error: unknown, input: string): string {
   if (code === 'ENAMETOOLONG') return `path too long: ${input.slice(0, 80)}...`;
   if (code === 'ELOOP') return `too many symbolic links: ${input}`;
   return `cannot open directory: ${input} (${code ?? String(error)})`;
-}
-
-function listPids(): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    const c = name.charCodeAt(0);
-    if (c >= 48 && c <= 57) pids.push(Number(name));
-  }
-  return pids;
 }
 
 /** Makes holders of the raw rows, with their processes' facts (read by the walk). */

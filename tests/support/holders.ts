@@ -45,6 +45,27 @@ export function pythonHoldingFile(path: string): Promise<HolderProcess> {
   return start('python3', ['-c', `${PY_PRELUDE}held.append(open(sys.argv[1], "a"))${PY_WAIT}`, path]);
 }
 
+/** A python3 that holds nothing until sent a path: it opens that (to append), keeps it, and says "opened". */
+export async function pythonOpener(): Promise<HolderProcess & { open(path: string): Promise<void> }> {
+  const script = `${PY_PRELUDE}print("ready", flush=True)
+for line in sys.stdin:
+    held.append(open(line.strip(), "a"))
+    print("opened", flush=True)
+`;
+  const holder = await start('python3', ['-c', script]);
+  const open = (path: string) =>
+    new Promise<void>((resolve) => {
+      const onData = (chunk: Buffer) => {
+        if (!chunk.toString().includes('opened')) return;
+        holder.child.stdout!.off('data', onData);
+        resolve();
+      };
+      holder.child.stdout!.on('data', onData);
+      holder.send(path);
+    });
+  return { ...holder, open };
+}
+
 export function pythonHoldingUnlinkedFile(path: string): Promise<HolderProcess> {
   return start('python3', ['-c', `${PY_PRELUDE}f = open(sys.argv[1], "w"); os.unlink(sys.argv[1]); held.append(f)${PY_WAIT}`, path]);
 }
