@@ -43,6 +43,12 @@ export const ScanRequestSchema = z.object({
    * Absent means the whole system.
    */
   pids: z.array(z.number().int().nonnegative()).readonly().optional(),
+  /**
+   * A whole-system scan of a watch whose change feed saw nothing opened under the dirs since its last
+   * thorough scan: a process that held nothing there then may be walked only if its fds, cwd or root
+   * changed (native/linux/quiet-processes.ts). Backends without that memory scan everything.
+   */
+  idleCheck: z.boolean().optional(),
 });
 export type ScanRequest = z.infer<typeof ScanRequestSchema>;
 

@@ -13,6 +13,11 @@ export interface HolderDiff {
 export class HolderTable {
   private byPid = new Map<number, Holder[]>();
 
+  /** Whether the process held something at the last poll. */
+  holdsAnything(pid: number): boolean {
+    return this.byPid.has(pid);
+  }
+
   /** Every holder, grouped by process in the order their processes were first met. */
   current(): Holder[] {
     const all: Holder[] = [];

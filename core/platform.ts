@@ -57,6 +57,11 @@ export interface LiveStackSource {
 export interface ChangeFeed {
   /** What happened since the last call; reads only what is cheap. */
   take(): ChangeNews;
+  /**
+   * Every dir under the watched dirs is seen: a process can then come to hold something there without
+   * `underDirs` only by a chdir or a fd it receives, so a quiet spell's scans may ask for an idleCheck.
+   */
+  readonly coversTree: boolean;
   /** Idempotent. */
   dispose(): void;
 }
@@ -64,6 +69,8 @@ export interface ChangeFeed {
 export interface ChangeNews {
   /** Something under the watched dirs was opened, closed, created, removed or moved: by any process. */
   underDirs: boolean;
-  /** Processes that started or ended since the last call: a scan of just these answers for them. */
-  pids: number[];
+  /** Processes that started since the last call: a scan of just these answers for them. */
+  started: number[];
+  /** Processes that ended since the last call: the holders of any of them are gone. */
+  ended: number[];
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Holder } from '../contract/holders.js';
 import { ManualClock } from './clock.js';
 import type { ChangeFeed, ChangeNews, HolderSource, ScanRequest, ScanResult, WatchDir } from './platform.js';
-import { Watcher, type PollOutcome } from './watch.js';
+import { THOROUGH_SCAN_MS, Watcher, type PollOutcome } from './watch.js';
 
 function holder(pid: number, path: string, over: Partial<Holder> = {}): Holder {
   return {
@@ -50,11 +50,12 @@ class ScriptedSource implements HolderSource {
 /** A change feed whose news the test sets before the look that should see it. */
 class ScriptedFeed implements ChangeFeed {
   looks = 0;
-  next: ChangeNews = { underDirs: false, pids: [] };
+  coversTree = true;
+  next: ChangeNews = { underDirs: false, started: [], ended: [] };
   take(): ChangeNews {
     this.looks++;
     const news = this.next;
-    this.next = { underDirs: false, pids: [] };
+    this.next = { underDirs: false, started: [], ended: [] };
     return news;
   }
   dispose() {}
@@ -177,32 +178,34 @@ describe('Watcher', () => {
       expect(clock.pendingTimers()).toBe(0);
     });
 
-    it('scans the whole system at the next look after a change under the dirs, then at the fast pace', async () => {
+    it('scans the whole system at the next look after a change under the dirs, and speeds up', async () => {
       const world: Holder[] = [];
       const outcomes: PollOutcome[] = [];
       const { clock, source, feed, watcher } = await startIdle(world, (o) => outcomes.push(o));
       await advance(clock, 2300); // scans at 0, 200, 600, 1400, 2200; the next one due at 3000
       expect(watcher.fullScanIntervalMs()).toBe(800);
       world.push(holder(1, '/w/a'));
-      feed.next = { underDirs: true, pids: [] };
+      feed.next = { underDirs: true, started: [], ended: [] };
       await advance(clock, 100);
-      expect(source.scannedAtMs.at(-1)).toBe(2400);
-      expect(outcomes.at(-1)!.events.map((e) => `${e.type}:${e.holder.path}`)).toEqual(['appeared:/w/a']);
-      expect(watcher.fullScanIntervalMs()).toBe(100);
-      await advance(clock, 100);
-      expect(source.scannedAtMs.at(-1)).toBe(2500);
+      // An idle check shows it first; a thorough scan follows at once.
+      expect(source.scannedAtMs.slice(-2)).toEqual([2400, 2400]);
+      expect(outcomes.slice(-2).map((o) => o.events.map((e) => `${e.type}:${e.holder.path}`))).toEqual([['appeared:/w/a'], []]);
+      expect(watcher.fullScanIntervalMs()).toBe(200);
+      await advance(clock, 200);
+      expect(source.scannedAtMs.at(-1)).toBe(2600);
       watcher.dispose();
     });
 
-    it('scans processes that started or ended alone, and a holder among them brings back the fast pace', async () => {
+    it('scans alone the processes that started and the holders that ended; a holder among them brings back the fast pace', async () => {
       const world = [holder(1, '/w/old')];
       const { clock, source, feed, watcher } = await startIdle(world);
       await advance(clock, 2400); // scans at 0 (old appears), 100, 300, 700, 1500, 2300
       expect(watcher.fullScanIntervalMs()).toBe(800);
       world.push(holder(7, '/w/new'));
-      feed.next = { underDirs: false, pids: [7, 8] };
+      feed.next = { underDirs: false, started: [7], ended: [8, 1] };
       await advance(clock, 100);
-      expect(source.requests.at(-1)!.pids).toEqual([7, 8]);
+      // Pid 8 held nothing: its end changes nothing; pid 1 held something.
+      expect(source.requests.at(-1)!.pids).toEqual([7, 1]);
       expect(
         watcher
           .current()
@@ -210,6 +213,31 @@ describe('Watcher', () => {
           .sort(),
       ).toEqual(['/w/new', '/w/old']);
       expect(watcher.fullScanIntervalMs()).toBe(100);
+      watcher.dispose();
+    });
+
+    it('asks for an idle check after a thorough scan only while nothing happened under the dirs, and not for ever', async () => {
+      const { clock, source, feed, watcher } = await startIdle([]);
+      await advance(clock, 2300); // scans at 0, 200, 600, 1400, 2200
+      feed.next = { underDirs: true, started: [], ended: [] };
+      await advance(clock, 100); // at 2400: an idle check first, then a thorough scan
+      await advance(clock, 900); // at 2600, 3000 (the thorough scan found nothing new: 200, then 400)
+      const kinds = () => source.requests.map((r) => (r.idleCheck ? 'idle' : 'thorough'));
+      expect(kinds()).toEqual(['thorough', 'idle', 'idle', 'idle', 'idle', 'idle', 'thorough', 'idle', 'idle']);
+      await advance(clock, THOROUGH_SCAN_MS);
+      expect(
+        kinds()
+          .slice(9)
+          .filter((k) => k === 'thorough'),
+      ).toHaveLength(1);
+      feed.coversTree = false;
+      const before = source.requests.length;
+      await advance(clock, 4000);
+      expect(
+        kinds()
+          .slice(before)
+          .every((k) => k === 'thorough'),
+      ).toBe(true);
       watcher.dispose();
     });
   });

@@ -5,6 +5,9 @@
 // (native/<os>/) is read every `fullIntervalMs`: a file opened under the dirs brings a full scan at
 // once, processes that started or ended a scan of just them. `scanNow()` runs a full scan immediately
 // (a failure line was just seen). Polls never overlap.
+// While the feed has seen nothing under the dirs since a thorough full scan, the next ones ask the
+// source for an idle check (ScanRequest.idleCheck): processes that held nothing are walked only if
+// their fds, cwd or root changed. One thorough scan every THOROUGH_SCAN_MS bounds what that misses.
 import type { Holder, WatchEvent } from '../contract/holders.js';
 import type { ChangeFeed, HolderSource, ScanResult, WatchDir } from './platform.js';
 import type { Clock } from './clock.js';
@@ -14,6 +17,16 @@ import { SerialQueue } from './serial-queue.js';
 
 // Defined with the contract, so the renderer keys rows exactly as core does.
 export { holderKey } from '../contract/identity.js';
+
+/** The longest a fd received into a process that held nothing (its fd count unchanged) goes unseen. */
+export const THOROUGH_SCAN_MS = 30_000;
+
+/**
+ * What a poll scans: the whole system thoroughly, or with an idle check (ScanRequest.idleCheck); a
+ * preview is an idle check a thorough scan follows at once, so it leaves the pace alone. Else the
+ * focus pids and `pids`.
+ */
+type PollScope = 'thorough' | 'idle' | 'preview' | { pids: readonly number[] };
 
 export interface PollOutcome {
   /** When the scan began and ended: each process was read somewhere in between. */
@@ -51,6 +64,9 @@ export class Watcher {
   private readonly pace: PollPace;
   private timer: (() => void) | null = null;
   private disposed = false;
+  /** Nothing under the dirs reported since the last thorough full scan. */
+  private quietSinceThorough = false;
+  private lastThoroughAtMs = -Infinity;
 
   constructor(private readonly options: WatcherOptions) {
     this.pace = new PollPace({
@@ -80,7 +96,7 @@ export class Watcher {
     const whole = full || !this.options.focusPids;
     // Asked for a full scan (a failure line, a run's start): the fast pace again.
     if (whole) this.pace.changed();
-    return this.polls.run(() => this.poll(whole, []));
+    return this.polls.run(() => this.poll(whole ? 'thorough' : { pids: [] }));
   }
 
   /** Idempotent; the source and the change feed belong to the caller. */
@@ -112,27 +128,46 @@ export class Watcher {
 
   /** In the poll queue: the feed is read while no scan of this watcher runs (the feed may look at the dirs). */
   private async tick(): Promise<void> {
-    const news = this.options.changes?.take();
-    if (news?.underDirs) this.pace.hurry();
-    if (this.pace.isDue(this.options.clock.now())) {
-      await this.poll(true, []);
+    const { changes, clock } = this.options;
+    const news = changes?.take();
+    const nowMs = clock.now();
+    const idleCheck = changes?.coversTree === true && this.quietSinceThorough && nowMs - this.lastThoroughAtMs < THOROUGH_SCAN_MS;
+    if (news?.underDirs) {
+      this.pace.hurry();
+      this.quietSinceThorough = false;
+    }
+    if (this.pace.isDue(nowMs)) {
+      // Something opened under the dirs after a quiet spell: most likely by a process whose fd count
+      // moved, which the idle check shows in a fraction of a thorough scan's time; that follows at once.
+      if (!idleCheck) await this.poll('thorough');
+      else if (!news?.underDirs) await this.poll('idle');
+      else {
+        await this.poll('preview');
+        await this.poll('thorough');
+      }
       return;
     }
-    const started = news?.pids ?? [];
-    if (this.options.focusPids || started.length > 0) await this.poll(false, started);
+    const changed = [...(news?.started ?? []), ...(news?.ended ?? []).filter((pid) => this.holders.holdsAnything(pid))];
+    if (this.options.focusPids || changed.length > 0) await this.poll({ pids: changed });
   }
 
-  /** `extraPids`: scanned besides the focus pids in a poll that is not full. */
-  private async poll(full: boolean, extraPids: readonly number[]): Promise<PollOutcome> {
+  private async poll(scope: PollScope): Promise<PollOutcome> {
+    const full = typeof scope === 'string';
+    const idleCheck = scope === 'idle' || scope === 'preview';
     await this.options.beforePoll?.(full);
-    const pids = full ? undefined : [...(this.options.focusPids?.() ?? []), ...extraPids];
+    const pids = full ? undefined : [...(this.options.focusPids?.() ?? []), ...scope.pids];
     const startedAtMs = this.options.clock.now();
-    const result = await this.options.source.scan({ dirs: this.options.dirs, ...(pids ? { pids } : {}) });
+    const result = await this.options.source.scan({ dirs: this.options.dirs, ...(pids ? { pids } : {}), ...(idleCheck ? { idleCheck } : {}) });
     const diff = this.holders.update(result.holders, pids ? new Set(pids) : undefined);
     const endedAtMs = this.options.clock.now();
     const changed = diff.appeared.length > 0 || diff.gone.length > 0;
-    if (full) this.pace.scanned(endedAtMs, changed);
+    if (full && scope !== 'preview') this.pace.scanned(endedAtMs, changed);
     else if (changed) this.pace.changed();
+    if (scope === 'thorough') {
+      // Events during the scan are still queued in the feed: the next look clears this again.
+      this.quietSinceThorough = true;
+      this.lastThoroughAtMs = endedAtMs;
+    }
     const at = new Date(endedAtMs).toISOString();
     const events: WatchEvent[] = [
       ...diff.gone.map((holder) => ({ type: 'gone' as const, at, holder })),

@@ -7,12 +7,12 @@
 // closed and reopened on the same path at the same number between two polls keeps its first mode
 // here (the holder's row identity cannot tell that reopen either); the details panel reads fdinfo fresh.
 
+import { PidMemory } from './pid-memory.js';
+
 /** fd name -> what it pointed at, whether that was a directory, and its access mode as open(2) flags. */
 export type PidKinds = Map<string, { target: string; dir: boolean; flags?: number | null }>;
 
-export class FdKindCache {
-  private byPid = new Map<number, PidKinds>();
-
+export class FdKindCache extends PidMemory<PidKinds> {
   of(pid: number): PidKinds | undefined {
     return this.byPid.get(pid);
   }
@@ -21,18 +21,5 @@ export class FdKindCache {
   remember(pid: number, kinds: PidKinds | undefined): void {
     if (kinds) this.byPid.set(pid, kinds);
     else this.byPid.delete(pid);
-  }
-
-  forget(pid: number): void {
-    this.byPid.delete(pid);
-  }
-
-  retainOnly(pids: readonly number[]): void {
-    const alive = new Set(pids);
-    for (const pid of this.byPid.keys()) if (!alive.has(pid)) this.byPid.delete(pid);
-  }
-
-  get size(): number {
-    return this.byPid.size;
   }
 }

@@ -3,6 +3,7 @@
 // byte what they were, and it is the same process (start time), the walk hands back the same rows
 // array: nothing decoded, statted or built, and HolderReuse and the watcher's diff see the process
 // unchanged by identity. At 8,000 held fds that work was a third of a poll (`npm run bench`).
+import { PidMemory } from './pid-memory.js';
 import type { MatchDir, RawHolding } from './fd-walk.js';
 
 export interface RememberedFdRows {
@@ -14,8 +15,7 @@ export interface RememberedFdRows {
   walkId: number;
 }
 
-export class FdRowMemo {
-  private byPid = new Map<number, RememberedFdRows>();
+export class FdRowMemo extends PidMemory<RememberedFdRows> {
   private dirsKey = '';
 
   /** Rows name their watched dir: a walk over other dirs starts from nothing. */
@@ -34,20 +34,7 @@ export class FdRowMemo {
     this.byPid.set(pid, remembered);
   }
 
-  forget(pid: number): void {
-    this.byPid.delete(pid);
-  }
-
-  retainOnly(pids: readonly number[]): void {
-    const alive = new Set(pids);
-    for (const pid of this.byPid.keys()) if (!alive.has(pid)) this.byPid.delete(pid);
-  }
-
   clear(): void {
     this.byPid.clear();
-  }
-
-  get size(): number {
-    return this.byPid.size;
   }
 }

@@ -10,6 +10,7 @@ import type { FdRowMemo } from './fd-row-memo.js';
 import { LinkBatch } from './link-batch.js';
 import { isGoneError } from './proc-errors.js';
 import { procReaderForWalk, ReadBuffer, type ProcReader } from './proc-reader.js';
+import type { QuietProcesses } from './quiet-processes.js';
 import { readProcessInfo } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
@@ -70,6 +71,10 @@ export interface WalkOptions {
   cover?: readonly number[];
   /** How /proc is read; by default Node's fs on this thread's first walk, libc after (proc-reader.ts). */
   reader?: ProcReader;
+  /** The processes that held nothing at their last walk (a long-lived watcher's thread). */
+  quiet?: QuietProcesses;
+  /** Skip the walk of a quiet process whose fd count, cwd and root are unchanged (quiet-processes.ts). */
+  idleCheck?: boolean;
 }
 
 interface Walk {
@@ -78,6 +83,9 @@ interface Walk {
   reader: ProcReader;
   kinds: FdKindCache | undefined;
   memo: FdRowMemo | undefined;
+  quiet: QuietProcesses | undefined;
+  /** Remember quiet processes: only walks that may skip them pay for it. */
+  idleCheck: boolean;
   walkId: number;
   out: WalkResult;
 }
@@ -88,11 +96,13 @@ const mapsBuffer = new ReadBuffer();
 
 export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], options: WalkOptions = {}): WalkResult {
   const out: WalkResult = { groups: [], denied: [], processCount: 0, handleCount: 0 };
-  const { kinds, memo } = options;
+  const { kinds, memo, quiet } = options;
   memo?.useDirs(dirs);
+  quiet?.useDirs(dirs);
   if (options.cover) {
     kinds?.retainOnly(options.cover);
     memo?.retainOnly(options.cover);
+    quiet?.retainOnly(options.cover);
   }
   const walk: Walk = {
     dirs,
@@ -100,15 +110,22 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
     reader: options.reader ?? procReaderForWalk(),
     kinds,
     memo,
+    quiet,
+    idleCheck: options.idleCheck === true && quiet !== undefined,
     walkId: options.walkId ?? 0,
     out,
   };
   for (const pid of pids) {
     try {
+      if (walk.idleCheck && quiet!.isStillQuiet(pid, walk.reader)) {
+        out.processCount++;
+        continue;
+      }
       walkPid(pid, walk);
     } catch (error) {
       kinds?.forget(pid);
       memo?.forget(pid);
+      quiet?.forget(pid);
       if (isGoneError(error)) continue; // exited mid-scan: normal
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM') out.denied.push({ pid, reason: `${code} reading /proc/${pid}/fd` });
@@ -139,17 +156,23 @@ function walkPid(pid: number, walk: Walk): void {
   if (batch.count === 0 && otherRows.length === 0) {
     walk.kinds?.forget(pid);
     walk.memo?.forget(pid);
+    if (walk.idleCheck) walk.quiet?.remember(pid, reader);
     return;
   }
   const remembered = walk.memo?.get(pid);
   const sameLinks = remembered !== undefined && !batch.marked && batch.equals(remembered.bytes);
   // Links that only start like a dir ("<dir>-other/..."), as last time: nothing to read or make.
-  if (sameLinks && remembered.rows.length === 0 && otherRows.length === 0) return;
+  if (sameLinks && remembered.rows.length === 0 && otherRows.length === 0) {
+    if (walk.idleCheck) walk.quiet?.remember(pid, reader);
+    return;
+  }
   let fdRows = sameLinks ? remembered.rows : makeFdRows(pid, walk);
   if (fdRows.length === 0 && otherRows.length === 0) {
     walk.memo?.set(pid, { bytes: batch.copy(), rows: fdRows, startedAtMs: null, walkId: walk.walkId });
+    if (walk.idleCheck) walk.quiet?.remember(pid, reader);
     return;
   }
+  walk.quiet?.forget(pid);
   const info = readProcessInfo(pid, { reader, exe });
   if (!info) {
     walk.kinds?.forget(pid);

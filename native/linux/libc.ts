@@ -13,6 +13,7 @@ export interface Libc {
   readlink: KoffiFunction;
   readlinkat: KoffiFunction;
   getdents64: KoffiFunction;
+  statx: KoffiFunction;
   errno: () => number;
 }
 
@@ -47,6 +48,7 @@ export function loadLibc(): Libc | null {
       readlink: lib.func('long readlink(const char *path, _Out_ uint8_t *target, size_t size)'),
       readlinkat: lib.func('long readlinkat(int dirfd, const uint8_t *name, _Out_ uint8_t *target, size_t size)'),
       getdents64: lib.func('long getdents64(int fd, _Out_ uint8_t *entries, size_t size)'),
+      statx: lib.func('int statx(int dirfd, const char *path, int flags, unsigned int mask, _Out_ uint8_t *statx)'),
       errno: () => koffi.errno(),
     };
   } catch {

@@ -55,9 +55,9 @@ describe('LinuxChangeFeed', () => {
     const feed = openFeed(scratch());
     feed.take();
     const opener = await pythonOpener();
-    expect(feed.take().pids).toContain(opener.pid);
+    expect(feed.take().started).toContain(opener.pid);
     await stopHolder(opener);
-    expect(feed.take().pids).toContain(opener.pid);
+    expect(feed.take().ended).toContain(opener.pid);
   });
 
   it('holds nothing under the dir, and its removal goes on and is reported', async () => {

@@ -22,8 +22,12 @@ export class LinuxChangeFeed implements ChangeFeed {
     return { watchedDirs: this.tree.watchedDirs, partial: this.tree.partial };
   }
 
+  get coversTree(): boolean {
+    return !this.tree.partial;
+  }
+
   take(): ChangeNews {
-    return { underDirs: this.tree.takeActivity(), pids: this.processes.take() };
+    return { underDirs: this.tree.takeActivity(), ...this.processes.take() };
   }
 
   dispose(): void {

@@ -28,7 +28,7 @@ export class LinuxHolderSource implements HolderSource {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const pids = request.pids ?? listPids();
     const dirs: MatchDir[] = request.dirs.map((d) => ({ matchPrefix: d.matchPrefix, display: d.display }));
-    const walked = await this.pool.walk(pids, dirs, request.pids === undefined);
+    const walked = await this.pool.walk(pids, dirs, request.pids === undefined, request.idleCheck === true);
     return enrich(walked, this.reuse, request.pids ?? null);
   }
 

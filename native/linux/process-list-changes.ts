@@ -16,16 +16,17 @@ export class ProcessListChanges {
   }
 
   /** The pids that appeared in /proc or left it since the last call (or since construction). */
-  take(): number[] {
+  take(): { started: number[]; ended: number[] } {
     const marker = this.readMarker();
-    if (marker === this.marker) return [];
+    if (marker === this.marker) return { started: [], ended: [] };
     this.marker = marker;
     const now = new Set(listPids());
-    const changed: number[] = [];
-    for (const pid of now) if (!this.pids.has(pid)) changed.push(pid);
-    for (const pid of this.pids) if (!now.has(pid)) changed.push(pid);
+    const started: number[] = [];
+    const ended: number[] = [];
+    for (const pid of now) if (!this.pids.has(pid)) started.push(pid);
+    for (const pid of this.pids) if (!now.has(pid)) ended.push(pid);
     this.pids = now;
-    return changed;
+    return { started, ended };
   }
 
   /** "<tasks> <last pid>": the running count before them changes with every context switch. */

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { FdKindCache } from './fd-kind-cache.js';
 import { FdRowMemo } from './fd-row-memo.js';
+import { QuietProcesses } from './quiet-processes.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
 import { nodeProcReader } from './proc-reader.js';
 import { readBootTimeMs } from './proc-stat.js';
@@ -24,6 +25,8 @@ export interface WorkerRequest {
   dirs: MatchDir[];
   /** `pids` is the whole system (not a focus poll of a few processes): the thread forgets the others. */
   full: boolean;
+  /** Skip quiet processes whose fd count, cwd and root are unchanged (quiet-processes.ts). */
+  idleCheck: boolean;
   /** The main thread's boot time, so start times (identities) agree across threads. */
   bootTimeMs: number;
 }
@@ -54,6 +57,7 @@ export class ScanPool {
   // The calling thread's own memory, for the walks it makes itself.
   private readonly kinds = new FdKindCache();
   private readonly memo = new FdRowMemo();
+  private readonly quiet = new QuietProcesses();
   /** The worker's rows as received, for its answers that name them. */
   private readonly received = new ReceivedFdRows();
 
@@ -63,14 +67,14 @@ export class ScanPool {
   ) {}
 
   /**
-   * `full`: `pids` is the whole system (not a focus poll of a few processes). Walks never overlap:
-   * each answer is the one the walk thread gave to that walk's request.
+   * `full`: `pids` is the whole system (not a focus poll of a few processes); `idleCheck`: see
+   * quiet-processes.ts. Walks never overlap: each answer is the one the walk thread gave to that walk's request.
    */
-  walk(pids: readonly number[], dirs: readonly MatchDir[], full = false): Promise<WalkResult> {
-    return this.walks.run(() => this.walkNow(pids, dirs, full));
+  walk(pids: readonly number[], dirs: readonly MatchDir[], full = false, idleCheck = false): Promise<WalkResult> {
+    return this.walks.run(() => this.walkNow(pids, dirs, full, idleCheck));
   }
 
-  private async walkNow(pids: readonly number[], dirs: readonly MatchDir[], full: boolean): Promise<WalkResult> {
+  private async walkNow(pids: readonly number[], dirs: readonly MatchDir[], full: boolean, idleCheck: boolean): Promise<WalkResult> {
     if (this.walkThread === 'worker' && !this.disposed) {
       // Until the thread is up (60-120 ms, seconds on a loaded machine), walks are made here: waiting
       // for it left a run blind for as long (polls queue behind one another), and a short test's holder
@@ -78,13 +82,20 @@ export class ScanPool {
       if (!this.workerFailed) this.worker ??= this.startWorker();
       const worker = this.worker;
       if (worker && this.online.has(worker)) {
-        const answer = await this.askWorker(worker, pids, dirs, full);
+        const answer = await this.askWorker(worker, pids, dirs, full, idleCheck);
         if (answer) return answer;
       }
     }
     // Node's fs for a poller's own walks: loading koffi here would cost this thread what the worker spares it.
     const reader = this.walkThread === 'worker' ? nodeProcReader : undefined;
-    return walkPids(pids, dirs, { kinds: this.kinds, memo: this.memo, ...(reader ? { reader } : {}), ...(full ? { cover: pids } : {}) });
+    return walkPids(pids, dirs, {
+      kinds: this.kinds,
+      memo: this.memo,
+      quiet: this.quiet,
+      idleCheck,
+      ...(reader ? { reader } : {}),
+      ...(full ? { cover: pids } : {}),
+    });
   }
 
   /** Starts the walk thread now (a poller's) and resolves once it runs JavaScript, ended, or `withinMs` passed. */
@@ -126,8 +137,8 @@ export class ScanPool {
    * is then replaced, and the caller walks). A walk that failed in the worker fails here, as it would
    * have on this thread.
    */
-  private askWorker(worker: Worker, pids: readonly number[], dirs: readonly MatchDir[], full: boolean): Promise<WalkResult | null> {
-    const request: WorkerRequest = { walkId: ++this.walkIds, pids, dirs: [...dirs], full, bootTimeMs: readBootTimeMs() };
+  private askWorker(worker: Worker, pids: readonly number[], dirs: readonly MatchDir[], full: boolean, idleCheck: boolean): Promise<WalkResult | null> {
+    const request: WorkerRequest = { walkId: ++this.walkIds, pids, dirs: [...dirs], full, idleCheck, bootTimeMs: readBootTimeMs() };
     return new Promise<WalkResult | null>((resolve, reject) => {
       const settle = () => {
         worker.off('message', onMessage);

@@ -6,18 +6,28 @@ import { FdRowMemo } from './fd-row-memo.js';
 import { walkPids } from './fd-walk.js';
 import { libcProcReader, nodeProcReader } from './proc-reader.js';
 import { adoptBootTimeMs } from './proc-stat.js';
+import { QuietProcesses } from './quiet-processes.js';
 import type { WorkerRequest } from './scan-pool.js';
 import { packWalk } from './walk-codec.js';
 
 const kinds = new FdKindCache();
 const memo = new FdRowMemo();
+const quiet = new QuietProcesses();
 // libc from the first walk: koffi loads here while the thread boots, off the caller's thread.
 const reader = libcProcReader() ?? nodeProcReader;
 
 parentPort?.on('message', (request: WorkerRequest) => {
   try {
     adoptBootTimeMs(request.bootTimeMs);
-    const result = walkPids(request.pids, request.dirs, { kinds, memo, reader, walkId: request.walkId, ...(request.full ? { cover: request.pids } : {}) });
+    const result = walkPids(request.pids, request.dirs, {
+      kinds,
+      memo,
+      quiet,
+      reader,
+      walkId: request.walkId,
+      idleCheck: request.idleCheck,
+      ...(request.full ? { cover: request.pids } : {}),
+    });
     parentPort?.postMessage({ ok: true, packed: packWalk(result, request.dirs) });
   } catch (error) {
     // Rows made by this walk were never received: both sides start again from nothing.

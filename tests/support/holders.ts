@@ -45,25 +45,32 @@ export function pythonHoldingFile(path: string): Promise<HolderProcess> {
   return start('python3', ['-c', `${PY_PRELUDE}held.append(open(sys.argv[1], "a"))${PY_WAIT}`, path]);
 }
 
-/** A python3 that holds nothing until sent a path: it opens that (to append), keeps it, and says "opened". */
-export async function pythonOpener(): Promise<HolderProcess & { open(path: string): Promise<void> }> {
+/**
+ * A python3 that holds nothing until told: `open(path)` opens it (to append) and keeps it, `chdir(dir)`
+ * moves its cwd; each resolves once done.
+ */
+export async function pythonOpener(): Promise<HolderProcess & { open(path: string): Promise<void>; chdir(dir: string): Promise<void> }> {
   const script = `${PY_PRELUDE}print("ready", flush=True)
 for line in sys.stdin:
-    held.append(open(line.strip(), "a"))
-    print("opened", flush=True)
+    verb, path = line.rstrip("\\n").split(" ", 1)
+    if verb == "open":
+        held.append(open(path, "a"))
+    else:
+        os.chdir(path)
+    print("done", flush=True)
 `;
   const holder = await start('python3', ['-c', script]);
-  const open = (path: string) =>
+  const ask = (line: string) =>
     new Promise<void>((resolve) => {
       const onData = (chunk: Buffer) => {
-        if (!chunk.toString().includes('opened')) return;
+        if (!chunk.toString().includes('done')) return;
         holder.child.stdout!.off('data', onData);
         resolve();
       };
       holder.child.stdout!.on('data', onData);
-      holder.send(path);
+      holder.send(line);
     });
-  return { ...holder, open };
+  return { ...holder, open: (path) => ask(`open ${path}`), chdir: (dir) => ask(`cd ${dir}`) };
 }
 
 export function pythonHoldingUnlinkedFile(path: string): Promise<HolderProcess> {
