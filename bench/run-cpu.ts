@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 const CLI = fileURLToPath(new URL('../../bin/holdwatch.js', import.meta.url));
 const TICKS_PER_SECOND = 100;
 
-function cpuTicks(pid: number): number | null {
+/** A process's CPU time so far (all its threads), in clock ticks; null when it is gone. */
+export function cpuTicks(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
