@@ -60,6 +60,7 @@ export class InotifyTree {
   private constructor(
     private readonly calls: InotifyCalls,
     private readonly fd: number,
+    private readonly roots: readonly string[],
     private readonly maxDirs: number,
   ) {}
 
@@ -73,7 +74,7 @@ export class InotifyTree {
     if (!calls) return null;
     const fd = calls.init1(IN_NONBLOCK | IN_CLOEXEC) as number;
     if (fd < 0) return null;
-    const tree = new InotifyTree(calls, fd, maxDirs);
+    const tree = new InotifyTree(calls, fd, roots, maxDirs);
     tree.watchTrees(roots);
     tree.drain(); // the events of its own listing
     return tree;
@@ -84,6 +85,11 @@ export class InotifyTree {
     return this.pathOfWatch.size;
   }
 
+  /** Every dir under the roots is watched: none left over the limit, no root missing (removed, not made again yet). */
+  get coversTree(): boolean {
+    return !this.partial && this.roots.every((root) => this.watchOfPath.has(root));
+  }
+
   /**
    * Whether anything happened under the trees since the last call. Dirs made or moved in meanwhile are
    * watched (and listed) here; the events of that listing are read too, and count with the ones that
@@ -91,7 +97,10 @@ export class InotifyTree {
    */
   takeActivity(): boolean {
     if (this.closed) return false;
-    let activity = false;
+    // A root removed (a test's tmpdir) may be made again: one failed inotify_add_watch a look until then.
+    const missing = this.roots.filter((root) => !this.watchOfPath.has(root));
+    if (missing.length > 0) this.watchTrees(missing);
+    let activity = missing.some((root) => this.watchOfPath.has(root));
     for (;;) {
       const newDirs = this.drain();
       if (newDirs === null) return activity;

@@ -84,7 +84,21 @@ describe('LinuxChangeFeed', () => {
     }
     rmSync(dir, { recursive: true });
     expect(feed.take().underDirs).toBe(true);
-    expect(feed.coverage.watchedDirs).toBe(0);
+    expect(feed.coverage).toEqual({ watchedDirs: 0, partial: true });
+  });
+
+  it('watches a removed dir again once it is made again', async () => {
+    const dir = scratch();
+    const opener = await pythonOpener();
+    const feed = openFeed(dir);
+    rmSync(dir, { recursive: true });
+    feed.take();
+    expect(feed.take().underDirs).toBe(false);
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    expect(feed.take().underDirs).toBe(true);
+    expect(feed.coverage).toEqual({ watchedDirs: 2, partial: false });
+    await opener.open(join(dir, 'sub', 'back.txt'));
+    expect(feed.take().underDirs).toBe(true);
   });
 
   it('leaves dirs over its limit to the scans, and says so', async () => {

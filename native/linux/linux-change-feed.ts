@@ -17,13 +17,13 @@ export class LinuxChangeFeed implements ChangeFeed {
     return tree ? new LinuxChangeFeed(tree, new ProcessListChanges()) : null;
   }
 
-  /** Dirs under inotify watch, and whether some were left to the scans (too many, or the user's limit). */
+  /** Dirs under inotify watch, and whether some are left to the scans (too many, the user's limit, a root removed). */
   get coverage(): { watchedDirs: number; partial: boolean } {
-    return { watchedDirs: this.tree.watchedDirs, partial: this.tree.partial };
+    return { watchedDirs: this.tree.watchedDirs, partial: !this.tree.coversTree };
   }
 
   get coversTree(): boolean {
-    return !this.tree.partial;
+    return this.tree.coversTree;
   }
 
   take(): ChangeNews {

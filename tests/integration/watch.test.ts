@@ -1,6 +1,6 @@
 // `holdwatch watch --json` against real processes: appeared when a holder opens, gone when it closes,
 // and a clean exit 0 on SIGTERM / SIGINT.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -71,13 +71,24 @@ describe('holdwatch watch --json', () => {
 
   it('never holds the directory it watches, even when started inside it', async () => {
     const inside = join(dir, 'cwd-here');
-    mkdirSync(inside);
+    mkdirSync(join(inside, 'sub', 'deeper'), { recursive: true });
     const watch = startCli(['watch', inside, '--json', '--interval', '50'], { cwd: inside });
     watchers.push(watch);
     await new Promise((r) => setTimeout(r, 500));
     const result = await runCli(['scan', inside, '--json']);
     const snapshot = JSON.parse(result.stdout) as Snapshot;
     expect(snapshot.holders.filter((h) => h.pid === watch.child.pid)).toEqual([]);
+    // Its change feed watches every dir of the tree with inotify: marks on the inodes, no open file there.
+    // (An fd of a scan in flight may close between the listing and its readlink.)
+    const links = readdirSync(`/proc/${watch.child.pid}/fd`).flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/${watch.child.pid}/fd/${fd}`)];
+      } catch {
+        return [];
+      }
+    });
+    expect(links).toContain('anon_inode:inotify');
+    expect(links.filter((l) => l.startsWith(inside))).toEqual([]);
     expect(watch.child.exitCode).toBeNull(); // still watching
   });
 });
