@@ -51,7 +51,11 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .description('watch the holders under <dir> live')
     .argument('<dir>', 'directory to watch')
     .option('--json', 'print JSON lines: {type: "appeared"|"gone", at, holder}')
-    .addOption(new Option('--interval <ms>', 'poll interval in milliseconds').argParser((value) => parseIntervalMs(value, commander)).default(500))
+    .addOption(
+      new Option('--interval <ms>', 'poll interval in milliseconds while holders change (on Linux, full scans slow down to 2 s while nothing does)')
+        .argParser((value) => parseIntervalMs(value, commander))
+        .default(500),
+    )
     .action(async (dir: string, options: { json?: boolean; interval: number }) =>
       setExitCode(await (await import('./watch-command.js')).watchCommand(dir, { json: options.json, intervalMs: options.interval })),
     );

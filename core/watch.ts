@@ -3,8 +3,8 @@
 // every `focusIntervalMs`, the whole system at a pace (core/poll-pace.ts) that starts at
 // `fullIntervalMs` and, given `slowestIntervalMs`, slows down while nothing changes. A change feed
 // (native/<os>/) is read every `fullIntervalMs`: a file opened under the dirs brings a full scan at
-// once, processes that started or ended a scan of just them. `scanNow()` runs a full scan immediately
-// (a failure line was just seen). Polls never overlap.
+// once; processes that started, or ended holding something, a scan of just them. `scanNow()` runs a
+// full scan immediately and brings back the fast pace (a failure line was just seen). Polls never overlap.
 // While the feed has seen nothing under the dirs since a thorough full scan, the next ones ask the
 // source for an idle check (ScanRequest.idleCheck): processes that held nothing are walked only if
 // their fds, cwd or root changed. One thorough scan every THOROUGH_SCAN_MS bounds what that misses.
