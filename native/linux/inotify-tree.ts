@@ -75,8 +75,13 @@ export class InotifyTree {
     const fd = calls.init1(IN_NONBLOCK | IN_CLOEXEC) as number;
     if (fd < 0) return null;
     const tree = new InotifyTree(calls, fd, roots, maxDirs);
-    tree.watchTrees(roots);
-    tree.drain(); // the events of its own listing
+    try {
+      tree.watchTrees(roots);
+      tree.drain(); // the events of its own listing
+    } catch (error) {
+      tree.close();
+      throw error;
+    }
     return tree;
   }
 

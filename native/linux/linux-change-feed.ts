@@ -14,7 +14,13 @@ export class LinuxChangeFeed implements ChangeFeed {
   /** Null where inotify cannot be had: the watch then scans at its fixed pace, as without a feed. */
   static open(dirs: readonly string[]): LinuxChangeFeed | null {
     const tree = InotifyTree.open(dirs);
-    return tree ? new LinuxChangeFeed(tree, new ProcessListChanges()) : null;
+    if (!tree) return null;
+    try {
+      return new LinuxChangeFeed(tree, new ProcessListChanges());
+    } catch (error) {
+      tree.close();
+      throw error;
+    }
   }
 
   /** Dirs under inotify watch, and whether some are left to the scans (too many, the user's limit, a root removed). */
