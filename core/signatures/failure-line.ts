@@ -19,5 +19,5 @@ export function decodeYamlQuotedLine(line: string): string {
 
 export function detectFailure(line: string): FailureMatch | null {
   const hit = matchTeardownFailure(decodeYamlQuotedLine(line));
-  return hit ? { kind: hit.kind, code: hit.error.code, path: hit.path ?? null } : null;
+  return hit ? { kind: hit.kind, code: hit.error?.code ?? null, path: hit.path ?? null } : null;
 }

@@ -6,7 +6,8 @@ export type FailureKind =
   | 'access-denied-or-delete-pending' // Win32 5: often a file already delete-pending because a handle is open
   | 'directory-not-empty' // Win32 145, ENOTEMPTY: an open (delete-pending) file keeps the dir listed
   | 'lock-violation' // Win32 33: a byte-range lock (LockFileEx) is held
-  | 'busy'; // EBUSY: mount point, cwd of a process on some systems, MSYS's mapping of sharing violations
+  | 'busy' // EBUSY: mount point, cwd of a process on some systems, MSYS's mapping of sharing violations
+  | 'cleanup-failed'; // a runner's own cleanup said it could not remove a path, in an OS text not in the table
 
 export type FailureSource = 'python' | 'go' | 'node' | 'rm' | 'dotnet' | 'java' | 'rust' | 'cpp' | 'unknown';
 
@@ -21,7 +22,8 @@ export interface OsError {
 
 export interface TeardownFailure {
   kind: FailureKind;
-  error: OsError;
+  /** Absent for `cleanup-failed`: the runner's words say a removal failed, the OS's are not known. */
+  error?: OsError;
   source: FailureSource;
   /** The path named by the message, unquoted (Python reprs are unescaped); absent when the line names none. */
   path?: string;

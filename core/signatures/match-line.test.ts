@@ -6,7 +6,7 @@ describe('matchTeardownFailure on published failure lines', () => {
   it.each(SAMPLES.map((s) => [s.source, s] as const))('%s', (_source, sample) => {
     const failure = matchTeardownFailure(sample.line);
     expect(failure).toBeDefined();
-    expect({ kind: failure!.kind, code: failure!.error.code, by: failure!.source, path: failure!.path }).toEqual({
+    expect({ kind: failure!.kind, code: failure!.error?.code ?? null, by: failure!.source, path: failure!.path }).toEqual({
       kind: sample.kind,
       code: sample.code,
       by: sample.by,

@@ -3,7 +3,7 @@
 import type { TeardownFailure } from './failure.js';
 import { MESSAGE_TEXTS, findMessage } from './messages.js';
 import { matchDotnet } from './match-dotnet.js';
-import { matchGo } from './match-go.js';
+import { GO_TEMPDIR_CLEANUP, matchGo, matchGoTempDirCleanup } from './match-go.js';
 import { matchJava } from './match-java.js';
 import { matchNode } from './match-node.js';
 import { matchPython } from './match-python.js';
@@ -27,6 +27,7 @@ const ANCHORS = [
   'AccessDeniedException',
   'Access to the path',
   '(0x8007',
+  GO_TEMPDIR_CLEANUP,
   ...MESSAGE_TEXTS.map((m) => (m.anyCase ? m.text.slice(1) : m.text)),
 ];
 const PREFILTER = new RegExp(ANCHORS.map(escape).join('|'));
@@ -46,7 +47,7 @@ export function matchTeardownFailure(rawLine: string): TeardownFailure | undefin
   const structured = matchDotnet(line) ?? matchJava(line) ?? matchTools(line);
   if (structured) return structured;
   const hit = findMessage(line);
-  if (!hit) return undefined;
+  if (!hit) return matchGoTempDirCleanup(line);
   const go = matchGo(line, hit);
   if (go) return go;
   // Unshaped text: only Windows' sharing/lock texts are specific enough to trust on their own;

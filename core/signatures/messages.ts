@@ -1,5 +1,6 @@
 // Message texts that name a holder failure without a number: Windows' FormatMessage texts (English
-// and translated: Go and Java print them without the code) and the Unix strerror texts.
+// and translated: Go and Java print them without the code), Wine's, and the Unix strerror texts.
+// One row per OS text.
 import { EBUSY, ENOTEMPTY, ERROR_ACCESS_DENIED, ERROR_DIR_NOT_EMPTY, ERROR_LOCK_VIOLATION, ERROR_SHARING_VIOLATION } from './os-errors.js';
 import type { win32ByCode } from './os-errors.js';
 
@@ -23,6 +24,12 @@ export const MESSAGE_TEXTS: readonly MessageText[] = [
   { text: 'device or resource busy', known: EBUSY, anyCase: true },
   { text: 'resource busy or locked', known: EBUSY },
   { text: 'directory not empty', known: ENOTEMPTY, anyCase: true },
+  // Wine's own FormatMessage texts (kernelbase's table, not Windows' wording), as a Windows program
+  // run under Wine prints them (Go's `remove C:\x: Sharing violation.`; samples printed here).
+  { text: 'Sharing violation', known: ERROR_SHARING_VIOLATION }, // Wine
+  { text: 'Lock violation', known: ERROR_LOCK_VIOLATION }, // Wine
+  { text: 'Directory is not empty', known: ERROR_DIR_NOT_EMPTY }, // Wine
+  { text: 'Access denied.', known: ERROR_ACCESS_DENIED }, // Wine
   { text: '另一个程序正在使用此文件', known: ERROR_SHARING_VIOLATION }, // zh-CN, seen
   { text: '他のプロセスがファイルを使用中', known: ERROR_SHARING_VIOLATION }, // ja, seen
   { text: '다른 프로세스가 파일을 사용 중', known: ERROR_SHARING_VIOLATION }, // ko, seen
