@@ -11,7 +11,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { PROBES_DIR } from '../install-paths.js';
 
-const GO_EXEC_SOURCES = ['go/exec/main.go', 'go/exec/go.mod'];
+const GO_EXEC_SOURCES = ['go/exec/main.go', 'go/exec/stop_linux.go', 'go/exec/stop_windows.go', 'go/exec/go.mod'];
 
 export interface GoExecPlace {
   platform?: NodeJS.Platform;

@@ -1,0 +1,3 @@
+module holdwatch.invalid/k6-file-console
+
+go 1.19
