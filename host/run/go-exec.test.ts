@@ -1,14 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { goExecEnvironment, onPath } from './go-exec.js';
 
 const probesDir = join(import.meta.dirname, '../../probes');
 const SCRIPT = join(probesDir, 'go/holdwatch-go-exec');
 const linux = { platform: 'linux' as const, probesDir };
+const win32 = { platform: 'win32' as const, probesDir };
 
 describe('goExecEnvironment', () => {
+  let scratch: string | null = null;
+  afterEach(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    scratch = null;
+  });
+
   it("adds holdwatch's -exec to the user's GOFLAGS, and names a cached program by its sources' hash", () => {
     const env = goExecEnvironment({ GOFLAGS: '-mod=vendor' }, '/data', linux);
     expect(env.GOFLAGS).toBe(`-mod=vendor -exec=${SCRIPT}`);
@@ -16,10 +23,9 @@ describe('goExecEnvironment', () => {
     expect(goExecEnvironment({}, '/data', linux).GOFLAGS).toBe(`-exec=${SCRIPT}`);
   });
 
-  it("leaves Go alone when the user's GOFLAGS already names an -exec, and off Linux", () => {
+  it("leaves Go alone when the user's GOFLAGS already names an -exec", () => {
     expect(goExecEnvironment({ GOFLAGS: '-exec=wine' }, '/data', linux)).toEqual({});
     expect(goExecEnvironment({ GOFLAGS: '-count=1 --exec /usr/bin/env' }, '/data', linux)).toEqual({});
-    expect(goExecEnvironment({}, 'C:\\data', { platform: 'win32', probesDir })).toEqual({});
   });
 
   it("names the strace for the syscall ledger: the first on PATH, the user's own, or none when the user empties it", () => {
@@ -31,5 +37,17 @@ describe('goExecEnvironment', () => {
     expect(goExecEnvironment({ PATH: straceDir, HOLDWATCH_STRACE: '/opt/strace' }, '/data', linux).HOLDWATCH_STRACE).toBe('/opt/strace');
     expect(goExecEnvironment({ PATH: straceDir, HOLDWATCH_STRACE: '' }, '/data', linux)).not.toHaveProperty('HOLDWATCH_STRACE');
     rmSync(straceDir, { recursive: true });
+  });
+
+  it('on Windows names the built program itself (no script runs there), and only once it is built', () => {
+    scratch = mkdtempSync(join(tmpdir(), 'hw-go-exec-'));
+    expect(goExecEnvironment({}, scratch, win32)).toEqual({});
+    // The same cache folder as Linux's (the same sources), the name an executable needs on Windows.
+    const bin = `${goExecEnvironment({}, scratch, linux).HOLDWATCH_GO_EXEC_BIN!}.exe`;
+    mkdirSync(dirname(bin), { recursive: true });
+    writeFileSync(bin, '');
+    expect(goExecEnvironment({ GOFLAGS: '-count=1' }, scratch, win32)).toEqual({ GOFLAGS: `-count=1 -exec=${bin}` });
+    expect(goExecEnvironment({ GOFLAGS: '-exec=wine' }, scratch, win32)).toEqual({});
+    expect(goExecEnvironment({}, '/data', { platform: 'darwin', probesDir })).toEqual({});
   });
 });

@@ -1,17 +1,29 @@
 // Go test binaries run no probe and exit a moment after their last test, so a file a test left open
-// would be closed by the kernel before any scan. On Linux a run puts holdwatch's `-exec` program in
-// GOFLAGS: every `go test` under the command (behind make or a script too) runs its test binary
-// through it, and the binary stops at its exit until holdwatch has scanned it (probes/go). GOFLAGS is
-// added to, never replaced; one that already names an -exec, or a path GOFLAGS cannot carry (it splits
-// on spaces), leaves Go alone. Where strace is installed, the program runs the binary under it instead
-// (HOLDWATCH_STRACE): the syscall ledger it writes beside the probes' logs says which test opened each
-// file and whether it was still open at that test's end, which no scan of a 1 ms test can.
+// would be closed by the OS before any scan. A run puts holdwatch's `-exec` program in GOFLAGS: every
+// `go test` under the command (behind make or a script too) runs its test binary through it, and the
+// binary stops at its exit until holdwatch has scanned it (probes/go). On Linux GOFLAGS names a shell
+// script that builds the program on first use; Windows runs no script there, so the program is built
+// before the command starts, once per version of its sources, when `go` is found. GOFLAGS is added to,
+// never replaced; one that already names an -exec, or a path GOFLAGS cannot carry (it splits on
+// spaces), leaves Go alone. Where strace is installed (Linux), the program runs the binary under it
+// instead (HOLDWATCH_STRACE): the syscall ledger it writes beside the probes' logs says which test
+// opened each file and whether it was still open at that test's end, which no scan of a 1 ms test can.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { PROBES_DIR } from '../install-paths.js';
 
-const GO_EXEC_SOURCES = ['go/exec/main.go', 'go/exec/stop_linux.go', 'go/exec/stop_windows.go', 'go/exec/go.mod'];
+const GO_EXEC_SOURCES = [
+  'go/exec/main.go',
+  'go/exec/stop_linux.go',
+  'go/exec/stop_windows.go',
+  'go/exec/trace_linux.go',
+  'go/exec/trace_windows.go',
+  'go/exec/go.mod',
+];
+/** A first build with a cold Go cache compiles the standard library parts it uses. */
+const BUILD_DEADLINE_MS = 120_000;
 
 export interface GoExecPlace {
   platform?: NodeJS.Platform;
@@ -41,7 +53,7 @@ export function onPath(name: string, path: string | undefined): string | null {
 /**
  * The variables that route Go's test binaries through the exit stop, or {} when they cannot.
  * `cacheDir`: holdwatch's own, outside every watched dir; the built program is kept there, by the
- * hash of its sources.
+ * hash of its sources (on Windows it must be there already: prepareGoExec builds it).
  */
 export function goExecEnvironment(
   base: NodeJS.ProcessEnv,
@@ -52,16 +64,56 @@ export function goExecEnvironment(
     strace = base.HOLDWATCH_STRACE === undefined ? onPath('strace', base.PATH) : base.HOLDWATCH_STRACE || null,
   }: GoExecPlace = {},
 ): NodeJS.ProcessEnv {
-  if (platform !== 'linux') return {};
-  const script = join(probesDir, 'go/holdwatch-go-exec');
+  if (platform !== 'linux' && platform !== 'win32') return {};
+  const bin = goExecBinary(cacheDir, platform, probesDir);
+  const program = platform === 'win32' ? bin : join(probesDir, 'go/holdwatch-go-exec');
   const flags = base.GOFLAGS ?? '';
-  if (/(^|\s)--?exec(=|\s|$)/.test(flags) || /\s/.test(script)) return {};
+  if (/(^|\s)--?exec(=|\s|$)/.test(flags) || /\s/.test(program)) return {};
+  if (platform === 'win32' && !existsSync(bin)) return {};
+  const goflags = [flags.trim(), `-exec=${program}`].filter(Boolean).join(' ');
+  if (platform === 'win32') return { GOFLAGS: goflags };
+  return { GOFLAGS: goflags, HOLDWATCH_GO_EXEC_BIN: bin, ...(strace === null ? {} : { HOLDWATCH_STRACE: strace }) };
+}
+
+/**
+ * goExecEnvironment, after building the program where no script can (Windows). A build that fails
+ * (no `go`, no compiler cache, past its deadline) leaves Go alone: the run goes on without the stop.
+ */
+export async function prepareGoExec(base: NodeJS.ProcessEnv, cacheDir: string, place: GoExecPlace = {}): Promise<NodeJS.ProcessEnv> {
+  const { platform = process.platform, probesDir = PROBES_DIR } = place;
+  if (platform === 'win32') await buildGoExec(base, goExecBinary(cacheDir, platform, probesDir), probesDir);
+  return goExecEnvironment(base, cacheDir, place);
+}
+
+/** Builds the program into `bin` unless it is there; true when it is there afterwards. */
+export async function buildGoExec(base: NodeJS.ProcessEnv, bin: string, probesDir = PROBES_DIR): Promise<boolean> {
+  if (existsSync(bin)) return true;
+  const dir = dirname(bin);
+  mkdirSync(dir, { recursive: true });
+  // Built aside, renamed into place: two runs building at once race harmlessly.
+  const partial = `${bin}.${process.pid}.partial`;
+  // For this machine whatever the user's GOOS/GOARCH say, with none of their flags or workspace; the
+  // compiler's temporary files go beside the program, outside every watched dir.
+  const goEnv: NodeJS.ProcessEnv = { ...base, GOFLAGS: '', GOWORK: 'off', GO111MODULE: 'on', CGO_ENABLED: '0', GOTMPDIR: dir };
+  delete goEnv.GOOS;
+  delete goEnv.GOARCH;
+  const built = await new Promise<boolean>((resolve) => {
+    execFile('go', ['build', '-o', partial, '.'], { cwd: join(probesDir, 'go/exec'), env: goEnv, timeout: BUILD_DEADLINE_MS, windowsHide: true }, (error) =>
+      resolve(error === null),
+    );
+  });
+  try {
+    if (built) renameSync(partial, bin);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  return existsSync(bin);
+}
+
+/** Where the program built from these sources is kept. */
+function goExecBinary(cacheDir: string, platform: NodeJS.Platform, probesDir: string): string {
   const hash = createHash('sha256');
   for (const source of GO_EXEC_SOURCES) hash.update(readFileSync(join(probesDir, source)));
-  const bin = join(cacheDir, 'go-exec', hash.digest('hex').slice(0, 16), 'holdwatch-go-exec');
-  return {
-    GOFLAGS: [flags.trim(), `-exec=${script}`].filter(Boolean).join(' '),
-    HOLDWATCH_GO_EXEC_BIN: bin,
-    ...(strace === null ? {} : { HOLDWATCH_STRACE: strace }),
-  };
+  const name = platform === 'win32' ? 'holdwatch-go-exec.exe' : 'holdwatch-go-exec';
+  return join(cacheDir, 'go-exec', hash.digest('hex').slice(0, 16), name);
 }

@@ -16,7 +16,7 @@ import { openHolderSource, openProcessSource } from '../../native/index.js';
 import { runsDir } from '../data-dir.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { markRunListed } from './live-run-marker.js';
-import { goExecEnvironment } from './go-exec.js';
+import { prepareGoExec } from './go-exec.js';
 import { runEnvironment } from './run-env.js';
 import { newRunId, RunRecording } from './run-recording.js';
 import { prepareCommand, type PreparedCommand } from './runner-probes.js';
@@ -124,13 +124,15 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
 
     await loadTapParserBeforeTheCommand(process.platform);
     const prepared = prepareCommand(command, options.io.userSeesTerminal);
+    options.onStage?.('preparing the Go exit stop');
+    const goExec = await prepareGoExec(options.env, dirname(runs));
     const env = {
       ...runEnvironment(
         options.env,
         { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary, watched: dirs.map((d) => d.matchPrefix) },
         options.io.userSeesTerminal,
       ),
-      ...goExecEnvironment(options.env, dirname(runs)),
+      ...goExec,
     };
     const exitCode = await runChild(
       prepared,
