@@ -18,8 +18,7 @@ describe('prepareGoExec on Windows', () => {
 
   it('builds the program into the cache, names it in GOFLAGS, and reuses it the next time', async () => {
     // GOOS/GOARCH of the user's shell never reach the build: it is for the machine holdwatch runs on.
-    const env = await prepareGoExec({ ...process.env, GOOS: 'plan9', GOFLAGS: '-count=1' }, scratch, { platform: 'win32', probesDir });
-    const bin = /-exec=(\S+)$/.exec(env.GOFLAGS ?? '')?.[1];
+    const { env, program: bin } = await prepareGoExec({ ...process.env, GOOS: 'plan9', GOFLAGS: '-count=1' }, scratch, { platform: 'win32', probesDir });
     expect(env.GOFLAGS).toBe(`-count=1 -exec=${bin}`);
     expect(bin).toMatch(/[/\\]go-exec[/\\][0-9a-f]{16}[/\\]holdwatch-go-exec\.exe$/);
     // Built for this machine: it runs, and with no program to run it says so and exits 2.
@@ -37,7 +36,6 @@ describe('prepareGoExec on Windows', () => {
   }, 180_000);
 
   it('without go on PATH builds nothing and leaves Go alone', async () => {
-    const env = await prepareGoExec({ PATH: '/nonexistent' }, join(scratch, 'no-go'), { platform: 'win32', probesDir });
-    expect(env).toEqual({});
+    expect(await prepareGoExec({ PATH: '/nonexistent' }, join(scratch, 'no-go'), { platform: 'win32', probesDir })).toEqual({ env: {}, program: null });
   });
 });

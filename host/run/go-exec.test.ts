@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { goExecEnvironment, onPath } from './go-exec.js';
+import { goExecEnvironment, onPath, throughExitStop } from './go-exec.js';
 
 const probesDir = join(import.meta.dirname, '../../probes');
 const SCRIPT = join(probesDir, 'go/holdwatch-go-exec');
@@ -49,5 +49,27 @@ describe('goExecEnvironment', () => {
     expect(goExecEnvironment({ GOFLAGS: '-count=1' }, scratch, win32)).toEqual({ GOFLAGS: `-count=1 -exec=${bin}` });
     expect(goExecEnvironment({ GOFLAGS: '-exec=wine' }, scratch, win32)).toEqual({});
     expect(goExecEnvironment({}, '/data', { platform: 'darwin', probesDir })).toEqual({});
+  });
+});
+
+describe('throughExitStop', () => {
+  const there = () => true;
+
+  it('runs a Go test binary started directly through the program, as go test -exec would', () => {
+    expect(throughExitStop(['./pkg.test', '-test.v'], '/p/x', there)).toEqual(['/p/x', './pkg.test', '-test.v']);
+    expect(throughExitStop(['C:\\ci\\pkg.test.exe', '-test.run=TestA'], 'C:\\hw\\x.exe', there)).toEqual([
+      'C:\\hw\\x.exe',
+      'C:\\ci\\pkg.test.exe',
+      '-test.run=TestA',
+    ]);
+    expect(throughExitStop(['PKG.TEST.EXE'], 'x', there)).toEqual(['x', 'PKG.TEST.EXE']);
+  });
+
+  it('leaves every other command, a binary that is not there, and any command when there is no program', () => {
+    expect(throughExitStop(['go', 'test', './...'], '/p/x', there)).toEqual(['go', 'test', './...']);
+    expect(throughExitStop(['npm', 'test'], '/p/x', there)).toEqual(['npm', 'test']);
+    expect(throughExitStop(['./run.test.sh'], '/p/x', there)).toEqual(['./run.test.sh']);
+    expect(throughExitStop(['./pkg.test'], '/p/x', () => false)).toEqual(['./pkg.test']);
+    expect(throughExitStop(['./pkg.test'], null, there)).toEqual(['./pkg.test']);
   });
 });

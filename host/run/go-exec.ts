@@ -75,14 +75,34 @@ export function goExecEnvironment(
   return { GOFLAGS: goflags, HOLDWATCH_GO_EXEC_BIN: bin, ...(strace === null ? {} : { HOLDWATCH_STRACE: strace }) };
 }
 
+export interface GoExec {
+  /** What the command's environment gains ({} when Go is left alone). */
+  env: NodeJS.ProcessEnv;
+  /** The -exec program GOFLAGS names, or null. */
+  program: string | null;
+}
+
 /**
  * goExecEnvironment, after building the program where no script can (Windows). A build that fails
  * (no `go`, no compiler cache, past its deadline) leaves Go alone: the run goes on without the stop.
  */
-export async function prepareGoExec(base: NodeJS.ProcessEnv, cacheDir: string, place: GoExecPlace = {}): Promise<NodeJS.ProcessEnv> {
+export async function prepareGoExec(base: NodeJS.ProcessEnv, cacheDir: string, place: GoExecPlace = {}): Promise<GoExec> {
   const { platform = process.platform, probesDir = PROBES_DIR } = place;
   if (platform === 'win32') await buildGoExec(base, goExecBinary(cacheDir, platform, probesDir), probesDir);
-  return goExecEnvironment(base, cacheDir, place);
+  const env = goExecEnvironment(base, cacheDir, place);
+  return { env, program: /-exec=(\S+)$/.exec(env.GOFLAGS ?? '')?.[1] ?? null };
+}
+
+/**
+ * A Go test binary run directly (`go test -c`'s `pkg.test`, `pkg.test.exe`: CI builds one and runs it
+ * later, or on another machine) runs through the exit-stop program, as `go test -exec` would run it.
+ * Only one that is there (`isFile`, from the command's cwd): a missing one is the user's mistake, said
+ * by holdwatch's own "command not found".
+ */
+export function throughExitStop(command: readonly string[], program: string | null, isFile: (path: string) => boolean): string[] {
+  const name = /[^\\/]*$/.exec(command[0] ?? '')![0];
+  const wrap = program !== null && /\.test(?:\.exe)?$/i.test(name) && isFile(command[0]!);
+  return wrap ? [program, ...command] : [...command];
 }
 
 /** Builds the program into `bin` unless it is there; true when it is there afterwards. */

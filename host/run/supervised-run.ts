@@ -3,7 +3,8 @@
 // and tests, attribute holders, and end with the record.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
 import { BadInputError, codeOf } from '../../core/errors.js';
@@ -16,7 +17,7 @@ import { openHolderSource, openProcessSource } from '../../native/index.js';
 import { runsDir } from '../data-dir.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { markRunListed } from './live-run-marker.js';
-import { prepareGoExec } from './go-exec.js';
+import { prepareGoExec, throughExitStop } from './go-exec.js';
 import { runEnvironment } from './run-env.js';
 import { newRunId, RunRecording } from './run-recording.js';
 import { prepareCommand, type PreparedCommand } from './runner-probes.js';
@@ -123,16 +124,17 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     const boundary = await recording.openBoundary();
 
     await loadTapParserBeforeTheCommand(process.platform);
-    const prepared = prepareCommand(command, options.io.userSeesTerminal);
     options.onStage?.('preparing the Go exit stop');
     const goExec = await prepareGoExec(options.env, dirname(runs));
+    const isFile = (path: string) => statSync(resolve(options.cwd, path), { throwIfNoEntry: false })?.isFile() === true;
+    const prepared = prepareCommand(throughExitStop(command, goExec.program, isFile), options.io.userSeesTerminal);
     const env = {
       ...runEnvironment(
         options.env,
         { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary, watched: dirs.map((d) => d.matchPrefix) },
         options.io.userSeesTerminal,
       ),
-      ...goExec,
+      ...goExec.env,
     };
     const exitCode = await runChild(
       prepared,
