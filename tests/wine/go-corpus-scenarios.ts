@@ -1,14 +1,17 @@
 // A real Windows teardown failure, under Wine: the corpus case k6-file-console (grafana/k6#4607, its
-// README) cross-compiled with GOOS=windows, run by holdwatch's `go test -exec` program (as `go test`
-// on Windows runs it) under `holdwatch run`. t.TempDir()'s cleanup really fails ("Sharing violation.",
-// Wine's text), holdwatch recognises it, scans at once, and the program stops the binary at its exit.
+// README) cross-compiled with GOOS=windows and run directly under `holdwatch run`, as CI runs a binary
+// `go test -c` built. t.TempDir()'s cleanup really fails ("Sharing violation.", Wine's text), holdwatch
+// recognises it and scans at once, and the binary runs through holdwatch's exit-stop program, which
+// stops it at ExitProcess. Wine has no Windows `go` to build that program with, so the test builds it
+// (GOOS=windows) into the data dir's cache where a run on Windows builds it.
 // Registered from wine.test.ts, after its suite (one vitest file keeps every Wine process in sequence).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../contract/runs.js';
-import { host, REPO, useWindowsScratch, winPath } from './wine-harness.js';
+import { goExecEnvironment } from '../../host/run/go-exec.js';
+import { host, REPO, useWindowsScratch, winPath, type NodeRun } from './wine-harness.js';
 
 const CASE = join(REPO, 'tests', 'corpus', 'k6-file-console');
 const GO_EXEC = join(REPO, 'probes', 'go', 'exec');
@@ -35,31 +38,42 @@ function goForWindows(cwd: string, args: string[]): void {
 export function describeGoCorpusUnderWine(haveWine: boolean): void {
   describe.skipIf(!haveWine || !goAvailable())(`a Go test binary's TempDir cleanup failing ${host.where}`, () => {
     const suite = useWindowsScratch('go-corpus');
-    const exes = { test: '', exec: '' };
-    const leftBehind: string[] = [];
+    const paths = { test: '', data: '' };
+    let tmp: string | null = null;
 
     beforeAll(() => {
-      exes.test = join(suite.scratch, 'k6-file-console.test.exe');
-      exes.exec = join(suite.scratch, 'holdwatch-go-exec.exe');
-      goForWindows(CASE, ['test', '-c', '-o', exes.test, '.']);
-      goForWindows(GO_EXEC, ['build', '-o', exes.exec, '.']);
+      paths.test = join(suite.scratch, 'k6-file-console.test.exe');
+      paths.data = join(suite.scratch, 'data');
+      goForWindows(CASE, ['test', '-c', '-o', paths.test, '.']);
+      // Where a Windows run keeps the program: the same hashed folder as Linux's, an .exe name.
+      const exec = `${goExecEnvironment({}, paths.data, { platform: 'linux', probesDir: join(REPO, 'probes') }).HOLDWATCH_GO_EXEC_BIN!}.exe`;
+      goForWindows(GO_EXEC, ['build', '-o', exec, '.']);
     }, 300_000);
 
     afterAll(() => {
-      // The failed cleanups left the test's temp dirs in the prefix's %TEMP%: the binary's handles are
-      // gone with it now, so they go.
-      for (const dir of leftBehind) rmSync(dir, { recursive: true, force: true });
+      // The failed cleanups left the subtests' temp dirs in the prefix's %TEMP% (the binary's handles
+      // went with it): they go now, whether or not the test got as far as reading the record.
+      if (tmp === null) return;
+      const linuxTmp = host.fromWindows(tmp, suite.wine);
+      for (const name of readdirSync(linuxTmp))
+        if (/^TestFileConsole(?:log|error)\d+$/.test(name)) rmSync(join(linuxTmp, name), { recursive: true, force: true });
     });
 
     it('names the failure (Sharing violation.), the binary that held the file, and the subtest whose temp dir it was', async () => {
       const { procs, wine, scratch } = suite;
       // t.TempDir() is under %TEMP%, which Wine sets from the prefix's registry whatever the caller's
       // environment says: that folder is the one watched, as a Windows developer's would be.
-      const tmp = (await procs.run('tmpdir', ['-p', 'require("os").tmpdir()'])).stdout.trim();
+      tmp = (await procs.run('tmpdir', ['-p', 'require("os").tmpdir()'])).stdout.trim();
       expect(tmp).toMatch(/^[A-Z]:\\/);
       const out = join(scratch, 'run.json');
-      const args = ['run', '--watch', tmp, '--json', winPath(out), '--', winPath(exes.exec), winPath(exes.test), '-test.v'];
-      const run = await procs.run('go-corpus', [winPath(join(REPO, 'bin', 'holdwatch.js')), ...args], 180_000);
+      const args = ['run', '--watch', tmp, '--json', winPath(out), '--', winPath(paths.test), '-test.v'];
+      wine.env.HOLDWATCH_DATA_DIR = winPath(paths.data);
+      let run: NodeRun;
+      try {
+        run = await procs.run('go-corpus', [winPath(join(REPO, 'bin', 'holdwatch.js')), ...args], 180_000);
+      } finally {
+        delete wine.env.HOLDWATCH_DATA_DIR;
+      }
 
       // The real Windows failure, passed through: Wine's own text for ERROR_SHARING_VIOLATION.
       expect(run.stdout).toMatch(/testing\.go:\d+: TempDir RemoveAll cleanup: remove .*\\TestFileConsolelog\d+\\001\\\d+: Sharing violation\.\r?$/m);
@@ -68,8 +82,6 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
 
       const record = JSON.parse(readFileSync(out, 'utf8')) as RunRecord;
       const journal = /journal (.+\.jsonl)$/m.exec(run.stderr)?.[1];
-      if (journal) leftBehind.push(host.fromWindows(journal, wine), host.fromWindows(journal.replace(/\.jsonl$/, '.events.jsonl'), wine));
-      for (const f of record.failures) if (f.path) leftBehind.push(host.fromWindows(f.path.replace(/\\001\\.*$/, ''), wine));
       expect(record.tests.map((t) => [t.name, t.outcome])).toEqual([
         ['TestConsoleLevels', 'passed'],
         ['TestFileConsole', 'failed'],
@@ -98,8 +110,8 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
         ['file', 'blocked-cleanup', 'failure-scan', 'TestFileConsole/error', 'test-temp-dir'],
       ]);
 
-      // Stopped at ExitProcess by the -exec program, the binary still held both files: the exit stop
-      // works on Windows as on Linux.
+      // Run through the exit-stop program and stopped at ExitProcess, the binary still held both files:
+      // the exit stop works on Windows as on Linux.
       const entries = readFileSync(host.fromWindows(journal!, wine), 'utf8')
         .trim()
         .split('\n')
