@@ -134,6 +134,15 @@ async function win32HandleCloser(platform: NodeJS.Platform) {
   return import('./win32/close-handle.js');
 }
 
+/**
+ * The 8.3 form of an existing path on Windows (GetShortPathNameW), for a tool that splits its settings
+ * on spaces; null elsewhere, or where the volume keeps no 8.3 names.
+ */
+export async function shortPathOf(path: string, platform = process.platform): Promise<string | null> {
+  if (platform !== 'win32') return null;
+  return (await import('./win32/kernel32.js')).shortPathName(path);
+}
+
 export class UnsupportedPlatformError extends Error {
   override readonly name = 'UnsupportedPlatformError';
   constructor(readonly platform: string) {

@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { shortPathOf } from '../../native/index.js';
 import { PROBES_DIR } from '../install-paths.js';
 
 const GO_EXEC_SOURCES = [
@@ -66,13 +67,17 @@ export function goExecEnvironment(
 ): NodeJS.ProcessEnv {
   if (platform !== 'linux' && platform !== 'win32') return {};
   const bin = goExecBinary(cacheDir, platform, probesDir);
-  const program = platform === 'win32' ? bin : join(probesDir, 'go/holdwatch-go-exec');
+  if (platform === 'win32') return existsSync(bin) ? withExec(base, bin) : {};
+  const env = withExec(base, join(probesDir, 'go/holdwatch-go-exec'));
+  if (env.GOFLAGS === undefined) return {};
+  return { ...env, HOLDWATCH_GO_EXEC_BIN: bin, ...(strace === null ? {} : { HOLDWATCH_STRACE: strace }) };
+}
+
+/** GOFLAGS with `-exec=<program>` added, or {} when the user named one or GOFLAGS cannot carry the path. */
+function withExec(base: NodeJS.ProcessEnv, program: string): NodeJS.ProcessEnv {
   const flags = base.GOFLAGS ?? '';
   if (/(^|\s)--?exec(=|\s|$)/.test(flags) || /\s/.test(program)) return {};
-  if (platform === 'win32' && !existsSync(bin)) return {};
-  const goflags = [flags.trim(), `-exec=${program}`].filter(Boolean).join(' ');
-  if (platform === 'win32') return { GOFLAGS: goflags };
-  return { GOFLAGS: goflags, HOLDWATCH_GO_EXEC_BIN: bin, ...(strace === null ? {} : { HOLDWATCH_STRACE: strace }) };
+  return { GOFLAGS: [flags.trim(), `-exec=${program}`].filter(Boolean).join(' ') };
 }
 
 export interface GoExec {
@@ -88,9 +93,18 @@ export interface GoExec {
  */
 export async function prepareGoExec(base: NodeJS.ProcessEnv, cacheDir: string, place: GoExecPlace = {}): Promise<GoExec> {
   const { platform = process.platform, probesDir = PROBES_DIR } = place;
-  if (platform === 'win32') await buildGoExec(base, goExecBinary(cacheDir, platform, probesDir), probesDir);
-  const env = goExecEnvironment(base, cacheDir, place);
+  const env =
+    platform === 'win32' ? await windowsGoExec(base, goExecBinary(cacheDir, platform, probesDir), probesDir) : goExecEnvironment(base, cacheDir, place);
   return { env, program: /-exec=(\S+)$/.exec(env.GOFLAGS ?? '')?.[1] ?? null };
+}
+
+/**
+ * Windows: the program built, named by its 8.3 path when the data dir has spaces (`C:\Users\Jo Smith`
+ * is common, and GOFLAGS splits on spaces).
+ */
+async function windowsGoExec(base: NodeJS.ProcessEnv, bin: string, probesDir: string): Promise<NodeJS.ProcessEnv> {
+  if (!(await buildGoExec(base, bin, probesDir))) return {};
+  return withExec(base, /\s/.test(bin) ? ((await shortPathOf(bin)) ?? bin) : bin);
 }
 
 /**

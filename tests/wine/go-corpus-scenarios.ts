@@ -6,8 +6,8 @@
 // (GOOS=windows) into the data dir's cache where a run on Windows builds it.
 // Registered from wine.test.ts, after its suite (one vitest file keeps every Wine process in sequence).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../contract/runs.js';
 import { goExecEnvironment } from '../../host/run/go-exec.js';
@@ -119,5 +119,23 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
       const stops = entries.filter((e) => e.t === 'exit-stop');
       expect(stops.map((s) => [s.pid, s.held!.length])).toEqual([[ours[0]!.pid, 2]]);
     }, 300_000);
+
+    it("names the program by its 8.3 path in GOFLAGS when the data dir's path has a space", async () => {
+      const { procs, scratch } = suite;
+      const cache = join(scratch, 'Jo Smith', 'holdwatch');
+      const bin = `${goExecEnvironment({}, cache, { platform: 'linux', probesDir: join(REPO, 'probes') }).HOLDWATCH_GO_EXEC_BIN!}.exe`;
+      mkdirSync(dirname(bin), { recursive: true });
+      writeFileSync(bin, 'the program'); // only found by its name here, never run
+      const run = await procs.run('short-path', [
+        winPath(join(REPO, 'tests', 'wine', 'fixtures', 'go-exec-short-path.mjs')),
+        winPath(join(REPO, 'dist')),
+        winPath(cache),
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const { env, program, content } = JSON.parse(run.stdout) as { env: { GOFLAGS?: string }; program: string | null; content: string | null };
+      expect(program).toMatch(/^\S+~\S+$/);
+      expect(env.GOFLAGS).toBe(`-count=1 -exec=${program}`);
+      expect(content).toBe('the program');
+    }, 120_000);
   });
 }
