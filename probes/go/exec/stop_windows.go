@@ -69,8 +69,8 @@ func (e *debugEvent) exceptionAddress() uintptr { return uintptr(binary.LittleEn
 // with its exit code.
 func runStopped(program string, args []string, channel *channel) {
 	cmd := start(program, args, &syscall.SysProcAttr{CreationFlags: debugOnlyThisProcess}, channel)
-	// This program dying must not take the test binary with it.
-	_, _, _ = debugSetProcessKillOnExit.Call(0)
+	// As ptrace's EXITKILL on Linux: go test's -timeout kills this program, and with it the binary.
+	_, _, _ = debugSetProcessKillOnExit.Call(1)
 	said := channel.hello(cmd.Process.Pid)
 	exitAt := exitProcessAddress()
 	var process uintptr
