@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { detectFailure } from './failure-line.js';
 import { matchTeardownFailure, mayBeTeardownFailure } from './match-line.js';
 import { NEAR_MISSES, SAMPLES } from '../../tests/fixtures/signatures/failure-samples.js';
 
@@ -52,5 +53,14 @@ describe('details', () => {
 
   it('the pre-filter passes every sample (it may only ever reject non-failures)', () => {
     for (const s of SAMPLES) expect(mayBeTeardownFailure(s.line), s.source).toBe(true);
+  });
+});
+
+describe('detectFailure: what the supervisor scans at once for', () => {
+  it("Go's TempDir cleanup under Wine, and in a text no row knows (no code then)", () => {
+    const wine = String.raw`    testing.go:1097: TempDir RemoveAll cleanup: remove C:\users\me\Temp\TestA1\001\a.log: Sharing violation.`;
+    expect(detectFailure(wine)).toEqual({ kind: 'sharing-violation', code: 32, path: String.raw`C:\users\me\Temp\TestA1\001\a.log` });
+    const unknown = String.raw`    testing.go:1231: TempDir RemoveAll cleanup: unlinkat C:\t\TestB2\001: Ein unbekannter Text.`;
+    expect(detectFailure(unknown)).toEqual({ kind: 'cleanup-failed', code: null, path: String.raw`C:\t\TestB2\001` });
   });
 });
