@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { goExecEnvironment, onPath, throughExitStop } from './go-exec.js';
+import { goExecEnvironment, onPath, prepareGoExec, throughExitStop } from './go-exec.js';
 
 const probesDir = join(import.meta.dirname, '../../probes');
 const SCRIPT = join(probesDir, 'go/holdwatch-go-exec');
@@ -71,5 +71,18 @@ describe('throughExitStop', () => {
     expect(throughExitStop(['./run.test.sh'], '/p/x', there)).toEqual(['./run.test.sh']);
     expect(throughExitStop(['./pkg.test'], '/p/x', () => false)).toEqual(['./pkg.test']);
     expect(throughExitStop(['./pkg.test'], null, there)).toEqual(['./pkg.test']);
+  });
+});
+
+describe('prepareGoExec', () => {
+  it('on Windows builds nothing and names nothing for a command that is not Go', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'hw-go-exec-'));
+    try {
+      // No go on this PATH: a build would be tried (and fail) only for a Go command.
+      const env = { PATH: '/nonexistent' };
+      expect(await prepareGoExec(env, cache, { platform: 'win32' }, ['node', '--test'])).toEqual({ env: {}, program: null });
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

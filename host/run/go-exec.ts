@@ -91,8 +91,11 @@ export interface GoExec {
  * goExecEnvironment, after building the program where no script can (Windows). A build that fails
  * (no `go`, no compiler cache, past its deadline) leaves Go alone: the run goes on without the stop.
  */
-export async function prepareGoExec(base: NodeJS.ProcessEnv, cacheDir: string, place: GoExecPlace = {}): Promise<GoExec> {
+export async function prepareGoExec(base: NodeJS.ProcessEnv, cacheDir: string, place: GoExecPlace = {}, command: readonly string[] = ['go']): Promise<GoExec> {
   const { platform = process.platform, probesDir = PROBES_DIR } = place;
+  // Windows builds the program before the command starts: only for a command that is Go's, so no other
+  // run waits on a build (or on a missing go.exe). A `go test` behind a script or make is not wrapped there.
+  if (platform === 'win32' && !isGoCommand(command)) return { env: {}, program: null };
   const env =
     platform === 'win32' ? await windowsGoExec(base, goExecBinary(cacheDir, platform, probesDir), probesDir) : goExecEnvironment(base, cacheDir, place);
   return { env, program: /-exec=(\S+)$/.exec(env.GOFLAGS ?? '')?.[1] ?? null };
@@ -105,6 +108,12 @@ export async function prepareGoExec(base: NodeJS.ProcessEnv, cacheDir: string, p
 async function windowsGoExec(base: NodeJS.ProcessEnv, bin: string, probesDir: string): Promise<NodeJS.ProcessEnv> {
   if (!(await buildGoExec(base, bin, probesDir))) return {};
   return withExec(base, /\s/.test(bin) ? ((await shortPathOf(bin)) ?? bin) : bin);
+}
+
+/** `go ...` itself, or a Go test binary (`pkg.test`, `pkg.test.exe`). */
+function isGoCommand(command: readonly string[]): boolean {
+  const name = /[^\\/]*$/.exec(command[0] ?? '')![0].toLowerCase();
+  return name === 'go' || name === 'go.exe' || /\.test(?:\.exe)?$/.test(name);
 }
 
 /**

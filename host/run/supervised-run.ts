@@ -125,7 +125,7 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
 
     await loadTapParserBeforeTheCommand(process.platform);
     options.onStage?.('preparing the Go exit stop');
-    const goExec = await prepareGoExec(options.env, dirname(runs));
+    const goExec = await prepareGoExec(options.env, dirname(runs), {}, command);
     const isFile = (path: string) => statSync(resolve(options.cwd, path), { throwIfNoEntry: false })?.isFile() === true;
     const prepared = prepareCommand(throughExitStop(command, goExec.program, isFile), options.io.userSeesTerminal);
     const env = {
