@@ -138,7 +138,7 @@ function atTestEnd(life: ProcessLife, record: OpenRecord): Pick<OpenStack, 'held
   const end = record.test === undefined ? lastEndAmong(life.testEnds, record) : endOfTest(life.testEnds, record.test, record.atMs);
   if (!end) return {};
   const unlinked = (end.unlinked ?? []).includes(record.id);
-  const openedAfterEnd = record.atMs > end.atMs;
+  const openedAfterEnd = !record.cwd && record.atMs > end.atMs;
   return { heldPastTest: openedAfterEnd || (end.open ?? []).includes(record.id), ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
 }
 

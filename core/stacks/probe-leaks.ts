@@ -94,8 +94,10 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
       if (open && speaksFor(open, end) && open.atMs <= end.atMs) report(open, end.atMs, (end.unlinked ?? []).includes(id));
     }
   }
-  // An async open (a stream's) that got its fd only after its test ended: open past that test too.
+  // An async open (a stream's) that got its fd only after its test ended: open past that test too. A
+  // chdir is never late: one after its test ended was made after it (an exit handler's).
   for (const open of opens.values()) {
+    if (open.cwd) continue;
     if (open.test === undefined) continue;
     const end = ends.filter((e) => e.name === open.test && e.atMs < open.atMs).at(-1);
     if (end && !ends.some((e) => e.name === open.test && e.atMs >= open.atMs)) report(open, end.atMs, (end.unlinked ?? []).includes(open.id!));

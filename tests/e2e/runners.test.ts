@@ -150,7 +150,6 @@ describe('node --test: a share-mode-0 lock file kept open (EBUSY on Windows)', (
       verdictBy: 'deleted-while-held',
       openedDuring: 'writes the lock file',
       openedDuringBy: 'probe-open',
-      firstSeenDuring: 'writes the lock file',
     });
   });
 });
