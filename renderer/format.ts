@@ -28,7 +28,7 @@ export const VERDICT_LABEL: Record<string, string> = {
 export const EVIDENCE_TEXT: Record<string, string> = {
   'probe-open': 'recorded at the open, inside the process',
   'probe-finalizer': 'the probe saw the garbage collector close it',
-  'self-inventory': "the test process's own list of its handles at the test's start and end",
+  'self-inventory': "the test process's own list of what it held at the test's end",
   'syscall-ledger': "the process's system calls, in order with its test ends",
   'deleted-while-held': 'a run process deleted the path while it was held',
   'test-boundary': 'from the scans at the test boundaries',
