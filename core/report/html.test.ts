@@ -124,6 +124,21 @@ describe('renderHtml content', () => {
     expect(svg).toContain('… and 470 more');
   });
 
+  it('renders the timeline of a run of 150,000 tests (no spread of their times into one call)', () => {
+    const record = loadRunRecord('clean');
+    const startMs = Date.parse(record.startedAt);
+    record.tests = Array.from({ length: 150_000 }, (_, i) => ({
+      name: `test_${i}`,
+      startedAt: new Date(startMs + i).toISOString(),
+      endedAt: new Date(startMs + i + 1).toISOString(),
+      outcome: 'passed' as const,
+    }));
+    record.endedAt = new Date(startMs + 150_001).toISOString();
+    const svg = svgOf(renderHtml(record));
+    expect(svg).toContain('Timeline of run');
+    expect(svg).toMatch(/… and \d+ more tests/);
+  });
+
   it('renders from the redacted record when asked', () => {
     const page = renderHtml(loadRunRecord('pytest-winerror32'), { redact: { home: 'C:\\Users\\alice', user: 'alice' } });
     expect(page.replace(/malice/g, '')).not.toMatch(/alice/i);
