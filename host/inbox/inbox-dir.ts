@@ -2,10 +2,10 @@
 // (probes/holdwatch-announce.mjs, probes/python-runners). Probes write there only while it exists, so it
 // exists only while a holdwatch listens: each listener leaves a `listener-<pid>` marker, and the last
 // one out removes the folder.
-import { readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WatchDir } from '../../core/platform.js';
-import { makePrivateDir } from '../private-files.js';
+import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { refuseInsideWatched } from '../watched-dirs.js';
 
 /** `<writer pid>-<random>.jsonl`, as the probes name their announce files. */
@@ -26,7 +26,7 @@ export class Inbox {
     makePrivateDir(path, { holdwatchs: true });
     const inbox = new Inbox(path);
     if (!inbox.otherListeners()) inbox.removeOrphans();
-    writeFileSync(inbox.marker!, '');
+    writePrivateFile(inbox.marker!, '');
     return inbox;
   }
 

@@ -1,6 +1,6 @@
 // Follows the probes' events file (HOLDWATCH_EVENTS) as they append to it: inotify through fs.watch
 // for promptness, plus a slow poll because fs.watch may miss events on some filesystems.
-import { closeSync, openSync, readSync, watch, type FSWatcher } from 'node:fs';
+import { closeSync, constants, openSync, readSync, watch, type FSWatcher } from 'node:fs';
 import { writePrivateFile } from '../private-files.js';
 
 export class EventsTail {
@@ -18,7 +18,8 @@ export class EventsTail {
     { create = true }: { create?: boolean } = {},
   ) {
     if (create) writePrivateFile(path, '', 'a');
-    this.fd = openSync(path, 'r');
+    // Not through a link: a journal another process owns is read only where it really is.
+    this.fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     try {
       this.watcher = watch(path, () => this.drain());
     } catch (error) {

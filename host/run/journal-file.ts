@@ -3,10 +3,10 @@
 // A journal that cannot be written (a full disk, a quota, an I/O error) stops there, said once: the
 // run goes on, its output and exit code pass through, and its record is kept in memory. The line the
 // failing write cut short is taken back off, so what is on disk still reads as a journal.
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, writeSync } from 'node:fs';
 import type { JournalEntry } from '../../contract/journal.js';
 import { codeOf } from '../../core/errors.js';
-import { PRIVATE_FILE_MODE } from '../private-files.js';
+import { openPrivateFile } from '../private-files.js';
 
 export class JournalFile {
   private fd: number | null = null;
@@ -18,7 +18,7 @@ export class JournalFile {
     private readonly onStopped: (message: string) => void,
   ) {
     try {
-      this.fd = openSync(path, 'a', PRIVATE_FILE_MODE);
+      this.fd = openPrivateFile(path, 'a');
     } catch (error) {
       this.stop(error);
     }

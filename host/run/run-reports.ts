@@ -1,6 +1,6 @@
 // Writes a run's reports where the user asked (never inside a watched dir), and a GitHub Actions step
 // summary where the front end says (GITHUB_STEP_SUMMARY).
-import { accessSync, appendFileSync, constants, statSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, lstatSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
@@ -60,6 +60,12 @@ function checkWritable(target: string): void {
   if (!stats.isDirectory()) throw new BadInputError(`report ${target} cannot be written: ${folder} is not a directory`);
   const existing = statSync(target, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw new BadInputError(`report ${target} is a directory`);
+  // Reports are written 0600 and never through a link, nor into another user's file (private-files.ts):
+  // said now, not after the run.
+  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new BadInputError(`report ${target} is a symbolic link: holdwatch does not write through links`);
+  const uid = process.geteuid?.();
+  if (existing && uid !== undefined && existing.uid !== uid) throw new BadInputError(`report ${target} belongs to uid ${existing.uid}, not to this user`);
   try {
     accessSync(existing ? target : folder, constants.W_OK);
   } catch (error) {

@@ -88,7 +88,7 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     for (const input of options.watch) {
       dirs.push(options.workingDirectory ? await resolveAndStepOut(holders, input, options.workingDirectory) : await holders.resolveWatchDir(input));
     }
-    const runs = runsDir(options.dataDir, dirs);
+    const runs = runsDir(options.dataDir, dirs, (line) => options.onError(new Error(line)));
     options.checkDirs?.(dirs);
     // Warm the backend before the command starts. On Windows the first scan loads koffi and starts the
     // name worker (under Wine, seconds): a test holding a file for 300 ms would otherwise pass unseen.

@@ -2,7 +2,6 @@
 // at a time: concurrent scans on one pool receive each other's results) behind a WatchScanner, which
 // can restart it as a separate, elevated worker ("Scan as administrator"); each has its Watcher and
 // its last status. Events and statuses go out on the two emitters.
-import { mkdirSync } from 'node:fs';
 import type { WatchEvent } from '../../contract/holders.js';
 import type { ScannerStatus, WatchRequestDto, WatchStatus } from '../../contract/service.js';
 import { Emitter } from '../../core/emitter.js';
@@ -11,6 +10,7 @@ import type { WatchDir } from '../../core/platform.js';
 import { Watcher } from '../../core/watch.js';
 import { openHolderSource, runsElevated, scannerWorkerLauncher } from '../../native/index.js';
 import { RemoteHolderSource } from '../../native/remote/remote-holder-source.js';
+import { makePrivateDir } from '../private-files.js';
 import type { RecentDirs } from '../recent-dirs.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { WatchScanner, type WatchScannerOptions } from '../scanner/watch-scanner.js';
@@ -174,7 +174,7 @@ export class SessionWatches {
 }
 
 async function startScanWorker(launch: ScanWorkerLaunch): Promise<RemoteHolderSource> {
-  if (process.platform !== 'win32') mkdirSync(launch.socketDir, { recursive: true });
+  if (process.platform !== 'win32') makePrivateDir(launch.socketDir);
   return RemoteHolderSource.start({
     launch: await scannerWorkerLauncher(launch.program, launch.prefixArgs, { sameRights: launch.sameRights }),
     socketDir: launch.socketDir,

@@ -20,7 +20,7 @@ beforeAll(() => {
   watched = join(scratch, 'watched');
   mkdirSync(disk);
   mkdirSync(watched);
-  if (isRoot) execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk]);
+  if (isRoot) execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k,mode=0700', 'tmpfs', disk]);
 });
 
 afterAll(() => {

@@ -5,7 +5,7 @@
 // scanner worker with nobody's own rights (Linux has no elevation prompt; the Windows launch is tested
 // under Wine), and the watch keeps its holder across the switch.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import { openApp, openChromium, screenshot, startUi, waitForLive, type Browser, 
 
 const SAME_RIGHTS_UI = join(REPO_ROOT, 'tests/fixtures/ui-host/same-rights-ui.mjs');
 
+const NOBODY = 65534;
+const NOGROUP = 65534;
 let scratch: string;
 let browser: Browser;
 const uis: RunningUi[] = [];
@@ -27,7 +29,7 @@ beforeAll(async () => {
       throw new Error(`the user nobody cannot execute ${process.execPath}: install Node where every user can run it (.ci/run uses /opt/holdwatch-node)`);
   }
   scratch = mkdtempSync(join(tmpdir(), 'hw-ui-elevate-'));
-  chmodSync(scratch, 0o777);
+  chmodSync(scratch, 0o755);
   browser = await openChromium();
 }, 60_000);
 
@@ -39,13 +41,16 @@ afterAll(async () => {
   expect(codes.every((code) => code === 0)).toBe(true);
 }, 30_000);
 
-/** A dir and a data dir `nobody` can use. */
+/** A dir and a data dir `nobody` can use: the data dir its own, which no other user can write (private-files.ts). */
 function nobodyDirs(name: string): { watched: string; data: string } {
   const watched = join(scratch, name, 'watched');
   const data = join(scratch, name, 'data');
   mkdirSync(watched, { recursive: true });
   mkdirSync(data);
-  for (const dir of [join(scratch, name), watched, data]) chmodSync(dir, 0o777);
+  chmodSync(join(scratch, name), 0o755);
+  chmodSync(watched, 0o777);
+  chmodSync(data, 0o700);
+  chownSync(data, NOBODY, NOGROUP);
   return { watched, data };
 }
 
