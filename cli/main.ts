@@ -9,6 +9,7 @@ import { BadInputError, messageOf } from '../core/errors.js';
 import { UnsupportedPlatformError } from '../native/index.js';
 import type { AttachOptions } from './attach-command.js';
 import type { RunOptions } from './run-command.js';
+import type { StackOptions } from './stack-command.js';
 import type { ReportFormat } from '../host/run/run-reports.js';
 import { holdwatchVersion } from '../host/version.js';
 import { plainScanArgs } from './scan-args.js';
@@ -105,7 +106,8 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .description('the live stack of a process (Linux: py-spy, gdb or eu-stack; Windows: a minidump and its threads)')
     .argument('<pid>', 'process id, e.g. a holder from scan or watch')
     .option('--json', 'print the LiveStack result as one JSON object')
-    .action(async (pid: string, options: { json?: boolean }) => setExitCode(await (await import('./stack-command.js')).stackCommand(pid, options)));
+    .option('--started-at <ms>', 'only while the process is the one that started then (processStartedAtMs in scan --json): a reused pid is refused')
+    .action(async (pid: string, options: StackOptions) => setExitCode(await (await import('./stack-command.js')).stackCommand(pid, options)));
 
   program
     .command('close')

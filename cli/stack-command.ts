@@ -9,14 +9,19 @@ import { dataDirOf } from '../host/data-dir.js';
 
 export interface StackOptions {
   json?: boolean;
+  /** The process's start time (ms since the epoch), as scan --json gives it: another process with its pid is refused. */
+  startedAt?: string;
 }
 
 export async function stackCommand(pidInput: string, options: StackOptions): Promise<number> {
   if (!/^\d+$/.test(pidInput) || Number(pidInput) <= 0 || !Number.isSafeInteger(Number(pidInput))) {
     throw new BadInputError(`expected a process id, got "${pidInput}"`);
   }
+  const startedAtMs = options.startedAt === undefined ? undefined : Number(options.startedAt);
+  if (startedAtMs !== undefined && (!/^\d+$/.test(options.startedAt!) || !Number.isSafeInteger(startedAtMs)))
+    throw new BadInputError(`expected a start time in ms since the epoch, got "${options.startedAt}"`);
   const source = await openLiveStackSource({ dumpsDir: join(dataDirOf(process.env, process.platform), 'dumps') });
-  const result = await source.liveStack(Number(pidInput));
+  const result = await source.liveStack(Number(pidInput), startedAtMs);
   if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   if (result.kind === 'unavailable') {
     process.stderr.write(`holdwatch: ${describeUnavailable(result)}\n`);

@@ -45,9 +45,10 @@ export interface ProcessSource {
 export interface LiveStackSource {
   /**
    * The stack, or `unavailable` with the missing tool or privilege and the next step.
-   * Throws BadInputError when no process has this pid.
+   * Throws BadInputError when no process has this pid, or (given `startedAtMs`, the process the user
+   * saw) when the pid now belongs to another process: a stack is never taken of the wrong one.
    */
-  liveStack(pid: number): Promise<LiveStackResult>;
+  liveStack(pid: number, startedAtMs?: number): Promise<LiveStackResult>;
 }
 
 /**

@@ -161,7 +161,7 @@ export class HostSession implements HoldwatchService {
     if (!info || !isSameProcess(info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
     // Only Windows writes (a minidump); on Linux the tools print and nothing lands on disk.
     if (source.platform === 'win32') dumpsDirOutside(this.options.dataDir, this.watchedDirs());
-    const result = await captureLiveStackInWorker(pid, { dataDir: this.options.dataDir, env: this.options.env });
+    const result = await captureLiveStackInWorker(pid, startedAtMs, { dataDir: this.options.dataDir, env: this.options.env });
     return result.kind === 'stack' ? { ...result, text: formatLiveStack(result) } : result;
   }
 

@@ -35,12 +35,19 @@ export function dumpsDirOutside(dataDir: string, watched: readonly WatchDir[], p
   return dir;
 }
 
-/** The live stack, or what is missing; BadInputError when the process is gone. */
-export async function captureLiveStackInWorker(pid: number, options: CaptureOptions): Promise<LiveStackResult> {
+/**
+ * The live stack of the process `pid` that started at `startedAtMs`, or what is missing; BadInputError
+ * when it is gone. The worker checks the identity itself, right before it attaches: between the
+ * caller's check and the attach lies a Node start-up, time enough for the pid to be reused.
+ */
+export async function captureLiveStackInWorker(pid: number, startedAtMs: number, options: CaptureOptions): Promise<LiveStackResult> {
   const deadlineMs = options.deadlineMs ?? CAPTURE_DEADLINE_MS;
   // Under Electron, execPath is the app: ELECTRON_RUN_AS_NODE makes it the plain Node the CLI needs.
   const env = { ...options.env, HOLDWATCH_DATA_DIR: options.dataDir, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
-  const run = await runTool(process.execPath, [CLI_SCRIPT, 'stack', String(pid), '--json'], { deadlineMs, env });
+  const run = await runTool(process.execPath, [CLI_SCRIPT, 'stack', String(pid), '--started-at', String(Math.round(startedAtMs)), '--json'], {
+    deadlineMs,
+    env,
+  });
   if (run.timedOut) {
     return {
       kind: 'unavailable',

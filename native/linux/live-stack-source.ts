@@ -15,7 +15,9 @@ import {
   type LiveStackUnavailable,
 } from '../../core/live-stack.js';
 import type { LiveStackSource } from '../../core/platform.js';
+import { sameProcessStart } from '../../core/same-process.js';
 import { findOnPath, runTool, type ToolRun } from './live-stack-tools.js';
+import { readStat } from './proc-stat.js';
 
 export interface LinuxLiveStackOptions {
   /** How long one tool may take before it is ended (default 10 s). */
@@ -35,8 +37,21 @@ export class LinuxLiveStackSource implements LiveStackSource {
     this.path = options.path;
   }
 
-  async liveStack(pid: number): Promise<LiveStackResult> {
+  async liveStack(pid: number, startedAtMs?: number): Promise<LiveStackResult> {
     if (!Number.isSafeInteger(pid) || pid <= 0 || !existsSync(`/proc/${pid}/stat`)) throw new BadInputError(`no process with pid ${pid}`);
+    // Checked right before the tools attach and again after they detach: the same start time on both
+    // sides means the pid belonged to that one process throughout (a traced process cannot be reaped
+    // and its pid reused while the tracer holds it), so the stack is its stack.
+    const checkIdentity = () => {
+      if (startedAtMs !== undefined) refuseOtherProcess(pid, startedAtMs);
+    };
+    checkIdentity();
+    const result = await this.stackOf(pid);
+    checkIdentity();
+    return result;
+  }
+
+  private async stackOf(pid: number): Promise<LiveStackResult> {
     const python = isPythonProcess(pid);
     if (python) {
       const pySpy = findOnPath('py-spy', this.path);
@@ -144,6 +159,18 @@ export function isPythonProcess(pid: number): boolean {
     }
   }
   return names.some((name) => /^python(\d+(\.\d+)*)?$/.test(name));
+}
+
+/** Throws BadInputError unless `pid` is still the process that started at `startedAtMs`. */
+function refuseOtherProcess(pid: number, startedAtMs: number): void {
+  let started: number | null = null;
+  try {
+    started = readStat(pid).startedAtMs;
+  } catch {
+    // gone
+  }
+  if (started === null || !sameProcessStart(startedAtMs, started, 'linux'))
+    throw new BadInputError(`process ${pid} has already exited${started === null ? '' : ' (its pid now belongs to another process)'}`);
 }
 
 function readPtraceScope(): number | null {

@@ -9,12 +9,21 @@ import type { LiveStackSource } from '../../core/platform.js';
 import * as dbghelp from './dbghelp.js';
 import { GrowingQuery } from './grow-query.js';
 import { parseProcessList } from './handle-table.js';
-import { closeHandle, createFileForWrite, openProcess, PROCESS_DUP_HANDLE, PROCESS_QUERY_INFORMATION, PROCESS_VM_READ } from './kernel32.js';
+import { sameProcessStart } from '../../core/same-process.js';
+import {
+  closeHandle,
+  createFileForWrite,
+  openProcess,
+  processCreationTime,
+  PROCESS_DUP_HANDLE,
+  PROCESS_QUERY_INFORMATION,
+  PROCESS_VM_READ,
+} from './kernel32.js';
 import { NativeMemory } from '../koffi-loader.js';
 import { parseProcessThreads } from './minidump-threads.js';
 import * as nt from './ntdll.js';
 import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
-import type { ProcessHandle } from './win-types.js';
+import { fileTimeToUnixMs, type ProcessHandle } from './win-types.js';
 
 // Thread stacks, handles, thread times and the memory map: a few MB, enough for WinDbg's `~*k`
 // and `!handle`, without the full heap a "full dump" would copy.
@@ -36,7 +45,7 @@ export interface MinidumpSourceOptions {
 export class MinidumpSource implements LiveStackSource {
   constructor(private readonly options: MinidumpSourceOptions) {}
 
-  async liveStack(pid: number): Promise<LiveStackResult> {
+  async liveStack(pid: number, startedAtMs?: number): Promise<LiveStackResult> {
     if (!Number.isSafeInteger(pid) || pid <= 0) throw new BadInputError(`no process with pid ${pid}`);
     const { name, threads } = listThreads(pid);
     let process: ProcessHandle;
@@ -56,6 +65,9 @@ export class MinidumpSource implements LiveStackSource {
       throw error;
     }
     try {
+      // On the handle the dump is written through: a reused pid cannot slip in after this check.
+      if (startedAtMs !== undefined && !sameProcessStart(startedAtMs, fileTimeToUnixMs(processCreationTime(process)), 'win32'))
+        throw new BadInputError(`process ${pid} has already exited (its pid now belongs to another process)`);
       const path = this.writeDump(process, pid, name);
       const bytes = statSync(path).size;
       return {

@@ -55,6 +55,17 @@ describe('captureLiveStack', () => {
     await expect(session.captureLiveStack({ pid: python.pid!, startedAtMs: startedAtMs - 60_000 })).rejects.toThrow(`process ${python.pid} has already exited`);
   });
 
+  // The review's F2: the host checked the identity, then started the worker with the pid alone; a pid
+  // reused during the worker's start-up got its new owner's stack. The worker now checks it itself:
+  // handed an identity the pid's process does not have, it refuses instead of attaching.
+  it('the worker refuses a pid whose process is not the one asked for (reused after the host checked)', async () => {
+    const options = { dataDir: join(scratch, 'data'), env: process.env };
+    await expect(captureLiveStackInWorker(python.pid!, startedAtMs - 60_000, options)).rejects.toThrow(
+      `process ${python.pid} has already exited (its pid now belongs to another process)`,
+    );
+    expect(state(python.pid!)).toBe('S'); // never attached: not left stopped
+  });
+
   it('answers what is missing when no tool is on PATH', async () => {
     const savedPath = process.env.PATH;
     const empty = join(scratch, 'empty-bin');
@@ -73,7 +84,7 @@ describe('captureLiveStack', () => {
   });
 
   it('ends a worker that passes its deadline and says so; the target runs on', async () => {
-    const result = await captureLiveStackInWorker(python.pid!, { dataDir: join(scratch, 'data'), env: process.env, deadlineMs: 1 });
+    const result = await captureLiveStackInWorker(python.pid!, startedAtMs, { dataDir: join(scratch, 'data'), env: process.env, deadlineMs: 1 });
     expect(result).toMatchObject({
       kind: 'unavailable',
       reason: 'the capture took longer than 1 ms and was ended',

@@ -139,3 +139,11 @@ it('bad pids: exit 2 with one line', async () => {
     expect([run.code, run.stderr], arg).toEqual([2, `holdwatch: ${message}\n`]);
   }
 });
+
+it('--started-at: a process that did not start then is refused before anything attaches; a bad value too', async () => {
+  const startedAtMs = Math.round(Date.now() - 3_600_000);
+  const wrong = await runCli(['stack', String(sleeper), '--started-at', String(startedAtMs)]);
+  expect([wrong.code, wrong.stderr]).toEqual([2, `holdwatch: process ${sleeper} has already exited (its pid now belongs to another process)\n`]);
+  const bad = await runCli(['stack', String(sleeper), '--started-at', 'soon']);
+  expect([bad.code, bad.stderr]).toEqual([2, 'holdwatch: expected a start time in ms since the epoch, got "soon"\n']);
+});
