@@ -85,6 +85,8 @@ export const WatchStatusSchema = z.object({
   protectedDenied: z.number().int().nonnegative().optional(),
   /** Set when the watch failed and stopped; a readable sentence with the next step. */
   error: z.string().nullable(),
+  /** Set while scans fail for a passing lack of resources (EMFILE): the watch goes on and retries. */
+  retrying: z.string().nullable().optional(),
   /** Where this watch's scans run, and whether they can run elevated. */
   scanner: ScannerStatusSchema.optional(),
 });

@@ -17,6 +17,14 @@ export class PlatformError extends Error {
   }
 }
 
+/**
+ * A lack of resources that passes (the fd table full, memory short): worth trying again later, not a
+ * reason to give up. By code, or by message where the error crossed a thread as text.
+ */
+export function isPassingShortage(error: unknown): boolean {
+  return /\b(EMFILE|ENFILE|ENOMEM|EAGAIN|ENOBUFS)\b/.test(`${codeOf(error)} ${messageOf(error)}`);
+}
+
 /** What went wrong in a word where the OS gave one (`ENOSPC`), else messageOf(error): for one-line reports. */
 export function codeOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;

@@ -65,6 +65,29 @@ const flush = () => new Promise((resolve) => setImmediate(resolve));
 const dir: WatchDir = { input: '/w', display: '/w', matchPrefix: '/w', caseInsensitive: false };
 
 describe('Watcher', () => {
+  it('with maxRetryDelayMs, waits twice as long after each failed poll, up to the cap, and back to the interval after a success', async () => {
+    const clock = new ManualClock();
+    const scanTimes: number[] = [];
+    let failing = 5;
+    const source = new ScriptedSource([[]]);
+    const scan = source.scan.bind(source);
+    source.scan = async (request) => {
+      scanTimes.push(clock.now());
+      if (failing-- > 0) throw Object.assign(new Error('EMFILE: too many open files, scandir /proc'), { code: 'EMFILE' });
+      return scan(request);
+    };
+    const errors: unknown[] = [];
+    const watcher = new Watcher({ source, dirs: [dir], clock, fullIntervalMs: 100, maxRetryDelayMs: 1000, onPoll: () => {}, onError: (e) => errors.push(e) });
+    watcher.start();
+    for (let i = 0; i < 100; i++) {
+      clock.advance(50);
+      await flush();
+    }
+    watcher.dispose();
+    const gaps = scanTimes.slice(1).map((t, i) => t - scanTimes[i]!);
+    expect(errors).toHaveLength(5);
+    expect(gaps.slice(0, 6)).toEqual([200, 400, 800, 1000, 1000, 100]);
+  });
   it('polls on the injected clock and emits appeared then gone', async () => {
     const a = holder(1, '/w/a');
     const source = new ScriptedSource([[], [a], [a], []]);

@@ -56,6 +56,11 @@ export interface WatcherOptions {
   beforePoll?: (full: boolean) => Promise<void>;
   onPoll: (outcome: PollOutcome) => void;
   onError: (error: unknown) => void;
+  /**
+   * After a failed poll the next waits twice as long as the last (from fullIntervalMs), up to this; a
+   * success resets it. Absent: the schedule stays as it is (a run's polls must not fall behind its tests).
+   */
+  maxRetryDelayMs?: number;
 }
 
 export class Watcher {
@@ -63,6 +68,7 @@ export class Watcher {
   private readonly polls = new SerialQueue();
   private readonly pace: PollPace;
   private timer: (() => void) | null = null;
+  private failedPolls = 0;
   private disposed = false;
   /** Nothing under the dirs reported since the last thorough full scan. */
   private quietSinceThorough = false;
@@ -112,14 +118,30 @@ export class Watcher {
       this.timer = null;
       this.polls
         .run(() => this.tick())
-        .catch((error: unknown) => this.options.onError(error))
+        .then(
+          () => (this.failedPolls = 0),
+          (error: unknown) => {
+            this.failedPolls++;
+            this.options.onError(error);
+          },
+        )
         .finally(() => this.schedule(this.nextDelayMs()));
     }, delayMs);
   }
 
-  /** Until the pace's next full scan, or sooner: the next focus poll, the next look at the change feed. */
+  /** The wait before the next poll, as scheduled now (a retry's backoff included). */
+  get nextPollDelayMs(): number {
+    return this.nextDelayMs();
+  }
+
+  /**
+   * Until the pace's next full scan, or sooner: the next focus poll, the next look at the change feed.
+   * After failed polls, with maxRetryDelayMs, the backoff instead.
+   */
   private nextDelayMs(): number {
-    const { fullIntervalMs, focusIntervalMs, focusPids, changes } = this.options;
+    const { fullIntervalMs, focusIntervalMs, focusPids, changes, maxRetryDelayMs } = this.options;
+    if (maxRetryDelayMs !== undefined && this.failedPolls > 0)
+      return Math.min(fullIntervalMs * 2 ** Math.min(this.failedPolls, 20), Math.max(maxRetryDelayMs, fullIntervalMs));
     let delayMs = Math.max(0, this.pace.dueAtMs() - this.options.clock.now());
     if (changes) delayMs = Math.min(delayMs, fullIntervalMs);
     if (focusPids) delayMs = Math.min(delayMs, focusIntervalMs ?? fullIntervalMs);

@@ -1,7 +1,9 @@
 // The listening end of the test-boundary channel (contract/boundary.ts): a test process says a test
 // ended, holdwatch scans the run's processes and journals what they hold, then answers, and only then
 // does the test process go on. TCP on 127.0.0.1, the same on Windows and Linux; a random token, given
-// to the command in HOLDWATCH_BOUNDARY, admits a connection. Each connection is served in order.
+// to the command in HOLDWATCH_BOUNDARY, admits a connection. Each connection is served in order. Any
+// local user can connect: until its hello shows the token a connection is on a short leash
+// (connection-budget.ts), so a flood costs holdwatch no fds its scans need.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import {
@@ -13,6 +15,13 @@ import {
   type BoundaryTestEnd,
 } from '../../contract/boundary.js';
 import { readJsonLines, writeJsonLine } from '../../native/remote/json-lines.js';
+import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
+
+/**
+ * A test process says hello as soon as it connects; each process of a run keeps one connection (a
+ * pytest-xdist worker, a Go test binary stopped at its exit), so the run's own stay far below the total.
+ */
+export const BOUNDARY_LIMITS: ConnectionBudgetOptions = { maxTotal: 2048, maxUntrusted: 64, untrustedDeadlineMs: 10_000 };
 
 /**
  * What a test's end (or a process stopped at its exit) asks of the run; resolves once the scan is
@@ -30,10 +39,14 @@ export class BoundaryServer {
     readonly address: string,
   ) {}
 
-  static async start(onTestEnd: OnTestEnd, onError: (error: unknown) => void): Promise<BoundaryServer> {
+  static async start(onTestEnd: OnTestEnd, onError: (error: unknown) => void, limits = BOUNDARY_LIMITS): Promise<BoundaryServer> {
     const token = randomBytes(24).toString('hex');
     let self: BoundaryServer | null = null;
-    const server = createServer((socket) => self?.serve(socket, onTestEnd, onError));
+    const budget = new ConnectionBudget(limits);
+    const server = createServer((socket) => {
+      budget.admit(socket);
+      if (!socket.destroyed) self?.serve(socket, budget, onTestEnd, onError);
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
@@ -51,7 +64,7 @@ export class BoundaryServer {
     this.sockets.clear();
   }
 
-  private serve(socket: Socket, onTestEnd: OnTestEnd, onError: (error: unknown) => void): void {
+  private serve(socket: Socket, budget: ConnectionBudget, onTestEnd: OnTestEnd, onError: (error: unknown) => void): void {
     this.sockets.add(socket);
     socket.unref();
     let pid: number | null = null;
@@ -67,6 +80,7 @@ export class BoundaryServer {
         if (pid === null) {
           const hello = toBoundaryHello(value);
           if (!hello || !this.sameToken(hello.token)) return drop();
+          budget.trust(socket);
           pid = hello.pid;
           return;
         }

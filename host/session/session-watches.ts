@@ -5,7 +5,7 @@
 import type { WatchEvent } from '../../contract/holders.js';
 import type { ScannerStatus, WatchRequestDto, WatchStatus } from '../../contract/service.js';
 import { Emitter } from '../../core/emitter.js';
-import { BadInputError, messageOf } from '../../core/errors.js';
+import { BadInputError, isPassingShortage, messageOf } from '../../core/errors.js';
 import type { WatchDir } from '../../core/platform.js';
 import { Watcher } from '../../core/watch.js';
 import { openHolderSource, runsElevated, scannerWorkerLauncher } from '../../native/index.js';
@@ -50,6 +50,9 @@ type ScannerPlan = Pick<WatchScannerOptions, 'startWorker' | 'hint'>;
  */
 const IN_PROCESS = { walkThread: 'worker', offMainThread: true } as const;
 
+/** The longest a watch waits between tries while its scans fail for a passing lack of resources. */
+const MAX_RETRY_DELAY_MS = 30_000;
+
 export class SessionWatches {
   readonly events = new Emitter<[string, WatchEvent]>();
   readonly statuses = new Emitter<[string, WatchStatus]>();
@@ -93,10 +96,19 @@ export class SessionWatches {
             denied: result.denied.length,
             protectedDenied: result.denied.filter((d) => d.protected).length,
             error: null,
+            retrying: null,
             scanner: scanner.status,
           });
       },
+      maxRetryDelayMs: MAX_RETRY_DELAY_MS,
       onError: (error) => {
+        // The fd table full (a flood of connections, another process's leak) passes: the watch waits
+        // longer each time and goes on, rather than stopping for good.
+        if (isPassingShortage(error)) {
+          const inSeconds = Math.ceil(watcher.nextPollDelayMs / 1000);
+          this.emitStatus(watchId, { error: null, retrying: `Scans are failing (${messageOf(error)}); trying again in ${inSeconds} s.` });
+          return;
+        }
         void this.stop(watchId);
         this.statuses.emit(watchId, {
           scans,

@@ -5,26 +5,32 @@
 // page keeps it in sessionStorage. No cookie: a browser sends cookies to every port of a host, so one
 // would travel to every other server on 127.0.0.1 the user visits. The Host header must name this
 // server (DNS rebinding). A peer's fault (a reset, an oversize or malformed frame) ends that one
-// connection, with the close code the protocol gives it, never the server.
+// connection, with the close code the protocol gives it, never the server. Connections without the
+// token are few and brief (connection-budget.ts): any local user can open them, and each is an fd.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { HoldwatchService } from '../../contract/service.js';
 import { ContractError, dispatchRequest, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
+import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
 import { readStaticFile, rendererCsp } from './static-files.js';
 import { API_PATH, API_PROTOCOL, TOKEN_FRAGMENT_KEY, TOKEN_PROTOCOL_PREFIX } from '../../contract/ui-protocol.js';
 
 /** Requests are small (paths, commands); this bounds what a hostile peer can make us parse. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+/** A page loads its files over a few connections at once, then keeps one WebSocket per tab. */
+export const UI_LIMITS: ConnectionBudgetOptions = { maxTotal: 1024, maxUntrusted: 64, untrustedDeadlineMs: 30_000 };
+
 export interface UiServerOptions {
   service: HoldwatchService;
   port: number;
   /** The built renderer (index.html and its assets). */
   staticDir: string;
+  limits?: ConnectionBudgetOptions;
 }
 
 export interface UiServer {
@@ -35,7 +41,7 @@ export interface UiServer {
   close(): Promise<void>;
 }
 
-export async function startUiServer({ service, port, staticDir }: UiServerOptions): Promise<UiServer> {
+export async function startUiServer({ service, port, staticDir, limits = UI_LIMITS }: UiServerOptions): Promise<UiServer> {
   const token = randomBytes(24).toString('base64url');
   let boundPort = port;
   const hosts = () => [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
@@ -46,6 +52,8 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
   const server = createServer((req, res) => {
     void serveHttp(req, res).catch(() => send(res, 500, 'text/plain', 'holdwatch ui: internal error'));
   });
+  const budget = new ConnectionBudget(limits);
+  server.on('connection', (socket: Socket) => budget.admit(socket));
 
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req)) return send(res, 403, 'text/plain', 'holdwatch ui answers only on 127.0.0.1 and localhost');
@@ -79,6 +87,7 @@ export async function startUiServer({ service, port, staticDir }: UiServerOption
     const originAllowed = hosts().some((h) => origin === `http://${h}`);
     if (!authorized(req)) return refuse(socket, '401 Unauthorized');
     if (path !== API_PATH || !hostAllowed(req) || !originAllowed) return refuse(socket, '403 Forbidden');
+    budget.trust(socket as Socket);
     wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, service));
   });
 

@@ -40,18 +40,21 @@ export interface RunningUi {
  * `host`: a test host script to run instead of the CLI's `ui` (it prints its URL the same way).
  * `openBrowser`: let it open "the browser" (whatever xdg-open is on the env's PATH).
  * `args`: more of `holdwatch ui`'s options, e.g. `['--watch', dir]`.
+ * `maxFds`: the host's fd limit, soft and hard (prlimit; Node raises a soft one to the hard one).
  */
 export function startUi(
   env: Record<string, string> = {},
-  options: { asUser?: string; host?: string; openBrowser?: boolean; args?: string[] } = {},
+  options: { asUser?: string; host?: string; openBrowser?: boolean; args?: string[]; maxFds?: number } = {},
 ): Promise<RunningUi> {
   const argv = options.host ? [options.host] : [CLI, 'ui', '--port', '0', ...(options.openBrowser ? [] : ['--no-open']), ...(options.args ?? [])];
-  const [command, args] = options.asUser
+  const [program, programArgs]: [string, string[]] = options.asUser
     ? [
         'setpriv',
         [`--reuid=${options.asUser}`, `--regid=${options.asUser === 'nobody' ? 'nogroup' : options.asUser}`, '--clear-groups', process.execPath, ...argv],
       ]
     : [process.execPath, argv];
+  const [command, args] =
+    options.maxFds === undefined ? [program, programArgs] : ['prlimit', [`--nofile=${options.maxFds}:${options.maxFds}`, program, ...programArgs]];
   const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   let err = '';
