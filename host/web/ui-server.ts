@@ -22,6 +22,9 @@ import { API_PATH, API_PROTOCOL, TOKEN_FRAGMENT_KEY, TOKEN_PROTOCOL_PREFIX } fro
 /** Requests are small (paths, commands); this bounds what a hostile peer can make us parse. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+/** A tab whose machine slept or whose SSH tunnel dropped sends no close: its pings go unanswered. */
+const HEARTBEAT_MS = 20_000;
+
 /** A page loads its files over a few connections at once, then keeps one WebSocket per tab. */
 export const UI_LIMITS: ConnectionBudgetOptions = { maxTotal: 1024, maxUntrusted: 64, untrustedDeadlineMs: 30_000 };
 
@@ -31,6 +34,8 @@ export interface UiServerOptions {
   /** The built renderer (index.html and its assets). */
   staticDir: string;
   limits?: ConnectionBudgetOptions;
+  /** How often a page is pinged; one that has not answered the last ping by the next is closed. */
+  heartbeatMs?: number;
 }
 
 export interface UiServer {
@@ -41,7 +46,7 @@ export interface UiServer {
   close(): Promise<void>;
 }
 
-export async function startUiServer({ service, port, staticDir, limits = UI_LIMITS }: UiServerOptions): Promise<UiServer> {
+export async function startUiServer({ service, port, staticDir, limits = UI_LIMITS, heartbeatMs = HEARTBEAT_MS }: UiServerOptions): Promise<UiServer> {
   const token = randomBytes(24).toString('base64url');
   let boundPort = port;
   const hosts = () => [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
@@ -88,7 +93,7 @@ export async function startUiServer({ service, port, staticDir, limits = UI_LIMI
     if (!authorized(req)) return refuse(socket, '401 Unauthorized');
     if (path !== API_PATH || !hostAllowed(req) || !originAllowed) return refuse(socket, '403 Forbidden');
     budget.trust(socket as Socket);
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, service));
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, service, heartbeatMs));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -117,13 +122,34 @@ export async function startUiServer({ service, port, staticDir, limits = UI_LIMI
   };
 }
 
-/** One browser tab: requests in, answers and the event stream out. */
-function serveSocket(ws: WebSocket, service: HoldwatchService): void {
+/**
+ * One browser tab: requests in, answers and the event stream out. The watches it starts are its own:
+ * a tab closed or reloaded without stopWatch would leave them scanning for no one, so they stop with
+ * the connection.
+ */
+function serveSocket(ws: WebSocket, service: HoldwatchService, heartbeatMs: number): void {
   const post = (message: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
   const unsubscribe = subscribeAll(service, (event) => post({ event }));
-  ws.on('close', unsubscribe);
+  const watches = new Set<string>();
+  let closed = false;
+  const stopWatch = (watchId: string) => void service.stopWatch(watchId).catch(() => undefined);
+  let answered = true;
+  ws.on('pong', () => (answered = true));
+  const heartbeat = setInterval(() => {
+    if (!answered) return ws.terminate();
+    answered = false;
+    ws.ping();
+  }, heartbeatMs);
+  heartbeat.unref();
+  ws.on('close', () => {
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    for (const watchId of watches) stopWatch(watchId);
+    watches.clear();
+  });
   // A frame over the limit, invalid UTF-8, a reserved opcode: ws has already closed this connection
   // with 1009, 1007 or 1002; the error only reports it, and unheard it would end the process.
   ws.on('error', () => undefined);
@@ -139,8 +165,18 @@ function serveSocket(ws: WebSocket, service: HoldwatchService): void {
       return;
     }
     const id = message.id;
-    dispatchRequest(service, message.method, message.request).then(
-      (result) => post({ id, ok: true, result }),
+    const { method, request } = message;
+    dispatchRequest(service, method, request).then(
+      (result) => {
+        if (method === 'startWatch') {
+          const { watchId } = result as { watchId: string };
+          // Closed while the watch started: nobody will ever stop it but us.
+          if (closed) stopWatch(watchId);
+          else watches.add(watchId);
+        }
+        if (method === 'stopWatch' && typeof request === 'string') watches.delete(request);
+        post({ id, ok: true, result });
+      },
       (error: unknown) => post({ id, ok: false, error: readable(error) }),
     );
   });
