@@ -6,6 +6,7 @@ import type * as CommanderModule from 'commander';
 import type { Command } from 'commander';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL } from '../contract/exit-codes.js';
 import { BadInputError, messageOf } from '../core/errors.js';
+import { terminalCell } from '../core/report/text.js';
 import { UnsupportedPlatformError } from '../native/index.js';
 import type { AttachOptions } from './attach-command.js';
 import type { RunOptions } from './run-command.js';
@@ -176,12 +177,13 @@ function exitCodeFor(error: unknown): number {
     // Help and version are not errors; everything else commander rejects is bad input (already printed).
     return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
   }
+  // A message may quote a path the user or the machine named: escaped, it stays one inert line.
   if (error instanceof BadInputError || error instanceof UnsupportedPlatformError) {
-    process.stderr.write(`holdwatch: ${error.message}\n`);
+    process.stderr.write(`holdwatch: ${terminalCell(error.message)}\n`);
     return EXIT_BAD_INPUT;
   }
   // A real failure: one line, not a stack (HOLDWATCH_DEBUG=1 shows it).
-  process.stderr.write(`holdwatch: internal error: ${messageOf(error)}\n`);
+  process.stderr.write(`holdwatch: internal error: ${terminalCell(messageOf(error))}\n`);
   if (process.env.HOLDWATCH_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
   return EXIT_INTERNAL;
 }

@@ -3,6 +3,7 @@
 // those two lines are read, so a data dir of long journals lists at once.
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { terminalCell } from '../core/report/text.js';
 import { dataDirOf, runsPathIn } from '../host/data-dir.js';
 
 export interface RunListing {
@@ -42,7 +43,7 @@ export function listRuns(dir: string): RunListing[] {
 
 function listingLine(r: RunListing): string {
   const outcome = r.finished ? `exit ${r.exitCode ?? '—'}` : 'unfinished';
-  return `${r.runId}  ${r.startedAt ?? '?'}  ${outcome.padEnd(10)}  ${r.command.join(' ')}`;
+  return `${r.runId}  ${r.startedAt ?? '?'}  ${outcome.padEnd(10)}  ${terminalCell(r.command.join(' '))}`;
 }
 
 function describeJournal(path: string): RunListing | null {

@@ -2,6 +2,7 @@
 import { EXIT_HOLDERS_FOUND } from '../contract/exit-codes.js';
 import { openHolderSource } from '../native/index.js';
 import { takeSnapshot } from '../core/snapshot.js';
+import { terminalCell } from '../core/report/text.js';
 import { formatHolderTable } from './holder-table.js';
 import { resolveAndStepOut } from '../host/resolve-dir.js';
 import { elapsedMs, systemClock } from '../host/system-clock.js';
@@ -21,10 +22,9 @@ export async function scanCommand(dirInput: string, options: ScanOptions): Promi
     } else {
       const count = snapshot.holders.length;
       const pids = new Set(snapshot.holders.map((h) => h.pid)).size;
+      const dir = terminalCell(snapshot.dir);
       process.stdout.write(
-        count === 0
-          ? `Nothing holds ${snapshot.dir}\n`
-          : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${snapshot.dir}\n`,
+        count === 0 ? `Nothing holds ${dir}\n` : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${dir}\n`,
       );
       if (snapshot.denied.length > 0) process.stdout.write(`${deniedLine(snapshot.denied)}\n`);
     }

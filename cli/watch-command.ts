@@ -39,7 +39,7 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
     });
     watcher.start();
     // Piped output stays pure data; the notice goes to stderr (the TTY view has its own header).
-    if (!process.stdout.isTTY) process.stderr.write(`holdwatch: watching ${dir.display} — Ctrl-C to stop\n`);
+    if (!process.stdout.isTTY) process.stderr.write(`holdwatch: watching ${terminalCell(dir.display)} — Ctrl-C to stop\n`);
     await stopped.promise;
     if (failure) throw failure;
     return 0;
@@ -75,7 +75,7 @@ function liveTableView(dirDisplay: string): View {
   return (events, current) => {
     if (!first && events.length === 0) return;
     first = false;
-    const header = `Watching ${dirDisplay} — ${current.length} handle(s), ${new Set(current.map((h) => h.pid)).size} process(es) — ${new Date().toLocaleTimeString()} — Ctrl-C to stop`;
+    const header = `Watching ${terminalCell(dirDisplay)} — ${current.length} handle(s), ${new Set(current.map((h) => h.pid)).size} process(es) — ${new Date().toLocaleTimeString()} — Ctrl-C to stop`;
     // Keep the frame within the terminal, or moving the cursor up cannot reach its top.
     const room = Math.max(3, (process.stdout.rows || 24) - 4);
     const shown = sortHolders(current).slice(0, room);

@@ -28,6 +28,14 @@ describe('Markdown escaping', () => {
   });
 });
 
+describe('bidirectional controls', () => {
+  it('are shown, not obeyed, in Markdown and HTML: a name reads as it is', () => {
+    const name = 'invoice\u202efdp.exe';
+    expect(mdCode(name)).toBe('`invoice\\u202efdp.exe`');
+    expect(html(`a\u2066b\u200fc`)).toBe('a\\u2066b\\u200fc');
+  });
+});
+
 describe('HTML escaping', () => {
   it('makes markup and attribute breakers inert', () => {
     expect(html(`<script>alert("x")</script>&'`)).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;');

@@ -4,10 +4,13 @@
 
 /**
  * Shows control characters as visible escapes: a stray ESC or NUL must not reach a terminal or a
- * table. C1 controls too: many terminals take U+009B as CSI.
+ * table. C1 controls too: many terminals take U+009B as CSI. And the bidirectional controls, which
+ * make a name read other than it is (`exe.txt` shown for `txt.exe`).
  */
 export function visibleControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** One terminal cell: every control character escaped, a newline as `\n` and a tab as `\t` (as `ls -b`). */
