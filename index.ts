@@ -8,6 +8,7 @@ import type { Holder, Snapshot, WatchEvent } from './contract/holders.js';
 import { takeSnapshot } from './core/snapshot.js';
 import { Watcher } from './core/watch.js';
 import { dataDirOf } from './host/data-dir.js';
+import { watchedDirsGuard } from './host/watched-dir-identity.js';
 import { superviseRun, type SupervisedRun } from './host/run/supervised-run.js';
 import { elapsedMs, systemClock } from './host/system-clock.js';
 import { openWatchPacing, type WatchPacing } from './host/watch-pacing.js';
@@ -66,6 +67,7 @@ export async function watch(dirs: string | readonly string[], options: WatchOpti
       clock: systemClock,
       fullIntervalMs,
       ...paced.options,
+      beforePoll: watchedDirsGuard(resolved),
       onPoll: ({ events }) => events.forEach(options.onEvent),
       onError: (error) => {
         watcher.dispose();

@@ -7,6 +7,7 @@ import { Watcher } from '../core/watch.js';
 import { openHolderSource } from '../native/index.js';
 import { formatHolderTable, holderPathForDisplay } from './holder-table.js';
 import { resolveAndStepOut } from '../host/resolve-dir.js';
+import { watchedDirsGuard } from '../host/watched-dir-identity.js';
 import { systemClock } from '../host/system-clock.js';
 import { openWatchPacing, type WatchPacing } from '../host/watch-pacing.js';
 
@@ -31,6 +32,7 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
       clock: systemClock,
       fullIntervalMs: options.intervalMs,
       ...pacing.options,
+      beforePoll: watchedDirsGuard([dir]),
       onPoll: ({ events }) => view(events, watcher!.current()),
       onError: (error) => {
         failure = error instanceof Error ? error : new Error(String(error));

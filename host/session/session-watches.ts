@@ -14,6 +14,7 @@ import { makePrivateDir } from '../private-files.js';
 import type { RecentDirs } from '../recent-dirs.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { WatchScanner, type WatchScannerOptions } from '../scanner/watch-scanner.js';
+import { watchedDirsGuard } from '../watched-dir-identity.js';
 import { systemClock } from '../system-clock.js';
 import { openWatchPacing, type WatchPacing } from '../watch-pacing.js';
 
@@ -87,6 +88,7 @@ export class SessionWatches {
       clock: systemClock,
       fullIntervalMs,
       ...pacing.options,
+      beforePoll: watchedDirsGuard(resolved),
       onPoll: ({ events, result, full }) => {
         for (const event of events) this.events.emit(watchId, event);
         if (full)

@@ -1,5 +1,6 @@
 // The built renderer's files, as both hosts serve them: Electron's app:// protocol and `holdwatch ui`'s
 // HTTP server. One traversal check, one table of content types, one strict CSP.
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -45,12 +46,18 @@ export function staticPathOf(rootDir: string, urlPathname: string): string | nul
   return full.startsWith(normalize(rootDir + sep)) ? full : null;
 }
 
-/** The file a URL path names under `rootDir`, or null when there is none (or it lies outside). */
+/**
+ * The file a URL path names under `rootDir`, or null when there is none or it lies outside: by its
+ * name, and by where it really is (a link inside the renderer dir may point anywhere).
+ */
 export async function readStaticFile(rootDir: string, urlPathname: string): Promise<StaticFile | null> {
   const path = staticPathOf(rootDir, urlPathname);
   if (path === null) return null;
   try {
-    return { path, body: await readFile(path), contentType: CONTENT_TYPES[extname(path)] ?? 'application/octet-stream' };
+    // realpathSync: Electron's asar patch answers it for paths inside app.asar.
+    const real = realpathSync(path);
+    if (!real.startsWith(realpathSync(rootDir) + sep)) return null;
+    return { path, body: await readFile(real), contentType: CONTENT_TYPES[extname(path)] ?? 'application/octet-stream' };
   } catch {
     return null;
   }
