@@ -10,6 +10,7 @@ import { terminalCell } from '../core/report/text.js';
 import { UnsupportedPlatformError } from '../native/index.js';
 import type { AttachOptions } from './attach-command.js';
 import type { RunOptions } from './run-command.js';
+import type { RunsOptions } from './runs-command.js';
 import type { StackOptions } from './stack-command.js';
 import type { ReportFormat } from '../host/run/run-reports.js';
 import { holdwatchVersion } from '../host/version.js';
@@ -90,7 +91,10 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .command('runs')
     .description('list the recorded runs, newest first, with their ids for `holdwatch report`')
     .option('--json', 'print one JSON array')
-    .action(async (options: { json?: boolean }) => setExitCode(await (await import('./runs-command.js')).runsCommand(options)));
+    .option('--prune', 'remove old runs: those beyond the newest --keep, and those older than --max-age days')
+    .option('--keep <n>', 'with --prune: how many runs to keep (default 200)')
+    .option('--max-age <days>', 'with --prune: the oldest a kept run may be, in days (default 30)')
+    .action(async (options: RunsOptions) => setExitCode(await (await import('./runs-command.js')).runsCommand(options)));
 
   program
     .command('report')

@@ -4,10 +4,12 @@ import type { RunRecord } from '../contract/runs.js';
 import { dataDirOf } from '../host/data-dir.js';
 import { absoluteTargets, checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
 import { runSummaryLine } from '../host/run/run-recording.js';
+import { DEFAULT_RETENTION, pruneRuns } from '../host/run/run-retention.js';
 import { superviseRun } from '../host/run/supervised-run.js';
 import { writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { EXIT_INTERNAL } from '../contract/exit-codes.js';
-import { messageOf } from '../core/errors.js';
+import { codeOf, messageOf } from '../core/errors.js';
 import { endProcessIfSame } from '../native/index.js';
 
 export interface RunOptions extends ReportTargets {
@@ -65,6 +67,7 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
     for (const failure of writeRunReports(record, { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY }))
       process.stderr.write(`holdwatch: ${failure}; \`holdwatch report ${journalPath}\` renders it again\n`);
     if (options.killLeftovers) await endLeftoverHolders(record);
+    pruneOldRuns(dirname(journalPath));
     process.stderr.write(runSummaryLine(record, journalPath));
     finished = true;
     return exitCode;
@@ -106,4 +109,13 @@ async function endLeftoverHolders(record: RunRecord): Promise<void> {
   for (const [pid, { startedAtMs, name, path }] of seen)
     if ((await endProcessIfSame(pid, startedAtMs)) === 'ended')
       process.stderr.write(`holdwatch: --kill-leftovers ended ${name} (PID ${pid}), which held ${path}\n`);
+}
+
+/** Old runs go as new ones come (run-retention.ts): after the reports, so the run's own exit is never delayed by it before. */
+function pruneOldRuns(runsDir: string): void {
+  try {
+    pruneRuns(runsDir, DEFAULT_RETENTION, Date.now());
+  } catch (error) {
+    process.stderr.write(`holdwatch: old runs were not pruned: ${codeOf(error)}\n`);
+  }
 }

@@ -1,10 +1,20 @@
 // `holdwatch runs [--json]`: the recorded runs in the data dir, newest first: id, start, exit code,
 // command. Each journal's first entry is its run-start and its last a run-end when it finished; only
-// those two lines are read, so a data dir of long journals lists at once.
+// those two lines are read, so a data dir of long journals lists at once. `--prune` removes old runs
+// (host/run/run-retention.ts) instead.
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { terminalCell } from '../core/report/text.js';
+import { BadInputError } from '../core/errors.js';
 import { dataDirOf, runsPathIn } from '../host/data-dir.js';
+import { DEFAULT_RETENTION, pruneRuns, type Retention } from '../host/run/run-retention.js';
+
+export interface RunsOptions {
+  json?: boolean;
+  prune?: boolean;
+  keep?: string;
+  maxAge?: string;
+}
 
 export interface RunListing {
   runId: string;
@@ -19,8 +29,15 @@ export interface RunListing {
 const HEAD_BYTES = 64 * 1024;
 const TAIL_BYTES = 64 * 1024;
 
-export async function runsCommand(options: { json?: boolean }): Promise<number> {
+export async function runsCommand(options: RunsOptions): Promise<number> {
   const dir = runsPathIn(dataDirOf(process.env, process.platform));
+  if (options.prune) {
+    const removed = pruneRuns(dir, retentionOf(options), Date.now());
+    if (options.json) process.stdout.write(JSON.stringify({ removed }, null, 2) + '\n');
+    else process.stdout.write(`removed ${removed.length} run(s) from ${terminalCell(dir)}\n`);
+    return 0;
+  }
+  if (options.keep !== undefined || options.maxAge !== undefined) throw new BadInputError('--keep and --max-age go with --prune');
   const runs = listRuns(dir);
   if (options.json) process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
   else if (runs.length === 0) process.stdout.write(`no runs recorded in ${dir}\n`);
@@ -91,4 +108,13 @@ function parseLine(line: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+function retentionOf(options: RunsOptions): Retention {
+  const count = (value: string | undefined, name: string, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new BadInputError(`${name} expects a whole number, got "${value}"`);
+    return Number(value);
+  };
+  return { keepRuns: count(options.keep, '--keep', DEFAULT_RETENTION.keepRuns), maxAgeDays: count(options.maxAge, '--max-age', DEFAULT_RETENTION.maxAgeDays) };
 }

@@ -1,0 +1,57 @@
+// How long recorded runs are kept. Every run leaves a journal, an events file and a probes dir in the
+// runs folder; nothing removed them, so the folder only grew. A run is dropped once it is older than
+// `maxAgeDays` or not among the newest `keepRuns`, all its files together, unless it is still going
+// (its live marker names a holdwatch that is alive). `holdwatch run` applies the defaults after each
+// run; `holdwatch runs --prune` applies them, or the limits given, on demand.
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAlive } from '../inbox/inbox-dir.js';
+
+export interface Retention {
+  keepRuns: number;
+  maxAgeDays: number;
+}
+
+export const DEFAULT_RETENTION: Retention = { keepRuns: 200, maxAgeDays: 30 };
+
+/** `<run id>` and what follows it in the names a run leaves (run-recording.ts, live-run-marker.ts). */
+const RUN_FILE = /^(\d{8}T\d{6}-[0-9a-f]+)(\.jsonl|\.events\.jsonl|\.probes|\.live\.json|\.live\.json\.tmp)$/;
+const DAY_MS = 86_400_000;
+
+/** Removes the runs the rules drop; returns their ids, newest first. */
+export function pruneRuns(runsDir: string, retention: Retention, nowMs: number): string[] {
+  const runs = new Map<string, { names: string[]; lastMs: number }>();
+  let names: string[];
+  try {
+    names = readdirSync(runsDir);
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    const id = RUN_FILE.exec(name)?.[1];
+    if (!id) continue;
+    const mtimeMs = statSync(join(runsDir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    const run = runs.get(id) ?? { names: [], lastMs: 0 };
+    run.names.push(name);
+    run.lastMs = Math.max(run.lastMs, mtimeMs);
+    runs.set(id, run);
+  }
+  const newestFirst = [...runs.entries()].sort(([, a], [, b]) => b.lastMs - a.lastMs);
+  const removed: string[] = [];
+  newestFirst.forEach(([id, run], index) => {
+    const dropped = index >= retention.keepRuns || nowMs - run.lastMs > retention.maxAgeDays * DAY_MS;
+    if (!dropped || stillGoing(runsDir, id)) return;
+    for (const name of run.names) rmSync(join(runsDir, name), { recursive: true, force: true });
+    removed.push(id);
+  });
+  return removed;
+}
+
+function stillGoing(runsDir: string, id: string): boolean {
+  try {
+    const { pid } = JSON.parse(readFileSync(join(runsDir, `${id}.live.json`), 'utf8')) as { pid?: unknown };
+    return typeof pid === 'number' && isAlive(pid);
+  } catch {
+    return false;
+  }
+}
