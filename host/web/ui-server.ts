@@ -16,6 +16,7 @@ import type { HoldwatchService } from '../../contract/service.js';
 import { ContractError, dispatchRequest, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
+import { PageSender, type SendLimits } from './page-sender.js';
 import { readStaticFile, rendererCsp } from './static-files.js';
 import { API_PATH, API_PROTOCOL, TOKEN_FRAGMENT_KEY, TOKEN_PROTOCOL_PREFIX } from '../../contract/ui-protocol.js';
 
@@ -36,6 +37,8 @@ export interface UiServerOptions {
   limits?: ConnectionBudgetOptions;
   /** How often a page is pinged; one that has not answered the last ping by the next is closed. */
   heartbeatMs?: number;
+  /** How much may wait for a slow page (page-sender.ts). */
+  sendLimits?: SendLimits;
 }
 
 export interface UiServer {
@@ -46,7 +49,14 @@ export interface UiServer {
   close(): Promise<void>;
 }
 
-export async function startUiServer({ service, port, staticDir, limits = UI_LIMITS, heartbeatMs = HEARTBEAT_MS }: UiServerOptions): Promise<UiServer> {
+export async function startUiServer({
+  service,
+  port,
+  staticDir,
+  limits = UI_LIMITS,
+  heartbeatMs = HEARTBEAT_MS,
+  sendLimits,
+}: UiServerOptions): Promise<UiServer> {
   const token = randomBytes(24).toString('base64url');
   let boundPort = port;
   const hosts = () => [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
@@ -93,7 +103,7 @@ export async function startUiServer({ service, port, staticDir, limits = UI_LIMI
     if (!authorized(req)) return refuse(socket, '401 Unauthorized');
     if (path !== API_PATH || !hostAllowed(req) || !originAllowed) return refuse(socket, '403 Forbidden');
     budget.trust(socket as Socket);
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, service, heartbeatMs));
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, service, heartbeatMs, sendLimits));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -127,11 +137,10 @@ export async function startUiServer({ service, port, staticDir, limits = UI_LIMI
  * a tab closed or reloaded without stopWatch would leave them scanning for no one, so they stop with
  * the connection.
  */
-function serveSocket(ws: WebSocket, service: HoldwatchService, heartbeatMs: number): void {
-  const post = (message: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
-  };
-  const unsubscribe = subscribeAll(service, (event) => post({ event }));
+function serveSocket(ws: WebSocket, service: HoldwatchService, heartbeatMs: number, sendLimits?: SendLimits): void {
+  const sender = new PageSender(ws, sendLimits);
+  const post = (message: unknown) => sender.reply(message);
+  const unsubscribe = subscribeAll(service, (event) => sender.event(event));
   const watches = new Set<string>();
   let closed = false;
   const stopWatch = (watchId: string) => void service.stopWatch(watchId).catch(() => undefined);
