@@ -23,7 +23,17 @@ export const ENOENT = 2;
 export const ESRCH = 3;
 export const EAGAIN = 11;
 export const EACCES = 13;
-const ERRNO_CODES: Record<number, string> = { [EPERM]: 'EPERM', [ENOENT]: 'ENOENT', [ESRCH]: 'ESRCH', [EACCES]: 'EACCES' };
+// And the shortages that pass (core/errors.ts isPassingShortage): a watch retries them, by name.
+const ERRNO_CODES: Record<number, string> = {
+  [EPERM]: 'EPERM',
+  [ENOENT]: 'ENOENT',
+  [ESRCH]: 'ESRCH',
+  [EACCES]: 'EACCES',
+  11: 'EAGAIN',
+  12: 'ENOMEM',
+  23: 'ENFILE',
+  24: 'EMFILE',
+};
 
 export const O_RDONLY_CLOEXEC = 0o2000000;
 export const O_RDONLY_DIRECTORY_CLOEXEC = 0o200000 | 0o2000000;

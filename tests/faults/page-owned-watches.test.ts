@@ -35,7 +35,7 @@ beforeAll(async () => {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  server = await startUiServer({ service, port: 0, staticDir: RENDERER_DIR, heartbeatMs: 200 });
+  server = await startUiServer({ service, port: 0, staticDir: RENDERER_DIR, heartbeatMs: 2_000 });
 });
 
 afterAll(async () => {
@@ -81,7 +81,7 @@ describe('watches started by a page', () => {
   it('stop when the page closes; another page’s watch goes on', async () => {
     const staying = await openPage();
     const stayingWatch = await startWatch(staying);
-    const pages = await Promise.all(Array.from({ length: 5 }, () => openPage()));
+    const pages = await Promise.all(Array.from({ length: 3 }, () => openPage()));
     const watchIds = await Promise.all(pages.map(startWatch));
     await until(() => watchIds.every((id) => (scans.get(id) ?? 0) >= 1));
     for (const page of pages) page.close();
@@ -90,7 +90,7 @@ describe('watches started by a page', () => {
     await until(() => (scans.get(stayingWatch) ?? 0) >= before + 2);
     staying.close();
     await stopsScanning(stayingWatch);
-  }, 60_000);
+  }, 120_000);
 
   it('stop when the page stops answering pings', async () => {
     const silent = await openPage({ autoPong: false });
@@ -99,5 +99,5 @@ describe('watches started by a page', () => {
     await stopsScanning(watchId);
     await until(() => silent.readyState === WebSocket.CLOSED);
     expect(silent.readyState).toBe(WebSocket.CLOSED);
-  }, 60_000);
+  }, 120_000);
 });
