@@ -2,7 +2,7 @@
 // is read back from another process, never on the way to the first scan. A resolve hook logs every
 // module the CLI loads; the test command appends its own line to the same log while the run scans.
 // The CLI runs from its bundle (dist/cli-bundle/): a chunk holds the modules its region comments name
-// ("// node_modules/zod/v4/core/util.js", "// dist/core/watch.js"), so a loaded chunk is read for them.
+// ("// node_modules/zod/v4/core/util.js", "// dist/core/poll-pace.js"), so a loaded chunk is read for them.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +69,7 @@ describe('start-up imports', () => {
       await new Promise((resolve) => watch.child.once('exit', resolve));
     }
     const modules = loaded();
-    expect(modules.some((url) => holds(url, 'dist/core/watch.js'))).toBe(true); // the log works
+    expect(modules.some((url) => holds(url, 'dist/core/poll-pace.js'))).toBe(true); // the log works: the watcher's pace
     expect(modules.filter(isZod)).toEqual([]);
   });
 
