@@ -15,8 +15,15 @@ import type { StackOptions } from './stack-command.js';
 import type { ReportFormat } from '../host/run/run-reports.js';
 import { holdwatchVersion } from '../host/version.js';
 import { plainScanArgs } from './scan-args.js';
+import { DEFAULT_GRACE_MS } from '../core/run/outliving-grace.js';
 
 type Commander = typeof CommanderModule;
+
+function parseGraceMs(value: string, { InvalidArgumentError }: Commander): number {
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || ms > 600_000) throw new InvalidArgumentError('expected milliseconds between 0 and 600000');
+  return ms;
+}
 
 function parseIntervalMs(value: string, { InvalidArgumentError }: Commander): number {
   const ms = Number(value);
@@ -73,6 +80,11 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .option('--html <file.html>', 'write a self-contained HTML report')
     .option('--redact', 'replace your home directory and user name in the reports')
     .option('--kill-leftovers', "end the run's processes still alive when the command exits")
+    .addOption(
+      new Option('--grace <ms>', 'after the command exits, follow its processes still holding something under the watched dirs this long (0: off)')
+        .argParser((value) => parseGraceMs(value, commander))
+        .default(DEFAULT_GRACE_MS),
+    )
     .passThroughOptions()
     .action(async (command: string[], options: RunOptions) => setExitCode(await (await import('./run-command.js')).runCommand(command, options)));
 

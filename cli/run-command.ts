@@ -15,6 +15,8 @@ import { endProcessIfSame } from '../native/index.js';
 export interface RunOptions extends ReportTargets {
   watch: string[];
   killLeftovers?: boolean;
+  /** How long processes that outlive the command are followed while they hold something (ms). */
+  grace?: number;
 }
 
 export async function runCommand(command: string[], given: RunOptions): Promise<number> {
@@ -52,6 +54,7 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
       dataDir: dataDirOf(process.env, process.platform),
       workingDirectory: process,
       listed: true,
+      ...(options.grace === undefined ? {} : { graceMs: options.grace }),
       io: {
         stdin: 'inherit',
         output: (stream, chunk) => passThrough(stream === 'stdout' ? process.stdout : process.stderr, chunk),

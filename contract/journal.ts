@@ -141,6 +141,11 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
    * ends after one without a run-end names where holdwatch stopped, whatever reached stderr.
    */
   z.object({ t: z.literal('stage'), atMs: ms, stage: z.string() }),
+  /**
+   * The test command's own process exited (`holdwatch run`); its descendants may live on. A holder seen
+   * by a scan begun after this was held by a process that outlived the command.
+   */
+  z.object({ t: z.literal('command-exit'), atMs: ms, exitCode: z.number().nullable() }),
   /** Closes the run; `lastSeen` gives the final sighting of the holders still alive. */
   z.object({ t: z.literal('run-end'), atMs: ms, exitCode: z.number().nullable(), lastSeen: z.record(z.string(), ms) }),
 ]);

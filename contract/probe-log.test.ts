@@ -92,6 +92,7 @@ const SpawnSchema = z.object({
   argv: z.array(text).max(4096),
   cwd: text.nullable(),
   childPid: pid.nullable(),
+  test: text.optional(),
   frames: Frames,
 });
 
@@ -118,7 +119,19 @@ const BASES: Record<string, Record<string, unknown>> = {
   open: { v: 1, kind: 'open', pid: 10, atMs: 2, api: 'open', path: '/w/a', fd: 3, id: 4, test: 't1', frames: [frame] },
   connect: { v: 1, kind: 'connect', pid: 10, atMs: 2, api: 'connect', path: '/w/s.sock', fd: null, frames: [] },
   close: { v: 1, kind: 'close', pid: 10, atMs: 3, id: 4, fd: 3 },
-  spawn: { v: 1, kind: 'spawn', pid: 10, atMs: 4, api: 'subprocess.Popen', executable: null, argv: ['sleep', '5'], cwd: null, childPid: 11, frames: [frame] },
+  spawn: {
+    v: 1,
+    kind: 'spawn',
+    pid: 10,
+    atMs: 4,
+    api: 'subprocess.Popen',
+    executable: null,
+    argv: ['sleep', '5'],
+    cwd: null,
+    childPid: 11,
+    test: 't1',
+    frames: [frame],
+  },
   test: { v: 1, kind: 'test', pid: 10, atMs: 5, event: 'end', name: 't1', open: [4], unlinked: [] },
   'scope-end': { v: 1, kind: 'test', pid: 10, atMs: 5, event: 'end', name: 'a.test.js > db', scope: 'suite', open: [4] },
   'mmap-open': { v: 1, kind: 'open', pid: 10, atMs: 2, api: 'mmap.mmap', path: '/w/data.bin', fd: null, mmap: true, frames: [frame] },

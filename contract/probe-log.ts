@@ -4,7 +4,7 @@
 //   process  {v, kind, runtime, pid, ppid, atMs, argv, cwd}
 //   open     {v, kind:'open'|'connect', pid, atMs, api, path, fd|null, id?, mode?, flags?, test?, frames}
 //   close    {v, kind:'close', pid, atMs, id, fd|null}                  (node only: fds closed)
-//   spawn    {v, kind:'spawn', pid, atMs, api, executable, argv, cwd, childPid|null, frames}
+//   spawn    {v, kind:'spawn', pid, atMs, api, executable, argv, cwd, childPid|null, test?, frames}
 //   test     {v, kind:'test', pid, atMs, event:'start'|'end', name, open?, unlinked?}  (node:test, in the
 //            test's process; an end's `open` lists the ids of that test's opens still open when it ended,
 //            `unlinked` those of them whose file had no name left then)
@@ -87,6 +87,8 @@ export interface SpawnRecord {
   argv: string[];
   cwd: string | null;
   childPid: number | null;
+  /** The test in progress in the process at the call, where the probe tracks its runner's tests. */
+  test?: string;
   frames: StackFrame[];
 }
 
@@ -219,6 +221,7 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
         argv: texts(o.argv),
         cwd: textOrNull(o.cwd),
         childPid: o.childPid === null ? null : pidOf(o.childPid),
+        ...optional('test', o.test, textOf),
         frames: framesOf(o.frames),
       };
     case 'test': {

@@ -84,3 +84,10 @@ it('opened while parallel tests ran, where the syscall ledger cannot tell which:
     'No teardown failed, but python3 PID 10 still held t0/leaked.txt after TestP/a, TestP/b ended (they ran in parallel: one of them opened it): on Windows, that cleanup would fail with WinError 32',
   );
 });
+
+it('a holder whose process outlived the run: the test that spawned it, held after the command exited', () => {
+  const record = leaked({ verdict: 'outlived-run', spawnedDuring: 'test_a', firstSeenDuring: null });
+  expect(headlineText(headline(record))).toBe(
+    'No teardown failed, but python3 PID 10, spawned by test_a, still held t0/leaked.txt after the test command exited: on Windows, deleting it meanwhile would fail with WinError 32',
+  );
+});

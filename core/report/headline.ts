@@ -14,6 +14,8 @@ export function headline(record: RunRecord): Inline[] {
   if (predicted[0]) return predictedHeadline(record, predicted[0], predicted.length);
   const leaked = sortedHolders(record).filter((h) => h.attribution.verdict === 'leaked-past-test');
   if (leaked[0]) return leakHeadline(record, leaked[0], leaked.length);
+  const outlived = sortedHolders(record).filter((h) => h.attribution.verdict === 'outlived-run');
+  if (outlived[0]) return outlivedHeadline(record, outlived[0], outlived.length);
   const finalized = sortedHolders(record).filter((h) => h.attribution.verdict === 'closed-by-gc');
   if (finalized[0]) return finalizedHeadline(record, finalized[0], finalized.length);
   return cleanHeadline(record);
@@ -114,6 +116,13 @@ function scopeWords(scope: NonNullable<AttributedHolder['attribution']['scope']>
   if (scope.kind === 'suite') return [', opened in a before-all hook of ', { code: scope.name }, ', still open after its after-all hooks'];
   if (scope.kind === 'file') return [', opened at the top of ', { code: scope.name }, ' (import or before-all), still open after its after-all hooks'];
   return [', opened outside any suite of ', { code: scope.name }, ', still open when it ended'];
+}
+
+function outlivedHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {
+  const out: Inline[] = ['No teardown failed, but ', ...who(holder), ', still held ', { code: holderPath(record, holder) }, ' after the test command exited'];
+  if (count > 1) out.push(` (and ${count - 1} more handle${count === 2 ? '' : 's'} held by processes that outlived the run)`);
+  out.push(record.platform === 'win32' ? ': deleting it meanwhile fails with WinError 32' : ': on Windows, deleting it meanwhile would fail with WinError 32');
+  return out;
 }
 
 function finalizedHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {

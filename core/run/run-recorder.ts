@@ -6,7 +6,7 @@ import type { Attribution, AttributedHolder, Evidence, FailureRecord, RunRecord,
 import { isUnder, POSIX_STYLE, WINDOWS_STYLE } from '../paths.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import type { GcResource } from '../../contract/probe-log.js';
-import type { OpenStack } from '../../contract/stacks.js';
+import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { RunPlace } from './leftovers.js';
 import { batsHintFromAncestry, type TestHint } from './membership.js';
 import { scratchOf } from './scratch.js';
@@ -79,6 +79,8 @@ export class RunRecorder {
   private readonly heldAtExit = new Map<number, ReadonlySet<string>>();
   private leftovers: RunRecord['leftovers'] = [];
   private end: { atMs: number; exitCode: number | null } | undefined;
+  /** When the command's own process exited, when holdwatch started it. */
+  private commandExitAtMs: number | undefined;
   private lastStage: string | undefined;
 
   apply(entry: JournalEntry): void {
@@ -199,6 +201,9 @@ export class RunRecorder {
       case 'stage':
         this.lastStage = entry.stage;
         break;
+      case 'command-exit':
+        this.commandExitAtMs = entry.atMs;
+        break;
       case 'run-end':
         this.end = entry;
         for (const [key, atMs] of Object.entries(entry.lastSeen)) {
@@ -224,9 +229,13 @@ export class RunRecorder {
     return { during, after: during === null ? this.timeline.lastEndedBefore(ms + RUNNER_LAG_MS) : null };
   }
 
-  /** The test a run's process was spawned in: its runner's hint, else the test running when it started. */
-  spawnTestOf(member: MemberFacts, processStartedAtMs: number): string | null {
-    return this.testOfHint(member.testHint ?? batsHintFromAncestry(member.ancestry)) ?? this.testAt(processStartedAtMs);
+  /**
+   * The test a run's process was spawned in: its runner's hint; else the test the probe recorded at the
+   * spawn call (in the parent, so exact however the child detached); else the test running when it started.
+   */
+  spawnTestOf(member: MemberFacts, processStartedAtMs: number, spawn?: StackLookup): string | null {
+    const probed = spawn?.found ? (spawn.stack.test ?? null) : null;
+    return this.testOfHint(member.testHint ?? batsHintFromAncestry(member.ancestry)) ?? probed ?? this.testAt(processStartedAtMs);
   }
 
   /** The test a runner's environment variable names, matched against the timeline's names. */
@@ -297,7 +306,7 @@ export class RunRecorder {
     const probeOpen = row.seenByProbe && row.stacks?.open.found ? row.stacks.open.stack : undefined;
     // An open of a wider scope that only the probe saw was made outside any test.
     const firstSeenDuring = (probeOpen && this.recordedTest(probeOpen)) ?? (probeOpen?.scope ? null : this.testAt(row.firstSeenAtMs));
-    const spawnedDuring = row.member ? this.spawnTestOf(row.member, row.holder.processStartedAtMs) : null;
+    const spawnedDuring = row.member ? this.spawnTestOf(row.member, row.holder.processStartedAtMs, row.stacks?.spawn) : null;
     const opened = this.openedDuring(row, firstSeenDuring);
     const { verdict, by } = this.verdictOf(row, opened);
     return {
@@ -349,7 +358,7 @@ export class RunRecorder {
     // late on a loaded machine), yet the process was spawned in a test and seen before that test
     // ended: a handle is never opened before its process began, so it was opened in that test.
     if (firstSeenDuring === null && row.member) {
-      const spawned = this.spawnTestOf(row.member, row.holder.processStartedAtMs);
+      const spawned = this.spawnTestOf(row.member, row.holder.processStartedAtMs, row.stacks?.spawn);
       const end = this.timeline.endOf(spawned);
       if (spawned !== null && (end === null || row.firstSeenAtMs <= end)) return { test: spawned, by: 'process-tree' };
     }
@@ -393,6 +402,8 @@ export class RunRecorder {
       const testEnd = this.timeline.endOf(opened.test);
       if (testEnd !== null && row.lastSeenAtMs > testEnd) return { verdict: 'leaked-past-test', by: 'poll' };
     }
+    // Seen by a scan begun after the command exited: its process lived on, holding it, after the run.
+    if (this.commandExitAtMs !== undefined && row.lastSeenAtMs >= this.commandExitAtMs) return { verdict: 'outlived-run', by: 'poll' };
     return { verdict: 'in-run', by: opened.by ?? 'poll' };
   }
 

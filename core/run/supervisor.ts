@@ -37,6 +37,13 @@ const FINISH_STEP_MS = 60_000;
 /** A probe dates its process by its first record: this long after the OS's start time, at most. */
 const PROBE_START_SLACK_MS = 2000;
 
+/**
+ * After the command exits, a live descendant holding nothing yet keeps the run followed this long: a
+ * child started in the suite's last moments may still be starting (an interpreter's start-up) and open
+ * its file just after. Past it, the wait goes on only while one holds something under the watched dirs.
+ */
+const OUTLIVING_SETTLE_MS = 300;
+
 /** What the probes' logs say at the end: the stacks of the holders seen, and the leaks no scan saw. */
 export interface RunStacks {
   byKey: Record<string, HolderStacks>;
@@ -299,6 +306,43 @@ export class RunSupervisor {
     await this.tasks.run(async () => {
       const held = outcome.result.holders.filter((h) => this.isKnown(h) && h.pid === pid).map(holderKey);
       this.write({ t: 'exit-stop', atMs, pid, scanStartedAtMs: outcome.startedAtMs, scanEndedAtMs: outcome.endedAtMs, held: [...new Set(held)] });
+    });
+  }
+
+  /** The command's own process exited (its descendants may live on). */
+  commandExited(exitCode: number | null): void {
+    this.write({ t: 'command-exit', atMs: this.options.clock.now(), exitCode });
+  }
+
+  /**
+   * Follows the run's processes that outlived the command: scanned at each poll while one is alive and
+   * holding something under the watched dirs, for at most `graceMs` (0: not at all). Ends at once when
+   * none is alive, and after OUTLIVING_SETTLE_MS when none holds anything: a run without such a
+   * process finishes without waiting.
+   */
+  async followOutliving(graceMs: number): Promise<void> {
+    const { watcher, membership } = this;
+    const { clock, onError } = this.options;
+    if (!watcher || !membership || graceMs <= 0) return;
+    const fromMs = clock.now();
+    const intervalMs = this.options.focusIntervalMs ?? 100;
+    let given = false; // past its deadline (a scan that never returns): the loop stops at its next turn
+    const follow = async () => {
+      for (let polls = 0; !given; polls++) {
+        await membership.refresh();
+        if (membership.pids().length === 0) return;
+        if (polls === 0) this.write({ t: 'stage', atMs: clock.now(), stage: 'following the processes that outlived the command' });
+        await watcher.scanNow({ full: false });
+        const alive = new Set(membership.pids());
+        const holding = watcher.current().some((h) => alive.has(h.pid) && this.isKnown(h));
+        const elapsedMs = clock.now() - fromMs;
+        if (elapsedMs >= graceMs || (!holding && elapsedMs >= Math.min(OUTLIVING_SETTLE_MS, graceMs))) return;
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, Math.min(intervalMs, graceMs - elapsedMs)));
+      }
+    };
+    await withDeadline(clock, follow(), graceMs + FINISH_STEP_MS, 'following the processes that outlived the command').catch((error: unknown) => {
+      given = true;
+      onError(error);
     });
   }
 

@@ -219,7 +219,7 @@ function toStack(record: OpenRecord | SpawnRecord, runtime: ProbeRuntime, life?:
     runtime,
     pid: record.pid,
     atMs: record.atMs,
-    ...(!spawn && record.test !== undefined ? { test: record.test } : {}),
+    ...(record.test !== undefined ? { test: record.test } : {}),
     ...(!spawn && record.scope ? { scope: record.scope } : {}),
     ...(!spawn && record.listed ? { listed: true } : {}),
     ...(!spawn && record.among !== undefined ? { ambiguousAmong: record.among } : {}),

@@ -147,6 +147,7 @@ export function runSummaryLine(record: RunRecord, journalPath: string): string {
     `${record.holders.length} holder(s)`,
     `${count('leaked-past-test')} leaked past their test`,
     `${count('blocked-cleanup')} blocked cleanup`,
+    ...(count('outlived-run') > 0 ? [`${count('outlived-run')} held after the command exited`] : []),
     // Only when there are: a line every user reads, for a class most runs never have.
     ...(count('closed-by-gc') > 0 ? [`${count('closed-by-gc')} closed by the garbage collector, not the code`] : []),
     `${record.failures.length} teardown failure(s)`,

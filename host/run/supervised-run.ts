@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
+import { DEFAULT_GRACE_MS } from '../../core/run/outliving-grace.js';
 import { BadInputError, codeOf } from '../../core/errors.js';
 import type { HolderSource, WatchDir } from '../../core/platform.js';
 import type { JournalEntry } from '../../contract/journal.js';
@@ -68,6 +69,11 @@ export interface SupervisedRunOptions {
   runId?: string;
   /** Leave a marker while the run goes, so a UI can list it and follow it (`holdwatch run` in a terminal). */
   listed?: boolean;
+  /**
+   * How long the run's processes that outlive the command are followed while they hold something under
+   * the watched dirs (DEFAULT_GRACE_MS; 0: not at all).
+   */
+  graceMs?: number;
 }
 
 export interface SupervisedRun {
@@ -141,6 +147,8 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
       { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned, readProbeEvents: () => tail.drain() },
       recording.supervisor,
     );
+    options.onStage?.('following the processes that outlived the command');
+    await recording.supervisor.followOutliving(options.graceMs ?? DEFAULT_GRACE_MS);
     options.onStage?.('finishing the record (final scan, leftovers, stacks)');
     const record = await recording.finish(exitCode);
     return { record, exitCode, journalPath: recording.journalPath };
@@ -209,6 +217,11 @@ class OutputStreams {
       check();
     });
   }
+}
+
+/** A signal's death as a shell reports it: 128 + the signal's number. */
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  return code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0);
 }
 
 /** What the user got wrong, said in their terms; anything else stays an internal error. */
@@ -284,6 +297,7 @@ function runChild(
     });
     child.on('exit', (code, signal) => {
       unhook();
+      supervisor.commandExited(exitCodeOf(code, signal));
       // A TAP stream's parser may still be loading: its end needs it.
       void streams
         .drained()
@@ -291,7 +305,7 @@ function runChild(
         .then(() => {
           feed(stdoutParser.end(code));
           for (const line of stderrLines.end().lines) supervisor.outputLine(line.text);
-          resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
+          resolve(exitCodeOf(code, signal));
         });
     });
   });

@@ -667,6 +667,7 @@ function toLine(record) {
         argv: record.argv,
         cwd: record.cwd,
         childPid: record.childPid,
+        ...(typeof record.test === 'string' ? { test: record.test } : {}),
         frames: formatStack(record.trace),
       };
   }

@@ -323,10 +323,14 @@ def _on_chdir(_args):
 
 
 def _write_spawn(api, executable, argv, cwd, child_pid, frames):
-    _write({
+    record = {
         "v": _WIRE_VERSION, "kind": "spawn", "pid": _state["pid"], "atMs": _now() * 1000, "api": api,
         "executable": executable, "argv": argv, "cwd": cwd, "childPid": child_pid,
-    }, frames)
+    }
+    # The test that started the child: a detached child keeps no runner's environment hint.
+    if _state["test"] is not None:
+        record["test"] = _state["test"]
+    _write(record, frames)
 
 
 def _gc_fdopen(fd, sites):
