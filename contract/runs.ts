@@ -28,6 +28,11 @@ export const TestEventSchema = z.object({
   atMs: z.number(),
   /** First line of the failure message, when the runner gives one. */
   detail: z.string().optional(),
+  /**
+   * Stamped by the test's own process at the moment it describes (the pytest and unittest plugins, the
+   * Node probe): no delay between the moment and its stamp. Else read from output, and stamped late.
+   */
+  inTestProcess: z.boolean().optional(),
 });
 export type TestEvent = z.infer<typeof TestEventSchema>;
 

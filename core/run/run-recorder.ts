@@ -40,7 +40,11 @@ export interface KeyedHolder {
   seenFromMs?: number;
 }
 
-/** How late runner events are assumed to arrive after the moment they describe. */
+/**
+ * How late runner events read from output (TAP, go test, bats' formatter, node:test's reporter) are
+ * assumed to be stamped after the moment they describe. Events the test's own process stamped
+ * (TestEvent.inTestProcess) are exact and compared as they are.
+ */
 export const RUNNER_LAG_MS = 25;
 
 type Start = Extract<JournalEntry, { t: 'run-start' }>;
@@ -215,18 +219,19 @@ export class RunRecorder {
   }
 
   /**
-   * The test running at a real moment `ms` (a process start, a file's birth, a poll). Runner events are
-   * stamped late (test2json when it reads the line, probes when they write, we when we read the file),
-   * so the moment is compared as if RUNNER_LAG_MS later; measured here: go test -json ~8 ms late.
+   * The test running at a real moment `ms` (a process start, a file's birth, a poll). Runner events read
+   * from output are stamped late (test2json when it reads the line, a reporter or formatter in another
+   * process when it hears of it, we when we read it), so against those the moment is compared as if
+   * RUNNER_LAG_MS later; measured here: go test -json ~8 ms late.
    */
   testAt(ms: number): string | null {
-    return this.timeline.testAt(ms + RUNNER_LAG_MS);
+    return this.timeline.testAt(ms, RUNNER_LAG_MS);
   }
 
   /** The test running at `ms`, or else the last one that had ended by then. */
   placeAt(ms: number): RunPlace {
     const during = this.testAt(ms);
-    return { during, after: during === null ? this.timeline.lastEndedBefore(ms + RUNNER_LAG_MS) : null };
+    return { during, after: during === null ? this.timeline.lastEndedBefore(ms, RUNNER_LAG_MS) : null };
   }
 
   /**
@@ -347,6 +352,7 @@ export class RunRecorder {
       if (typeof open.stack.test === 'string') return { test: this.recordedTest(open.stack) ?? open.stack.test, by };
       if (open.stack.scope) return { test: null, by, scope: open.stack.scope };
     }
+    if (this.presentBeforeFirstTest(row)) return { test: null, by: null };
     // The process's own lists say exactly when it began to hold it: the first test end that lists it.
     const listed = this.boundariesOf(row).find((b) => !b.scope && b.by === 'self-inventory' && b.pid === row.holder.pid && b.held.has(row.key));
     if (listed) return { test: listed.test, by: 'self-inventory' };
@@ -431,6 +437,21 @@ export class RunRecorder {
     const named = this.timeline.records().filter((t) => t.name === test || t.name.endsWith(`.${test}`));
     const started = named.filter((t) => Date.parse(t.startedAt) <= stack.atMs + RUNNER_LAG_MS);
     return (started.at(-1) ?? named.at(-1))?.name ?? test;
+  }
+
+  /**
+   * Whether a holding existed before the first test began (known only where the test process stamped
+   * the tests' starts: one read from output, go test's, may be stamped well after it): seen by a scan
+   * that ended before then, or one its process has had since it started, when that was before: its
+   * executable, its root, or the run's own working directory, which the command was started in (the
+   * runner's cwd in a watched project).
+   */
+  private presentBeforeFirstTest(row: LedgerRow): boolean {
+    const before = (ms: number) => this.timeline.beforeFirstTest(ms);
+    if (before(row.firstSeenAtMs)) return true;
+    const { kind, path, processStartedAtMs } = row.holder;
+    const sinceItsStart = kind === 'exe' || kind === 'root' || (kind === 'cwd' && path === this.start?.cwd);
+    return sinceItsStart && before(processStartedAtMs);
   }
 
   /** The boundaries that speak for a holder: those its own process or an ancestor (its test process) waited for. */

@@ -6,6 +6,8 @@ interface OpenTest {
   record: TestRecord;
   startedAtMs: number;
   endedAtMs: number | null;
+  /** Its start was stamped by the test's own process (TestEvent.inTestProcess): exact, not late. */
+  inTestProcess: boolean;
 }
 
 export class TestTimeline {
@@ -15,7 +17,12 @@ export class TestTimeline {
     if (event.type === 'run-start' || event.type === 'run-end') return;
     const iso = new Date(event.atMs).toISOString();
     if (event.type === 'test-start') {
-      this.tests.push({ record: { name: event.name, startedAt: iso, endedAt: null, outcome: null }, startedAtMs: event.atMs, endedAtMs: null });
+      this.tests.push({
+        record: { name: event.name, startedAt: iso, endedAt: null, outcome: null },
+        startedAtMs: event.atMs,
+        endedAtMs: null,
+        inTestProcess: event.inTestProcess === true,
+      });
       return;
     }
     const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, event.atMs);
@@ -34,19 +41,34 @@ export class TestTimeline {
     if (decidingPhase) test.record.phase = decidingPhase;
   }
 
-  /** The test running at `ms`: the most recently started one not yet ended then. */
-  testAt(ms: number): string | null {
+  /**
+   * The test running at `ms`: the most recently started one not yet ended then. `lateMs`: how late the
+   * events read from output are stamped; a moment is compared with those as if that much later.
+   */
+  testAt(ms: number, lateMs = 0): string | null {
     for (let i = this.tests.length - 1; i >= 0; i--) {
       const t = this.tests[i]!;
-      if (t.startedAtMs <= ms && (t.endedAtMs === null || ms <= t.endedAtMs)) return t.record.name;
+      const at = t.inTestProcess ? ms : ms + lateMs;
+      if (t.startedAtMs <= at && (t.endedAtMs === null || at <= t.endedAtMs)) return t.record.name;
     }
     return null;
   }
 
-  /** The test that ended most recently at or before `ms`. */
-  lastEndedBefore(ms: number): string | null {
+  /**
+   * Whether `ms` surely comes before every test's start: only where the test process stamped each start
+   * (a start read from output may be stamped any time later); false with no test.
+   */
+  beforeFirstTest(ms: number): boolean {
+    return this.tests.length > 0 && this.tests.every((t) => t.inTestProcess && ms < t.startedAtMs);
+  }
+
+  /** The test that ended most recently at or before `ms` (`lateMs` as for testAt). */
+  lastEndedBefore(ms: number, lateMs = 0): string | null {
     let best: OpenTest | undefined;
-    for (const t of this.tests) if (t.endedAtMs !== null && t.endedAtMs <= ms && (!best || t.endedAtMs >= best.endedAtMs!)) best = t;
+    for (const t of this.tests) {
+      const at = t.inTestProcess ? ms : ms + lateMs;
+      if (t.endedAtMs !== null && t.endedAtMs <= at && (!best || t.endedAtMs >= best.endedAtMs!)) best = t;
+    }
     return best?.record.name ?? null;
   }
 

@@ -37,9 +37,11 @@ export function toTestEvent(value: unknown): TestEvent | undefined {
   if (v.phase !== undefined && (typeof v.phase !== 'string' || !PHASES.has(v.phase))) return undefined;
   if (v.outcome !== undefined && (typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome))) return undefined;
   if (v.detail !== undefined && typeof v.detail !== 'string') return undefined;
+  if (v.inTestProcess !== undefined && typeof v.inTestProcess !== 'boolean') return undefined;
   const event: TestEvent = { type: v.type as TestEventType, name: v.name, atMs: v.atMs };
   if (v.phase !== undefined) event.phase = v.phase as TestPhase;
   if (v.outcome !== undefined) event.outcome = v.outcome as TestOutcome;
   if (v.detail !== undefined) event.detail = v.detail;
+  if (v.inTestProcess !== undefined) event.inTestProcess = v.inTestProcess;
   return event;
 }

@@ -44,6 +44,8 @@ describe('toTestEvent and the contract', () => {
     { type: 'test-end', name: 'r', atMs: Number.POSITIVE_INFINITY },
     { type: 'test-end', name: 3, atMs: 5 },
     { type: 'test-end', name: 'r', atMs: 5, detail: 7 },
+    { type: 'test-start', name: 't', atMs: 1, inTestProcess: true },
+    { type: 'test-start', name: 't', atMs: 1, inTestProcess: 'yes' },
     { type: 'explode', name: 'r', atMs: 5 },
     { name: 'r', atMs: 5 },
     'test-end',

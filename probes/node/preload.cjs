@@ -484,7 +484,7 @@ function onTestStarted(name, startedAtMs) {
   if (state.disabled) return;
   listOwnHolds(null); // what is open now was opened before this test: outside it
   const atMs = startedAtMs ?? Date.now();
-  timelineEvent({ type: 'test-start', name, atMs });
+  timelineEvent({ type: 'test-start', name, atMs, inTestProcess: true });
   schedule(atMs);
   queue.push({ kind: 'test', event: 'start', name, atMs, open: null, unlinked: null });
 }
@@ -498,7 +498,7 @@ function onTestEnded(name, outcome, detail) {
   const open = openRecords(name);
   queue.push({ kind: 'test', event: 'end', name, atMs, open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
   flush();
-  timelineEvent({ type: 'test-end', name, atMs, ...(outcome ? { outcome } : {}), ...(detail ? { detail } : {}) });
+  timelineEvent({ type: 'test-end', name, atMs, inTestProcess: true, ...(outcome ? { outcome } : {}), ...(detail ? { detail } : {}) });
 }
 
 // ---- the run's test timeline, for runners with no holdwatch reporter: the events file (HOLDWATCH_EVENTS).

@@ -98,6 +98,7 @@ class EventsFile:
             return at_ms
         try:
             event["atMs"] = at_ms
+            event["inTestProcess"] = True  # stamped here, in the test's process: no reading delay
             line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
             os.write(self._fd, line.encode("utf-8"))
         except Exception:  # noqa: BLE001 - a probe must never raise into the test process
