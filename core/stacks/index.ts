@@ -18,7 +18,8 @@
 //   NODE_OPTIONS=<the user's NODE_OPTIONS> --require "<repo>/probes/node/preload.cjs"
 // A probe that cannot write prints one line on stderr and sets HOLDWATCH_PROBE_DISABLED=1 for its
 // children; the test runs on unchanged.
-export { parseProbeLog, toProbeRecord } from '../../contract/probe-log.js';
+export { toProbeRecord } from '../../contract/probe-log.js';
+export { isRuntimeFrame, parseProbeLog } from './runtime-frames.js';
 export type {
   CloseRecord,
   ExitRecord,

@@ -50,6 +50,8 @@ const WIRE_VERSION = 1;
  * one, and the probe's `new Error()` must run none of the test's code.
  */
 const NativeError = Error;
+/** Frames of Node itself and of WebAssembly code: never the user's (core/stacks/runtime-frames.ts says why). */
+const RUNTIME_FILE = /^(?:node:|wasm:\/\/|wasm-function\[|internal\/|native(?:\s|$)|<anonymous>$)/;
 /** The probe's own files: their frames (the runners' wrapped methods) are the probe's, not the user's. */
 const PROBE_DIR = __dirname + path.sep;
 // Frames kept per stack. A capture costs ~0.8 us before its first frame, which costs ~0.6 us more
@@ -259,7 +261,7 @@ function formatStack(holder) {
         // keep the URL as it is
       }
     }
-    const user = !file.startsWith('node:') && !file.includes(`${path.sep}node_modules${path.sep}`) && file !== '<anonymous>';
+    const user = !RUNTIME_FILE.test(file) && !file.includes(`${path.sep}node_modules${path.sep}`);
     const fn = site.getFunctionName() ?? site.getMethodName() ?? null;
     const line = site.getLineNumber() ?? 0;
     const column = site.getColumnNumber() ?? null;
