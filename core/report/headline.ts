@@ -13,9 +13,9 @@ export function headline(record: RunRecord): Inline[] {
   const predicted = sortedHolders(record).filter((h) => h.attribution.verdict === 'blocked-cleanup');
   if (predicted[0]) return predictedHeadline(record, predicted[0], predicted.length);
   const leaked = sortedHolders(record).filter((h) => h.attribution.verdict === 'leaked-past-test');
-  if (leaked[0]) return leakHeadline(record, leaked[0], leaked.length);
+  if (leaked[0]) return leakHeadline(record, dataFirst(leaked), leaked.length);
   const outlived = sortedHolders(record).filter((h) => h.attribution.verdict === 'outlived-run');
-  if (outlived[0]) return outlivedHeadline(record, outlived[0], outlived.length);
+  if (outlived[0]) return outlivedHeadline(record, dataFirst(outlived), outlived.length);
   const finalized = sortedHolders(record).filter((h) => h.attribution.verdict === 'closed-by-gc');
   if (finalized[0]) return finalizedHeadline(record, finalized[0], finalized.length);
   return cleanHeadline(record);
@@ -59,8 +59,35 @@ function culprit(record: RunRecord, failure: FailureRecord): AttributedHolder | 
     // cleanup's own `rm`, holding the dir it removes, is seen last and is not the culprit.
     const p = failure.path;
     const onPath = p === null ? 0 : isUnder(h.path, p, style) ? 2 : isUnder(p, h.path, style) ? 1 : 0;
-    return onPath * 2 + (h.attribution.verdict === 'outside-run' ? 0 : 1);
+    return onPath * 4 + (isRunningScript(h) ? 0 : 2) + (h.attribution.verdict === 'outside-run' ? 0 : 1);
   }
+}
+
+/** The first holder that is not a script its interpreter runs, else the first. */
+function dataFirst(holders: readonly AttributedHolder[]): AttributedHolder {
+  return holders.find((h) => !isRunningScript(h)) ?? holders[0]!;
+}
+
+/** Shells and the interpreters that run a script named on their command line. */
+const INTERPRETER = /^(?:(?:ba|da|z|k|c|tc|fi)?sh|bats(?:-[\w-]+)?|python[\d.]*|pypy[\d.]*|node|perl|ruby|php|Rscript)$/;
+
+/**
+ * A script its interpreter holds while it runs it (bash keeps its script open on fd 255 to read it as it
+ * goes): held, yet not what a cleanup fails on; that is the data the script writes. Known by its file
+ * being the script on the process's own command line: the first word after a shell's or an
+ * interpreter's options (none after `-c`/`-e`: the code is inline, and the later words are its data).
+ */
+function isRunningScript(h: AttributedHolder): boolean {
+  if (h.kind !== 'file') return false;
+  const words = h.commandLine.split(/\s+/).filter((w) => w !== '');
+  const program = (words[0] ?? '').split(/[\\/]/).pop()!;
+  if (!INTERPRETER.test(h.processName) && !INTERPRETER.test(program)) return false;
+  const options = words.slice(1);
+  const at = options.findIndex((w) => !w.startsWith('-'));
+  if (at < 0 || options.slice(0, at).some((w) => w === '-c' || w === '-e')) return false;
+  const script = options[at]!;
+  const name = h.path.split(/[\\/]/).pop()!;
+  return script === h.path || script === name || script.endsWith(`/${name}`) || script.endsWith(`\\${name}`);
 }
 
 function who(holder: AttributedHolder): Inline[] {
