@@ -2,12 +2,21 @@
 // without following symlinks and without keeping anything open: each readdir closes before the next.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { coarseClockTickMs } from './linux/coarse-clock.js';
 
 export interface TreeEntry {
   path: string;
   /** Birth time where the filesystem records it, else the change time. */
   createdAtMs: number;
   isDirectory: boolean;
+}
+
+/**
+ * How much earlier than the moment a birth time may read: Linux stamps file times from the kernel's
+ * coarse clock (one tick behind at most). Elsewhere taken as exact.
+ */
+export function birthTimeTickMs(): number {
+  return process.platform === 'linux' ? coarseClockTickMs() : 0;
 }
 
 export function listTree(root: string, maxEntries = 200_000): TreeEntry[] {

@@ -15,11 +15,17 @@ export interface RunPlace {
   after: string | null;
 }
 
+/**
+ * `birthTickMs`: how far behind the moment a birth time may read (Linux stamps file times from the
+ * kernel's coarse clock, which advances once a tick). The moment lies within that tick after the stamp;
+ * it is placed at the tick's middle, the least error either way.
+ */
 export function findLeftovers(
   before: ReadonlySet<string>,
   after: readonly CreatedEntry[],
   placeAt: (ms: number) => RunPlace,
   style: PathStyle,
+  birthTickMs = 0,
 ): LeftoverRecord[] {
   const fresh = after.filter((e) => !before.has(e.path)).sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
   const fold = (p: string) => (style.caseInsensitive ? p.toUpperCase() : p);
@@ -28,7 +34,7 @@ export function findLeftovers(
   const placeOfNew = new Map<string, string>();
   const tops: LeftoverRecord[] = [];
   for (const entry of fresh) {
-    const place = placeAt(entry.createdAtMs);
+    const place = placeAt(entry.createdAtMs + birthTickMs / 2);
     const key = placeKey(place);
     placeOfNew.set(fold(entry.path), key);
     const parentPlace = newAncestorPlace(fold(entry.path), placeOfNew, style);

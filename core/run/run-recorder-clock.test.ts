@@ -35,3 +35,16 @@ describe('leftovers placed on the runner’s own clock', () => {
     expect(recorder.testAt(START + 100 + 1)).not.toBe('t1');
   });
 });
+
+describe('birth times on the filesystem’s coarse clock', () => {
+  it('each file lands on its test though its stamp reads up to one 4 ms tick early', () => {
+    // The same five writes, as ext4 stamps them with 4 ms ticks at START + 98, 102, ...: each birth
+    // reads 3 ms before the write, inside the previous test (or before the first).
+    const stamped = storeFiles.map((f) => ({ ...f, createdAtMs: f.createdAtMs - 3 }));
+    const recorder = replayedRun(START, fiveShortTests(true));
+    const placed = (tickMs: number) =>
+      findLeftovers(new Set(['/w/store']), stamped, (ms) => recorder.placeAt(ms), POSIX_STYLE, tickMs).map((l) => l.createdDuring);
+    expect(placed(4)).toEqual(['t1', 't2', 't3', 't4', 't5']);
+    expect(placed(0)).toEqual([null, 't1', 't2', 't3', 't4']);
+  });
+});

@@ -11,7 +11,7 @@ import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.
 import { findLeftovers } from '../../core/run/leftovers.js';
 import { RunSupervisor } from '../../core/run/supervisor.js';
 import { ProbeEventsParser } from '../../core/runners/probe-events.js';
-import { listTree } from '../../native/tree-listing.js';
+import { birthTimeTickMs, listTree } from '../../native/tree-listing.js';
 import { BoundaryServer } from './boundary-server.js';
 import { EventsTail } from './events-tail.js';
 import { detectFailure } from '../../core/signatures/failure-line.js';
@@ -120,7 +120,7 @@ export class RunRecording {
     const logDir = this.probeLogDir;
     const record = await this.supervisor.finish(
       exitCode,
-      async (placeAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), placeAt, pathStyleOf(d))),
+      async (placeAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), placeAt, pathStyleOf(d), birthTimeTickMs())),
       // Loaded at the end: reading the probes' logs validates them with zod, which the run's start need not pay for.
       logDir ? async (holders) => (await import('./run-stacks.js')).matchRunStacks(logDir, holders, dirs) : undefined,
     );
