@@ -424,3 +424,19 @@ describe('RunRecorder: scopes, self-inventory, deletes of held paths', () => {
     expect(byScan!.attribution).toMatchObject({ verdict: 'blocked-cleanup', verdictBy: 'deleted-while-held' });
   });
 });
+
+describe('RunRecorder: a process listing its own holdings', () => {
+  it('a poll that began before the list and arrives after it keeps the first sighting and the unlink the list saw', () => {
+    const h = holder(10, '/w/db');
+    const r = recorderWith([
+      test('test-start', 't1', T0 + 100),
+      test('test-end', 't1', T0 + 500),
+      { t: 'appeared', atMs: T0 + 500, scanStartedAtMs: T0 + 500, key: 'k', holder: { ...h, deleted: true }, member },
+      { t: 'boundary', test: 't1', listed: true, atMs: T0 + 500, pid: 10, scanStartedAtMs: T0 + 500, scanEndedAtMs: T0 + 500, held: ['k'] },
+      { t: 'appeared', atMs: T0 + 520, scanStartedAtMs: T0 + 490, key: 'k', holder: h, member },
+    ]);
+    const [attributed] = r.record().holders;
+    expect(attributed).toMatchObject({ deleted: true, attribution: { verdict: 'blocked-cleanup', openedDuring: 't1', openedDuringBy: 'self-inventory' } });
+    expect(attributed!.attribution.firstSeenAt).toBe(new Date(T0 + 500).toISOString());
+  });
+});

@@ -100,7 +100,8 @@ export class RunRecorder {
         // seen then.
         const listed = this.ledger.get(entry.key);
         if (listed && listed.goneAtMs === null) {
-          listed.holder = entry.holder;
+          // The scan may have begun before the list was taken: an unlink the list saw stays seen.
+          listed.holder = { ...entry.holder, deleted: entry.holder.deleted || listed.holder.deleted };
           break;
         }
         this.ledger.set(entry.key, {
