@@ -23,7 +23,7 @@ describe('corpus: agmsg test_launcher.bats (a detached bridge holds the store wh
       [TEST, 'passed'],
     ]);
     // The bridge's sqlite3 (no probe inside it) was spawned by the test: its holdings are that test's.
-    const row = (file: string) => `tmp.*/${file} (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST} by process-tree | at no open stack`;
+    const row = (file: string) => `tmp.*/${file} (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST} by poll | at no open stack`;
     expect(distinct(runs)).toEqual([
       {
         runs: RUNS,

@@ -6,5 +6,5 @@ SKILL_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 {
   echo "INSERT INTO messages (sender, body) VALUES ('bridge', 'ready');"
   echo "SELECT 'ready';"
-  sleep 2
+  sleep 6
 } | sqlite3 "$SKILL_DIR/db/messages.db" > "$SKILL_DIR/run/bridge.out"
