@@ -22,3 +22,19 @@ describe.each(SCOPES_RUNNERS)('$runner: 1 ms tests under load', (runner) => {
     expect(distinct(runs)).toEqual([{ runs: RUNS, summary: expectedSummary(runner) }]);
   }, 900_000);
 });
+
+describe('node:test: a 1 ms test that starts a detached holder, under load', () => {
+  it(`names the test that spawned it, and its holding as outliving the run, in ${RUNS} of ${RUNS} runs`, async () => {
+    const command = [process.execPath, '--test', 'detach.test.mjs'];
+    const runs = await runInPairs(
+      RUNS,
+      SCOPES_RUNNERS[0]!.caseDir,
+      () => command,
+      (watched) => ({ WORK: watched }),
+    );
+    expect(runs.filter((r) => r.exitCode !== 0).map((r) => r.tail)).toEqual([]);
+    expect(distinct(runs)).toEqual([{ runs: RUNS, summary: ['holder.log | outlived-run by poll | opened in - by - | at no open stack'] }]);
+    const spawned = runs.map((r) => r.record.holders.map((h) => `${h.processName} spawned during ${h.attribution.spawnedDuring}`));
+    expect(new Set(spawned.map((s) => s.join('\n')))).toEqual(new Set(['sh spawned during starts a holder']));
+  }, 900_000);
+});
