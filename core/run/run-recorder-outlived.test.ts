@@ -82,4 +82,15 @@ describe('RunRecorder: processes that outlive the command', () => {
     // Without the probe's word, the timeline at the child's start: no test ran then.
     expect(attributionOf([...lateWriter(START + 300, START + 600), stacks(spawnedBy(undefined)), end])[0]!.spawnedDuring).toBeNull();
   });
+
+  it('one a poll also met during its test, still held after the exit, outlived the run all the same (the meeting is timing)', () => {
+    const [a] = attributionOf([
+      { t: 'test', event: { type: 'test-start', name: 'spawns', atMs: START + 150 } },
+      { t: 'appeared', atMs: START + 160, scanStartedAtMs: START + 155, key: 'k', holder: writer('/w/late.db', START + 152), member: detached },
+      { t: 'test', event: { type: 'test-end', name: 'spawns', outcome: 'passed', atMs: START + 250 } },
+      { t: 'command-exit', atMs: START + 300, exitCode: 0 },
+      { t: 'run-end', atMs: START + 2000, exitCode: 0, lastSeen: { k: START + 1900 } },
+    ]);
+    expect(a).toMatchObject({ verdict: 'outlived-run', verdictBy: 'poll', openedDuring: 'spawns' });
+  });
 });

@@ -405,13 +405,20 @@ export class RunRecorder {
       if (end) return { verdict: end.held.has(row.key) ? 'leaked-past-test' : 'in-run', by: end.by };
       // Held while its process was stopped at its exit (after all of that process's tests).
       if (this.heldAtExit.get(row.holder.pid)?.has(row.key)) return { verdict: 'leaked-past-test', by: 'exit-stop' };
+      // Polls only: still held after the command exited is the larger claim (it outlived its test too),
+      // and whether a poll also met it before the exit is timing.
+      if (this.seenAfterCommandExit(row)) return { verdict: 'outlived-run', by: 'poll' };
       // No boundary for it: seen at a poll that started after its test had ended.
       const testEnd = this.timeline.endOf(opened.test);
       if (testEnd !== null && row.lastSeenAtMs > testEnd) return { verdict: 'leaked-past-test', by: 'poll' };
     }
     // Seen by a scan begun after the command exited: its process lived on, holding it, after the run.
-    if (this.commandExitAtMs !== undefined && row.lastSeenAtMs >= this.commandExitAtMs) return { verdict: 'outlived-run', by: 'poll' };
+    if (this.seenAfterCommandExit(row)) return { verdict: 'outlived-run', by: 'poll' };
     return { verdict: 'in-run', by: opened.by ?? 'poll' };
+  }
+
+  private seenAfterCommandExit(row: LedgerRow): boolean {
+    return this.commandExitAtMs !== undefined && row.lastSeenAtMs >= this.commandExitAtMs;
   }
 
   /** The scan at the end of a wider scope, after the holder was first seen, that its process waited for. */
