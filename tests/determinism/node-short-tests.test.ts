@@ -33,8 +33,13 @@ describe('node:test: a 1 ms test that starts a detached holder, under load', () 
       (watched) => ({ WORK: watched }),
     );
     expect(runs.filter((r) => r.exitCode !== 0).map((r) => r.tail)).toEqual([]);
-    expect(distinct(runs)).toEqual([{ runs: RUNS, summary: ['holder.log | outlived-run by poll | opened in - by - | at no open stack'] }]);
-    const spawned = runs.map((r) => r.record.holders.map((h) => `${h.processName} spawned during ${h.attribution.spawnedDuring}`));
-    expect(new Set(spawned.map((s) => s.join('\n')))).toEqual(new Set(['sh spawned during starts a holder']));
+    // Its opening is not recorded (no probe runs in sh): which test a poll first met it in is timing.
+    // Its spawning test is the probe's record of the spawn call; its verdict, that it outlived the run.
+    const said = runs.map((r) =>
+      r.record.holders
+        .map((h) => `${h.path.split('/').at(-1)} | ${h.attribution.verdict} by ${h.attribution.verdictBy} | spawned during ${h.attribution.spawnedDuring}`)
+        .join('\n'),
+    );
+    expect(new Set(said)).toEqual(new Set(['holder.log | outlived-run by poll | spawned during starts a holder']));
   }, 900_000);
 });
