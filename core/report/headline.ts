@@ -132,10 +132,17 @@ function predictedHeadline(record: RunRecord, holder: AttributedHolder, count: n
   out.push({ code: holderPath(record, holder).replace(/ \(deleted\)$/, '') }, ' while ', { code: holder.processName }, ` PID ${holder.pid} still held it`);
   const openedAt = openLine(record, holder);
   if (a.openedDuring) out.push(' (opened in ', { code: a.openedDuring }, ...(openedAt ? [' at ', { code: openedAt }] : []), ')');
-  else if (a.scope) out.push(' (', ...scopeWords(a.scope).slice(1), ...(openedAt ? [' at ', { code: openedAt }] : []), ')');
+  else if (a.scope) out.push(' (', ...openedInScope(a.scope), ...(openedAt ? [' at ', { code: openedAt }] : []), ')');
   if (count > 1) out.push(` (and ${count - 1} more like it)`);
   out.push(record.platform === 'win32' ? ': that delete fails with WinError 32' : ': on Windows, that delete fails (WinError 32, EBUSY)');
   return out;
+}
+
+/** Where an open of a wider scope was made, as a parenthesis says it. */
+function openedInScope(scope: NonNullable<AttributedHolder['attribution']['scope']>): Inline[] {
+  if (scope.kind === 'suite') return ['opened in a before-all hook of ', { code: scope.name }];
+  if (scope.kind === 'file') return ['opened at the top of ', { code: scope.name }];
+  return ['opened outside any suite of ', { code: scope.name }];
 }
 
 /** How a wider scope's leak reads: where it was opened, and that it outlived the scope's end. */

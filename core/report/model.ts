@@ -13,7 +13,7 @@ export function verdictsPresent(holders: readonly AttributedHolder[]): Verdict[]
 }
 
 export const VERDICT_MEANING: Record<Verdict, string> = {
-  'blocked-cleanup': 'held a path when a teardown failed',
+  'blocked-cleanup': 'held a path when a teardown failed, or when a run process deleted it (on Windows that delete fails)',
   'leaked-past-test': 'outlived the test (or the beforeAll, fixture or module scope) during which it appeared (on Windows, that cleanup fails)',
   'outlived-run': 'a process of this run still alive and holding it after the test command exited',
   'closed-by-gc':
