@@ -18,15 +18,15 @@ const { trackVitestTests } = require('./vitest.cjs');
  * Set by a node --test file's process for its descendants: they inherit NODE_TEST_CONTEXT from it, yet
  * run none of its tests (a detached writer a test spawned would otherwise name itself a test file).
  */
-const NODE_TEST_FILE_PID = 'HOLDWATCH_NODE_TEST_FILE_PID';
+const FILE_PROCESS_PID = 'HOLDWATCH_NODE_TEST_FILE_PID';
 
 /** The runner's tracker for this process, or null when it is none of theirs. `main` is argv[1]. */
 function trackRunnerTests(env, main, onStart, onEnd, onScopeEnd) {
   // A node --test runner started by a test: the files it runs are test files again.
-  if (process.execArgv.includes('--test')) delete env[NODE_TEST_FILE_PID];
+  if (process.execArgv.includes('--test')) delete env[FILE_PROCESS_PID];
   // A file node --test runs, in its own process; named by its path from the working directory.
-  else if (env.NODE_TEST_CONTEXT && env[NODE_TEST_FILE_PID] === undefined) {
-    env[NODE_TEST_FILE_PID] = String(process.pid);
+  else if (env.NODE_TEST_CONTEXT && env[FILE_PROCESS_PID] === undefined) {
+    env[FILE_PROCESS_PID] = String(process.pid);
     return { ...trackNodeTests(onStart, onEnd, onScopeEnd, fileNameOf(main)), timeline: false };
   }
   const parts = typeof main === 'string' ? main.split(/[\\/]/) : [];
