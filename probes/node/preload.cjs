@@ -42,7 +42,7 @@ const { syncBuiltinESMExports } = require('node:module');
 const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 const { trackRunnerTests } = require('./runners/index.cjs');
-const { listHeld, watchedPrefixes } = require('./self-inventory.cjs');
+const { isWatched, listHeld, watchedPrefixes } = require('./self-inventory.cjs');
 
 const WIRE_VERSION = 1;
 /**
@@ -415,7 +415,7 @@ function onChdir(above) {
     state.cwdRecord = null;
   }
   const cwd = safeCwd();
-  if (cwd === null || !state.watched.some((prefix) => (cwd + path.sep).startsWith(prefix))) return;
+  if (cwd === null || !isWatched(state.watched, cwd)) return;
   const record = captureInto(
     { kind: 'open', id: state.nextId++, atMs: now, api: 'process.chdir', path: cwd, fd: null, flags: null, test: null, trace: {}, cwd: true },
     above,
@@ -437,11 +437,11 @@ function scopeRecords(scope) {
  */
 function listOwnHolds(test) {
   if (state.watched.length === 0) return;
-  const listing = listHeld(state.watched, [state.logFd, state.timelineFd], original.readdirSync, original.readlinkSync);
-  if (listing === null) return;
+  const held = listHeld(state.watched, [state.logFd, state.timelineFd], original.readdirSync, original.readlinkSync);
+  if (held === null) return;
   const now = Date.now();
   const seen = new Set();
-  for (const { fd, path: file } of listing.fds) {
+  for (const { fd, path: file } of held) {
     seen.add(fd);
     const listed = listedByFd.get(fd);
     const wrapped = pendingByFd[fd] ?? writtenByFd.get(fd);

@@ -1,8 +1,8 @@
 'use strict';
 // The test process's own list of what it holds under the watched dirs, read from inside at a scope's
 // start and end: /proc/self/fd's links name every descriptor, whoever opened it (a native addon such
-// as better-sqlite3, a WASM VFS, fs calls the probe does not wrap), and /proc/self/cwd the process's
-// own working directory. Reading it takes a readlink per descriptor, no round trip to holdwatch, so a
+// as better-sqlite3, a WASM VFS, fs calls the probe does not wrap). The working directory is the
+// probe's process.chdir wrapper's to follow. Reading it takes a readlink per descriptor, no round trip to holdwatch, so a
 // loaded machine does not multiply its cost. Linux only: elsewhere `listHeld` returns null and the run
 // falls back to holdwatch's scans.
 const fs = require('node:fs');
@@ -21,13 +21,17 @@ function watchedPrefixes(env) {
     .map((dir) => (dir.endsWith('/') ? dir : dir + '/'));
 }
 
+/** `p` is a watched dir (`prefixes` end in a separator) or lies under one. */
+function isWatched(prefixes, p) {
+  return prefixes.some((prefix) => p.startsWith(prefix) || p + '/' === prefix);
+}
+
 /**
- * Every descriptor of this process on a path at or under a watched dir, and the working directory when
- * it is there; `skip` are the probe's own descriptors. Null where /proc is not there to ask.
+ * Every descriptor of this process on a path at or under a watched dir; `skip` are the probe's own
+ * descriptors. Null where /proc is not there to ask.
  */
 function listHeld(prefixes, skip, readdirSync = fs.readdirSync, readlinkSync = fs.readlinkSync) {
   if (process.platform !== 'linux' || prefixes.length === 0) return null;
-  const under = (p) => prefixes.some((prefix) => p.startsWith(prefix) || p + '/' === prefix);
   let names;
   try {
     names = readdirSync(FD_DIR);
@@ -46,16 +50,9 @@ function listHeld(prefixes, skip, readdirSync = fs.readdirSync, readlinkSync = f
     }
     const deleted = target.endsWith(DELETED);
     const file = deleted ? target.slice(0, -DELETED.length) : target;
-    if (file.startsWith('/') && under(file)) fds.push({ fd, path: file, deleted });
+    if (file.startsWith('/') && isWatched(prefixes, file)) fds.push({ fd, path: file, deleted });
   }
-  let cwd = null;
-  try {
-    const dir = readlinkSync('/proc/self/cwd');
-    if (under(dir)) cwd = dir;
-  } catch {
-    // no cwd to read: nothing held there that we can name
-  }
-  return { fds, cwd };
+  return fds;
 }
 
-module.exports = { listHeld, watchedPrefixes };
+module.exports = { isWatched, listHeld, watchedPrefixes };
