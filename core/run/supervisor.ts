@@ -83,8 +83,8 @@ export class RunSupervisor {
   private membership: RunMembership | undefined;
   private watcher: Watcher | undefined;
   private readonly lastSeen = new Map<string, number>();
-  /** A probe has reported a test: from then on the tests stdout shows are not recorded again. */
-  private probeEventsSeen = false;
+  /** A probe reports the tests (the runner table says so, or a probe reported one): stdout's are not recorded again. */
+  private testsFromProbe = false;
   /** Current holders whose path was still linked when last journaled: an unlink later is journaled once. */
   private readonly linked = new Set<string>();
   /** When each current holder first appeared (its scan's end), by key: a cleanup's own fresh handles. */
@@ -153,14 +153,19 @@ export class RunSupervisor {
   outputTestEvent(event: TestEvent): void {
     // A probe inside the runner reports its tests (mocha and jest through the Node preload, under
     // `npm test` too): the same tests read from stdout would be counted twice.
-    if (this.probeEventsSeen) return;
+    if (this.testsFromProbe) return;
     this.testEvent(event);
     if (event.type === 'test-end' && this.watcher) this.watcher.scanNow({ full: false }).catch(this.options.onError);
   }
 
+  /** The runner table knows this runner's tests are reported by a probe, before any of them starts. */
+  expectProbeTests(): void {
+    this.testsFromProbe = true;
+  }
+
   /** A test event from a probe's events file (pytest plugin, node reporter, bats formatter, Node preload). */
   probeTestEvent(event: TestEvent): void {
-    if (event.type === 'test-start' || event.type === 'test-end') this.probeEventsSeen = true;
+    if (event.type === 'test-start' || event.type === 'test-end') this.testsFromProbe = true;
     this.testEvent(event);
   }
 

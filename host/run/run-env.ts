@@ -1,5 +1,6 @@
 // The test command's environment: the run tag that keeps every descendant attributable, the probes'
-// events file, and the bundled pytest plugin — always added to what the user has, never replacing it.
+// events file and the stack probes — always added to what the user has (and what the runner table
+// added to it), never replacing it.
 import { delimiter } from 'node:path';
 import { BOUNDARY_VARIABLE } from '../../contract/boundary.js';
 import { RUN_TAG_VARIABLE } from '../../core/run/membership.js';
@@ -34,8 +35,6 @@ export function runEnvironment(
     [BOUNDARY_VARIABLE]: boundary,
     HOLDWATCH_WATCHED: watched.join(delimiter),
   };
-  // The Python runner probes (pytest plugin, unittest hook): on PYTHONPATH (prepended, the user's entries kept); pytest loads its plugin with -p.
-  env.PYTHONPATH = [PROBES_DIR + 'python-runners', ...(base.PYTHONPATH ? [base.PYTHONPATH] : [])].join(delimiter);
   // The stack probes: Python's sitecustomize (which chains the user's) and Node's --require preload.
   Object.assign(
     env,
@@ -47,8 +46,6 @@ export function runEnvironment(
       pathDelimiter: delimiter,
     }),
   );
-  if (!/(^|\s)-p\s*holdwatch_pytest\b/.test(base.PYTEST_ADDOPTS ?? ''))
-    env.PYTEST_ADDOPTS = [base.PYTEST_ADDOPTS, '-p holdwatch_pytest'].filter(Boolean).join(' ');
   // Output now goes through a pipe: keep Python writing line by line, so a failure line reaches us
   // (and the user) when it happens, not when a 8 KiB buffer fills.
   env.PYTHONUNBUFFERED ??= '1';

@@ -3,8 +3,7 @@
 // and tests, attribute holders, and end with the record.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
 import { DEFAULT_GRACE_MS } from '../../core/run/outliving-grace.js';
@@ -18,10 +17,10 @@ import { openHolderSource, openProcessSource } from '../../native/index.js';
 import { runsDir } from '../data-dir.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { markRunListed } from './live-run-marker.js';
-import { prepareGoExec, throughExitStop } from './go-exec.js';
 import { runEnvironment } from './run-env.js';
 import { newRunId, RunRecording } from './run-recording.js';
-import { prepareCommand, type PreparedCommand } from './runner-probes.js';
+import { prepareForRunners } from './runners/prepare.js';
+import { PROBES_DIR } from '../install-paths.js';
 import { systemClock } from '../system-clock.js';
 
 /** Where the command's output goes, and how it relates to the terminal holdwatch runs in. */
@@ -130,20 +129,26 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
     const boundary = await recording.openBoundary();
 
     await loadTapParserBeforeTheCommand(process.platform);
-    options.onStage?.('preparing the Go exit stop');
-    const goExec = await prepareGoExec(options.env, dirname(runs), {}, command);
-    const isFile = (path: string) => statSync(resolve(options.cwd, path), { throwIfNoEntry: false })?.isFile() === true;
-    const prepared = prepareCommand(throughExitStop(command, goExec.program, isFile), options.io.userSeesTerminal);
-    const env = {
-      ...runEnvironment(
-        options.env,
-        { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary, watched: dirs.map((d) => d.matchPrefix) },
-        options.io.userSeesTerminal,
-      ),
-      ...goExec.env,
-    };
+    options.onStage?.("preparing the runner's command (the Go exit stop)");
+    const prepared = await prepareForRunners({
+      command,
+      base: options.env,
+      cwd: options.cwd,
+      cacheDir: dirname(runs),
+      probesDir: PROBES_DIR,
+      platform: process.platform,
+      nodeMajor: OWN_NODE_MAJOR,
+      userSeesTerminal: options.io.userSeesTerminal,
+    });
+    // The tests a probe reports are the ones its runner's output reports again.
+    if (prepared.runner.tests.by === 'probe') recording.supervisor.expectProbeTests();
+    const env = runEnvironment(
+      { ...options.env, ...prepared.env },
+      { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary, watched: dirs.map((d) => d.matchPrefix) },
+      options.io.userSeesTerminal,
+    );
     const exitCode = await runChild(
-      prepared,
+      prepared.command,
       { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned, readProbeEvents: () => tail.drain() },
       recording.supervisor,
     );
@@ -164,6 +169,8 @@ export async function superviseRun(options: SupervisedRunOptions): Promise<Super
 }
 
 /** How long the pipes may stay quiet after the command exited before holdwatch stops reading them. */
+/** Node's own major: the node the command runs is, nearly always, the one running holdwatch. */
+const OWN_NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const QUIET_AFTER_EXIT_MS = 100;
 
 /**
@@ -251,11 +258,7 @@ interface ChildOptions {
 }
 
 /** Spawns the command, hands its output on unchanged, forwards signals; resolves to its exit code. */
-function runChild(
-  { command, probeReportsTests }: PreparedCommand,
-  { env, cwd, io, runId, onSpawned, readProbeEvents }: ChildOptions,
-  supervisor: RunSupervisor,
-): Promise<number> {
+function runChild(command: readonly string[], { env, cwd, io, runId, onSpawned, readProbeEvents }: ChildOptions, supervisor: RunSupervisor): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd });
     supervisor.attach(child.pid ?? -1);
@@ -264,8 +267,8 @@ function runChild(
     const feed = (parsed: ReturnType<SniffingParser['push']>) => {
       // A probe inside the runner writes a test's start before the runner prints anything of it: read
       // the events file first, so the supervisor knows the probe reports these tests (mocha under npm).
-      if (!probeReportsTests && parsed.events.length > 0) readProbeEvents();
-      if (!probeReportsTests) for (const event of parsed.events) supervisor.outputTestEvent(event);
+      if (parsed.events.length > 0) readProbeEvents();
+      for (const event of parsed.events) supervisor.outputTestEvent(event);
       for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
     };
     const stderrLines = new SniffingParser('stderr', systemClock, tapParser);

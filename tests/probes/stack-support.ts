@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import type { Holder } from '../../contract/holders.js';
 import type { StackFrame } from '../../contract/stacks.js';
 import { parseProbeLog, probeEnvironment, type ProbeRecord } from '../../core/stacks/index.js';
+import { NODE_TRACKERS_VARIABLE, nodeTrackersOf } from '../../host/run/runners/prepare.js';
 import { LinuxHolderSource } from '../../native/linux/linux-holder-source.js';
 import { expect } from 'vitest';
 
@@ -43,7 +44,7 @@ export function makeScratch(): Scratch {
       return file;
     },
     probedEnv(extra = {}, dir = logDir) {
-      const base: NodeJS.ProcessEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...extra };
+      const base: NodeJS.ProcessEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', [NODE_TRACKERS_VARIABLE]: nodeTrackersOf(), ...extra };
       delete base.HOLDWATCH_PROBE_DISABLED;
       const added = probeEnvironment({ logDir: dir, pythonProbeDir: PYTHON_PROBE, nodePreload: NODE_PRELOAD, env: base, pathDelimiter: delimiter });
       return { ...base, ...added };

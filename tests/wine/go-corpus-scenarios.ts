@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../contract/runs.js';
-import { goExecEnvironment } from '../../host/run/go-exec.js';
+import { goExecEnvironment } from '../../host/run/runners/go-exec.js';
 import { host, REPO, useWindowsScratch, winPath, type NodeRun } from './wine-harness.js';
 
 const CASE = join(REPO, 'tests', 'corpus', 'k6-file-console');

@@ -1,44 +1,63 @@
 'use strict';
-// Picks the in-process test tracker for the runner this process is part of. Each tracker calls
-// onStart(name) and onEnd(name, outcome, detail) as the runner's tests start and end in this process,
-// and gives a getter of the test running now, and, where the runner transforms the code it runs, a
-// mapper of stack positions back to the source (`mapPosition`), and maybe `atExit`, called as the process
-// exits. `currentScope` names the wider scope running outside any test ({kind, name}: a suite's or a
-// file's hooks, import time), whose end the tracker reports through onScopeEnd(name, kind), after that
-// scope's after hooks; a scope with no reported end ends with the process. `timeline` says whether the
-// tracker's events are the run's test timeline (mocha, jest and vitest have no holdwatch reporter;
-// node --test has one, in its parent).
+// Picks the in-process test tracker for the runner this process is part of, from the trackers the run's
+// runner table names (HOLDWATCH_NODE_TRACKERS, host/run/runners/table.ts): the first whose process this
+// is. Each tracker module exports `track(onStart, onEnd, onScopeEnd, file)`, which calls onStart(name)
+// and onEnd(name, outcome, detail) as the runner's tests start and end in this process, and gives a
+// getter of the test running now, and, where the runner transforms the code it runs, a mapper of stack
+// positions back to the source (`mapPosition`), and maybe `atExit`, called as the process exits.
+// `currentScope` names the wider scope running outside any test ({kind, name}: a suite's or a file's
+// hooks, import time), whose end the tracker reports through onScopeEnd(name, kind), after that
+// scope's after hooks; a scope with no reported end ends with the process. `writesTimeline` says
+// whether the tracker's events are the run's test timeline (node --test has a reporter for that, in
+// its parent; mocha, jest and vitest have none).
 const path = require('node:path');
-const { trackNodeTests } = require('./node-test.cjs');
-const { trackMochaTests } = require('./mocha.cjs');
-const { trackJestTests } = require('./jest.cjs');
-const { trackVitestTests } = require('./vitest.cjs');
-
-/**
- * Set by a node --test file's process for its descendants: they inherit NODE_TEST_CONTEXT from it, yet
- * run none of its tests (a detached writer a test spawned would otherwise name itself a test file).
- */
-const FILE_PROCESS_PID = 'HOLDWATCH_NODE_TEST_FILE_PID';
 
 /** The runner's tracker for this process, or null when it is none of theirs. `main` is argv[1]. */
 function trackRunnerTests(env, main, onStart, onEnd, onScopeEnd) {
-  // A node --test runner started by a test: the files it runs are test files again.
-  if (process.execArgv.includes('--test')) delete env[FILE_PROCESS_PID];
-  // A file node --test runs, in its own process; named by its path from the working directory.
-  else if (env.NODE_TEST_CONTEXT && env[FILE_PROCESS_PID] === undefined) {
-    env[FILE_PROCESS_PID] = String(process.pid);
-    return { ...trackNodeTests(onStart, onEnd, onScopeEnd, fileNameOf(main)), timeline: false };
-  }
-  const parts = typeof main === 'string' ? main.split(/[\\/]/) : [];
-  // mocha's bin (mocha, _mocha), its lib/cli, and its --parallel workers all live in its package.
-  if (parts.includes('mocha') || /^_?mocha(\.js)?$/.test(path.basename(main ?? ''))) return { ...trackMochaTests(onStart, onEnd, onScopeEnd), timeline: true };
-  // jest's bin, and jest-worker's child processes.
-  if (parts.some((p) => p === 'jest' || p === 'jest-cli' || p === 'jest-worker')) return { ...trackJestTests(onStart, onEnd, onScopeEnd), timeline: true };
-  // vitest's worker processes (its default pool, forks: vitest/dist/workers/forks.js).
-  if (parts.includes('vitest') && parts.includes('workers')) return { ...trackVitestTests(onStart, onEnd, onScopeEnd), timeline: true };
-  return null;
+  const spec = trackersOf(env).find((s) => isRunnersProcess(s, env, main));
+  if (spec === undefined) return null;
+  const { track, writesTimeline } = require(`./${spec.tracker}.cjs`);
+  return { ...track(onStart, onEnd, onScopeEnd, fileNameOf(main)), timeline: writesTimeline };
 }
 
+function trackersOf(env) {
+  let specs;
+  try {
+    specs = JSON.parse(env.HOLDWATCH_NODE_TRACKERS ?? '[]');
+  } catch {
+    return [];
+  }
+  // A tracker is a module beside this one: its name is a plain word, never a path.
+  return Array.isArray(specs) ? specs.filter((s) => typeof s?.tracker === 'string' && /^[a-z][a-z-]*$/.test(s.tracker)) : [];
+}
+
+function isRunnersProcess(spec, env, main) {
+  if (typeof spec.variable === 'string') return claimedFromRunner(spec, env);
+  if (typeof spec.main !== 'string' || typeof main !== 'string') return false;
+  try {
+    return new RegExp(spec.main).test(main.split(path.sep).join('/'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A process its runner started to run tests sets `variable` for it; its descendants inherit the variable
+ * yet run none of its tests (a detached writer a test spawned would otherwise name itself a test file):
+ * the first process marks itself for them. A runner started again below it (`runnerFlag`) clears the mark.
+ */
+function claimedFromRunner(spec, env) {
+  const mark = `HOLDWATCH_TRACKED_${spec.variable}`;
+  if (process.execArgv.includes(spec.runnerFlag)) {
+    delete env[mark];
+    return false;
+  }
+  if (env[spec.variable] === undefined || env[mark] !== undefined) return false;
+  env[mark] = String(process.pid);
+  return true;
+}
+
+/** The test file's name from the working directory, as a runner that names tests by file shows it. */
 function fileNameOf(main) {
   if (typeof main !== 'string') return '<file>';
   return path.relative(process.cwd(), main).split(path.sep).join('/');

@@ -125,4 +125,4 @@ function namesOf(test) {
   return names;
 }
 
-module.exports = { trackJestTests };
+module.exports = { track: trackJestTests, writesTimeline: true };

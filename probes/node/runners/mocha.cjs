@@ -87,4 +87,4 @@ function outcomeOf(test) {
   return 'passed';
 }
 
-module.exports = { trackMochaTests };
+module.exports = { track: trackMochaTests, writesTimeline: true };

@@ -116,4 +116,4 @@ function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
   };
 }
 
-module.exports = { trackNodeTests };
+module.exports = { track: trackNodeTests, writesTimeline: false };

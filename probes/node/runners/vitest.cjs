@@ -134,4 +134,4 @@ function nameOf(task, root) {
   return [file, ...names].filter(Boolean).join(' > ');
 }
 
-module.exports = { trackVitestTests };
+module.exports = { track: trackVitestTests, writesTimeline: true };

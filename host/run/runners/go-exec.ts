@@ -10,10 +10,12 @@
 // opened each file and whether it was still open at that test's end, which no scan of a 1 ms test can.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
-import { shortPathOf } from '../../native/index.js';
-import { PROBES_DIR } from '../install-paths.js';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { shortPathOf } from '../../../native/index.js';
+import { PROBES_DIR } from '../../install-paths.js';
+import type { CommandLine } from './command-line.js';
+import type { RunnerContext } from './runner.js';
 
 const GO_EXEC_SOURCES = [
   'go/exec/main.go',
@@ -116,16 +118,24 @@ function isGoCommand(command: readonly string[]): boolean {
   return name === 'go' || name === 'go.exe' || /\.test(?:\.exe)?$/.test(name);
 }
 
+/** The runner table's Go entry: what every run's environment gains for Go's test binaries. */
+export async function goExitStopEnvironment({ base, cacheDir, platform, probesDir, command }: RunnerContext): Promise<NodeJS.ProcessEnv> {
+  return (await prepareGoExec(base, cacheDir, { platform, probesDir }, command)).env;
+}
+
 /**
  * A Go test binary run directly (`go test -c`'s `pkg.test`, `pkg.test.exe`: CI builds one and runs it
- * later, or on another machine) runs through the exit-stop program, as `go test -exec` would run it.
- * Only one that is there (`isFile`, from the command's cwd): a missing one is the user's mistake, said
- * by holdwatch's own "command not found".
+ * later, or on another machine). Only one that is there, from the command's cwd: a missing one is the
+ * user's mistake, said by holdwatch's own "command not found".
  */
-export function throughExitStop(command: readonly string[], program: string | null, isFile: (path: string) => boolean): string[] {
-  const name = /[^\\/]*$/.exec(command[0] ?? '')![0];
-  const wrap = program !== null && /\.test(?:\.exe)?$/i.test(name) && isFile(command[0]!);
-  return wrap ? [program, ...command] : [...command];
+export function isGoTestBinary({ program, name }: CommandLine, { cwd }: RunnerContext): boolean {
+  return /\.test$/i.test(name) && statSync(resolve(cwd, program), { throwIfNoEntry: false })?.isFile() === true;
+}
+
+/** The binary runs through the exit-stop program GOFLAGS names, as `go test -exec` would run it. */
+export function throughExitStop({ prefix, program, args }: CommandLine, _context: RunnerContext, env: NodeJS.ProcessEnv): string[] {
+  const exitStop = /-exec=(\S+)$/.exec(env.GOFLAGS ?? '')?.[1];
+  return exitStop === undefined ? [...prefix, program, ...args] : [...prefix, exitStop, program, ...args];
 }
 
 /** Builds the program into `bin` unless it is there; true when it is there afterwards. */

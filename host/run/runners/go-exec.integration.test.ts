@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGoExec, prepareGoExec } from './go-exec.js';
 
-const probesDir = join(import.meta.dirname, '../../probes');
+const probesDir = join(import.meta.dirname, '../../../probes');
 
 describe('prepareGoExec on Windows', () => {
   let scratch = '';

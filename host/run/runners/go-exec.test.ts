@@ -1,10 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { goExecEnvironment, onPath, prepareGoExec, throughExitStop } from './go-exec.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { commandLineOf } from './command-line.js';
+import { goExecEnvironment, isGoTestBinary, onPath, prepareGoExec, throughExitStop } from './go-exec.js';
+import type { RunnerContext } from './runner.js';
 
-const probesDir = join(import.meta.dirname, '../../probes');
+const probesDir = join(import.meta.dirname, '../../../probes');
 const SCRIPT = join(probesDir, 'go/holdwatch-go-exec');
 const linux = { platform: 'linux' as const, probesDir };
 const win32 = { platform: 'win32' as const, probesDir };
@@ -52,25 +54,23 @@ describe('goExecEnvironment', () => {
   });
 });
 
-describe('throughExitStop', () => {
-  const there = () => true;
+describe('a Go test binary started directly', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'hw-go-binary-'));
+  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+  for (const name of ['pkg.test', 'PKG.TEST.EXE', 'run.test.sh']) writeFileSync(join(cwd, name), '');
+  const context = { cwd } as RunnerContext;
+  const isBinary = (command: string[]) => isGoTestBinary(commandLineOf(command)!, context);
+  const through = (command: string[], goflags?: string) => throughExitStop(commandLineOf(command)!, context, goflags === undefined ? {} : { GOFLAGS: goflags });
 
-  it('runs a Go test binary started directly through the program, as go test -exec would', () => {
-    expect(throughExitStop(['./pkg.test', '-test.v'], '/p/x', there)).toEqual(['/p/x', './pkg.test', '-test.v']);
-    expect(throughExitStop(['C:\\ci\\pkg.test.exe', '-test.run=TestA'], 'C:\\hw\\x.exe', there)).toEqual([
-      'C:\\hw\\x.exe',
-      'C:\\ci\\pkg.test.exe',
-      '-test.run=TestA',
-    ]);
-    expect(throughExitStop(['PKG.TEST.EXE'], 'x', there)).toEqual(['x', 'PKG.TEST.EXE']);
+  it('is one named `*.test` (`.exe`) that is there', () => {
+    expect([isBinary(['./pkg.test', '-test.v']), isBinary([join(cwd, 'PKG.TEST.EXE')]), isBinary(['env', 'A=1', './pkg.test'])]).toEqual([true, true, true]);
+    expect([isBinary(['./run.test.sh']), isBinary(['./missing.test']), isBinary(['go', 'test'])]).toEqual([false, false, false]);
   });
 
-  it('leaves every other command, a binary that is not there, and any command when there is no program', () => {
-    expect(throughExitStop(['go', 'test', './...'], '/p/x', there)).toEqual(['go', 'test', './...']);
-    expect(throughExitStop(['npm', 'test'], '/p/x', there)).toEqual(['npm', 'test']);
-    expect(throughExitStop(['./run.test.sh'], '/p/x', there)).toEqual(['./run.test.sh']);
-    expect(throughExitStop(['./pkg.test'], '/p/x', () => false)).toEqual(['./pkg.test']);
-    expect(throughExitStop(['./pkg.test'], null, there)).toEqual(['./pkg.test']);
+  it('runs through the program GOFLAGS names, as go test -exec would run it', () => {
+    expect(through(['./pkg.test', '-test.v'], '-count=1 -exec=/p/x')).toEqual(['/p/x', './pkg.test', '-test.v']);
+    expect(through(['C:\\ci\\pkg.test.exe', '-test.run=TestA'], '-exec=C:\\hw\\x.exe')).toEqual(['C:\\hw\\x.exe', 'C:\\ci\\pkg.test.exe', '-test.run=TestA']);
+    expect(through(['./pkg.test'])).toEqual(['./pkg.test']);
   });
 });
 
