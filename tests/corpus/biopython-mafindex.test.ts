@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 const unittest = () => [SYSTEM_PYTHON, '-m', 'unittest', 'test_MafIO_index'];
 // tempfile.mkdtemp() goes where TMPDIR says: the watched dir.
 const env = (watched: string) => ({ TMPDIR: watched, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: join(CORPUS, 'biopython-mafindex/site-packages') });

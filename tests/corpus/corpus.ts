@@ -11,7 +11,7 @@ export const CORPUS = import.meta.dirname;
 
 /**
  * How many times a case runs: 3 by default, HOLDWATCH_CORPUS_RUNS=20 for the issue's "20 of 20" (with
- * both CPUs loaded, as the determinism tier does). Read by the cases written to it; older ones fix 20.
+ * both CPUs loaded, as the determinism tier does). Every case reads it.
  */
 export const CORPUS_RUNS = runsFrom(process.env.HOLDWATCH_CORPUS_RUNS);
 

@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 const JEST = join(REPO_ROOT, 'node_modules/.bin/jest');
 // tempfile names are random UUIDs.
 const stable = (path: string) => path.replace(/^[0-9a-f-]{36}(?=\.(jsonl|log)$)/, '*');

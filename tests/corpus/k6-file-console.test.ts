@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, distinct, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 const CASE = 'k6-file-console';
 // Go's temp names: the test's dir gets digits, CreateTemp's file is all digits.
 const stable = (path: string) => path.replace(/^(TestFileConsole\w+?)\d+\/001\/\d+$/, '$1*/001/*');

@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 const MOCHA = join(REPO_ROOT, 'node_modules/.bin/mocha');
 // The test's directory and the log file carry random names.
 const stable = (path: string) => path.replace(/^log-writer-test-[0-9.]+-\d+/, 'log-writer-test-*').replace(/_[0-9a-f]{24}_log$/, '_*_log');

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../probes/stack-support.js';
-import { CORPUS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 const FILE = 'test/parallel/test-fs-writefile-with-fd.js';
 const source = readFileSync(join(CORPUS, 'node-writefile-fd', FILE), 'utf8');
 

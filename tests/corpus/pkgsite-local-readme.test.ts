@@ -4,9 +4,9 @@
 // stop of holdwatch's -exec program sees what the binary still holds, and the temp dir's name says whose.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 const FALLBACK_RUNS = 5;
 const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
 const stable = (path: string) => path.replace(/^TestServer\d+/, 'TestServer*');

@@ -1,8 +1,8 @@
 // angular/protractor#5411: the logger keeps an fd per setWrite and never closes it (README.md there).
 import { describe, expect, it } from 'vitest';
-import { distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 
 // The test process lives ~150 ms: some runs a poll sees it holding, some only its probe does. The
 // summary must read the same either way.

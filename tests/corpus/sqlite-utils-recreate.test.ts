@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 const pytest = (watched: string) => [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--basetemp', watched, 'test_recreate.py'];
 
 describe('corpus: sqlite-utils test_recreate (WinError 32 on Windows)', () => {

@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
 
-const RUNS = 20;
+const RUNS = CORPUS_RUNS;
 const VITEST = join(REPO_ROOT, 'node_modules/.bin/vitest');
 // The report files have fixed names under os.tmpdir(): nothing random to normalise.
 const stable = (path: string) => path;

@@ -55,7 +55,7 @@ describe('DetoxLogger', () => {
   }
 
   async function jsonl() {
-    safetyTimeout = safetyTimeout || sleep(100);
+    safetyTimeout = safetyTimeout || sleep(500);
     await safetyTimeout;
     const contents = fs.readFileSync(jsonlLogPath, 'utf8');
     return contents
@@ -65,7 +65,7 @@ describe('DetoxLogger', () => {
   }
 
   async function txt() {
-    safetyTimeout = safetyTimeout || sleep(100);
+    safetyTimeout = safetyTimeout || sleep(500);
     await safetyTimeout;
     const contents = fs.readFileSync(plainLogPath, 'utf8');
     return contents.trim().replace(/detox\[\d+\]/g, 'detox[PID]');
