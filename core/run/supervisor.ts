@@ -271,6 +271,15 @@ export class RunSupervisor {
    * A listing process's facts, read once per pid (its start time makes the holders' keys). A short
    * suite's process may have exited before its last list is read: then the run's record of it answers.
    */
+  /**
+   * A run process said hello on the boundary channel: what it is, read now, while it surely runs. Its
+   * boundaries may be handled after it exited (a loaded machine, a short last test), and a listed
+   * boundary needs the holder's process facts.
+   */
+  knowProcess(pid: number): void {
+    void this.processInfoOf(pid);
+  }
+
   private processInfoOf(pid: number): Promise<ProcessInfo | null> {
     let info = this.processInfos.get(pid);
     if (!info) {

@@ -39,13 +39,22 @@ export class BoundaryServer {
     readonly address: string,
   ) {}
 
-  static async start(onTestEnd: OnTestEnd, onError: (error: unknown) => void, limits = BOUNDARY_LIMITS): Promise<BoundaryServer> {
+  /**
+   * `onHello(pid)`: a test process proved it holds the token, as early as it can (before its first
+   * test): the moment to read what it is, while it surely still runs.
+   */
+  static async start(
+    onTestEnd: OnTestEnd,
+    onError: (error: unknown) => void,
+    limits = BOUNDARY_LIMITS,
+    onHello: (pid: number) => void = () => {},
+  ): Promise<BoundaryServer> {
     const token = randomBytes(24).toString('hex');
     let self: BoundaryServer | null = null;
     const budget = new ConnectionBudget(limits);
     const server = createServer((socket) => {
       budget.admit(socket);
-      if (!socket.destroyed) self?.serve(socket, budget, onTestEnd, onError);
+      if (!socket.destroyed) self?.serve(socket, budget, { onTestEnd, onError, onHello });
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -64,7 +73,11 @@ export class BoundaryServer {
     this.sockets.clear();
   }
 
-  private serve(socket: Socket, budget: ConnectionBudget, onTestEnd: OnTestEnd, onError: (error: unknown) => void): void {
+  private serve(
+    socket: Socket,
+    budget: ConnectionBudget,
+    { onTestEnd, onError, onHello }: { onTestEnd: OnTestEnd; onError: (error: unknown) => void; onHello: (pid: number) => void },
+  ): void {
     this.sockets.add(socket);
     socket.unref();
     let pid: number | null = null;
@@ -82,6 +95,7 @@ export class BoundaryServer {
           if (!hello || !this.sameToken(hello.token)) return drop();
           budget.trust(socket);
           pid = hello.pid;
+          onHello(pid);
           return;
         }
         const event = toBoundaryTestEnd(value) ?? toBoundaryExit(value);

@@ -94,14 +94,19 @@ export class RunRecording {
    * each is scanned for before its process goes on. Returns HOLDWATCH_BOUNDARY's value.
    */
   async openBoundary(): Promise<string> {
-    this.boundary ??= await BoundaryServer.start(async (event, pid) => {
-      // The integration wrote the test's own events before asking: read them first, so the timeline
-      // has the test when its boundary is journaled.
-      for (const tail of this.tails) tail.drain();
-      if (event.type === 'exit') await this.supervisor.exitStop(event.atMs, pid);
-      else if (event.held) await this.supervisor.listedBoundary(event.name, event.atMs, pid, event.held, event.scope);
-      else await this.supervisor.testBoundary(event.name, event.atMs, pid, event.scope);
-    }, this.setup.onError);
+    this.boundary ??= await BoundaryServer.start(
+      async (event, pid) => {
+        // The integration wrote the test's own events before asking: read them first, so the timeline
+        // has the test when its boundary is journaled.
+        for (const tail of this.tails) tail.drain();
+        if (event.type === 'exit') await this.supervisor.exitStop(event.atMs, pid);
+        else if (event.held) await this.supervisor.listedBoundary(event.name, event.atMs, pid, event.held, event.scope);
+        else await this.supervisor.testBoundary(event.name, event.atMs, pid, event.scope);
+      },
+      this.setup.onError,
+      undefined,
+      (pid) => this.supervisor.knowProcess(pid),
+    );
     return this.boundary.address;
   }
 
