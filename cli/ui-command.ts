@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BadInputError } from '../core/errors.js';
+import { BadInputError, messageOf } from '../core/errors.js';
 import { dataDirOf } from '../host/data-dir.js';
 import { checkDirToOpen } from '../host/dir-to-open.js';
 import { CLI_SCRIPT, RENDERER_DIR } from '../host/install-paths.js';
@@ -19,13 +19,15 @@ export interface UiOptions {
   watch?: string;
 }
 
+const onListenerError = (error: unknown) => process.stderr.write(`holdwatch: a page missed an event: ${messageOf(error)}\n`);
+
 export async function uiCommand(options: UiOptions): Promise<number> {
   const dirToOpen = options.watch === undefined ? null : checkDirToOpen(resolve(process.cwd(), options.watch));
   if (dirToOpen && 'problem' in dirToOpen) throw new BadInputError(dirToOpen.problem);
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new BadInputError(`the UI is not built (no ${RENDERER_DIR}index.html): run \`npm run build\``);
   const dataDir = dataDirOf(process.env, process.platform);
   const scanWorker = { program: process.execPath, prefixArgs: [CLI_SCRIPT], socketDir: dataDir };
-  const host = await startUiHost({ port: options.port, dataDir, env: process.env, workingDirectory: process, scanWorker, dirToOpen });
+  const host = await startUiHost({ port: options.port, dataDir, env: process.env, workingDirectory: process, scanWorker, dirToOpen, onListenerError });
   let launcher: BrowserLauncher | null = null;
   try {
     process.stdout.write(`${host.url}\n`);

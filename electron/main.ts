@@ -51,6 +51,7 @@ if (workerArgs) {
     env: process.env,
     workingDirectory: process,
     dirToOpen,
+    onListenerError: (error) => process.stderr.write(`holdwatch: a window missed an event: ${messageOf(error)}\n`),
   });
 
   app.on('second-instance', (_event, argv, workingDirectory) => {

@@ -53,6 +53,8 @@ export interface HostSessionOptions {
   workingDirectory: WorkingDirectory;
   /** The directory the front end was started on, already checked (checkDirToOpen); the renderer opens onto it. */
   dirToOpen?: DirToOpen | null;
+  /** A listener (a window, a socket) threw: the front end says so; the other listeners still get the event. */
+  onListenerError: (error: unknown) => void;
 }
 
 export class HostSession implements HoldwatchService {
@@ -63,10 +65,11 @@ export class HostSession implements HoldwatchService {
   private readonly runs: SessionRuns;
   private disposed = false;
   private latestDirToOpen: DirToOpen | null;
-  private readonly dirRequests = new Emitter<[DirToOpen]>();
+  private readonly dirRequests: Emitter<[DirToOpen]>;
 
   constructor(private readonly options: HostSessionOptions) {
     this.latestDirToOpen = options.dirToOpen ?? null;
+    this.dirRequests = new Emitter(options.onListenerError);
     this.watches = new SessionWatches(options);
     this.runs = new SessionRuns({ ...options, holders: () => this.holders() });
   }

@@ -47,10 +47,12 @@ export interface SessionRunsOptions {
   workingDirectory: WorkingDirectory;
   /** The session's holder source for one-off questions (is the terminal run's holdwatch alive?). */
   holders: () => Promise<HolderSource>;
+  /** A listener of run events threw (see HostSessionOptions). */
+  onListenerError: (error: unknown) => void;
 }
 
 export class SessionRuns {
-  readonly events = new Emitter<[string, RunEvent]>();
+  readonly events = new Emitter<[string, RunEvent]>((error) => this.options.onListenerError(error));
   private readonly runs = new Map<string, SessionRun>();
 
   constructor(private readonly options: SessionRunsOptions) {}

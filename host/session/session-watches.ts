@@ -33,6 +33,8 @@ export interface SessionWatchesOptions {
   /** How to start `holdwatch scan-worker`; absent: not offered, the hint says what to do. */
   scanWorker?: ScanWorkerLaunch;
   workingDirectory: WorkingDirectory;
+  /** A listener of events or statuses threw (see HostSessionOptions). */
+  onListenerError: (error: unknown) => void;
 }
 
 interface LiveWatch {
@@ -55,8 +57,8 @@ const IN_PROCESS = { walkThread: 'worker', offMainThread: true } as const;
 const MAX_RETRY_DELAY_MS = 30_000;
 
 export class SessionWatches {
-  readonly events = new Emitter<[string, WatchEvent]>();
-  readonly statuses = new Emitter<[string, WatchStatus]>();
+  readonly events = new Emitter<[string, WatchEvent]>((error) => this.options.onListenerError(error));
+  readonly statuses = new Emitter<[string, WatchStatus]>((error) => this.options.onListenerError(error));
   private readonly watches = new Map<string, LiveWatch>();
   private scannerPlan: Promise<ScannerPlan> | null = null;
   private nextWatch = 1;

@@ -16,6 +16,8 @@ export interface UiHostOptions {
   scanWorker?: ScanWorkerLaunch;
   /** `holdwatch ui --watch <dir>`, checked: the page opens onto watching it. */
   dirToOpen?: DirToOpen | null;
+  /** A page's socket threw on an event: the CLI says so on stderr. */
+  onListenerError: (error: unknown) => void;
   /** The built renderer; the package's own by default. */
   staticDir?: string;
 }
@@ -27,7 +29,7 @@ export interface UiHost {
 }
 
 export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
-  const { dataDir, env, workingDirectory, scanWorker, dirToOpen } = options;
+  const { dataDir, env, workingDirectory, scanWorker, dirToOpen, onListenerError } = options;
   const session = new HostSession({
     recentDirs: new RecentDirs(join(dataDir, 'recent-dirs.json')),
     ownPids: [process.pid],
@@ -35,6 +37,7 @@ export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
     env,
     workingDirectory,
     dirToOpen,
+    onListenerError,
     ...(scanWorker ? { scanWorker } : {}),
   });
   try {

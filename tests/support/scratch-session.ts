@@ -11,6 +11,7 @@ export function scratchSession(scratch: string, more: Partial<HostSessionOptions
     dataDir: join(scratch, 'data'),
     env: process.env,
     workingDirectory: process,
+    onListenerError: (error) => process.stderr.write(`holdwatch test: a listener threw: ${String(error)}\n`),
     ...more,
   });
 }

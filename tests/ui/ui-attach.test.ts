@@ -25,6 +25,7 @@ beforeAll(() => {
     dataDir: join(scratch, 'data'),
     env: process.env,
     workingDirectory: process,
+    onListenerError: (error) => process.stderr.write(`holdwatch test: a listener threw: ${String(error)}\n`),
   });
 });
 
