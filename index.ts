@@ -5,13 +5,14 @@
 // Unlike the CLI, the library never changes the calling process's current directory: a caller whose
 // cwd (or any open file) lies under a watched directory is a holder there, and is reported as one.
 import type { Holder, Snapshot, WatchEvent } from './contract/holders.js';
+import { DisposableStore } from './core/disposable-store.js';
 import { takeSnapshot } from './core/snapshot.js';
 import { Watcher } from './core/watch.js';
 import { dataDirOf } from './host/data-dir.js';
 import { watchedDirsGuard } from './host/watched-dir-identity.js';
 import { superviseRun, type SupervisedRun } from './host/run/supervised-run.js';
 import { elapsedMs, systemClock } from './host/system-clock.js';
-import { openWatchPacing, type WatchPacing } from './host/watch-pacing.js';
+import { openWatchPacing } from './host/watch-pacing.js';
 import { openHolderSource } from './native/index.js';
 import { messageOf } from './core/errors.js';
 
@@ -51,46 +52,42 @@ export interface Watch {
 
 /** Watches `dirs` live until stop(); resolves once the dirs are resolved and the first poll is scheduled. */
 export async function watch(dirs: string | readonly string[], options: WatchOptions): Promise<Watch> {
-  const source = await openHolderSource({ walkThread: 'worker' });
+  // The watcher, its pacing, then the backend: released in that order.
+  const owned = new DisposableStore();
+  const source = owned.add(await openHolderSource({ walkThread: 'worker' }));
   let failure: Error | undefined;
-  let watcher: Watcher;
-  let pacing: WatchPacing | undefined;
   try {
     const resolved = [];
     for (const dir of typeof dirs === 'string' ? [dirs] : dirs) resolved.push(await source.resolveWatchDir(dir));
     const fullIntervalMs = options.intervalMs ?? 500;
-    const paced = await openWatchPacing(resolved, fullIntervalMs);
-    pacing = paced;
-    watcher = new Watcher({
-      source,
-      dirs: resolved,
-      clock: systemClock,
-      fullIntervalMs,
-      ...paced.options,
-      beforePoll: watchedDirsGuard(resolved),
-      onPoll: ({ events }) => events.forEach(options.onEvent),
-      onError: (error) => {
-        watcher.dispose();
-        if (options.onError) options.onError(error);
-        else failure = error instanceof Error ? error : new Error(String(error));
-      },
-    });
+    const paced = owned.add(await openWatchPacing(resolved, fullIntervalMs));
+    const watcher: Watcher = owned.add(
+      new Watcher({
+        source,
+        dirs: resolved,
+        clock: systemClock,
+        fullIntervalMs,
+        ...paced.options,
+        beforePoll: watchedDirsGuard(resolved),
+        onPoll: ({ events }) => events.forEach(options.onEvent),
+        onError: (error) => {
+          watcher.dispose();
+          if (options.onError) options.onError(error);
+          else failure = error instanceof Error ? error : new Error(String(error));
+        },
+      }),
+    );
     watcher.start();
-    let stopped: Promise<void> | null = null;
     return {
       dirs: resolved.map((d) => d.display),
       current: () => watcher.current(),
-      stop: () =>
-        (stopped ??= (async () => {
-          watcher.dispose();
-          paced.dispose();
-          await source.dispose();
-          if (failure) throw failure;
-        })()),
+      stop: async () => {
+        await owned.dispose();
+        if (failure) throw failure;
+      },
     };
   } catch (error) {
-    pacing?.dispose();
-    await source.dispose();
+    await owned.dispose();
     throw error;
   }
 }

@@ -22,6 +22,7 @@ import type {
   WatchRequestDto,
   WatchStatus,
 } from '../../contract/service.js';
+import { DisposableStore } from '../../core/disposable-store.js';
 import { Emitter } from '../../core/emitter.js';
 import { BadInputError } from '../../core/errors.js';
 import { formatLiveStack } from '../../core/live-stack.js';
@@ -63,7 +64,8 @@ export class HostSession implements HoldwatchService {
   private processes: Promise<ProcessSource> | null = null;
   private readonly watches: SessionWatches;
   private readonly runs: SessionRuns;
-  private disposed = false;
+  /** The watches, then the runs, then the one-off source: released in that order. */
+  private readonly owned = new DisposableStore();
   private latestDirToOpen: DirToOpen | null;
   private readonly dirRequests: Emitter<[DirToOpen]>;
 
@@ -72,6 +74,13 @@ export class HostSession implements HoldwatchService {
     this.dirRequests = new Emitter(options.onListenerError);
     this.watches = new SessionWatches(options);
     this.runs = new SessionRuns({ ...options, holders: () => this.holders() });
+    this.owned.defer(async () => {
+      const source = this.source;
+      this.source = null;
+      if (source) await (await source).dispose();
+    });
+    this.owned.add(this.runs);
+    this.owned.add(this.watches);
   }
 
   private holders(): Promise<HolderSource> {
@@ -195,14 +204,8 @@ export class HostSession implements HoldwatchService {
     return tmpdir();
   }
 
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
-    await this.watches.dispose();
-    this.runs.dispose();
-    const source = this.source;
-    this.source = null;
-    if (source) await (await source).dispose();
+  dispose(): Promise<void> {
+    return this.owned.dispose();
   }
 
   private factsOf(source: HolderSource, pid: number): Promise<ProcessFacts | null> {

@@ -4,6 +4,7 @@
 // its last status. Events and statuses go out on the two emitters.
 import type { WatchEvent } from '../../contract/holders.js';
 import type { ScannerStatus, WatchRequestDto, WatchStatus } from '../../contract/service.js';
+import { DisposableStore } from '../../core/disposable-store.js';
 import { Emitter } from '../../core/emitter.js';
 import { BadInputError, isPassingShortage, messageOf } from '../../core/errors.js';
 import type { WatchDir } from '../../core/platform.js';
@@ -16,7 +17,7 @@ import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { WatchScanner, type WatchScannerOptions } from '../scanner/watch-scanner.js';
 import { watchedDirsGuard } from '../watched-dir-identity.js';
 import { systemClock } from '../system-clock.js';
-import { openWatchPacing, type WatchPacing } from '../watch-pacing.js';
+import { openWatchPacing } from '../watch-pacing.js';
 
 export interface ScanWorkerLaunch {
   /** The program and the arguments before `scan-worker` (node and bin/holdwatch.js). */
@@ -38,9 +39,9 @@ export interface SessionWatchesOptions {
 }
 
 interface LiveWatch {
-  watcher: Watcher;
   source: WatchScanner;
-  pacing: WatchPacing;
+  /** The watcher, its pacing and its scanner, released in that order. */
+  owned: DisposableStore;
   dirs: readonly WatchDir[];
   last: WatchStatus;
 }
@@ -122,10 +123,13 @@ export class SessionWatches {
         });
       },
     });
+    const owned = new DisposableStore();
+    owned.add(scanner);
+    owned.add(pacing);
+    owned.add(watcher);
     this.watches.set(watchId, {
-      watcher,
       source: scanner,
-      pacing,
+      owned,
       dirs: resolved,
       last: { scans: 0, holders: 0, denied: 0, error: null, scanner: scanner.status },
     });
@@ -137,9 +141,7 @@ export class SessionWatches {
     const watch = this.watches.get(watchId);
     this.watches.delete(watchId);
     if (!watch) return;
-    watch.watcher.dispose();
-    watch.pacing.dispose();
-    await watch.source.dispose();
+    await watch.owned.dispose();
   }
 
   async elevate(watchId: string): Promise<ScannerStatus> {

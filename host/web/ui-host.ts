@@ -2,6 +2,7 @@
 // it and prints its URL; tests start it with options the CLI does not offer (a same-rights worker).
 import { join } from 'node:path';
 import type { DirToOpen } from '../../contract/service.js';
+import { DisposableStore } from '../../core/disposable-store.js';
 import { RENDERER_DIR } from '../install-paths.js';
 import { RecentDirs } from '../recent-dirs.js';
 import type { WorkingDirectory } from '../resolve-dir.js';
@@ -40,20 +41,15 @@ export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
     onListenerError,
     ...(scanWorker ? { scanWorker } : {}),
   });
+  // The server stops before the session it serves.
+  const owned = new DisposableStore();
+  owned.add(session);
   try {
     const server = await startUiServer({ service: session, port: options.port, staticDir: options.staticDir ?? RENDERER_DIR });
-    return {
-      url: server.url,
-      close: async () => {
-        try {
-          await server.close();
-        } finally {
-          await session.dispose();
-        }
-      },
-    };
+    owned.defer(() => server.close());
+    return { url: server.url, close: () => owned.dispose() };
   } catch (error) {
-    await session.dispose();
+    await owned.dispose();
     throw error;
   }
 }
