@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, withDeadline } from './clock.js';
+import { withDeadline } from './clock.js';
+import { ManualClock } from '../tests/support/manual-clock.js';
 
 describe('withDeadline', () => {
   it('passes the value through and leaves no timer behind', async () => {

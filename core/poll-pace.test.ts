@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from './clock.js';
+import { ManualClock } from '../tests/support/manual-clock.js';
 import { PollPace } from './poll-pace.js';
 
 /** Scans whenever the pace says one is due, on a clock that moves 1 ms at a time; returns each interval waited. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Holder } from '../contract/holders.js';
-import { ManualClock } from './clock.js';
+import { ManualClock } from '../tests/support/manual-clock.js';
 import type { ChangeFeed, ChangeNews, HolderSource, ScanRequest, ScanResult, WatchDir } from './platform.js';
 import { THOROUGH_SCAN_MS, Watcher, type PollOutcome } from './watch.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../../tests/support/manual-clock.js';
 import { GenericLineParser } from './generic.js';
 
 describe('GenericLineParser', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../../tests/support/manual-clock.js';
 import { feed, fixture, runFixture, shape } from '../../tests/fixtures/runners/feed.js';
 import { GoTestJsonParser } from './go-json.js';
 

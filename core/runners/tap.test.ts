@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../../tests/support/manual-clock.js';
 import { matchTeardownFailure } from '../signatures/match-line.js';
 import { feed, fixture, runFixture, shape } from '../../tests/fixtures/runners/feed.js';
 import { TapStreamParser } from './tap.js';

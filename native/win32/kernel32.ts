@@ -18,7 +18,6 @@ const createFileW = fn('void *CreateFileW(str16 name, uint32_t access, uint32_t 
 const getFinalPathNameByHandleW = fn('uint32_t GetFinalPathNameByHandleW(void *file, void *path, uint32_t chars, uint32_t flags)');
 const getProcessTimes = fn('bool GetProcessTimes(void *process, _Out_ uint64_t *creation, _Out_ uint64_t *exit, _Out_ uint64_t *kernel, _Out_ uint64_t *user)');
 const readProcessMemory = fn('bool ReadProcessMemory(void *process, void *address, void *buffer, size_t size, _Out_ size_t *read)');
-const getProcessHandleCount = fn('bool GetProcessHandleCount(void *process, _Out_ uint32_t *count)');
 const queryDosDeviceW = fn('uint32_t QueryDosDeviceW(str16 device, void *target, uint32_t chars)');
 const getLogicalDriveStringsW = fn('uint32_t GetLogicalDriveStringsW(uint32_t chars, void *buffer)');
 const getLongPathNameW = fn('uint32_t GetLongPathNameW(str16 path, void *buffer, uint32_t chars)');
@@ -123,12 +122,6 @@ export function readMemory(process: ProcessHandle, address: bigint, size: number
   const read = [0];
   if (!readProcessMemory()(process, address, buf, size, read)) throw new Win32Error('ReadProcessMemory', lastError());
   return buf.subarray(0, Number(read[0] ?? 0));
-}
-
-export function processHandleCount(process: ProcessHandle | PseudoHandle): number {
-  const count = [0];
-  if (!getProcessHandleCount()(process, count)) throw new Win32Error('GetProcessHandleCount', lastError());
-  return count[0] ?? 0;
 }
 
 /** `C:` -> `\Device\HarddiskVolume3` (first target only). */

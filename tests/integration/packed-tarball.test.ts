@@ -64,6 +64,8 @@ describe('the packed tarball', () => {
     for (const needed of ['bin/holdwatch.js', 'dist/cli/main.js', 'dist/index.js', 'probes/node/preload.cjs', 'probes/python/sitecustomize.py', 'package.json'])
       expect(tarballFiles).toContain(needed);
     expect(tarballFiles.filter((f) => f.startsWith('probes/')).length).toBeGreaterThan(4);
+    // The one entry point package.json names, and nothing else from bin/ (a stray script would ship too).
+    expect(tarballFiles.filter((f) => f.startsWith('bin/'))).toEqual(['bin/holdwatch.js']);
     expect(tarballFiles.filter((f) => /^(bench|tests|dist\/bench|dist\/tests)\/|\.test\.|tsbuildinfo$/.test(f))).toEqual([]);
   });
 
