@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { LiveStack, LiveStackFrame, LiveStackThread, LiveStackUnavailable } from '../contract/live-stack.js';
 
 // The result types cross process boundaries (`stack --json`, the service): they live in the contract.
-export type { LiveStack, LiveStackFrame, LiveStackResult, LiveStackThread, LiveStackTool, LiveStackUnavailable } from '../contract/live-stack.js';
+export type { LiveStack, LiveStackResult, LiveStackThread, LiveStackTool, LiveStackUnavailable } from '../contract/live-stack.js';
 
 /** `reason: next step`, the one line a CLI prints. */
 export function describeUnavailable(result: LiveStackUnavailable): string {

@@ -2,7 +2,6 @@
 // GitHub Actions step summary. All pure: the record and the facts to redact come in as arguments.
 export { renderMarkdown } from './markdown.js';
 export { renderJson } from './json.js';
-export { redactRecord, makeRedactor, type RedactOptions } from './redact.js';
 export type { ReportOptions } from './options.js';
 export { renderStepSummary } from './step-summary.js';
 export { renderHtml } from './html.js';

@@ -4,7 +4,7 @@
 
 import type { TestEvent, TestEventType, TestOutcome, TestPhase } from '../../contract/runs.js';
 
-export type { TestEvent, TestEventType, TestOutcome, TestPhase };
+export type { TestEvent, TestOutcome };
 
 /** A line of the command's human output, decoded (go -json wraps it in JSON), with its test when known. */
 export interface OutputLine {

@@ -18,23 +18,12 @@
 //   NODE_OPTIONS=<the user's NODE_OPTIONS> --require "<repo>/probes/node/preload.cjs"
 // A probe that cannot write prints one line on stderr and sets HOLDWATCH_PROBE_DISABLED=1 for its
 // children; the test runs on unchanged.
-export { toProbeRecord } from '../../contract/probe-log.js';
-export { isRuntimeFrame, parseProbeLog } from './runtime-frames.js';
-export type {
-  CloseRecord,
-  ExitRecord,
-  OpenRecord,
-  ParsedProbeLog,
-  ProbeRecord,
-  ProcessRecord,
-  SpawnRecord,
-  TestBoundaryRecord,
-} from '../../contract/probe-log.js';
+export { parseProbeLog } from './runtime-frames.js';
+export type { ProbeRecord } from '../../contract/probe-log.js';
 export { indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from './match.js';
-export type { HolderRef, MatchOptions, ProbeIndex, ProcessRef } from './match.js';
+export type { HolderRef } from './match.js';
 export { probeEnvironment } from './inject.js';
-export type { ProbeInjection } from './inject.js';
 export { findProbeLeaks, openIdentity } from './probe-leaks.js';
 export { findGcCloses } from './gc-closes.js';
 export type { GcClose } from './gc-closes.js';
-export type { ProbeLeak, ProbeLeakQuery } from './probe-leaks.js';
+export type { ProbeLeakQuery } from './probe-leaks.js';

@@ -15,7 +15,6 @@ const symInitializeW = fn('bool SymInitializeW(void *process, str16 searchPath, 
 const symCleanup = fn('bool SymCleanup(void *process)');
 
 // MINIDUMP_TYPE flags (minidumpapiset.h).
-export const MiniDumpNormal = 0x0;
 export const MiniDumpWithHandleData = 0x4;
 export const MiniDumpWithUnloadedModules = 0x20;
 export const MiniDumpWithIndirectlyReferencedMemory = 0x40;

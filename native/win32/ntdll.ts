@@ -14,7 +14,6 @@ const queryVirtualMemory = fn(
 // for one that hangs. Their memory is native, owned by the caller until the call completes.
 const queryObjectOnThread = fn('int32_t NtQueryObject(void *handle, int32_t cls, void *info, uint32_t length, void *returnLength)');
 const queryInformationFileOnThread = fn('int32_t NtQueryInformationFile(void *file, void *ioStatus, void *info, uint32_t length, int32_t cls)');
-const queryInformationFile = fn('int32_t NtQueryInformationFile(void *file, void *ioStatus, void *info, uint32_t length, int32_t cls)');
 
 export const SystemProcessInformation = 5;
 export const SystemExtendedHandleInformation = 64;
@@ -66,14 +65,6 @@ export function ntQueryVirtualMemory(process: ProcessHandle, base: bigint, cls: 
   const out = [0n];
   const status = queryVirtualMemory()(process, base, cls, memory.address, BigInt(memory.size), out) as number;
   return { status: status >>> 0, returnLength: Number(out[0] ?? 0) };
-}
-
-/** FILE_STANDARD_INFORMATION x64: AllocationSize, EndOfFile, NumberOfLinks, DeletePending @20, Directory @21. */
-export function ntQueryStandardInformation(file: FileHandle): { status: number; deletePending: boolean; directory: boolean } {
-  const ioStatus = Buffer.alloc(16);
-  const info = Buffer.alloc(24);
-  const status = (queryInformationFile()(file, ioStatus, info, info.length, FileStandardInformation) as number) >>> 0;
-  return { status, deletePending: info[20] !== 0, directory: info[21] !== 0 };
 }
 
 /** The unsigned NTSTATUS of a call run on a pool thread; STATUS_UNSUCCESSFUL when koffi itself failed. */

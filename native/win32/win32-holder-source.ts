@@ -569,5 +569,3 @@ function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
-
-export { resolveWin32WatchDir } from './watch-dir.js';
