@@ -15,8 +15,7 @@ const GAP = '    ';
 
 /**
  * Columns aligned by display width (a CJK process name is two columns a character), four spaces apart,
- * the last column unpadded. Linear in the rows: cli-table3 took 29 s for 12,000 holders (the review),
- * which `scan` and every redraw of `watch` paid.
+ * the last column unpadded. Linear in the rows, since `scan` and every redraw of `watch` pay for it.
  */
 export function formatHolderTable(holders: readonly Holder[]): string {
   // A file name may hold a newline or an escape sequence; one row stays one line, and inert.

@@ -1,7 +1,7 @@
 // The CLI: parse, call, print, set the exit code. Bad input is one line on stderr and exit 2.
 // Each command's module is imported when that command runs: `scan --json` must not pay for the UI
-// server, zod or React-side contracts at start-up (measured: --help went from 0.55 s to ~0.1 s), and a
-// plain `scan` not even for commander (scan-args.ts).
+// server, zod or React-side contracts at start-up (most of a short command's time), and a plain `scan`
+// not even for commander (scan-args.ts).
 import type * as CommanderModule from 'commander';
 import type { Command } from 'commander';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL } from '../contract/exit-codes.js';

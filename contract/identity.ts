@@ -7,7 +7,7 @@ const holderKeys = new WeakMap<Holder, string>();
 /**
  * Identity of a holder row: the process by (pid, start time), never pid alone. Cached per object:
  * backends hand back the same object for an unchanged row, so a steady-state poll builds and hashes
- * no new key strings (8,000 unchanged holders: 52 ms -> 4 ms per diff, measured under load).
+ * no new key strings: a diff of thousands of unchanged rows stays cheap.
  */
 export function holderKey(h: Holder): string {
   let key = holderKeys.get(h);

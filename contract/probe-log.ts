@@ -18,7 +18,7 @@
 //            `closedDuring` the one running at the close, frames the open's)
 // A frame is [file, line, column|null, function|null, user].
 // Checked by hand, not with zod: reading the logs is the last step of every run, and zod's import
-// alone cost 50-67 ms of it (Node 24, measured); contract/probe-log.test.ts holds this reader to the
+// alone would be most of it; contract/probe-log.test.ts holds this reader to the
 // zod schemas it replaced, record for record.
 import { GC_RESOURCES } from './enums.js';
 import type { StackFrame } from './stacks.js';

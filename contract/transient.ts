@@ -1,6 +1,6 @@
 // Short-lived holders, folded: a shell loop that writes `doc$i.idx` opens a hundred files for a
 // moment each, every one closed inside its test. Listed one by one they bury the one handle that
-// matters (the review's shell suite: 128 rows, 119 of them such). The one rule both the report and the
+// matters. The one rule both the report and the
 // app fold by: a file the run saw opened and closed again within one test (verdict in-run, gone before
 // the run's end), not a blocker of any failure, grouped by process (its children's with it) and folder;
 // three or more make a group.

@@ -9,7 +9,7 @@ export function clockTime(ms: number): string {
 
 /**
  * A whole number as en-US writes it (`20,000`), without Intl: a page's first Intl call loads ICU's
- * data, 75-150 ms in headless Chromium on one slow CPU, and the first table render made it.
+ * data, and the first table render would wait for it.
  */
 export function thousands(count: number): string {
   return String(Math.trunc(count)).replace(/\B(?=(\d{3})+$)/g, ',');

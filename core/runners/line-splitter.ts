@@ -1,7 +1,7 @@
 // Turns chunks into complete lines: a chunk may end mid-line (or mid-CRLF), the remainder waits.
 // Linear in the input: each chunk is scanned once, and an unterminated line waits as parts joined once
-// when it ends (`pending + chunk` would rescan the whole line on every chunk: 80 MB without a newline
-// took 30 s). `maxLineChars` keeps only the start of a longer line (a binary stream, a progress bar
+// when it ends (`pending + chunk` would rescan the whole line on every chunk: quadratic in a long
+// line). `maxLineChars` keeps only the start of a longer line (a binary stream, a progress bar
 // redrawn with \r), so what waits is bounded too; output passes through before it gets here, whole.
 
 /** A command's output line longer than this is looked at only this far (failure signatures, test names). */
@@ -22,7 +22,7 @@ export class LineSplitter {
     let start = 0;
     for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
       if (this.dropBlank && this.kept === 0) {
-        // A run of blank lines costs a character test each, not a line: 80 MB of them took 12.7 s.
+        // A run of blank lines costs a character test each, not a line: megabytes of them stay linear.
         start = skipBlankLines(chunk, start);
         if (start > newline) continue;
       }

@@ -1,10 +1,9 @@
 // A process's fd links, read two ways with one result. Node's fs costs a readdirSync and a
 // readlinkSync per fd, and each readlinkSync makes a string of a target that is almost never under
-// the watched dirs: measured on 2,250 links (40 processes holding 2,000 files), Node's walk of
-// /proc/*/fd took 16.7 ms where the C floor took 9.4 ms. libc through koffi reads the fd dir with
+// the watched dirs (bench/ prints how far that is from the C floor). libc through koffi reads the fd dir with
 // getdents64 into one buffer and each link with readlinkat relative to the open dir (the kernel
 // walks one path component, not four), and keeps a target's bytes (link-batch.ts) only when they
-// start like a watched dir's. Loading koffi costs ~20 ms once, more than a one-shot walk saves, so a
+// start like a watched dir's. Loading koffi costs more than a one-shot walk saves, so a
 // walker switches to libc on its second walk (proc-reader.ts): `scan` never pays it, a poller once.
 import { readdirSync, readlinkSync } from 'node:fs';
 import { ENOENT, ESRCH, errnoError, O_RDONLY_DIRECTORY_CLOEXEC, type Libc } from './libc.js';

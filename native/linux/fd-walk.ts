@@ -268,8 +268,8 @@ const O_PATH = 0o10000000;
 /**
  * The fd's access mode as open(2) flags (O_RDONLY, O_WRONLY, O_RDWR; O_PATH when neither), from the
  * mode of its /proc/<pid>/fd link: the kernel sets the link's owner r and w bits from the open file's
- * FMODE_READ and FMODE_WRITE (fs/proc/fd.c). One lstat, where fdinfo costs an open, a read and a close:
- * measured, that was +86% on a cold scan of 8,000 held fds. The full flags are read for the details panel.
+ * FMODE_READ and FMODE_WRITE (fs/proc/fd.c). One lstat, where fdinfo costs an open, a read and a close
+ * per fd, a large share of a cold scan. The full flags are read for the details panel.
  */
 function accessModeOfLink(fdPath: string): number | null {
   const mode = lstatSync(fdPath, { throwIfNoEntry: false })?.mode;

@@ -1,13 +1,12 @@
-// Where a walk runs. A one-shot scan walks on the calling thread: a worker's boot (60-120 ms) is
-// longer than the whole walk. A poller walks on one worker thread of its own, so the caller's event
+// Where a walk runs. A one-shot scan walks on the calling thread: a worker's boot is longer than the
+// whole walk. A poller walks on one worker thread of its own, so the caller's event
 // loop (a run's process-tree refresh, its output, the app) never waits behind a walk, and that thread
 // remembers each process's fd rows between walks (fd-row-memo.ts): a process whose links are byte for
 // byte what they were crosses back as a reference to rows the caller already has (walk-codec.ts).
 // Until the worker is up, and when it ends mid-walk, the caller walks (with Node's fs: koffi is the
 // worker's to load): a walk is always whole.
 // One thread, not several sharing the pids: on 2-CPU machines two threads of one process walking
-// /proc slowed each other down (39 vs 33 ms per poll at 2,000 held fds, 130 vs 82 ms at 8,000), and
-// one walker keeps the two sides' memory of each process in step by construction.
+// /proc slow each other down, and one walker keeps the two sides' memory of each process in step by construction.
 import { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { FdKindCache } from './fd-kind-cache.js';

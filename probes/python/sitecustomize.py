@@ -35,7 +35,7 @@ def _install_unittest_hook():
 def _chain_next_sitecustomize():
     # Search sys.path without our folder: the next sitecustomize is the one Python would have found.
     import importlib.machinery
-    try:  # importlib.util costs ~15 ms more at every start (contextlib and friends)
+    try:  # importlib.util would import contextlib and friends at every start
         from importlib._bootstrap import module_from_spec
     except ImportError:
         from importlib.util import module_from_spec

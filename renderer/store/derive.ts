@@ -79,8 +79,7 @@ export function shownRows(
 ): ShownRow[] {
   const needle = settings.filter.trim().toLowerCase();
   const { column, descending } = settings.sort;
-  // Each row's sort value is taken once, not twice per comparison: 20,000 rows by path sorted in 44
-  // instead of 142 ms of CPU, by process name 19 instead of 37 (a number costs about the same either way).
+  // Each row's sort value is taken once, not twice per comparison: building a text value is the sort's cost.
   const out: { row: ShownRow; value: string | number }[] = [];
   for (const row of rows) {
     if (needle && !matches(row, needle)) continue;

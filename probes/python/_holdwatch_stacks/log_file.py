@@ -1,5 +1,5 @@
 # The probe's log: one file per process, written through a shared memory map. A write(2) per
-# record cost a third of an open/close pair (measured, see bench/probe-overhead.ts); a copy into
+# record costs a large share of an open/close pair (bench/probe-overhead.ts); a copy into
 # a MAP_SHARED page costs almost nothing, is visible to holdwatch at once (same page cache) and
 # survives the process being killed. The file is grown in reserved chunks (posix_fallocate first:
 # a page of a sparse file that the disk cannot back would kill the process with SIGBUS), and cut

@@ -13,20 +13,14 @@
 # the fd its open is about to take (another thread opening in between is the only way this is wrong,
 # and the matcher checks the path too). The matcher (core/stacks) pairs holder and open by pid + fd,
 # then pid + path among the records no other fd claims, so two handles on one file get their own
-# stacks. (A path's first open goes without: two syscalls an open, measured 1.64x -> 1.85x unprobed
-# when every open is recorded, is paid only where two opens of one path must be told apart.) A failure to write disables the probe and says so once
+# stacks. (A path's first open goes without: the two syscalls that find the fd are paid only where two
+# opens of one path must be told apart.) A failure to write disables the probe and says so once
 # on stderr; nothing here may raise into the test process.
 #
-# Cost per open, in instructions counted with `valgrind --tool=callgrind` (deterministic, unlike a
-# clock on a busy machine) for `open(path, "rb").close()` in a two-frame stack, Python 3.11:
-#   unprobed 12.0k; probed 26.5k, of which the hook being called at all 1.8k, sys._getframe 1.9k
-#   (audited: it re-enters the hook), and each frame of the capture about 2.8k (its line number
-#   alone 1.1k); an open that is recorded costs 9.9k more (formatting and the mmap write).
-# What was cut: reading f_code per frame and id() (each raises an audit event, see frames.py), a
-# float "%.3f" for atMs and a "%" format of the line, a lock per record (log_file.py), a call per
-# open (the hot path is inline in the hook), the runner's frames above the test (pytest and pluggy
-# are a dozen deep), and a record that repeats the last one for its path (see _last_open).
-# What is left is the price of running Python code per open.
+# Every open pays for the Python code here, so the hot path is inline in the hook: no audited attribute
+# read per frame (frames.py), no float formatting, no lock per record (log_file.py), none of the
+# runner's frames above the test, and no record that repeats the last one for its path (_last_open).
+# bench/probe-overhead.ts prints what is left.
 import atexit
 import os
 import sys
@@ -69,8 +63,8 @@ def start():
 
 def _start_gc_watch():
     global _gc_opened
-    # On where HOLDWATCH_GC_WATCH=1: holdwatch run sets it unless the user said 0 (it costs every open
-    # ~2 us, bench/probe-overhead.ts). Free-threaded builds: their io objects are not this layout's; the
+    # On where HOLDWATCH_GC_WATCH=1: holdwatch run sets it unless the user said 0 (it adds to every
+    # open's cost, bench/probe-overhead.ts). Free-threaded builds: their io objects are not this layout's; the
     # watch stays off there.
     if os.environ.get("HOLDWATCH_GC_WATCH") != "1" or getattr(sys, "_is_gil_enabled", lambda: True)() is False:
         return
@@ -399,7 +393,7 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         # open's record goes without, and the matcher gives it the handle no fd-carrying record claims.
         # The finalizer watch keys it the same way, by fd when there is one, else by path, and an
         # os.open always by fd (os.fdopen finds it so). Asking the kernel for the fd at every open
-        # cost ~1.2 us of dup + close (bench/probe-overhead.ts).
+        # would add a dup and a close to each.
         fd = None if last is None and (gc_opened is None or mode is not None) else _next_fd()
         if gc_opened is not None:
             gc_opened[path if fd is None else fd] = (path, sites, _state["test"], int(_now() * 1000), "open" if mode is not None else "os.open")

@@ -1,7 +1,7 @@
 # subprocess.Popen's audit event fires before the fork, when the child's pid is not known yet.
 # Wrapping Popen._execute_child lets the record wait for `self.pid`, so the matcher can pair a
-# process with the line that started it by pid instead of by argv and time. subprocess costs
-# ~25 ms to import (re, locale, threading), so the wrapper goes in when the test imports it.
+# process with the line that started it by pid instead of by argv and time. subprocess is
+# slow to import (re, locale, threading), so the wrapper goes in when the test imports it.
 import sys
 import _thread
 

@@ -1,5 +1,5 @@
-# JSON for the probe's records without importing `json` (json pulls in re and enum: ~25 ms at the
-# start of every Python process, measured with -X importtime). The C escaper is all we need: the
+# JSON for the probe's records without importing `json` (json pulls in re and enum, paid at the start
+# of every Python process). The C escaper is all we need: the
 # records hold only str, int, float, bool, None and lists of those.
 try:
     from _json import encode_basestring_ascii as json_str
