@@ -11,7 +11,7 @@
 import type { Holder, WatchEvent } from '../contract/holders.js';
 import type { ChangeFeed, HolderSource, ScanResult, WatchDir } from './platform.js';
 import type { Clock } from './clock.js';
-import { HolderTable } from './holder-table.js';
+import { PollDiff } from './poll-diff.js';
 import { PollPace } from './poll-pace.js';
 import { SerialQueue } from './serial-queue.js';
 
@@ -64,7 +64,7 @@ export interface WatcherOptions {
 }
 
 export class Watcher {
-  private readonly holders = new HolderTable();
+  private readonly holders = new PollDiff();
   private readonly polls = new SerialQueue();
   private readonly pace: PollPace;
   private timer: (() => void) | null = null;

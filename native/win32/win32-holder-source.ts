@@ -111,7 +111,7 @@ export class Win32HolderSource implements HolderSource {
   private readonly moduleRefreshMs: number;
   /**
    * The Holder built from each holding: an unchanged process keeps its holdings (lastScans, moduleHits),
-   * so its holders are the same objects poll after poll, and the watcher's diff (core/holder-table.ts)
+   * so its holders are the same objects poll after poll, and the watcher's diff (core/poll-diff.ts)
    * sees them unchanged at one comparison each.
    */
   private readonly built = new WeakMap<RawHolding, { holder: Holder; identity: ProcessIdentity }>();

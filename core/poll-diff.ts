@@ -1,7 +1,7 @@
 // The holders of the last poll, kept by process, and the diff of the next poll against them. A
 // backend hands back the same Holder objects for unchanged rows (native/linux/holder-reuse.ts), so a
-// process whose rows are the same objects in the same order is unchanged at one comparison per row:
-// at 8,000 steady holders the keyed diff of every row was a tenth of a poll (`npm run bench`).
+// process whose rows are the same objects in the same order is unchanged at one comparison per row,
+// where a keyed diff of every row would be a large share of a steady poll (`npm run bench`).
 import type { Holder } from '../contract/holders.js';
 import { holderKey } from '../contract/identity.js';
 
@@ -10,7 +10,7 @@ export interface HolderDiff {
   gone: Holder[];
 }
 
-export class HolderTable {
+export class PollDiff {
   private byPid = new Map<number, Holder[]>();
 
   /** Whether the process held something at the last poll. */
