@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Holder } from '../contract/holders.js';
+import { holderRow as holder } from '../tests/support/holder-row.js';
 import { PollDiff } from './poll-diff.js';
-
-function holder(pid: number, path: string, over: Partial<Holder> = {}): Holder {
-  return {
-    pid,
-    ppid: 1,
-    processStartedAtMs: 1000,
-    processName: 'p',
-    commandLine: 'p',
-    user: 'u',
-    kind: 'file',
-    path,
-    deleted: false,
-    handle: 'fd 3',
-    watchedDir: '/w',
-    ...over,
-  };
-}
 
 const paths = (holders: readonly Holder[]) => holders.map((h) => `${h.pid}:${h.path}`);
 

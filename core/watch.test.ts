@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Holder } from '../contract/holders.js';
+import { holderRow as holder } from '../tests/support/holder-row.js';
 import { ManualClock } from '../tests/support/manual-clock.js';
 import type { ChangeFeed, ChangeNews, HolderSource, ScanRequest, ScanResult, WatchDir } from './platform.js';
 import { THOROUGH_SCAN_MS, Watcher, type PollOutcome } from './watch.js';
-
-function holder(pid: number, path: string, over: Partial<Holder> = {}): Holder {
-  return {
-    pid,
-    ppid: 1,
-    processStartedAtMs: 1000,
-    processName: 'p',
-    commandLine: 'p',
-    user: 'u',
-    kind: 'file',
-    path,
-    deleted: false,
-    handle: 'fd 3',
-    watchedDir: '/w',
-    ...over,
-  };
-}
 
 /** A scripted source: each scan returns the next holder list and records what it was asked. */
 class ScriptedSource implements HolderSource {
