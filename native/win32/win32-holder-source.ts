@@ -64,8 +64,6 @@ interface RawHolding {
   cached?: CachedName;
 }
 
-type KeyedDir = SpelledDir;
-
 /** One process's part of a scan; reused as is while its File rows do not change. */
 interface PidScan {
   /** The identity it was computed for: a different one (pid reused after a drop) means recompute. */
@@ -155,7 +153,7 @@ export class Win32HolderSource implements HolderSource {
     this.scanNamed = 0;
     this.scanChanged = [];
     this.keys.begin();
-    const dirs: KeyedDir[] = request.dirs.map((dir) => spellingsOf(dir, (name) => this.keys.keyOf(name)));
+    const dirs: SpelledDir[] = request.dirs.map((dir) => spellingsOf(dir, (name) => this.keys.keyOf(name)));
     const wanted = request.pids ? new Set(request.pids) : null;
     const scans = wanted ? await this.scanRestricted(wanted, dirs, nowMs) : await this.scanSystem(dirs, nowMs);
     const denied = new Map<number, DeniedProcess>();
@@ -190,7 +188,7 @@ export class Win32HolderSource implements HolderSource {
    * processes whose rows changed go through the name cache and, for new handles, the worker. Names
    * of unchanged processes that come due a re-check are asked after the scan, in the background.
    */
-  private async scanSystem(dirs: readonly KeyedDir[], nowMs: number): Promise<Map<number, PidScan>> {
+  private async scanSystem(dirs: readonly SpelledDir[], nowMs: number): Promise<Map<number, PidScan>> {
     const snapshot = this.tables.snapshot();
     // The name worker's File handles are duplicates it holds for a moment while it names them, and it
     // names between scans too (the re-checks): never a holder, new at every read. Its rows are left out.
@@ -262,7 +260,7 @@ export class Win32HolderSource implements HolderSource {
   }
 
   /** Only `wanted` (the test run's tree): per-process handle tables where the OS has them. */
-  private async scanRestricted(wanted: Set<number>, dirs: readonly KeyedDir[], nowMs: number): Promise<Map<number, PidScan>> {
+  private async scanRestricted(wanted: Set<number>, dirs: readonly SpelledDir[], nowMs: number): Promise<Map<number, PidScan>> {
     const refused = new Map<number, string>();
     const entries = this.restrictedHandles(wanted, (pid, reason) => refused.set(pid, reason));
     const seen = new Set(entries.map((e) => e.pid));
@@ -280,7 +278,7 @@ export class Win32HolderSource implements HolderSource {
   }
 
   /** Names `entries` (cache first, then the worker) and turns them into per-process results. */
-  private async scanEntries(entries: readonly HandleEntry[], dirs: readonly KeyedDir[], nowMs: number, policy: RecheckPolicy): Promise<Map<number, PidScan>> {
+  private async scanEntries(entries: readonly HandleEntry[], dirs: readonly SpelledDir[], nowMs: number, policy: RecheckPolicy): Promise<Map<number, PidScan>> {
     const named = await this.nameEntries(entries, nowMs, policy);
     const scans = new Map<number, PidScan>();
     let scan: PidScan | undefined;
@@ -455,7 +453,7 @@ export class Win32HolderSource implements HolderSource {
   /** `exe` (the main image) and `module` (DLLs) mapped from under a watched dir. */
   private collectModules(
     wanted: Set<number> | null,
-    dirs: readonly KeyedDir[],
+    dirs: readonly SpelledDir[],
     holdings: RawHolding[],
     deny: (pid: number, reason: string) => void,
     nowMs: number,
@@ -489,7 +487,7 @@ export class Win32HolderSource implements HolderSource {
   }
 
   /** Module files (DOS names) or mapped files (kernel names) under a watched dir, as rows of `kind`. */
-  private matchFiles(pid: number, files: readonly string[], dirs: readonly KeyedDir[], kind: (index: number) => 'exe' | 'module' | 'mmap'): RawHolding[] {
+  private matchFiles(pid: number, files: readonly string[], dirs: readonly SpelledDir[], kind: (index: number) => 'exe' | 'module' | 'mmap'): RawHolding[] {
     const hits: RawHolding[] = [];
     files.forEach((file, index) => {
       const keyed = this.keys.keyOf(file);
