@@ -30,82 +30,82 @@ export interface AttachContext {
 type Cleanups = (() => void)[];
 
 /** One run: the process `target` and its tree, with the events of any probe announcing from inside it. */
-export async function followProcess(target: AttachTarget, c: AttachContext, cleanups: Cleanups): Promise<void> {
-  const run = new AttachedRun(target, recordingSetup(c), c.processes);
+export async function followProcess(target: AttachTarget, context: AttachContext, cleanups: Cleanups): Promise<void> {
+  const run = new AttachedRun(target, recordingSetup(context), context.processes);
   cleanups.push(() => run.dispose());
   run.start();
   const watcher = new InboxWatcher(
-    c.inbox,
-    (path, a) => void descendsFrom(a.pid, target.pid, c.processes).then((mine) => mine && run.addEvents(path), logError(c)),
-    warnInvalid(c),
+    context.inbox,
+    (path, a) => void descendsFrom(a.pid, target.pid, context.processes).then((mine) => mine && run.addEvents(path), logError(context)),
+    warnInvalid(context),
   );
   cleanups.push(() => watcher.close());
-  c.log(`holdwatch: attached to pid ${target.pid} (${target.command.join(' ')}); run ${run.runId}\n`);
-  void c.stopped.then(() => run.stop());
+  context.log(`holdwatch: attached to pid ${target.pid} (${target.command.join(' ')}); run ${run.runId}\n`);
+  void context.stopped.then(() => run.stop());
   await run.waitForExit();
   watcher.check(); // a probe that announced just before the end
   watcher.close();
-  finished(c, run, await run.finish(c.targets));
+  finished(context, run, await run.finish(context.targets));
 }
 
 /** Every announced run, each its own run, until stopped; then the ones still going are recorded too. */
-export async function followAnnouncedRuns(c: AttachContext, cleanups: Cleanups): Promise<void> {
+export async function followAnnouncedRuns(context: AttachContext, cleanups: Cleanups): Promise<void> {
   const active = new Map<number, AttachedRun>();
   const finishing = new Set<Promise<void>>();
   let queue = Promise.resolve();
   const onAnnounce = (path: string, a: Announcement) => {
     // One at a time, so two files of one process join one run.
-    queue = queue.then(() => startOrJoin(path, a)).catch(logError(c));
+    queue = queue.then(() => startOrJoin(path, a)).catch(logError(context));
   };
   const startOrJoin = async (path: string, a: Announcement) => {
     const running = active.get(a.pid);
     if (running) return running.addEvents(path);
-    const info = await c.processes.processInfo(a.pid);
+    const info = await context.processes.processInfo(a.pid);
     if (!info) {
-      c.log(`holdwatch: the run announced by pid ${a.pid} (${a.argv.join(' ')}) ended before holdwatch saw it; skipped\n`);
+      context.log(`holdwatch: the run announced by pid ${a.pid} (${a.argv.join(' ')}) ended before holdwatch saw it; skipped\n`);
       return tryUnlink(path);
     }
-    const run = new AttachedRun({ pid: a.pid, startedAtMs: info.startedAtMs, command: a.argv, cwd: a.cwd }, recordingSetup(c), c.processes);
+    const run = new AttachedRun({ pid: a.pid, startedAtMs: info.startedAtMs, command: a.argv, cwd: a.cwd }, recordingSetup(context), context.processes);
     active.set(a.pid, run);
     cleanups.push(() => run.dispose());
     run.start();
     run.addEvents(path);
-    c.log(`holdwatch: following pid ${a.pid} (${a.argv.join(' ')}); run ${run.runId}\n`);
+    context.log(`holdwatch: following pid ${a.pid} (${a.argv.join(' ')}); run ${run.runId}\n`);
     const done = run
       .waitForExit()
       .then(async () => {
         active.delete(a.pid);
-        finished(c, run, await run.finish(perRunTargets(c.targets, run.runId)));
+        finished(context, run, await run.finish(perRunTargets(context.targets, run.runId)));
       })
-      .catch(logError(c))
+      .catch(logError(context))
       .finally(() => {
         run.dispose();
         finishing.delete(done);
       });
     finishing.add(done);
   };
-  const watcher = new InboxWatcher(c.inbox, onAnnounce, warnInvalid(c));
+  const watcher = new InboxWatcher(context.inbox, onAnnounce, warnInvalid(context));
   cleanups.push(() => watcher.close());
-  c.log(`holdwatch: waiting for runs announced in ${c.inbox.path} (Ctrl-C to stop)\n`);
-  await c.stopped;
+  context.log(`holdwatch: waiting for runs announced in ${context.inbox.path} (Ctrl-C to stop)\n`);
+  await context.stopped;
   watcher.close();
   await queue;
   for (const run of active.values()) run.stop();
   while (finishing.size > 0) await Promise.all([...finishing]);
 }
 
-function recordingSetup(c: AttachContext) {
-  return { dirs: c.dirs, holders: c.holders, processes: c.processes, runsDir: c.runsDir, onError: logError(c) };
+function recordingSetup(context: AttachContext) {
+  return { dirs: context.dirs, holders: context.holders, processes: context.processes, runsDir: context.runsDir, onError: logError(context) };
 }
 
 /** Last: the summary line says the run is fully recorded. */
-function finished(c: AttachContext, run: AttachedRun, record: RunRecord): void {
+function finished(context: AttachContext, run: AttachedRun, record: RunRecord): void {
   // Tests are known only from a probe inside the runner; without one the report says "0 tests" — say why.
   if (record.tests.length === 0)
-    c.log(
+    context.log(
       `holdwatch: no tests recorded for run ${record.runId}: the process reported none (start it under \`holdwatch run\`, or with the pytest plugin or Node reporter, to see its tests); its holders are attributed by process only\n`,
     );
-  c.log(runSummaryLine(record, run.journalPath));
+  context.log(runSummaryLine(record, run.journalPath));
 }
 
 /** Several runs, one set of report paths: each run's reports get its id before the extension. */
@@ -118,10 +118,10 @@ function perRunTargets(targets: ReportTargets, runId: string): ReportTargets {
   return { report: withId(targets.report), json: withId(targets.json), html: withId(targets.html), redact: targets.redact, stepSummary: targets.stepSummary };
 }
 
-function warnInvalid(c: AttachContext): (path: string) => void {
-  return (path) => c.log(`holdwatch: ignoring ${path}: not an announce file\n`);
+function warnInvalid(context: AttachContext): (path: string) => void {
+  return (path) => context.log(`holdwatch: ignoring ${path}: not an announce file\n`);
 }
 
-function logError(c: AttachContext): (error: unknown) => void {
-  return (error) => c.log(`holdwatch: ${messageOf(error)}\n`);
+function logError(context: AttachContext): (error: unknown) => void {
+  return (error) => context.log(`holdwatch: ${messageOf(error)}\n`);
 }
