@@ -1,7 +1,7 @@
 // `holdwatch scan <dir> [--json] [--check]` in its plain form, read without commander: loading
-// commander was a tenth of a one-shot scan's time (bin/holdwatch.js to the first walk). Anything else
-// (help, an unknown or misspelt option, `--`, a second argument) is commander's to parse and to
-// answer, so its messages stay the only ones; main.test.ts holds the two parsers to one answer.
+// commander is a large share of a one-shot scan's time. Anything else (help, an unknown or misspelt
+// option, `--`, a second argument) is commander's to parse and to answer, so its messages stay the
+// only ones; scan-args.test.ts holds the two parsers to one answer.
 
 export interface PlainScan {
   dir: string;
