@@ -192,22 +192,7 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
     }
     case 'open':
     case 'connect':
-      return {
-        v: 1,
-        kind: o.kind,
-        pid,
-        atMs,
-        api: textOf(o.api),
-        path: textOf(o.path),
-        fd: o.fd === null ? null : int(o.fd, 0),
-        ...optional('id', o.id, (x) => int(x, 1)),
-        ...optional('test', o.test, textOf),
-        ...optional('scope', o.scope, scopeOf),
-        ...optional('listed', o.listed, (x) => (x === true ? (true as const) : reject())),
-        ...optional('cwd', o.cwd, (x) => (x === true ? (true as const) : reject())),
-        ...optional('mmap', o.mmap, (x) => (x === true ? (true as const) : reject())),
-        frames: framesOf(o.frames),
-      };
+      return openRecordOf(o, o.kind, pid, atMs);
     case 'close':
       return { v: 1, kind: 'close', pid, atMs, id: int(o.id, 1), fd: o.fd === null ? null : int(o.fd, 0) };
     case 'spawn':
@@ -254,23 +239,46 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
         frames: framesOf(o.frames),
       };
     case 'gc-close':
-      return {
-        v: 1,
-        kind: 'gc-close',
-        pid,
-        atMs,
-        resource: GC_RESOURCES.includes(o.resource as GcResource) ? (o.resource as GcResource) : reject(),
-        api: textOf(o.api),
-        path: textOf(o.path),
-        fd: o.fd === null ? null : int(o.fd, 0),
-        openedAtMs: atMsOf(o.openedAtMs),
-        ...optional('test', o.test, textOf),
-        ...optional('closedDuring', o.closedDuring, textOf),
-        frames: framesOf(o.frames),
-      };
+      return gcCloseRecordOf(o, pid, atMs);
     default:
       return reject();
   }
+}
+
+function openRecordOf(o: Record<string, unknown>, kind: OpenRecord['kind'], pid: number, atMs: number): OpenRecord {
+  return {
+    v: 1,
+    kind,
+    pid,
+    atMs,
+    api: textOf(o.api),
+    path: textOf(o.path),
+    fd: o.fd === null ? null : int(o.fd, 0),
+    ...optional('id', o.id, (x) => int(x, 1)),
+    ...optional('test', o.test, textOf),
+    ...optional('scope', o.scope, scopeOf),
+    ...optional('listed', o.listed, (x) => (x === true ? (true as const) : reject())),
+    ...optional('cwd', o.cwd, (x) => (x === true ? (true as const) : reject())),
+    ...optional('mmap', o.mmap, (x) => (x === true ? (true as const) : reject())),
+    frames: framesOf(o.frames),
+  };
+}
+
+function gcCloseRecordOf(o: Record<string, unknown>, pid: number, atMs: number): GcCloseRecord {
+  return {
+    v: 1,
+    kind: 'gc-close',
+    pid,
+    atMs,
+    resource: GC_RESOURCES.includes(o.resource as GcResource) ? (o.resource as GcResource) : reject(),
+    api: textOf(o.api),
+    path: textOf(o.path),
+    fd: o.fd === null ? null : int(o.fd, 0),
+    openedAtMs: atMsOf(o.openedAtMs),
+    ...optional('test', o.test, textOf),
+    ...optional('closedDuring', o.closedDuring, textOf),
+    frames: framesOf(o.frames),
+  };
 }
 
 export interface ParsedProbeLog {

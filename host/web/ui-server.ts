@@ -8,7 +8,7 @@
 // connection, with the close code the protocol gives it, never the server. Connections without the
 // token are few and brief (connection-budget.ts): any local user can open them, and each is an fd.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -106,19 +106,7 @@ export async function startUiServer({
     wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, service, heartbeatMs, sendLimits));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new BadInputError(`port ${port} is in use; choose another with --port, or --port 0 for any free one`)
-          : error.code === 'EACCES'
-            ? new BadInputError(`port ${port} needs privileges to listen on; choose one above 1023 with --port, or --port 0 for any free one`)
-            : error,
-      ),
-    );
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  boundPort = (server.address() as AddressInfo).port;
+  boundPort = await listenOnLoopback(server, port);
   return {
     port: boundPort,
     token,
@@ -130,6 +118,22 @@ export async function startUiServer({
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Listens on 127.0.0.1 only; a port taken or privileged is the user's to change, said in one line. */
+function listenOnLoopback(server: Server, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new BadInputError(`port ${port} is in use; choose another with --port, or --port 0 for any free one`)
+          : error.code === 'EACCES'
+            ? new BadInputError(`port ${port} needs privileges to listen on; choose one above 1023 with --port, or --port 0 for any free one`)
+            : error,
+      ),
+    );
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
 }
 
 /**
