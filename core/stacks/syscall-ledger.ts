@@ -98,119 +98,167 @@ function isSiblingOrUnder(running: string, started: string): boolean {
 }
 
 export function ledgerRecords(text: string, { parentPid = 0, keepPath = () => true }: LedgerOptions = {}): ProbeRecord[] {
-  const lines = parseStraceLines(text);
-  const calls = lines.filter((l): l is TracedCall => 'name' in l);
+  const calls = parseStraceLines(text).filter((l): l is TracedCall => 'name' in l);
   const first = calls[0];
   if (!first) return [];
-  const { processOf, parentOf } = familyOf(calls);
-  const root = processOf(first.tid);
-  const out: ProbeRecord[] = [];
-  const lives = new Map<number, Life>();
-  const openNow = new Map<number, { record: OpenRecord; pid: number; unlinked: boolean }>();
-  let nextId = 1;
-  // Tests in the order they started, and which of them wait in t.Parallel (between PAUSE and CONT).
-  const running: string[] = [];
-  const paused = new Set<string>();
+  const ledger = new LedgerReplay(familyOf(calls), first, parentPid, keepPath);
+  for (const call of calls) ledger.replay(call);
+  return ledger.finish();
+}
 
-  const lifeOf = (pid: number, call: TracedCall): Life => {
-    const known = lives.get(pid);
+/** The ledger's calls replayed in order: each process's fds, the tests running, and the records they make. */
+class LedgerReplay {
+  private readonly out: ProbeRecord[] = [];
+  private readonly lives = new Map<number, Life>();
+  private readonly openNow = new Map<number, { record: OpenRecord; pid: number; unlinked: boolean }>();
+  private nextId = 1;
+  /** Tests in the order they started, and which of them wait in t.Parallel (between PAUSE and CONT). */
+  private readonly running: string[] = [];
+  private readonly paused = new Set<string>();
+  private readonly root: number;
+
+  constructor(
+    private readonly family: ReturnType<typeof familyOf>,
+    first: TracedCall,
+    private readonly parentPid: number,
+    private readonly keepPath: (path: string) => boolean,
+  ) {
+    this.root = family.processOf(first.tid);
+  }
+
+  replay(call: TracedCall): void {
+    const life = this.lifeOf(this.family.processOf(call.tid), call);
+    life.lastAtMs = call.atMs;
+    const cwd = /^AT_FDCWD<(.*?)>/.exec(call.args)?.[1];
+    if (cwd !== undefined) life.cwd = cwd;
+    const ok = call.result !== null && call.result >= 0;
+    if (call.name === 'execve' && call.result === 0) {
+      const argv = splitArgs(call.args)[1];
+      if (argv?.startsWith('[')) life.process.argv = splitArgs(argv.slice(1, -1)).map((a) => firstStringArg(a) ?? a);
+      for (const [fd, entry] of [...life.fds.entries()]) if (entry.cloexec) this.close(life, call, fd);
+    } else if (OPENS.has(call.name) && ok) {
+      const path = call.resultPath ?? stringAt(call.args, call.name === 'open' || call.name === 'creat' ? 0 : 1);
+      if (path !== null) this.open(life, call, call.result!, join(life.cwd, path) ?? path, /O_CLOEXEC/.test(call.args), call.name);
+    } else if (call.name === 'close') {
+      const fd = fdArg(call.args, 0).fd;
+      if (fd !== null) this.close(life, call, fd);
+    } else if ((DUPS.has(call.name) || (call.name === 'fcntl' && /F_DUPFD/.test(call.args))) && ok) {
+      const from = life.fds.get(fdArg(call.args, 0).fd ?? -1);
+      if (from) this.open(life, call, call.result!, from.path, /O_CLOEXEC|F_DUPFD_CLOEXEC/.test(call.args), call.name);
+    } else if (call.name === 'fcntl' && /F_SETFD/.test(call.args) && ok) {
+      const entry = life.fds.get(fdArg(call.args, 0).fd ?? -1);
+      if (entry) entry.cloexec = /FD_CLOEXEC/.test(call.args);
+    } else if (FORKS.has(call.name) && ok && call.result! > 0 && !/CLONE_THREAD/.test(call.args)) this.lifeOf(call.result!, call);
+    else if (DELETES.has(call.name) && call.result === 0) this.deleted(call, life);
+    else if (call.name === 'exit_group') this.exit(life, call.atMs);
+    else if (call.name === 'write') this.mark(call, life);
+  }
+
+  finish(): ProbeRecord[] {
+    // A process killed by a signal makes no exit_group: its holdings ended with its last call.
+    for (const life of this.lives.values()) this.exit(life, life.lastAtMs);
+    return this.out;
+  }
+
+  private lifeOf(pid: number, call: TracedCall): Life {
+    const known = this.lives.get(pid);
     if (known) return known;
-    const ppid = parentOf(pid);
-    const from = ppid === undefined ? undefined : lives.get(ppid);
+    const ppid = this.family.parentOf(pid);
+    const from = ppid === undefined ? undefined : this.lives.get(ppid);
     const process: ProcessRecord = {
       v: 1,
       kind: 'process',
       runtime: 'strace',
       pid,
-      ppid: ppid ?? parentPid,
+      ppid: ppid ?? this.parentPid,
       atMs: call.atMs,
       argv: [...(from?.process.argv ?? [])],
       cwd: from?.cwd ?? null,
     };
     const life: Life = { process, fds: new Map(), cwd: from?.cwd ?? null, exited: false, lastAtMs: call.atMs };
-    lives.set(pid, life);
-    out.push(process);
+    this.lives.set(pid, life);
+    this.out.push(process);
     // A new process starts with a copy of its parent's fd table: its copies are its own holdings.
-    for (const [fd, entry] of from?.fds ?? []) open(life, call, fd, entry.path, entry.cloexec, 'inherited');
+    for (const [fd, entry] of from?.fds ?? []) this.open(life, call, fd, entry.path, entry.cloexec, 'inherited');
     return life;
-  };
+  }
 
   /** The test that made a call now: the one running test no running subtest of which runs too. */
-  const testNow = (): Pick<OpenRecord, 'test' | 'among'> => {
-    const active = running.filter((t) => !paused.has(t));
+  private testNow(): Pick<OpenRecord, 'test' | 'among'> {
+    const active = this.running.filter((t) => !this.paused.has(t));
     const leaves = active.filter((t) => !active.some((u) => u.startsWith(`${t}/`)));
     if (leaves.length === 1) return { test: leaves[0]! };
     return leaves.length > 1 ? { among: leaves } : {};
-  };
+  }
 
-  const open = (life: Life, call: TracedCall, fd: number, path: string, cloexec: boolean, api: string) => {
-    close(life, call, fd);
-    if (!path.startsWith('/') || !keepPath(path)) return;
-    const id = nextId++;
-    const record: OpenRecord = { v: 1, kind: 'open', pid: life.process.pid, atMs: call.atMs, api, path, fd, id, ...testNow(), frames: [] };
+  private open(life: Life, call: TracedCall, fd: number, path: string, cloexec: boolean, api: string): void {
+    this.close(life, call, fd);
+    if (!path.startsWith('/') || !this.keepPath(path)) return;
+    const id = this.nextId++;
+    const record: OpenRecord = { v: 1, kind: 'open', pid: life.process.pid, atMs: call.atMs, api, path, fd, id, ...this.testNow(), frames: [] };
     life.fds.set(fd, { id, path, cloexec });
-    openNow.set(id, { record, pid: life.process.pid, unlinked: false });
-    out.push(record);
-  };
+    this.openNow.set(id, { record, pid: life.process.pid, unlinked: false });
+    this.out.push(record);
+  }
 
-  const close = (life: Life, call: { atMs: number }, fd: number) => {
+  private close(life: Life, call: { atMs: number }, fd: number): void {
     const entry = life.fds.get(fd);
     if (!entry) return;
     life.fds.delete(fd);
-    openNow.delete(entry.id);
-    out.push({ v: 1, kind: 'close', pid: life.process.pid, atMs: call.atMs, id: entry.id, fd });
-  };
+    this.openNow.delete(entry.id);
+    this.out.push({ v: 1, kind: 'close', pid: life.process.pid, atMs: call.atMs, id: entry.id, fd });
+  }
 
-  const exit = (life: Life, atMs: number) => {
+  private exit(life: Life, atMs: number): void {
     if (life.exited) return;
     life.exited = true;
-    out.push({ v: 1, kind: 'exit', pid: life.process.pid, atMs, open: [...life.fds.values()].map((e) => e.id) });
+    this.out.push({ v: 1, kind: 'exit', pid: life.process.pid, atMs, open: [...life.fds.values()].map((e) => e.id) });
     // No close records: a scan may still read these fds while the kernel tears the process down (strace
     // holds it at its exit_group), and must find them open, as the exit record says.
-    for (const entry of life.fds.values()) openNow.delete(entry.id);
+    for (const entry of life.fds.values()) this.openNow.delete(entry.id);
     life.fds.clear();
-  };
+  }
 
-  const mark = (call: TracedCall, life: Life) => {
-    if (life.process.pid !== root || fdArg(call.args, 0).fd !== 1 || call.result === null || call.result <= 0) return;
+  private mark(call: TracedCall, life: Life): void {
+    if (life.process.pid !== this.root || fdArg(call.args, 0).fd !== 1 || call.result === null || call.result <= 0) return;
     for (const { mark, test } of goTestMarks(firstStringArg(call.args) ?? '')) {
-      if (mark === 'pause') paused.add(test);
-      else if (mark === 'cont') paused.delete(test);
+      if (mark === 'pause') this.paused.add(test);
+      else if (mark === 'cont') this.paused.delete(test);
       else if (mark === 'run') {
-        for (const done of running.filter((t) => !paused.has(t) && isSiblingOrUnder(t, test))) end(done, call.atMs);
-        running.push(test);
-        out.push({ v: 1, kind: 'test', pid: root, atMs: call.atMs, event: 'start', name: test });
-      } else end(test, call.atMs);
+        for (const done of this.running.filter((t) => !this.paused.has(t) && isSiblingOrUnder(t, test))) this.end(done, call.atMs);
+        this.running.push(test);
+        this.out.push({ v: 1, kind: 'test', pid: this.root, atMs: call.atMs, event: 'start', name: test });
+      } else this.end(test, call.atMs);
     }
-  };
+  }
 
-  const end = (test: string, atMs: number) => {
-    const at = running.lastIndexOf(test);
+  private end(test: string, atMs: number): void {
+    const at = this.running.lastIndexOf(test);
     if (at === -1) return; // ended already, when its next sibling started
-    running.splice(at, 1);
-    paused.delete(test);
-    out.push(...testEnds(test, atMs));
-  };
+    this.running.splice(at, 1);
+    this.paused.delete(test);
+    this.out.push(...this.testEnds(test, atMs));
+  }
 
   /** A test's end, told in the binary and in each process holding an open of that test: each life is read alone. */
-  const testEnds = (test: string, atMs: number): TestBoundaryRecord[] => {
-    const mine = [...openNow.entries()].filter(([, { record }]) => record.test === test || record.among?.includes(test));
-    return [...new Set([root, ...mine.map(([, o]) => o.pid)])].map((pid) => {
+  private testEnds(test: string, atMs: number): TestBoundaryRecord[] {
+    const mine = [...this.openNow.entries()].filter(([, { record }]) => record.test === test || record.among?.includes(test));
+    return [...new Set([this.root, ...mine.map(([, o]) => o.pid)])].map((pid) => {
       const held = mine.filter(([, o]) => o.pid === pid);
       const unlinked = held.filter(([, o]) => o.unlinked).map(([id]) => id);
       return { v: 1, kind: 'test', pid, atMs, event: 'end', name: test, open: held.map(([id]) => id), ...(unlinked.length > 0 ? { unlinked } : {}) };
     });
-  };
+  }
 
-  const deleted = (call: TracedCall, life: Life) => {
+  private deleted(call: TracedCall, life: Life): void {
     for (const path of deletedPaths(call, life.cwd)) {
-      const held = [...openNow.entries()].filter(([, o]) => o.record.path === path || o.record.path.startsWith(`${path}/`));
+      const held = [...this.openNow.entries()].filter(([, o]) => o.record.path === path || o.record.path.startsWith(`${path}/`));
       for (const [, o] of held) o.unlinked = true;
       // Recorded in each holding process's own life: that is where its open is looked up.
       for (const pid of new Set(held.map(([, o]) => o.pid))) {
         const api = pid === life.process.pid ? call.name : `${call.name} (pid ${life.process.pid})`;
         const ids = held.filter(([, o]) => o.pid === pid).map(([id]) => id);
-        const { test } = testNow();
+        const { test } = this.testNow();
         const record: DeleteRecord = {
           v: 1,
           kind: 'delete',
@@ -223,40 +271,8 @@ export function ledgerRecords(text: string, { parentPid = 0, keepPath = () => tr
           ...(test === undefined ? {} : { test }),
           frames: [],
         };
-        out.push(record);
+        this.out.push(record);
       }
     }
-  };
-
-  for (const call of calls) {
-    const pid = processOf(call.tid);
-    const life = lifeOf(pid, call);
-    life.lastAtMs = call.atMs;
-    const cwd = /^AT_FDCWD<(.*?)>/.exec(call.args)?.[1];
-    if (cwd !== undefined) life.cwd = cwd;
-    const ok = call.result !== null && call.result >= 0;
-    if (call.name === 'execve' && call.result === 0) {
-      const argv = splitArgs(call.args)[1];
-      if (argv?.startsWith('[')) life.process.argv = splitArgs(argv.slice(1, -1)).map((a) => firstStringArg(a) ?? a);
-      for (const [fd, entry] of [...life.fds.entries()]) if (entry.cloexec) close(life, call, fd);
-    } else if (OPENS.has(call.name) && ok) {
-      const path = call.resultPath ?? stringAt(call.args, call.name === 'open' || call.name === 'creat' ? 0 : 1);
-      if (path !== null) open(life, call, call.result!, join(life.cwd, path) ?? path, /O_CLOEXEC/.test(call.args), call.name);
-    } else if (call.name === 'close') {
-      const fd = fdArg(call.args, 0).fd;
-      if (fd !== null) close(life, call, fd);
-    } else if ((DUPS.has(call.name) || (call.name === 'fcntl' && /F_DUPFD/.test(call.args))) && ok) {
-      const from = life.fds.get(fdArg(call.args, 0).fd ?? -1);
-      if (from) open(life, call, call.result!, from.path, /O_CLOEXEC|F_DUPFD_CLOEXEC/.test(call.args), call.name);
-    } else if (call.name === 'fcntl' && /F_SETFD/.test(call.args) && ok) {
-      const entry = life.fds.get(fdArg(call.args, 0).fd ?? -1);
-      if (entry) entry.cloexec = /FD_CLOEXEC/.test(call.args);
-    } else if (FORKS.has(call.name) && ok && call.result! > 0 && !/CLONE_THREAD/.test(call.args)) lifeOf(call.result!, call);
-    else if (DELETES.has(call.name) && call.result === 0) deleted(call, life);
-    else if (call.name === 'exit_group') exit(life, call.atMs);
-    else if (call.name === 'write') mark(call, life);
   }
-  // A process killed by a signal makes no exit_group: its holdings ended with its last call.
-  for (const life of lives.values()) exit(life, life.lastAtMs);
-  return out;
 }
