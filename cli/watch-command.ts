@@ -1,6 +1,7 @@
 // `holdwatch watch <dir> [--json] [--interval ms]`: live. JSON lines with --json; a table redrawn in
 // place on a terminal; one line per event when piped. Ctrl-C / SIGTERM close everything, exit 0.
 import type { Holder, WatchEvent } from '../contract/holders.js';
+import { DisposableStore } from '../core/disposable-store.js';
 import { terminalCell } from '../core/report/text.js';
 import { sortHolders } from '../core/snapshot.js';
 import { Watcher } from '../core/watch.js';
@@ -9,7 +10,7 @@ import { formatHolderTable, holderPathForDisplay } from './holder-table.js';
 import { resolveAndStepOut } from '../host/resolve-dir.js';
 import { watchedDirsGuard } from '../host/watched-dir-identity.js';
 import { systemClock } from '../host/system-clock.js';
-import { openWatchPacing, type WatchPacing } from '../host/watch-pacing.js';
+import { openWatchPacing } from '../host/watch-pacing.js';
 
 export interface WatchOptions {
   json?: boolean;
@@ -17,28 +18,29 @@ export interface WatchOptions {
 }
 
 export async function watchCommand(dirInput: string, options: WatchOptions): Promise<number> {
-  const source = await openHolderSource({ walkThread: 'worker' });
-  let watcher: Watcher | undefined;
-  let pacing: WatchPacing | undefined;
+  // The watcher, its pacing, then the backend: released in that order, each even if one before fails.
+  const owned = new DisposableStore();
+  const source = owned.add(await openHolderSource({ walkThread: 'worker' }));
   try {
     const dir = await resolveAndStepOut(source, dirInput, process);
     const view = options.json ? jsonLinesView() : process.stdout.isTTY ? liveTableView(dir.display) : eventLinesView();
     const stopped = waitForStopSignal();
     let failure: Error | undefined;
-    pacing = await openWatchPacing([dir], options.intervalMs);
-    watcher = new Watcher({
+    const pacing = owned.add(await openWatchPacing([dir], options.intervalMs));
+    const watcher: Watcher = new Watcher({
       source,
       dirs: [dir],
       clock: systemClock,
       fullIntervalMs: options.intervalMs,
       ...pacing.options,
       beforePoll: watchedDirsGuard([dir]),
-      onPoll: ({ events }) => view(events, watcher!.current()),
+      onPoll: ({ events }) => view(events, watcher.current()),
       onError: (error) => {
         failure = error instanceof Error ? error : new Error(String(error));
         stopped.stop();
       },
     });
+    owned.add(watcher);
     watcher.start();
     // Piped output stays pure data; the notice goes to stderr (the TTY view has its own header).
     if (!process.stdout.isTTY) process.stderr.write(`holdwatch: watching ${terminalCell(dir.display)} — Ctrl-C to stop\n`);
@@ -46,9 +48,7 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
     if (failure) throw failure;
     return 0;
   } finally {
-    watcher?.dispose();
-    pacing?.dispose();
-    await source.dispose();
+    await owned.dispose();
   }
 }
 
