@@ -92,7 +92,7 @@ if (workerArgs) {
   });
 
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void session.dispose());
+  app.on('will-quit', () => void session.dispose().catch((error: unknown) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`)));
 }
 
 function stepOutOf(dir: string): void {
