@@ -79,7 +79,8 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .option('--json <file.json>', 'write the run record as JSON')
     .option('--html <file.html>', 'write a self-contained HTML report')
     .option('--redact', 'replace your home directory and user name in the reports')
-    .option('--kill-leftovers', "end the run's processes still alive when the command exits")
+    .option('--kill-leftovers', "end the run's leftover processes: those still alive when the command exits (leftover files stay)")
+    .option('--quiet', 'end with the counts line only (no headline, no report path)')
     .addOption(
       new Option('--grace <ms>', 'after the command exits, follow its processes still holding something under the watched dirs this long (0: off)')
         .argParser((value) => parseGraceMs(value, commander))

@@ -3,7 +3,7 @@
 import type { RunRecord } from '../contract/runs.js';
 import { dataDirOf } from '../host/data-dir.js';
 import { absoluteTargets, checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
-import { runSummaryLine } from '../host/run/run-recording.js';
+import { runEndLines } from '../host/run/run-end-lines.js';
 import { DEFAULT_RETENTION, pruneRuns } from '../host/run/run-retention.js';
 import { superviseRun } from '../host/run/supervised-run.js';
 import { writeSync } from 'node:fs';
@@ -15,6 +15,8 @@ import { endProcessIfSame } from '../native/index.js';
 export interface RunOptions extends ReportTargets {
   watch: string[];
   killLeftovers?: boolean;
+  /** The counts line alone at the end, without the headline and the report's place. */
+  quiet?: boolean;
   /** How long processes that outlive the command are followed while they hold something (ms). */
   grace?: number;
 }
@@ -71,7 +73,9 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
       process.stderr.write(`holdwatch: ${failure}; \`holdwatch report ${journalPath}\` renders it again\n`);
     if (options.killLeftovers) await endLeftoverHolders(record);
     pruneOldRuns(dirname(journalPath));
-    process.stderr.write(runSummaryLine(record, journalPath));
+    // The answer last: what a CI log shows first when it folds the rest.
+    const reports = [given.report, given.html, given.json].filter((path): path is string => path !== undefined);
+    process.stderr.write(runEndLines(record, journalPath, { reports, quiet: given.quiet }));
     finished = true;
     return exitCode;
   } catch (error) {

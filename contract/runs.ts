@@ -152,6 +152,8 @@ export const RunRecordSchema = z.object({
   /** ISO 8601. */
   startedAt: iso,
   endedAt: iso.nullable(),
+  /** ISO 8601: the test command exited (the run then follows its leftover processes); absent before that, and in older journals. */
+  commandExitedAt: iso.optional(),
   /** Only for a journal without its run-end: the step of finishing holdwatch had begun when it stopped. */
   stoppedWhile: z.string().optional(),
   tests: z.array(TestRecordSchema),

@@ -305,3 +305,22 @@ export function probeSeenNote(holders: readonly AttributedHolder[]): string | nu
     ? '(probe): no scan saw it; the probe inside the process recorded it (still open when its test ended, or closed by the garbage collector between two scans).'
     : null;
 }
+
+/**
+ * Leftover processes: the run's processes still alive and holding something after the test command
+ * exited (seen by a scan then), one entry per process with what it held. Without the exit's time (an
+ * older journal) the verdict that says so.
+ */
+export function leftoverProcesses(record: RunRecord): { holder: AttributedHolder; held: AttributedHolder[] }[] {
+  const exitedAt = record.commandExitedAt;
+  const outlived = (h: AttributedHolder) =>
+    h.attribution.verdict !== 'outside-run' &&
+    (h.attribution.verdict === 'outlived-run' || (exitedAt !== undefined && timeMs(h.attribution.lastSeenAt) >= timeMs(exitedAt)));
+  const byProcess = new Map<string, { holder: AttributedHolder; held: AttributedHolder[] }>();
+  for (const h of sortedHolders(record).filter(outlived)) {
+    const entry = byProcess.get(processKey(h));
+    if (entry) entry.held.push(h);
+    else byProcess.set(processKey(h), { holder: h, held: [h] });
+  }
+  return [...byProcess.values()];
+}

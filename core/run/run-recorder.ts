@@ -279,6 +279,7 @@ export class RunRecorder {
       exitCode: this.end?.exitCode ?? null,
       startedAt: iso(start.atMs),
       endedAt: this.end ? iso(this.end.atMs) : null,
+      ...(this.commandExitAtMs === undefined ? {} : { commandExitedAt: iso(this.commandExitAtMs) }),
       ...(!this.end && this.lastStage !== undefined ? { stoppedWhile: this.lastStage } : {}),
       tests: this.timeline.records(),
       holders: foldInherited([...this.ledger.values()]).map(({ row, also }) => ({

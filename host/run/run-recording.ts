@@ -9,6 +9,7 @@ import type { JournalEntry } from '../../contract/journal.js';
 import { pathStyleOf } from '../../core/paths.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
 import { findLeftovers } from '../../core/run/leftovers.js';
+import { leftoverProcesses } from '../../core/report/model.js';
 import { RunSupervisor } from '../../core/run/supervisor.js';
 import { ProbeEventsParser } from '../../core/runners/probe-events.js';
 import { birthTimeTickMs, listTree } from '../../native/tree-listing.js';
@@ -148,15 +149,16 @@ function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {
 /** The one line the front end prints after a run: what was found, and where the journal is. */
 export function runSummaryLine(record: RunRecord, journalPath: string): string {
   const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
+  const processes = leftoverProcesses(record).length;
   const parts = [
     `${record.holders.length} holder(s)`,
     `${count('leaked-past-test')} leaked past their test`,
     `${count('blocked-cleanup')} blocked cleanup`,
-    ...(count('outlived-run') > 0 ? [`${count('outlived-run')} held after the command exited`] : []),
+    ...(processes > 0 ? [`${processes} leftover process${processes === 1 ? '' : 'es'} still holding after the command exited`] : []),
     // Only when there are: a line every user reads, for a class most runs never have.
     ...(count('closed-by-gc') > 0 ? [`${count('closed-by-gc')} closed by the garbage collector, not the code`] : []),
     `${record.failures.length} teardown failure(s)`,
-    `${record.leftovers.length} leftover(s)`,
+    `${record.leftovers.length} leftover file(s)`,
   ];
   return `holdwatch: run ${record.runId}: ${parts.join(', ')}; journal ${journalPath}\n`;
 }

@@ -71,7 +71,7 @@ describe('a detached child that opens its file after the command exited', () => 
     // The probe's spawn record names the test running in the parent: the child kept no runner's hint.
     expect(held[0]!.attribution.spawnedDuring).toMatch(/starts a late writer$/);
     expect(held[0]!.attribution.openedDuring ?? null).toBeNull();
-    expect(out.stderr).toMatch(/\d+ held after the command exited/);
+    expect(out.stderr).toMatch(/\d+ leftover process(es)? still holding after the command exited/);
   });
 
   it('is not waited for when it holds nothing under the watched dirs (a grace of ten minutes passes at once)', async () => {
