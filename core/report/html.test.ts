@@ -94,14 +94,16 @@ describe('renderHtml content', () => {
     expect(plain).toMatch(
       /<summary><code>test\/2\/work\/<\/code> 117 short-lived files<\/summary><ul>(<li><code>test\/2\/work\/doc\d+\.idx<\/code><\/li>){117}<\/ul>/,
     );
-    expect(plain).toMatch(/<tr><td><code>bash<\/code><\/td><td class="num">5123<\/td><td>\w+<\/td><td><code>test\/2\/work<\/code><\/td><td>[^\n]*blocked/);
+    expect(plain).toMatch(/<tr><td><code>test\/2\/work<\/code>( \(\w+\))?<\/td><td><code>bash<\/code> 5123<\/td><td>[^\n]*blocked/);
     expect(svgOf(page)).toContain('117 short-lived files');
     expect(count(svgOf(page), /doc\d+\.idx/)).toBe(0);
   });
 
   it('shows holders, ancestry and leftovers', () => {
     const page = renderHtml(loadRunRecord('linux-leaked-past-test'));
-    expect(page).toContain('<td><code>index.sqlite-wal</code></td><td><span class="verdict verdict-leaked-past-test">leaked-past-test</span></td>');
+    expect(page).toContain(
+      '<tr><td><code>index.sqlite-wal</code></td><td><code>python3</code> 7044</td><td><code>tests/<wbr>test_store.py::<wbr>test_writes_index</code></td><td><span class="verdict verdict-leaked-past-test">leaked-past-test</span></td>',
+    );
     expect(page).toContain(
       '<code>python3</code> 7044: <span class="mono">python3 -m notes.indexer --db /home/bob/src/notes/.store/index.sqlite --follow</span>',
     );
@@ -116,9 +118,9 @@ describe('renderHtml content', () => {
     record.holders = Array.from({ length: 500 }, (_, i): AttributedHolder => ({ ...template, pid: 10_000 + i, path: `${template.watchedDir}/f${i}` }));
     const page = renderHtml(record, { maxRows: 50 });
     const [main, rest] = page.split('<details>');
-    expect(count(main ?? '', /<td><code>python3<\/code><\/td><td class="num">/)).toBe(50);
+    expect(count(main ?? '', /<td><code>python3<\/code> \d+<\/td>/)).toBe(50);
     expect(rest).toContain('<summary>… and 450 more holders</summary>');
-    expect(count(rest ?? '', /<td><code>python3<\/code><\/td><td class="num">/)).toBe(450);
+    expect(count(rest ?? '', /<td><code>python3<\/code> \d+<\/td>/)).toBe(450);
     const svg = svgOf(page);
     expect(count(svg, /<g class="lane">/)).toBe(30);
     expect(svg).toContain('… and 470 more');

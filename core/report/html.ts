@@ -5,14 +5,18 @@ import type { StackLookup } from '../../contract/stacks.js';
 import { headline, headlineText, type Inline } from './headline.js';
 import { FAILED_COLOR, PHASE_COLOR, renderTimelineSvg, VERDICT_COLOR } from './html-timeline.js';
 import { REPORT_CSS } from './html-style.js';
-import { summaryLine, testNote } from './markdown.js';
-import { foldRecordHolders, type TransientGroup } from '../../contract/transient.js';
+import { outsidersNote, summaryLine, testNote } from './markdown.js';
+import { foldRecordHolders } from '../../contract/transient.js';
+import { HOLDER_COLUMNS, holderCells, type CellFormat, type HolderRow } from './holder-columns.js';
 import {
   bodyPassedTeardownFailed,
   chainRootFirst,
   GAP_TEXT,
   displayPath,
   errorLabel,
+  leftoverProcesses,
+  leftoverProcessWords,
+  splitOutsiders,
   formatDuration,
   holderPath,
   holderProcesses,
@@ -29,9 +33,6 @@ import {
   timeMs,
   VERDICT_MEANING,
   verdictsPresent,
-  openingTest,
-  groupTestsCell,
-  processLabel,
   probeSeenNote,
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
@@ -57,15 +58,18 @@ function verdictBadge(verdict: AttributedHolder['attribution']['verdict']): stri
 export function renderHtml(input: RunRecord, options: ReportOptions = {}): string {
   const { record, maxRows } = prepare(input, options);
   const holders = sortedHolders(record);
+  const { own, outsiders } = splitOutsiders(record, holders);
   const title = headline(record);
   const sections = [
-    timelineSection(record, holders),
+    timelineSection(record, own),
     failuresSection(record),
-    holdersSection(record, holders, maxRows),
-    ancestrySection(holders, maxRows),
-    stacksSection(holders, maxRows),
+    holdersSection(record, own, outsiders, maxRows),
+    outlivedSection(record, maxRows),
+    ancestrySection(own, maxRows),
+    stacksSection(own, maxRows),
     testsSection(record, maxRows),
     leftoversSection(record, maxRows),
+    outsidersSection(record, outsiders, maxRows),
     reproduceSection(record),
     platformSection(record),
   ];
@@ -118,23 +122,27 @@ function failuresSection(record: RunRecord): string {
   return `<section><h2>Teardown failures (${record.failures.length})</h2>${items.join('')}</section>`;
 }
 
-function holderRow(record: RunRecord, h: AttributedHolder): string {
-  const a = h.attribution;
-  return `<tr><td>${code(processLabel(h))}</td><td class="num">${h.pid}</td><td>${html(h.kind)}</td><td>${code(holderPath(record, h))}</td><td>${verdictBadge(a.verdict)}</td><td>${a.spawnedDuring === null ? '—' : code(a.spawnedDuring)}</td><td>${openingTest(h) === null ? '—' : code(openingTest(h)!)}</td></tr>`;
+/** How the HTML writes a cell: code with break chances, verdict badges, a folded group's files a click away. */
+const HTML_CELLS: CellFormat = {
+  code,
+  path: code,
+  verdict: verdictBadge,
+  files: (summary, paths) => `<details><summary>${summary}</summary><ul>${paths.map((p) => `<li>${code(p)}</li>`).join('')}</ul></details>`,
+};
+
+function holderRowHtml(record: RunRecord, row: HolderRow): string {
+  const cells = holderCells(HOLDER_COLUMNS, row, record, HTML_CELLS).map((cell) => `<td>${cell}</td>`);
+  return `<tr${row.kind === 'group' ? ' class="folded"' : ''}>${cells.join('')}</tr>`;
 }
 
-/** A shell loop's short-lived files of one process and folder: one row, its files a click away. */
-function foldedRow(record: RunRecord, g: TransientGroup<AttributedHolder>): string {
-  const first = g.members[0]!;
-  const names = g.members.map((h) => `<li>${code(holderPath(record, h))}</li>`).join('');
-  return `<tr class="folded"><td>${code(processLabel(first))}</td><td class="num">${g.pid}</td><td>files</td><td><details><summary>${code((displayPath(record, g.dir) || '.') + '/')} ${g.members.length} short-lived files</summary><ul>${names}</ul></details></td><td>${verdictBadge('in-run')}</td><td>${first.attribution.spawnedDuring === null ? '—' : code(first.attribution.spawnedDuring)}</td><td>${groupTestsCell(g.members, code)}</td></tr>`;
-}
-
-function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {
-  if (holders.length === 0) return '';
-  const head = '<tr><th>Process</th><th>PID</th><th>Kind</th><th>Path</th><th>Verdict</th><th>Spawned during</th><th>Opened during</th></tr>';
+function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], outsiders: readonly AttributedHolder[], maxRows: number): string {
+  const outside = outsidersNote(outsiders);
+  if (holders.length === 0) return outside ? `<section><h2>Holders (0)</h2><p>${html(outside)}</p></section>` : '';
+  const head = `<tr>${HOLDER_COLUMNS.map((c) => `<th>${html(c.label)}</th>`).join('')}</tr>`;
   const { kept, groups } = foldRecordHolders(record, holders);
-  const rows = [...kept.map((h) => holderRow(record, h)), ...groups.map((g) => foldedRow(record, g))];
+  const rows = [...kept.map((holder) => ({ kind: 'holder' as const, holder })), ...groups.map((group) => ({ kind: 'group' as const, group }))].map((row) =>
+    holderRowHtml(record, row),
+  );
   const rest = rows.slice(maxRows);
   // The file is for reading locally, so the rest is one click away rather than only in the JSON.
   const more = rest.length === 0 ? '' : `<details><summary>… and ${rest.length} more holders</summary><table>${head}${rest.join('\n')}</table></details>`;
@@ -143,7 +151,38 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   const note = probeSeenNote(holders);
   const dirs =
     record.watched.length === 1 ? `Paths are relative to ${code(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
-  return `<section><h2>Holders (${holders.length})</h2><table>${head}${rows.slice(0, maxRows).join('\n')}</table>${more}<p class="legend">${dirs}<br>${legend}${note === null ? '' : `<br>${html(note)}`}</p></section>`;
+  return `<section><h2>Holders (${holders.length})</h2>${outside ? `<p>${html(outside)}</p>` : ''}<table>${head}${rows.slice(0, maxRows).join('\n')}</table>${more}<p class="legend">${dirs}<br>${legend}${note === null ? '' : `<br>${html(note)}`}</p></section>`;
+}
+
+/** Leftover processes: alive and holding after the test command exited, each with what it still held. */
+function outlivedSection(record: RunRecord, maxRows: number): string {
+  const processes = leftoverProcesses(record);
+  if (processes.length === 0) return '';
+  const items = processes.slice(0, maxRows).map((entry) => {
+    const { who, rest } = leftoverProcessWords(record, entry, code, code, maxRows);
+    return `<li><span class="holder-title">${who}</span>, ${rest}</li>`;
+  });
+  const more = processes.length > maxRows ? `<p class="legend">… and ${processes.length - maxRows} more processes (the JSON report has all of them)</p>` : '';
+  const n = processes.length;
+  return `<section><h2>Outlived the run (${n} leftover process${n === 1 ? '' : 'es'})</h2><p class="meta">Still alive and holding after the test command exited (<code>--kill-leftovers</code> ends them).</p><ul>${items.join('')}</ul>${more}</section>`;
+}
+
+/** Processes outside the run, one line each with the paths they held: folded, at the end. */
+function outsidersSection(record: RunRecord, outsiders: readonly AttributedHolder[], maxRows: number): string {
+  if (outsiders.length === 0) return '';
+  const processes = holderProcesses(outsiders);
+  const items = processes.slice(0, maxRows).map(({ holder, paths }) => {
+    const held = outsiders.filter((h) => h.pid === holder.pid);
+    return `<li>${code(holder.processName)} PID ${holder.pid}: ${paths} path${paths === 1 ? '' : 's'}<details><summary>paths</summary><ul>${held
+      .slice(0, maxRows)
+      .map((h) => `<li>${code(holderPath(record, h))}</li>`)
+      .join('')}</ul></details></li>`;
+  });
+  const more = processes.length > maxRows ? `<p class="legend">… and ${processes.length - maxRows} more processes (the JSON report has all of them)</p>` : '';
+  return folded(
+    `Outside this run <small class="meta">(${outsiders.length} paths, ${processes.length} processes)</small>`,
+    `<p class="meta">${html(VERDICT_MEANING['outside-run'])}</p><ul>${items.join('')}</ul>${more}`,
+  );
 }
 
 /** A section past the answer, folded under its title: the reader opens what they need. */
@@ -217,7 +256,7 @@ function leftoversSection(record: RunRecord, maxRows: number): string {
     return `<li>${during} (${g.paths.length})<ul>${shown.join('')}${more}</ul></li>`;
   });
   return folded(
-    `Leftovers (${record.leftovers.length})`,
+    `Leftover files (${record.leftovers.length})`,
     `<p class="meta">Files created during the run that still exist at its end, by the test during which they appeared.</p><ul>${groups.join('')}</ul>`,
   );
 }

@@ -8,6 +8,10 @@ import {
   GAP_TEXT,
   displayPath,
   errorLabel,
+  leftoverProcesses,
+  leftoverProcessWords,
+  shortenMiddle,
+  splitOutsiders,
   formatDuration,
   holderPath,
   holderProcesses,
@@ -21,17 +25,15 @@ import {
   runDurationMs,
   shorten,
   sortedHolders,
-  timelineExcerpt,
   timeMs,
   VERDICT_MEANING,
   VERDICT_ORDER,
   verdictsPresent,
   scratchSummary,
   openingTest,
-  groupTestsCell,
-  processLabel,
   probeSeenNote,
 } from './model.js';
+import { HOLDER_COLUMNS, holderCells, type CellFormat, type HolderRow } from './holder-columns.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
 import { stacksSection } from './stacks-section.js';
@@ -45,15 +47,18 @@ export function mdInline(parts: readonly Inline[]): string {
 export function renderMarkdown(input: RunRecord, options: ReportOptions = {}): string {
   const { record, maxRows } = prepare(input, options);
   const holders = sortedHolders(record);
+  const { own, outsiders } = splitOutsiders(record, holders);
   const sections = [
     `**${mdInline(headline(record))}**`,
     summaryLine(record, holders),
     failuresSection(record, maxRows),
-    holdersSection(record, holders, maxRows),
-    ancestrySection(holders, maxRows),
-    stacksSection(holders, maxRows),
+    holdersSection(record, own, outsiders, maxRows),
+    outlivedSection(record, maxRows),
+    ancestrySection(own, maxRows),
+    stacksSection(own, maxRows),
     timelineSection(record, maxRows),
     leftoversSection(record, maxRows),
+    outsidersSection(record, outsiders, maxRows),
     reproduceSection(record),
     platformSection(record),
   ];
@@ -98,49 +103,94 @@ function failuresSection(record: RunRecord, maxRows: number): string {
   return parts.join('\n\n');
 }
 
-function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], maxRows: number): string {
+/** How the Markdown writes a cell: code spans, bold verdicts, paths cut in the middle in the main table. */
+export function mdFormat(shortPaths: boolean): CellFormat {
+  return {
+    code: mdCode,
+    path: (text) => mdCode(shortPaths ? shortenMiddle(text) : text),
+    verdict: (v) => `**${v}**`,
+    files: (summary) => summary,
+  };
+}
+
+function holdersSection(record: RunRecord, holders: readonly AttributedHolder[], outsiders: readonly AttributedHolder[], maxRows: number): string {
   const scratch = scratchSummary(record);
-  if (holders.length === 0) return scratch ? `#### Holders (0)\n\n${mdText(scratch)}` : '';
+  const outside = outsidersNote(outsiders);
+  if (holders.length === 0) return scratch || outside ? [`#### Holders (0)`, ...[scratch, outside].filter((l) => l !== null).map(mdText)].join('\n\n') : '';
   // A shell loop's hundred short-lived files become one row per process and folder (contract/transient.ts).
   const { kept, groups } = foldRecordHolders(record, holders);
-  const foldedRows = groups.map((g) => {
-    const first = g.members[0]!;
-    return [
-      mdCode(processLabel(first)),
-      String(g.pid),
-      'files',
-      `${mdCode(displayPath(record, g.dir) + '/')} ${g.members.length} short-lived files`,
-      '**in-run**',
-      first.attribution.spawnedDuring === null ? '—' : mdCode(first.attribution.spawnedDuring),
-      groupTestsCell(g.members, mdCode),
-    ];
-  });
-  const rows = kept.map((h) => [
-    mdCode(processLabel(h)),
-    String(h.pid),
-    h.kind,
-    mdCode(holderPath(record, h)),
-    `**${h.attribution.verdict}**`,
-    h.attribution.spawnedDuring === null ? '—' : mdCode(h.attribution.spawnedDuring),
-    openingTest(h) === null ? '—' : mdCode(openingTest(h)!),
-  ]);
+  const rows: HolderRow[] = [...kept.map((holder) => ({ kind: 'holder' as const, holder })), ...groups.map((group) => ({ kind: 'group' as const, group }))];
+  const main = HOLDER_COLUMNS.filter((c) => c.main);
+  const folded = HOLDER_COLUMNS.filter((c) => !c.main || c.key);
   const used = verdictsPresent(holders);
   const legend = used.map((v) => `**${v}**: ${VERDICT_MEANING[v]}`).join('; ');
   const dirs =
     record.watched.length === 1 ? `Paths are relative to ${mdCode(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
-  const folded = groups.reduce((n, g) => n + g.members.length, 0);
+  const foldedFiles = groups.reduce((n, g) => n + g.members.length, 0);
   const foldNote =
     groups.length === 0
       ? []
       : [
-          `${folded} short-lived files (each closed again within its test) are folded into ${groups.length} row${groups.length === 1 ? '' : 's'}; the JSON report lists each.`,
+          `${foldedFiles} short-lived files (each closed again within its test) are folded into ${groups.length} row${groups.length === 1 ? '' : 's'}; the JSON report lists each.`,
         ];
+  const cells = (columns: typeof HOLDER_COLUMNS, short: boolean) => rows.map((row) => holderCells(columns, row, record, mdFormat(short)));
   return [
     `#### Holders (${holders.length})`,
     ...(scratch ? [mdText(scratch)] : []),
+    ...(outside ? [mdText(outside)] : []),
     ...foldNote,
-    mdTable(['Process', 'PID', 'Kind', 'Path', 'Verdict', 'Spawned during', 'Opened during'], [...rows, ...foldedRows], maxRows, 'holders'),
+    mdTable(
+      main.map((c) => c.label),
+      cells(main, true),
+      maxRows,
+      'holders',
+    ),
     [`${dirs} ${legend}.`, probeSeenNote(holders)].filter((line) => line !== null).join(' '),
+    mdDetails(
+      'Whole paths, kinds and the tests that spawned each process',
+      mdTable(
+        folded.map((c) => c.label),
+        cells(folded, false),
+        maxRows,
+        'holders',
+      ),
+    ),
+  ].join('\n\n');
+}
+
+/** The one line that counts what processes outside the run held, or null when none did. */
+export function outsidersNote(outsiders: readonly AttributedHolder[]): string | null {
+  if (outsiders.length === 0) return null;
+  const processes = holderProcesses(outsiders).length;
+  return `Not listed here: ${outsiders.length} path${outsiders.length === 1 ? '' : 's'} held by ${processes} process${processes === 1 ? '' : 'es'} outside this run (none of them blocked a cleanup); they are folded at the end.`;
+}
+
+/** Processes outside the run, one line each with a few of the paths they held: folded, at the end. */
+function outsidersSection(record: RunRecord, outsiders: readonly AttributedHolder[], maxRows: number): string {
+  if (outsiders.length === 0) return '';
+  const processes = holderProcesses(outsiders);
+  const lines = processes.slice(0, maxRows).map(({ holder, paths }) => {
+    const some = outsiders.filter((h) => h.pid === holder.pid).slice(0, 3);
+    const names = some.map((h) => mdCode(shortenMiddle(holderPath(record, h)))).join(', ');
+    return `- ${mdCode(holder.processName)} PID ${holder.pid}: ${paths} path${paths === 1 ? '' : 's'} (${names}${paths > some.length ? ', …' : ''})`;
+  });
+  if (processes.length > maxRows) lines.push(`… and ${processes.length - maxRows} more processes (the JSON report has all of them)`);
+  return mdDetails(`Outside this run (${outsiders.length} paths, ${processes.length} processes): ${VERDICT_MEANING['outside-run']}`, lines.join('\n'));
+}
+
+/** Leftover processes: alive and holding after the test command exited, each with what it still held. */
+function outlivedSection(record: RunRecord, maxRows: number): string {
+  const processes = leftoverProcesses(record);
+  if (processes.length === 0) return '';
+  const lines = processes.slice(0, maxRows).map((entry) => {
+    const { who, rest } = leftoverProcessWords(record, entry, mdCode, (p) => mdCode(shortenMiddle(p)));
+    return `- ${who}, ${rest}`;
+  });
+  if (processes.length > maxRows) lines.push(`… and ${processes.length - maxRows} more processes (the JSON report has all of them)`);
+  return [
+    `#### Outlived the run (${processes.length} leftover process${processes.length === 1 ? '' : 'es'})`,
+    'Still alive and holding after the test command exited (`--kill-leftovers` ends them).',
+    lines.join('\n'),
   ].join('\n\n');
 }
 
@@ -161,29 +211,28 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
   return mdDetails(`Ancestry of ${processes.length} process${processes.length === 1 ? '' : 'es'} (runner first, holder last)`, blocks.join('\n'));
 }
 
+/** The tests with something to say (a note, an outcome or a phase other than passed); the rest counted in one line. */
 function timelineSection(record: RunRecord, maxRows: number): string {
   if (record.tests.length === 0) return '';
   const rows: string[][] = [];
-  for (const row of timelineExcerpt(record, Math.min(maxRows, 30))) {
-    if (row.kind === 'gap') {
-      rows.push(['', `… ${row.skipped} test${row.skipped === 1 ? '' : 's'}`, '', '', '', '']);
-      continue;
-    }
-    const t = row.test;
+  let quiet = 0;
+  record.tests.forEach((t, index) => {
+    const note = testNote(record, t.name, bodyPassedTeardownFailed(t));
+    const phases = phaseSummary(t);
+    const phasesToSay = phases !== null && !/^(?:\w+ passed(?: · )?)+$/.test(phases);
+    if (note === '' && (t.outcome === 'passed' || t.outcome === 'skipped') && !phasesToSay) return void quiet++;
     const duration = t.endedAt === null ? '—' : formatDuration(timeMs(t.endedAt) - timeMs(t.startedAt));
     rows.push([
-      String(row.index + 1),
+      String(index + 1),
       mdCode(t.name),
-      outcomeLabel(t),
-      phaseSummary(t) ?? '',
+      `${outcomeLabel(t)}${phasesToSay ? ` (${phases})` : ''}`,
       `${offset(record, t.startedAt)}, ${duration}`,
-      mdText(testNote(record, t.name, bodyPassedTeardownFailed(t))),
+      mdText(note),
     ]);
-  }
-  const title = rows.length < record.tests.length ? 'Timeline (excerpt)' : 'Timeline';
-  return [`#### ${title}: ${outcomeCounts(record)}`, mdTable(['#', 'Test', 'Outcome', 'Phases', 'Start, duration', 'Note'], rows, rows.length, 'rows')].join(
-    '\n\n',
-  );
+  });
+  const rest = quiet === 0 ? [] : [`${rows.length === 0 ? 'All' : 'The other'} ${quiet} test${quiet === 1 ? '' : 's'}: passed or skipped, nothing to note.`];
+  const table = rows.length === 0 ? [] : [mdTable(['#', 'Test', 'Outcome', 'Start, duration', 'Note'], rows, Math.min(maxRows, 30), 'tests')];
+  return [`#### Timeline: ${outcomeCounts(record)}`, ...table, ...rest].join('\n\n');
 }
 
 /** What a reader must not miss about a test: its body passed and only teardown failed; failures during it. */
@@ -191,7 +240,7 @@ export function testNote(record: RunRecord, name: string, bodyPassed: boolean): 
   const notes: string[] = [];
   if (bodyPassed) notes.push('body passed, teardown failed: the runner reports the whole test as failed, but the body is not the problem');
   for (const f of record.failures) if (f.test === name) notes.push(`${errorLabel(record.platform, f.code, f.kind)} at ${offset(record, f.at)}`);
-  const leaked = record.holders.filter((h) => h.attribution.verdict === 'leaked-past-test' && h.attribution.firstSeenDuring === name).length;
+  const leaked = record.holders.filter((h) => h.attribution.verdict === 'leaked-past-test' && openingTest(h) === name).length;
   if (leaked > 0) notes.push(`${leaked} handle${leaked === 1 ? '' : 's'} outlived this test`);
   return notes.join('; ');
 }
@@ -224,7 +273,7 @@ function leftoversSection(record: RunRecord, maxRows: number): string {
   }
   const listed = lines.filter((l) => l.startsWith('- ')).length;
   if (listed < groups.length) lines.push(`… and ${groups.length - listed} more tests with leftovers (the JSON report has all of them)`);
-  return mdDetails(`Leftovers (${record.leftovers.length}): files created during the run that still exist at its end`, lines.join('\n'));
+  return mdDetails(`Leftover files (${record.leftovers.length}): created during the run and still there at its end`, lines.join('\n'));
 }
 
 /** Paths grouped by their folder, the fullest folder first. */
@@ -241,7 +290,7 @@ function foldersOf(paths: readonly string[]): { dir: string; names: string[] }[]
 }
 
 /** A section folded under its title (GitHub renders the Markdown inside; blank lines around it matter). */
-function mdDetails(title: string, body: string): string {
+export function mdDetails(title: string, body: string): string {
   return `<details><summary><strong>${mdText(title)}</strong></summary>\n\n${body}\n\n</details>`;
 }
 

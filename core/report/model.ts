@@ -324,3 +324,46 @@ export function leftoverProcesses(record: RunRecord): { holder: AttributedHolder
   }
   return [...byProcess.values()];
 }
+
+/**
+ * A leftover process in words: who (`name` PID n) and the rest (spawned during `test`: still held `a`,
+ * `b`, and 3 more); `quote` renders a name, `quotePath` a path, in the report's language.
+ */
+export function leftoverProcessWords(
+  record: RunRecord,
+  { holder, held }: { holder: AttributedHolder; held: readonly AttributedHolder[] },
+  quote: (text: string) => string,
+  quotePath: (text: string) => string,
+  shown = 5,
+): { who: string; rest: string } {
+  const spawned = holder.attribution.spawnedDuring;
+  const by = spawned === null ? 'spawned before the first test' : `spawned during ${quote(spawned)}`;
+  const paths = held.slice(0, shown).map((h) => quotePath(holderPath(record, h)));
+  const more = held.length > paths.length ? `, and ${held.length - paths.length} more` : '';
+  return { who: `${quote(processLabel(holder))} PID ${holder.pid}`, rest: `${by}: still held ${paths.join(', ')}${more}` };
+}
+
+/**
+ * A path cut in its middle to `max` characters: its start says where, its end names the file; a cut
+ * from the left would lose the start, a cut from the right the file.
+ */
+export function shortenMiddle(text: string, max = 56): string {
+  if (text.length <= max) return text;
+  const tail = Math.ceil((max - 1) * 0.6);
+  return `${text.slice(0, max - 1 - tail)}…${text.slice(text.length - tail)}`;
+}
+
+/**
+ * The run's own holders, and the holders of processes outside the run (an indexer, an editor) that
+ * block no cleanup: those are counted and folded, not listed among the run's. An outsider holding the
+ * path a cleanup failed on (or a folder around it) stays with the run's rows: it is the answer.
+ */
+export function splitOutsiders(record: RunRecord, holders: readonly AttributedHolder[]): { own: AttributedHolder[]; outsiders: AttributedHolder[] } {
+  const style = pathStyle(record.platform);
+  const failedPaths = record.failures.flatMap((f) => (f.path === null ? [] : [f.path]));
+  const blocks = (h: AttributedHolder) => failedPaths.some((p) => isUnder(h.path, p, style) || isUnder(p, h.path, style));
+  const own: AttributedHolder[] = [];
+  const outsiders: AttributedHolder[] = [];
+  for (const h of holders) (h.attribution.verdict === 'outside-run' && !blocks(h) ? outsiders : own).push(h);
+  return { own, outsiders };
+}

@@ -12,7 +12,7 @@ describe('renderStepSummary', () => {
       '### holdwatch: Teardown of `daemon writes a heartbeat every 100 ms` failed (ENOTEMPTY): `bash` PID 5123, spawned by `daemon writes a heartbeat every 100 ms`, still held `test/2/work` (and 1 more holder)',
     );
     expect(summary).toContain('- `daemon writes a heartbeat every 100 ms`: body passed, teardown failed');
-    expect(summary).toContain('| `bash` | 5123 | `test/2/work/heartbeat.log` | blocked-cleanup | `daemon writes a heartbeat every 100 ms` |');
+    expect(summary).toContain('| `test/2/work/heartbeat.log` | `bash` 5123 | `daemon writes a heartbeat every 100 ms` | **blocked-cleanup** |');
   });
 
   it('is much shorter than the full report and caps the table at 10 rows', () => {
@@ -20,7 +20,7 @@ describe('renderStepSummary', () => {
     const template = record.holders[0]!;
     record.holders = Array.from({ length: 500 }, (_, i): AttributedHolder => ({ ...template, pid: 10_000 + i, path: `${template.watchedDir}/f${i}` }));
     const summary = renderStepSummary(record);
-    expect(summary.split('\n').filter((l) => l.startsWith('| `python3`'))).toHaveLength(10);
+    expect(summary.split('\n').filter((l) => l.includes('| `python3` '))).toHaveLength(10);
     expect(summary).toContain('… and 490 more holders');
     expect(summary.length * 3).toBeLessThan(renderMarkdown(record).length);
   });
