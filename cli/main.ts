@@ -37,14 +37,20 @@ function parsePort(value: string, { InvalidArgumentError }: Commander): number {
   return port;
 }
 
+/** commander's error in one line, its suggestion kept: `unknown command 'scna'; did you mean scan?`. */
+function oneErrorLine(text: string): string {
+  const [first = '', ...rest] = text.replace(/^error: /, '').split('\n');
+  const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.find((line) => line.startsWith('(Did you mean')) ?? '');
+  return suggestion ? `${first}; did you mean ${suggestion[1]}?` : first;
+}
+
 /** `scan`: what the scan command runs (a test gives its own, to see what commander parsed). */
 export function buildProgram(commander: Commander, setExitCode: (code: number) => void, scan = runScan): Command {
   const { Command, Option } = commander;
   const program = new Command('holdwatch')
     .description('Which processes hold handles under a directory, live, and which test put them there.')
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`holdwatch: ${text.replace(/^error: /, '').split('\n')[0]}\n`) })
-    .showSuggestionAfterError(false)
+    .configureOutput({ outputError: (text, write) => write(`holdwatch: ${oneErrorLine(text)}\n`) })
     .enablePositionalOptions()
     .version(holdwatchVersion(), '-V, --version', 'print the version');
 

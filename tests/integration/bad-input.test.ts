@@ -58,6 +58,11 @@ describe('bad input', () => {
     expectOneLineExit2(await runCli(['frobnicate']), /unknown command/);
   });
 
+  it('a typo: one line that suggests the command or option meant', async () => {
+    expectOneLineExit2(await runCli(['scna', root]), /^holdwatch: unknown command 'scna'; did you mean scan\?$/m);
+    expectOneLineExit2(await runCli(['run', '--wacth', root, '--', 'true']), /unknown option '--wacth'; did you mean --watch\?$/m);
+  });
+
   // argv cannot carry a NUL byte (execve truncates, Node refuses), so the check is met where a path
   // can carry one: the API that the UI and scripts call.
   it('a path with a NUL byte is refused by the resolver', () => {
