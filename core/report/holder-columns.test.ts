@@ -113,3 +113,18 @@ describe('outlived the run', () => {
     expect(renderMarkdown(record)).not.toContain('Outlived the run');
   });
 });
+
+describe('a node:test file process', () => {
+  it("is shown by its test file, Node's own options folded, in the table and the ancestry", () => {
+    const record = loadRunRecord('linux-leaked-past-test');
+    const options = Array.from({ length: 40 }, (_, i) => `--test-option-${i}=0`).join(' ');
+    const commandLine = `/usr/bin/node ${options} --tls-cipher-list=TLS_AES_256_GCM_SHA384:HIGH test/store.test.mjs`;
+    record.holders = record.holders.map((h) => (h.pid === 7044 ? { ...h, processName: 'node', commandLine } : h));
+    for (const h of record.holders) for (const a of h.attribution.ancestry) if (a.pid === 7044) Object.assign(a, { name: 'node', commandLine });
+    const markdown = renderMarkdown(record);
+    expect(markdown).toContain('| `index.sqlite` | `node (test/store.test.mjs)` 7044 |');
+    expect(markdown).toContain('`node` 7044: `/usr/bin/node test/store.test.mjs (+41 Node options)`');
+    expect(markdown).not.toContain('--tls-cipher-list');
+    expect(renderHtml(record)).not.toContain('--tls-cipher-list');
+  });
+});

@@ -27,7 +27,7 @@ import {
   outcomeLabel,
   phaseSummary,
   reparentedNote,
-  shorten,
+  commandLineText,
   sortedHolders,
   timelineExcerpt,
   timeMs,
@@ -199,7 +199,7 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
     const chain = chainRootFirst(holder);
     let nested = '';
     for (const entry of [...chain].reverse())
-      nested = `<ul><li>${code(entry.name)} ${entry.pid}: <span class="mono">${html(shorten(entry.commandLine))}</span>${entry.gapBelow ? ` <small class="meta">${html(GAP_TEXT)}</small>` : ''}${nested}</li></ul>`;
+      nested = `<ul><li>${code(entry.name)} ${entry.pid}: <span class="mono">${html(commandLineText(entry.commandLine))}</span>${entry.gapBelow ? ` <small class="meta">${html(GAP_TEXT)}</small>` : ''}${nested}</li></ul>`;
     const title = `<span class="holder-title">${code(holder.processName)} PID ${holder.pid}</span> (${paths} path${paths === 1 ? '' : 's'}, ${verdictBadge(holder.attribution.verdict)})${note ? `: ${html(note)}` : ''}`;
     return `<ul class="chain"><li>${title}${nested}</li></ul>`;
   });

@@ -23,7 +23,7 @@ import {
   phaseSummary,
   reparentedNote,
   runDurationMs,
-  shorten,
+  commandLineText,
   sortedHolders,
   timeMs,
   VERDICT_MEANING,
@@ -202,7 +202,7 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
     const note = reparentedNote(holder);
     const title = `${mdCode(holder.processName)} PID ${holder.pid} (${paths} path${paths === 1 ? '' : 's'}, ${holder.attribution.verdict})${note ? `: ${mdText(note)}` : ''}`;
     const chain = chainRootFirst(holder).map(
-      (a, depth) => `${'  '.repeat(depth + 1)}- ${mdCode(a.name)} ${a.pid}: ${mdCode(shorten(a.commandLine))}${a.gapBelow ? ` ${GAP_TEXT}` : ''}`,
+      (a, depth) => `${'  '.repeat(depth + 1)}- ${mdCode(a.name)} ${a.pid}: ${mdCode(commandLineText(a.commandLine))}${a.gapBelow ? ` ${GAP_TEXT}` : ''}`,
     );
     return [`- ${title}`, ...chain].join('\n');
   });

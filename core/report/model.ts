@@ -4,6 +4,7 @@ import type { AncestryEntry, PlatformName } from '../../contract/holders.js';
 import type { AttributedHolder, RunRecord, TestOutcome, TestPhase, TestRecord, Verdict } from '../../contract/runs.js';
 import { isUnder, POSIX_STYLE, relativeDisplay, WINDOWS_STYLE, type PathStyle } from '../paths.js';
 import { holderKey, processKey } from '../../contract/identity.js';
+import { foldNodeTestOptions, nodeTestFiles } from '../../contract/node-test-worker.js';
 
 export const VERDICT_ORDER: readonly Verdict[] = ['blocked-cleanup', 'leaked-past-test', 'outlived-run', 'closed-by-gc', 'in-run', 'outside-run'];
 
@@ -266,6 +267,11 @@ export function shorten(text: string, max = 160): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+/** A command line as the reports show it: node:test's own options folded, then cut for reading. */
+export function commandLineText(commandLine: string): string {
+  return shorten(foldNodeTestOptions(commandLine));
+}
+
 /**
  * The test that opened a holder's handle (the strongest evidence's answer), else the wider scope it was
  * opened in (a suite's before-all hooks, a file's top), else the test it was first seen in.
@@ -290,13 +296,16 @@ export function groupTestsCell(members: readonly AttributedHolder[], quote: (tes
 }
 
 /**
+ * `node (test/store.test.mjs)` (a node:test file process, known by its test file),
  * `python3`, `python3 (+2 children)` (descendants holding the same thing through it fold into its row),
  * `node (probe)` (only the probe inside it saw the holding: it exited before a scan).
  */
 export function processLabel(holder: AttributedHolder): string {
   const n = holder.alsoHeldBy?.length ?? 0;
   const children = n === 0 ? '' : ` (+${n} ${n === 1 ? 'child' : 'children'})`;
-  return `${holder.processName}${children}${holder.attribution.seenBy === 'probe' ? ' (probe)' : ''}`;
+  const testFiles = nodeTestFiles(holder.commandLine);
+  const name = testFiles ? `${holder.processName} (${testFiles.join(' ')})` : holder.processName;
+  return `${name}${children}${holder.attribution.seenBy === 'probe' ? ' (probe)' : ''}`;
 }
 
 /** What a holders table says under it about `(probe)` rows, when it has any. */
