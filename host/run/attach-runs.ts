@@ -9,7 +9,7 @@ import type { Announcement } from '../inbox/inbox-announce.js';
 import { tryUnlink, type Inbox } from '../inbox/inbox-dir.js';
 import { InboxWatcher } from '../inbox/inbox-watch.js';
 import { AttachedRun, descendsFrom, type AttachTarget } from './attached-run.js';
-import { runSummaryLine } from './run-recording.js';
+import { runEndLines } from './run-end-lines.js';
 import type { ReportTargets } from './run-reports.js';
 import { messageOf } from '../../core/errors.js';
 
@@ -45,7 +45,7 @@ export async function followProcess(target: AttachTarget, context: AttachContext
   await run.waitForExit();
   watcher.check(); // a probe that announced just before the end
   watcher.close();
-  finished(context, run, await run.finish(context.targets));
+  finished(context, run, await run.finish(context.targets), context.targets);
 }
 
 /** Every announced run, each its own run, until stopped; then the ones still going are recorded too. */
@@ -75,7 +75,8 @@ export async function followAnnouncedRuns(context: AttachContext, cleanups: Clea
       .waitForExit()
       .then(async () => {
         active.delete(a.pid);
-        finished(context, run, await run.finish(perRunTargets(context.targets, run.runId)));
+        const targets = perRunTargets(context.targets, run.runId);
+        finished(context, run, await run.finish(targets), targets);
       })
       .catch(logError(context))
       .finally(() => {
@@ -98,14 +99,15 @@ function recordingSetup(context: AttachContext) {
   return { dirs: context.dirs, holders: context.holders, processes: context.processes, runsDir: context.runsDir, onError: logError(context) };
 }
 
-/** Last: the summary line says the run is fully recorded. */
-function finished(context: AttachContext, run: AttachedRun, record: RunRecord): void {
+/** Last: the summary line says the run is fully recorded; the headline and the reports' place follow it. */
+function finished(context: AttachContext, run: AttachedRun, record: RunRecord, targets: ReportTargets): void {
   // Tests are known only from a probe inside the runner; without one the report says "0 tests" — say why.
   if (record.tests.length === 0)
     context.log(
       `holdwatch: no tests recorded for run ${record.runId}: the process reported none (start it under \`holdwatch run\`, or with the pytest plugin or Node reporter, to see its tests); its holders are attributed by process only\n`,
     );
-  context.log(runSummaryLine(record, run.journalPath));
+  const reports = [targets.report, targets.html, targets.json].filter((path): path is string => path !== undefined);
+  context.log(runEndLines(record, run.journalPath, { reports }));
 }
 
 /** Several runs, one set of report paths: each run's reports get its id before the extension. */

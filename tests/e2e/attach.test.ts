@@ -147,6 +147,9 @@ describe('holdwatch attach --pid', () => {
     expect(holder!.attribution.ancestry.map((a) => a.pid)).toContain(tree.pid);
     // A plain tree reports no tests: holdwatch says why, rather than a bare "0 tests".
     await hw.waitForStderrLine((l) => l.startsWith(`holdwatch: no tests recorded for run ${runId}: the process reported none`));
+    // As after `run`: the answer, then where the report is.
+    await hw.waitForStderrLine((l) => l.startsWith('holdwatch: No teardown failed'));
+    await hw.waitForStderrLine((l) => l === `holdwatch: the report: ${recordPath}`);
   });
 
   it('started inside the watched dir with --watch ., steps out: never holds it, never lists itself', async () => {
