@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { foldNodeTestOptions, nodeTestFiles } from './node-test-worker.js';
+import { foldNodeTestOptions, nodeTestFiles } from '../../contract/node-test-worker.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hw-node-test-worker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
