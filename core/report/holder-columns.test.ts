@@ -81,6 +81,10 @@ describe('holders outside the run', () => {
     expect(table).not.toContain('indexerd');
     expect(page).toContain('Not listed here: 501 paths held by 2 processes outside this run');
     expect(page).toMatch(/<h2>Outside this run <small class="meta">\(501 paths, 2 processes\)<\/small><\/h2>/);
+    // Nor lanes of the timeline.
+    const svg = page.slice(page.indexOf('<svg'), page.indexOf('</svg>'));
+    expect(svg).not.toContain('indexerd');
+    expect(svg).not.toContain('… and');
   });
 
   it("stay with the run's rows when they hold the path a cleanup failed on", () => {

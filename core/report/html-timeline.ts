@@ -12,6 +12,7 @@ import {
   PHASES,
   phaseSummary,
   sortedHolders,
+  splitOutsiders,
   teardownFailed,
   timeMs,
   errorLabel,
@@ -179,7 +180,8 @@ export function renderTimelineSvg(record: RunRecord): string {
   const scale = makeScale(record);
   const tests = [...record.tests].sort((a, b) => timeMs(a.startedAt) - timeMs(b.startedAt));
   const shownTests = tests.slice(0, MAX_TEST_LANES);
-  const holders = sortedHolders(record);
+  // Other programs' files get no lane: the report counts and folds them (splitOutsiders).
+  const holders = splitOutsiders(record, sortedHolders(record)).own;
   const { kept, groups } = foldRecordHolders(record, holders);
   const lanes = [...kept.map((h) => ({ h, group: null })), ...groups.map((g) => ({ h: g.members[0]!, group: g }))];
   const shownLanes = lanes.slice(0, MAX_HOLDER_LANES);
