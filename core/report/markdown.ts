@@ -230,7 +230,8 @@ function timelineSection(record: RunRecord, maxRows: number): string {
       mdText(note),
     ]);
   });
-  const rest = quiet === 0 ? [] : [`${rows.length === 0 ? 'All' : 'The other'} ${quiet} test${quiet === 1 ? '' : 's'}: passed or skipped, nothing to note.`];
+  const others = rows.length === 0 ? (quiet === 1 ? 'The one test' : `All ${quiet} tests`) : quiet === 1 ? 'The other test' : `The other ${quiet} tests`;
+  const rest = quiet === 0 ? [] : [`${others}: passed or skipped, nothing to note.`];
   const table = rows.length === 0 ? [] : [mdTable(['#', 'Test', 'Outcome', 'Start, duration', 'Note'], rows, Math.min(maxRows, 30), 'tests')];
   return [`#### Timeline: ${outcomeCounts(record)}`, ...table, ...rest].join('\n\n');
 }

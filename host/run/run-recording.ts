@@ -9,7 +9,7 @@ import type { JournalEntry } from '../../contract/journal.js';
 import { pathStyleOf } from '../../core/paths.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
 import { findLeftovers } from '../../core/run/leftovers.js';
-import { leftoverProcesses } from '../../core/report/model.js';
+import { leftoverProcesses, splitOutsiders } from '../../core/report/model.js';
 import { RunSupervisor } from '../../core/run/supervisor.js';
 import { ProbeEventsParser } from '../../core/runners/probe-events.js';
 import { birthTimeTickMs, listTree } from '../../native/tree-listing.js';
@@ -150,8 +150,11 @@ function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {
 export function runSummaryLine(record: RunRecord, journalPath: string): string {
   const count = (v: string) => record.holders.filter((h) => h.attribution.verdict === v).length;
   const processes = leftoverProcesses(record).length;
+  const { own, outsiders } = splitOutsiders(record, record.holders);
   const parts = [
-    `${record.holders.length} holder(s)`,
+    `${own.length} holder(s)`,
+    // Other programs' files under a shared temp dir: counted, never mistaken for the run's.
+    ...(outsiders.length > 0 ? [`${outsiders.length} held by processes outside the run`] : []),
     `${count('leaked-past-test')} leaked past their test`,
     `${count('blocked-cleanup')} blocked cleanup`,
     ...(processes > 0 ? [`${processes} leftover process${processes === 1 ? '' : 'es'} still holding after the command exited`] : []),

@@ -98,6 +98,7 @@ describe('holdwatch run in a temp dir shared with 500 files another program hold
       env: { HOLDWATCH_DATA_DIR: data, WORK_DIR: shared },
     });
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^holdwatch: run \S+: 1 holder\(s\), 50\d held by processes outside the run, 1 leaked past their test,/m);
     const report = readFileSync(join(dir, 'shared.md'), 'utf8');
     const firstScreen = report.split('\n').slice(0, 40).join('\n');
     expect(firstScreen).toMatch(/^\| `app\.log` \| `python3?` \d+ \| `suite\/test_store\.py::test_append_log` \| \*\*leaked-past-test\*\* \|$/m);
