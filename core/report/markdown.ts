@@ -291,7 +291,7 @@ function foldersOf(paths: readonly string[]): { dir: string; names: string[] }[]
 }
 
 /** A section folded under its title (GitHub renders the Markdown inside; blank lines around it matter). */
-export function mdDetails(title: string, body: string): string {
+function mdDetails(title: string, body: string): string {
   return `<details><summary><strong>${mdText(title)}</strong></summary>\n\n${body}\n\n</details>`;
 }
 
