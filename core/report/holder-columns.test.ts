@@ -61,6 +61,17 @@ describe('paths shortened in the middle', () => {
   });
 });
 
+describe('test names in the HTML timeline', () => {
+  it('are cut in the middle: the file at the start, the test at the end', () => {
+    const record = loadRunRecord('linux-leaked-past-test');
+    record.tests[0] = { ...record.tests[0]!, name: 'tests/integration/storage/test_background_indexer.py::test_append_log' };
+    const gutter = [...renderHtml(record).matchAll(/class="gutter">([^<]*)<\/text>/g)].map((m) => m[1]!);
+    const label = gutter.find((g) => g.includes('…'))!;
+    expect(label.startsWith('tests/')).toBe(true);
+    expect(label.endsWith('::test_append_log')).toBe(true);
+  });
+});
+
 describe('holders outside the run', () => {
   it("are counted and folded at the end: the first screen shows only the run's rows", () => {
     const markdown = renderMarkdown(withOutsiders(500));

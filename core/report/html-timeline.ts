@@ -11,6 +11,7 @@ import {
   outcomeLabel,
   PHASES,
   phaseSummary,
+  shortenMiddle,
   sortedHolders,
   splitOutsiders,
   teardownFailed,
@@ -81,10 +82,9 @@ function fit(text: string, px: number): string | null {
   return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
 }
 
-/** The same, keeping the end: test ids and paths differ at their end (`tests/test_x.py::test_…`). */
-function fitEnd(text: string, px: number): string {
-  const chars = Math.max(4, Math.floor(px / 6.6));
-  return text.length <= chars ? text : `…${text.slice(text.length - chars + 1)}`;
+/** The same, cut in the middle: test ids differ at their end, and their start says which file. */
+function fitMiddle(text: string, px: number): string {
+  return shortenMiddle(text, Math.max(4, Math.floor(px / 6.6)));
 }
 
 function rect(x: number, y: number, w: number, h: number, fill: string, extra = ''): string {
@@ -121,7 +121,7 @@ function testBar(record: RunRecord, scale: Scale, t: TestRecord, y: number): str
   }
   parts.push(`<rect class="outline" x="${x0.toFixed(1)}" y="${y}" width="${Math.max(1.5, x1 - x0).toFixed(1)}" height="${BAR}" fill="none"/>`);
   // Its own lane, named in the gutter: the part of the name that differs is its end.
-  parts.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">${html(fitEnd(t.name, GUTTER - 10))}</text>`);
+  parts.push(`<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">${html(fitMiddle(t.name, GUTTER - 10))}</text>`);
   parts.push('</g>');
   return parts.join('');
 }
