@@ -164,6 +164,10 @@ export const RunRecordSchema = z.object({
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 
+/** A piece of a sentence: our own words as text, machine values (paths, tests, open lines) as code. */
+export const InlineSchema = z.union([z.string(), z.strictObject({ code: z.string() })]);
+export type Inline = z.infer<typeof InlineSchema>;
+
 /** A run started from a front end, as it happens. `record` is the whole record so far (throttled). */
 export const RunEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('started'), command: z.array(z.string()), cwd: z.string(), watched: z.array(z.string()) }),
@@ -172,7 +176,14 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('failure'), failure: FailureRecordSchema }),
   z.object({ type: z.literal('output'), stream: z.enum(['stdout', 'stderr']), text: z.string() }),
   z.object({ type: z.literal('record'), record: RunRecordSchema }),
-  z.object({ type: z.literal('ended'), exitCode: z.number().nullable(), record: RunRecordSchema.nullable(), error: z.string().nullable() }),
+  z.object({
+    type: z.literal('ended'),
+    exitCode: z.number().nullable(),
+    record: RunRecordSchema.nullable(),
+    error: z.string().nullable(),
+    /** The report's first line (core/report/headline.ts): the answer the run view leads with. */
+    headline: z.array(InlineSchema).optional(),
+  }),
 ]);
 export type RunEvent = z.infer<typeof RunEventSchema>;
 

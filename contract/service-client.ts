@@ -85,6 +85,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     listRecentDirs: () => call('listRecentDirs', undefined),
     dirToOpen: () => call('dirToOpen', undefined),
     defaultDir: () => call('defaultDir', undefined),
+    launchDir: () => call('launchDir', undefined),
     listActiveRuns: () => call('listActiveRuns', undefined),
     attachRun: (r) => call('attachRun', r),
     elevateScanner: (r) => call('elevateScanner', r),

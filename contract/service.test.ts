@@ -47,6 +47,7 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     listRecentDirs: record('listRecentDirs'),
     dirToOpen: record('dirToOpen'),
     defaultDir: record('defaultDir'),
+    launchDir: record('launchDir'),
     listActiveRuns: record('listActiveRuns'),
     attachRun: record('attachRun'),
     elevateScanner: record('elevateScanner'),

@@ -29,8 +29,8 @@ const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment var
 export const RunRequestSchema = z.strictObject({
   /** The test command, program first (no shell). */
   command: z.array(z.string().max(32_768)).min(1).max(1000),
-  /** Its working directory. */
-  cwd: boundedPath,
+  /** Its working directory; relative to, and when empty, the directory holdwatch was started in (launchDir). */
+  cwd: z.string().max(32_768),
   /** Directories to watch while it runs. */
   dirs,
   /** Variables added to the host's environment for the command (`NAME=value cmd` in the UI). */
@@ -135,6 +135,8 @@ export const SERVICE_METHODS = {
   dirToOpen: { request: nothing, result: DirToOpenSchema.nullable() },
   /** The system temp dir: where most teardown failures happen. */
   defaultDir: { request: nothing, result: z.string() },
+  /** The directory holdwatch was started in: a run's working directory when the form leaves it empty. */
+  launchDir: { request: nothing, result: z.string() },
   /** Runs `holdwatch run` started in a terminal that are still going, newest first. */
   listActiveRuns: { request: nothing, result: z.array(ActiveRunSchema) },
   /**

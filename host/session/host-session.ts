@@ -68,12 +68,15 @@ export class HostSession implements HoldwatchService {
   private readonly owned = new DisposableStore();
   private latestDirToOpen: DirToOpen | null;
   private readonly dirRequests: Emitter<[DirToOpen]>;
+  /** Taken before any watch can step the host out of a watched dir: the user's "here", not the root. */
+  private readonly startedIn: string;
 
   constructor(private readonly options: HostSessionOptions) {
     this.latestDirToOpen = options.dirToOpen ?? null;
+    this.startedIn = options.workingDirectory.cwd();
     this.dirRequests = new Emitter(options.onListenerError);
     this.watches = new SessionWatches(options);
-    this.runs = new SessionRuns({ ...options, holders: () => this.holders() });
+    this.runs = new SessionRuns({ ...options, launchDir: this.startedIn, holders: () => this.holders() });
     this.owned.defer(async () => {
       const source = this.source;
       this.source = null;
@@ -202,6 +205,10 @@ export class HostSession implements HoldwatchService {
 
   async defaultDir(): Promise<string> {
     return tmpdir();
+  }
+
+  async launchDir(): Promise<string> {
+    return this.startedIn;
   }
 
   dispose(): Promise<void> {

@@ -2,7 +2,7 @@
 // and `holdwatch run`s in terminals it follows read-only (attachRun). Each run's journal entries go out
 // as RunEvents, the whole record throttled; when it ends, its record stays here for exports.
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { RunMembershipDto } from '../../contract/details.js';
 import type { HolderStacks, JournalEntry } from '../../contract/journal.js';
 import type { ActiveRun, RunEvent, RunRecord } from '../../contract/runs.js';
@@ -10,6 +10,7 @@ import type { ExportedReport, ExportRequestDto, RunRequestDto } from '../../cont
 import { Emitter } from '../../core/emitter.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 import type { HolderSource, WatchDir } from '../../core/platform.js';
+import { headline } from '../../core/report/headline.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
 import { runsPathIn } from '../data-dir.js';
 import type { RecentDirs } from '../recent-dirs.js';
@@ -45,6 +46,8 @@ export interface SessionRunsOptions {
   env: NodeJS.ProcessEnv;
   /** The host process's current directory: stepped out of a run's watched dirs too. */
   workingDirectory: WorkingDirectory;
+  /** Where holdwatch was started: a run's working directory when none is given, and what a relative one is under. */
+  launchDir: string;
   /** The session's holder source for one-off questions (is the terminal run's holdwatch alive?). */
   holders: () => Promise<HolderSource>;
   /** A listener of run events threw (see HostSessionOptions). */
@@ -58,7 +61,9 @@ export class SessionRuns {
   constructor(private readonly options: SessionRunsOptions) {}
 
   /** Resolves once the command is running; a bad dir or an unknown command rejects instead. */
-  async start({ command, cwd, dirs, env }: RunRequestDto): Promise<{ runId: string }> {
+  async start({ command, cwd: asked, dirs, env }: RunRequestDto): Promise<{ runId: string }> {
+    // Never the watched dir by default: a runner started inside it holds it (its cwd), the very lock it is run to explain.
+    const cwd = resolve(this.options.launchDir, asked.trim());
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new BadInputError(`the working directory ${cwd} does not exist`);
     const runId = newRunId();
     const { run, emit, onEntry, end } = this.track(runId);
@@ -187,7 +192,7 @@ export class SessionRuns {
     const end = ({ exitCode, record, error }: { exitCode: number | null; record: RunRecord | null; error: string | null }) => {
       throttle.dispose();
       run.record = record;
-      emit({ type: 'ended', exitCode, record, error });
+      emit({ type: 'ended', exitCode, record, error, ...(record ? { headline: headline(record) } : {}) });
     };
     return { run, emit, onEntry, end };
   }

@@ -222,6 +222,9 @@ export class DemoService implements HoldwatchService {
   async defaultDir() {
     return DEFAULT_DIR;
   }
+  async launchDir() {
+    return '/home/you/project';
+  }
   async elevateScanner(): Promise<never> {
     throw new Error('the demo backend has no scanner to elevate');
   }
