@@ -16,7 +16,8 @@ const DETAILS_WIDTH_KEY = 'holdwatch.detailsWidth';
 const clampWidth = (px: number) => Math.round(Math.min(Math.max(px, 320), Math.max(320, window.innerWidth - 480)));
 
 export function App() {
-  const [detailsWidth, setWidth] = useState(() => clampWidth(Number(localStorage.getItem(DETAILS_WIDTH_KEY)) || 420));
+  // By default under a third of the window: at 1280 px the table keeps room for every column.
+  const [detailsWidth, setWidth] = useState(() => clampWidth(Number(localStorage.getItem(DETAILS_WIDTH_KEY)) || Math.min(420, window.innerWidth * 0.3)));
   const setDetailsWidth = (px: number) => {
     const width = clampWidth(px);
     setWidth(width);

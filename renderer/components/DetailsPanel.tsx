@@ -9,6 +9,7 @@ import { holderKey } from '../../contract/identity.js';
 import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, EVIDENCE_TEXT, VERDICT_LABEL } from '../format.js';
+import { commandLineParts, processLabel } from '../process-label.js';
 import { CloseHandleAction } from './CloseHandleAction.js';
 import { LiveStackSection } from './LiveStackSection.js';
 import { ProcessFacts } from './ProcessFacts.js';
@@ -58,7 +59,7 @@ export function DetailsPanel() {
       `${holder.processName} (PID ${holder.pid}) holds ${holder.path} [${holder.kind}${holder.handle ? `, ${holder.handle}` : ''}]`,
       `command line: ${holder.commandLine}`,
       attribution
-        ? `verdict: ${VERDICT_LABEL[attribution.verdict]}; spawned during: ${attribution.spawnedDuring ?? '—'}; first seen during: ${attribution.firstSeenDuring ?? '—'}`
+        ? `verdict: ${VERDICT_LABEL[attribution.verdict]}; opened during: ${openingTest(attribution) ?? '—'}; process started in: ${attribution.spawnedDuring ?? '—'}`
         : '',
     ]
       .filter(Boolean)
@@ -87,7 +88,7 @@ export function DetailsPanel() {
   return (
     <section className="details" aria-label="Holder details" data-testid="details">
       <h2>
-        {holder.processName} <span className="pid">PID {holder.pid}</span>
+        {processLabel(holder)} <span className="pid">PID {holder.pid}</span>
         {!stillHeld && (
           <span className="badge ended" data-testid="no-longer-held">
             {processGone ? 'process exited' : 'no longer holds it'}
@@ -111,7 +112,7 @@ export function DetailsPanel() {
       <dl>
         <dt>Command line</dt>
         <dd className="mono wrap" data-testid="command-line">
-          {holder.commandLine || '—'}
+          <CommandLine commandLine={holder.commandLine} />
         </dd>
         <dt>How</dt>
         <dd>
@@ -121,10 +122,10 @@ export function DetailsPanel() {
         </dd>
         {attribution && (
           <>
-            <dt>Spawned during</dt>
-            <dd className="wrap">{attribution.spawnedDuring ?? '—'}</dd>
-            <dt>First seen during</dt>
-            <dd className="wrap">{attribution.firstSeenDuring ?? '—'}</dd>
+            <dt>Started in</dt>
+            <dd className="wrap" data-testid="spawned-during">
+              {attribution.spawnedDuring ?? <span className="dim">before any test, or not known</span>}
+            </dd>
             <dt>Seen</dt>
             <dd>
               <span className="time">{clockTime(Date.parse(attribution.firstSeenAt))}</span> –{' '}
@@ -158,7 +159,10 @@ export function DetailsPanel() {
                 </li>
               )}
               <li>
-                <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span>
+                <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span>{' '}
+                <span className="mono dim">
+                  <CommandLine commandLine={a.commandLine} />
+                </span>
               </li>
             </Fragment>
           ))}
@@ -167,7 +171,10 @@ export function DetailsPanel() {
         <ol className="ancestry" aria-label="Ancestry now">
           {details.data.ancestry.map((a) => (
             <li key={a.pid}>
-              <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span> <span className="mono dim">{a.commandLine}</span>
+              <span className="mono">{a.name}</span> <span className="pid">{a.pid}</span>{' '}
+              <span className="mono dim">
+                <CommandLine commandLine={a.commandLine} />
+              </span>
             </li>
           ))}
         </ol>
@@ -219,6 +226,29 @@ export function DetailsPanel() {
   );
 }
 
+/** The one test the details name: the one that opened it, else the scope it was opened in, else the first sighting's, the spawn's. */
+function openingTest(attribution: AttributedHolder['attribution']): string | null {
+  const scope = attribution.scope && !attribution.openedDuring ? attribution.scope : null;
+  return attribution.openedDuring ?? (scope ? scopeText(scope) : null) ?? attribution.firstSeenDuring ?? attribution.spawnedDuring ?? null;
+}
+
+/** A command line; a runtime's long run of internal flags (a node:test worker's) folded behind a count. */
+function CommandLine({ commandLine }: { commandLine: string }) {
+  const { program, folded, rest } = commandLineParts(commandLine);
+  if (!commandLine) return <>—</>;
+  if (folded.length === 0) return <>{commandLine}</>;
+  return (
+    <>
+      {program}{' '}
+      <details className="folded-flags">
+        <summary>{folded.length} internal flags</summary>
+        {folded.join(' ')}
+      </details>{' '}
+      <strong>{rest.join(' ')}</strong>
+    </>
+  );
+}
+
 /** An open outside any test, as the details say it: the scope that had to close it. */
 function scopeText(scope: NonNullable<AttributedHolder['attribution']['scope']>): string {
   if (scope.kind === 'suite') return `a before-all hook of ${scope.name} (outside its tests)`;
@@ -231,7 +261,7 @@ function Answer({ holder, attribution, stillHeld }: { holder: Holder; attributio
   const open = attribution?.openStack?.found ? attribution.openStack.stack : null;
   const frame = open ? openingFrame(open.frames) : null;
   const scope = attribution?.scope && !attribution.openedDuring ? attribution.scope : null;
-  const during = attribution?.openedDuring ?? (scope ? scopeText(scope) : null) ?? attribution?.firstSeenDuring ?? attribution?.spawnedDuring ?? null;
+  const during = attribution ? openingTest(attribution) : null;
   const evidence = attribution?.openedDuring || scope ? (attribution?.openedDuringBy ?? null) : attribution?.firstSeenDuring ? 'poll' : null;
   return (
     <dl className="answer" data-testid="answer">
@@ -248,6 +278,13 @@ function Answer({ holder, attribution, stillHeld }: { holder: Holder; attributio
       <dd className="wrap" data-testid="opened-during">
         {during ?? <span className="dim">no test (outside the run's tests)</span>}
         {during && evidence ? <span className="dim"> · {EVIDENCE_TEXT[evidence] ?? evidence}</span> : null}
+        {/* The first sighting is a poll's fact, not the answer: small, and its test only where it differs. */}
+        {attribution && (
+          <small className="first-seen" data-testid="first-seen">
+            first seen at <span className="time">{clockTime(Date.parse(attribution.firstSeenAt))}</span>
+            {attribution.firstSeenDuring && attribution.firstSeenDuring !== during ? `, while ${attribution.firstSeenDuring} ran` : ''}
+          </small>
+        )}
       </dd>
       {attribution?.closedByFinalizer && (
         <>

@@ -21,7 +21,7 @@ export function ExportPanel() {
         setPreview(report.text);
         await navigator.clipboard.writeText(report.text).then(
           () => setNotice('Markdown copied to the clipboard.'),
-          () => setNotice('The browser refused the clipboard: copy the Markdown below by hand.'),
+          () => setNotice('The browser refused the clipboard: copy the Markdown from the preview in the Export panel.'),
         );
       } else {
         const url = URL.createObjectURL(new Blob([report.text], { type: report.mimeType }));
@@ -60,9 +60,13 @@ export function ExportPanel() {
               {busy === 'html' ? 'Rendering…' : 'Save HTML'}
             </button>
           </div>
+          {/* Pinned to the window: the panel is often below the fold, its feedback must not be. */}
           {notice && (
-            <p className="notice" role="status">
+            <p className="notice export-notice" role="status" data-testid="export-notice">
               {notice}
+              <button className="dismiss" aria-label="Dismiss" onClick={() => setNotice(null)}>
+                ×
+              </button>
             </p>
           )}
           {preview && <textarea className="preview mono" readOnly value={preview} aria-label="Markdown report" data-testid="markdown-preview" />}

@@ -1,35 +1,28 @@
 // The live holders table: virtualized (only the visible rows exist in the DOM), sortable by any
 // column, filterable; new rows glow, gone rows fade in place before they are swept.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useDeferredValue, useMemo, useRef } from 'react';
+import { Fragment, memo, useDeferredValue, useMemo, useRef, type CSSProperties } from 'react';
+import { processKey } from '../../contract/identity.js';
 import {
   foldShortLived,
   frozenRows,
   groupByProcess,
-  relativePath,
   shownRows,
+  stillHolds,
   summarizeShown,
-  testOf,
   withRunHolders,
   type ShownRow,
   type ShownSummary,
   type TableItem,
 } from '../store/derive.js';
+import { sectionedItems, sectionKey } from '../store/sections.js';
 import { selectRow, setFilter, setGroupByProcess, sortBy, toggleGroup } from '../store/intents.js';
-import type { SortColumn } from '../store/slices.js';
 import { useStore } from '../store/store.js';
-import { clockTime, thousands, VERDICT_LABEL } from '../format.js';
+import { thousands, VERDICT_LABEL } from '../format.js';
+import { HOLDER_COLUMNS, HOLDER_GRID_COLUMNS, type CellContext } from '../holder-columns.js';
 
-const COLUMNS: { id: SortColumn; label: string }[] = [
-  { id: 'process', label: 'Process' },
-  { id: 'pid', label: 'PID' },
-  { id: 'kind', label: 'Kind' },
-  { id: 'path', label: 'Path' },
-  { id: 'since', label: 'Since' },
-  { id: 'test', label: 'Test' },
-  { id: 'verdict', label: 'Verdict' },
-];
 const ROW_HEIGHT = 28;
+const GRID_STYLE = { '--holder-columns': HOLDER_GRID_COLUMNS } as CSSProperties;
 
 export function HoldersTable() {
   const liveRows = useStore((s) => s.watch.rows);
@@ -51,23 +44,29 @@ export function HoldersTable() {
     const { rows: atFailure, blockers } = frozenRows(record, frozen);
     return shownRows(foldShortLived(atFailure, ended, blockers), { sort, filter: deferredFilter }, blockers);
   }, [liveRows, sort, deferredFilter, frozen, record]);
-  // Grouped, the lines are headers and rows; ungrouped, the rows themselves, with no object made per row.
-  const groupedItems = useMemo(() => (grouped ? groupByProcess(rows, toggledGroups) : null), [rows, grouped, toggledGroups]);
-  const itemAt = (index: number): TableItem => groupedItems?.[index] ?? { type: 'row', row: rows[index]!, inGroup: false };
+  // A run's table is in sections (its own rows first); a plain watch's lines are its rows, with no
+  // object made per row unless grouped.
+  const items = useMemo(
+    () => (record ? sectionedItems(rows, toggledGroups, grouped) : grouped ? groupByProcess(rows, toggledGroups) : null),
+    [rows, record, grouped, toggledGroups],
+  );
+  const itemAt = (index: number): TableItem => items?.[index] ?? { type: 'row', row: rows[index]!, inGroup: false };
+  // Processes that still hold something: a row no longer held whose process is among them was closed, not exited.
+  const holdingProcesses = useMemo(() => new Set([...liveRows.values()].filter(stillHolds).map((row) => processKey(row.holder))), [liveRows]);
 
   // The virtualizer renders this component again on every scrolled frame: nothing here may walk all rows then.
   const summary = useMemo(() => summarizeShown(rows), [rows]);
 
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: groupedItems?.length ?? rows.length,
+    count: items?.length ?? rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
 
   return (
-    <section className="holders" aria-label="Holders">
+    <section className="holders" aria-label="Holders" style={GRID_STYLE}>
       <div className="table-tools">
         <input
           className="filter"
@@ -86,7 +85,7 @@ export function HoldersTable() {
       </div>
       <Legend marks={summary.marks} />
       <div className="grid header" role="row">
-        {COLUMNS.map((c) => (
+        {HOLDER_COLUMNS.map((c) => (
           <button
             key={c.id}
             role="columnheader"
@@ -113,6 +112,7 @@ export function HoldersTable() {
             {virtualizer.getVirtualItems().map((virtual) => {
               const item = itemAt(virtual.index);
               if (item.type === 'group') return <GroupRow key={`group:${item.key}`} group={item} top={virtual.start} />;
+              if (item.type === 'section') return <SectionRow key={`section:${item.section}`} section={item} top={virtual.start} />;
               const row = item.row;
               return (
                 <HolderRow
@@ -120,6 +120,7 @@ export function HoldersTable() {
                   row={row}
                   top={virtual.start}
                   inGroup={item.inGroup}
+                  ended={stillHolds(row) ? null : holdingProcesses.has(processKey(row.holder)) ? 'closed' : 'exited'}
                   selected={row.key === selectedKey || (row.folded !== undefined && row.folded.firstKey === selectedKey)}
                 />
               );
@@ -132,8 +133,19 @@ export function HoldersTable() {
 }
 
 // Memoized: while scrolling, rows already on screen keep their props and skip rendering.
-const HolderRow = memo(function HolderRow({ row, top, selected, inGroup }: { row: ShownRow; top: number; selected: boolean; inGroup: boolean }) {
-  const h = row.holder;
+const HolderRow = memo(function HolderRow({
+  row,
+  top,
+  selected,
+  inGroup,
+  ended,
+}: {
+  row: ShownRow;
+  top: number;
+  selected: boolean;
+  inGroup: boolean;
+  ended: CellContext['ended'];
+}) {
   const verdict = row.attribution?.verdict;
   const classes = [
     'grid',
@@ -152,44 +164,36 @@ const HolderRow = memo(function HolderRow({ row, top, selected, inGroup }: { row
       role="row"
       style={{ transform: `translateY(${top}px)` }}
       onClick={() => void selectRow(row.folded?.firstKey ?? row.key)}
-      data-pid={h.pid}
+      data-pid={row.holder.pid}
       aria-selected={selected}
     >
-      <span className="cell col-process" title={h.commandLine}>
-        {h.processName}
-      </span>
-      <span className="cell col-pid">{h.pid}</span>
-      {/* The handle tells apart two rows of one process on one path (rm opens a dir twice). */}
-      <span className="cell col-kind" title={h.handle ?? undefined}>
-        {row.folded ? 'files' : h.kind}
-        {h.handle && !row.folded ? <span className="handle"> {h.handle.replace(/^fd /, '')}</span> : null}
-      </span>
-      {row.folded ? (
-        <span
-          className="cell col-path folded"
-          title={`${row.folded.count} files in ${row.folded.dir}, each closed again within its test`}
-          data-testid="folded-row"
-        >
-          <bdi>
-            {relativePath(row.folded.dir, h.watchedDir)}/ · {row.folded.count} short-lived files
-          </bdi>
-        </span>
-      ) : (
-        <span className="cell col-path" title={h.path}>
-          <bdi>
-            {relativePath(h.path, h.watchedDir)}
-            {h.deleted ? <em className="deleted"> (deleted)</em> : null}
-          </bdi>
-        </span>
-      )}
-      <span className="cell col-since">{clockTime(row.sinceMs)}</span>
-      <span className="cell col-test" title={testOf(row)}>
-        <bdi>{testOf(row) || '—'}</bdi>
-      </span>
-      <span className="cell col-verdict">{verdict ? <span className={`badge ${verdict}`}>{VERDICT_LABEL[verdict]}</span> : '—'}</span>
+      {HOLDER_COLUMNS.map((c) => (
+        <Fragment key={c.id}>{c.cell(row, { ended })}</Fragment>
+      ))}
     </div>
   );
 });
+
+const SECTION_TEXT = {
+  outlived: (n: number) =>
+    `Outlived the run: ${thousands(n)} ${n === 1 ? 'holder whose process was' : 'holders whose processes were'} still alive and holding when the command exited`,
+  outside: (n: number) => `${thousands(n)} ${n === 1 ? 'holder' : 'holders'} of processes outside the run`,
+};
+
+/** A run's section header: its count; clicking folds or opens its rows. */
+function SectionRow({ section, top }: { section: Extract<TableItem, { type: 'section' }>; top: number }) {
+  return (
+    <button
+      className={`row section-row ${section.section}`}
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={() => toggleGroup(sectionKey(section.section))}
+      aria-expanded={!section.collapsed}
+      data-testid={`section-${section.section}`}
+    >
+      <span className="fold-mark">{section.collapsed ? '▸' : '▾'}</span> {SECTION_TEXT[section.section](section.count)}
+    </button>
+  );
+}
 
 /** A process's header when grouped: its name, PID and how many of its files still hold; clicking folds or opens its rows. */
 function GroupRow({ group, top }: { group: Extract<TableItem, { type: 'group' }>; top: number }) {
@@ -212,7 +216,7 @@ function GroupRow({ group, top }: { group: Extract<TableItem, { type: 'group' }>
   );
 }
 
-/** "3 holding · 2 no longer": a count that agrees with the struck-through rows. */
+/** "3 holding · 2 no longer": a count that agrees with the rows marked exited or closed. */
 function countText({ handles, endedHandles }: ShownSummary, frozen: boolean): string {
   const n = (count: number, one: string, many: string) => `${thousands(count)} ${count === 1 ? one : many}`;
   if (frozen) return `${n(handles, 'holder', 'holders')} at the failure`;
@@ -225,8 +229,9 @@ function Legend({ marks }: { marks: ShownSummary['marks'] }) {
   const items = [
     marks.new && { className: 'state-new', text: 'new in the last seconds' },
     marks.ended && {
-      className: 'state-ended',
-      text: 'no longer held (closed, or its process exited): still clickable',
+      className: 'row-ended',
+      badge: 'exited',
+      text: 'no longer held: its process exited (or, "closed", it closed the handle); still the one to click',
     },
     marks.highlighted && { className: 'highlighted', text: 'blocked the failure' },
     marks.folded && { className: 'folded', text: 'short-lived files of one process, folded: each closed again within its test' },

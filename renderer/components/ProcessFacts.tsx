@@ -2,7 +2,7 @@
 // tagged it, its children, its handle count, and what it holds under the watched dirs with access.
 import type { HoldingDetail, ProcessDetails } from '../../contract/details.js';
 import { clockTime, rightsLabel } from '../format.js';
-import { relativePath } from '../store/derive.js';
+import { relativePath } from '../store/row-text.js';
 
 export function ProcessFacts({ details }: { details: ProcessDetails }) {
   const { run } = details;

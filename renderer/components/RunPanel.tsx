@@ -5,10 +5,12 @@ import { isDetached } from '../store/derive.js';
 import { freezeFailure, startRun, stopRun } from '../store/intents.js';
 import { clockTime } from '../format.js';
 import { useStore } from '../store/store.js';
+import { AnswerBanner } from './AnswerBanner.js';
 
 export function RunPanel() {
   const run = useStore((s) => s.run);
   const dir = useStore((s) => s.watch.dirs[0] ?? '');
+  const launchDir = useStore((s) => s.settings.launchDir);
   // A run that failed to start leaves its command in the form, to correct.
   const [command, setCommand] = useState(() => run.commandLine);
   const [cwd, setCwd] = useState(() => run.cwd);
@@ -16,7 +18,11 @@ export function RunPanel() {
   const active = run.phase === 'starting' || run.phase === 'running';
   // Attached from a terminal: the run is followed, not ours; its output is in that terminal.
   const attached = run.attachedPid !== null;
-  const counts = `${run.record?.tests.length ?? 0} tests · ${run.failures.length} teardown failure(s) · ${run.record?.holders.length ?? 0} holder(s)`;
+  const leftoverFiles = run.record?.leftovers.length ?? 0;
+  // "Leftover files": files the run left under the watched dirs; processes that stayed are "outlived the run".
+  const counts = `${run.record?.tests.length ?? 0} tests · ${run.failures.length} teardown failure(s) · ${run.record?.holders.length ?? 0} holder(s)${
+    leftoverFiles > 0 ? ` · ${leftoverFiles} leftover ${leftoverFiles === 1 ? 'file' : 'files'}` : ''
+  }`;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -36,7 +42,14 @@ export function RunPanel() {
       </label>
       <label>
         <span>Working directory</span>
-        <input aria-label="Working directory" placeholder="the watched dir" value={cwd} onChange={(e) => setCwd(e.target.value)} spellCheck={false} />
+        <input
+          aria-label="Working directory"
+          placeholder={`${launchDir || 'where holdwatch was started'} (empty: this one)`}
+          title="Empty: the directory holdwatch was started in, never the watched one"
+          value={cwd}
+          onChange={(e) => setCwd(e.target.value)}
+          spellCheck={false}
+        />
       </label>
       <label>
         <span>Watches</span>
@@ -57,6 +70,7 @@ export function RunPanel() {
 
   return (
     <section className="run" aria-label="Test run">
+      <AnswerBanner />
       {run.phase !== 'idle' && (
         <div className={`run-status ${run.phase}`} data-testid="run-status">
           <span className="mono">{run.command.join(' ')}</span>
@@ -100,7 +114,7 @@ export function RunPanel() {
       {attached && !run.output && <p className="dim output-hint">Its output is in the terminal that runs it.</p>}
       {run.output && (
         <details className="output">
-          <summary>Output ({run.output.split('\n').length - 1} lines)</summary>
+          <summary>Output ({lineCount(run.output)})</summary>
           <pre className="mono">{run.output}</pre>
         </details>
       )}
@@ -150,4 +164,10 @@ function FailureBanner() {
       {failures.length > 3 && <p className="dim">and {failures.length - 3} more, marked on the timeline</p>}
     </div>
   );
+}
+
+/** `1 line`, `12 lines`: the output's lines, a last one without its newline counted too. */
+function lineCount(output: string): string {
+  const n = output.split('\n').length - (output.endsWith('\n') ? 1 : 0);
+  return `${n} ${n === 1 ? 'line' : 'lines'}`;
 }

@@ -10,6 +10,7 @@ import type { AttributedHolder } from '../../contract/runs.js';
 import { freezeFailure, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { clockTime, VERDICT_LABEL } from '../format.js';
+import { elideMiddle } from '../store/row-text.js';
 
 const LANE = 20;
 /** Roughly the width of one label character at the lane font (12 px). */
@@ -123,7 +124,7 @@ export function Timeline() {
             >
               <rect className="lane-hit" x={0} y={y} width={WIDTH} height={LANE} />
               <text x={4} y={y + 14} className="lane-label">
-                {keepEnd(label, labelChars)}
+                {elideMiddle(label, labelChars)}
                 <title>{lane.title}</title>
               </text>
               {lane.holders.map((h) => (
@@ -161,11 +162,6 @@ export function Timeline() {
   );
 }
 
-/** A label cut to `chars`, keeping its end: test ids and file names differ there. */
-function keepEnd(label: string, chars: number): string {
-  return label.length > chars ? '…' + label.slice(-(chars - 1)) : label;
-}
-
 /** One row of the holders part: a holder, or a folded group of short-lived files. */
 interface Lane {
   key: string;
@@ -180,7 +176,7 @@ function TestBar({ test, y, x, t1, labelChars }: { test: TestRecord; y: number; 
   return (
     <g>
       <text x={4} y={y + 14} className="lane-label">
-        {keepEnd(test.name, labelChars)}
+        {elideMiddle(test.name, labelChars)}
         <title>{test.name}</title>
       </text>
       <rect

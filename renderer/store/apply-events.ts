@@ -94,6 +94,7 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
             error: event.error,
             record,
             failures: record?.failures ?? run.failures,
+            headline: event.headline ?? null,
           };
           if (record) settleVerdicts(record, true);
           break;

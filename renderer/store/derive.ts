@@ -2,8 +2,9 @@
 import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
 import { holderKey, inheritedCopyKey, processKey } from '../../contract/identity.js';
 import { foldTransient, isTransient } from '../../contract/transient.js';
+import { HOLDER_COLUMNS } from '../holder-columns.js';
 import type { Row } from './rows.js';
-import type { RunSlice, SettingsSlice, SortColumn } from './slices.js';
+import type { RunSlice, SettingsSlice } from './slices.js';
 
 export interface ShownRow extends Row {
   /** Blocked the failure the view is frozen at. */
@@ -11,6 +12,9 @@ export interface ShownRow extends Row {
   /** A group of short-lived files of one process in one folder, shown as this one row. */
   folded?: { count: number; dir: string; firstKey: string };
 }
+
+/** A row as the table lists it: a holder's, or the one standing for a folded group. */
+export type ListedRow = Row & { folded?: ShownRow['folded'] };
 
 /**
  * The rows with the run's short-lived files folded (contract/transient.ts): only rows no longer held
@@ -37,53 +41,19 @@ export function foldShortLived(
   return [...kept, ...folded];
 }
 
-/** Path relative to the watched dir, for the table; the full path is in the details. */
-export function relativePath(path: string, watchedDir: string): string {
-  if (path === watchedDir) return '.';
-  for (const sep of ['/', '\\']) {
-    const prefix = watchedDir.endsWith(sep) ? watchedDir : watchedDir + sep;
-    if (path.startsWith(prefix)) return path.slice(prefix.length);
-  }
-  return path;
-}
-
-/** The test a row belongs to: the one that opened it, by the strongest evidence; else its first sighting's, its spawn's. */
-export function testOf(row: Row): string {
-  const a = row.attribution;
-  return a?.openedDuring ?? a?.firstSeenDuring ?? a?.spawnedDuring ?? '';
-}
-
-const text = (row: Row, column: SortColumn): string | number => {
-  switch (column) {
-    case 'process':
-      return row.holder.processName.toLowerCase();
-    case 'pid':
-      return row.holder.pid;
-    case 'kind':
-      return row.holder.kind;
-    case 'path':
-      return relativePath(row.holder.path, row.holder.watchedDir);
-    case 'since':
-      return row.sinceMs;
-    case 'test':
-      return testOf(row);
-    case 'verdict':
-      return row.attribution?.verdict ?? '';
-  }
-};
-
 export function shownRows(
-  rows: Iterable<Row & { folded?: ShownRow['folded'] }>,
+  rows: Iterable<ListedRow>,
   settings: Pick<SettingsSlice, 'sort' | 'filter'>,
   highlighted: ReadonlySet<string> = new Set(),
 ): ShownRow[] {
   const needle = settings.filter.trim().toLowerCase();
-  const { column, descending } = settings.sort;
+  const { descending } = settings.sort;
+  const column = HOLDER_COLUMNS.find((c) => c.id === settings.sort.column) ?? HOLDER_COLUMNS[0];
   // Each row's sort value is taken once, not twice per comparison: building a text value is the sort's cost.
   const out: { row: ShownRow; value: string | number }[] = [];
   for (const row of rows) {
     if (needle && !matches(row, needle)) continue;
-    out.push({ row: { ...row, highlighted: highlighted.has(row.key) }, value: text(row, column) });
+    out.push({ row: { ...row, highlighted: highlighted.has(row.key) }, value: column.sortValue(row) });
   }
   const sign = descending ? -1 : 1;
   // The key breaks ties, so equal rows keep one order across updates (rows never swap places).
@@ -91,11 +61,8 @@ export function shownRows(
   return out.map((entry) => entry.row);
 }
 
-function matches(row: Row, needle: string): boolean {
-  const h = row.holder;
-  return [h.processName, String(h.pid), h.kind, h.path, h.commandLine, testOf(row), row.attribution?.verdict ?? ''].some((v) =>
-    v.toLowerCase().includes(needle),
-  );
+function matches(row: ListedRow, needle: string): boolean {
+  return HOLDER_COLUMNS.some((c) => 'filterText' in c && c.filterText(row).toLowerCase().includes(needle));
 }
 
 /**
@@ -188,9 +155,12 @@ export function summarizeShown(rows: readonly ShownRow[]): ShownSummary {
 }
 
 /** One line of the table: a holder's row, or the header of one process's rows when grouped by process. */
-export type TableItem =
+export type ProcessItem =
   | { type: 'row'; row: ShownRow; inGroup: boolean }
   | { type: 'group'; key: string; first: ShownRow; rows: number; files: number; holding: number; collapsed: boolean };
+
+/** A line of the table: a process item, or the header of a run's section (store/sections.ts), folded or open. */
+export type TableItem = ProcessItem | { type: 'section'; section: 'outlived' | 'outside'; count: number; collapsed: boolean };
 
 /** A process with more rows than this starts folded: a runner leaving 4,000 files reads as one line until opened. */
 export const GROUP_OPEN_AT_MOST = 20;
@@ -201,7 +171,7 @@ export const GROUP_OPEN_AT_MOST = 20;
  * current sort, and a process with one row stays a plain row. `toggled` holds the groups the user
  * opened or folded against their default (open up to GROUP_OPEN_AT_MOST rows).
  */
-export function groupByProcess(rows: readonly ShownRow[], toggled: ReadonlySet<string>): TableItem[] {
+export function groupByProcess(rows: readonly ShownRow[], toggled: ReadonlySet<string>): ProcessItem[] {
   const byProcess = new Map<string, ShownRow[]>();
   for (const row of rows) {
     const key = processKey(row.holder);
@@ -209,7 +179,7 @@ export function groupByProcess(rows: readonly ShownRow[], toggled: ReadonlySet<s
     if (members) members.push(row);
     else byProcess.set(key, [row]);
   }
-  const items: TableItem[] = [];
+  const items: ProcessItem[] = [];
   for (const [key, members] of byProcess) {
     const first = members[0]!;
     if (members.length === 1) {

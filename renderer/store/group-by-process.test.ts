@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Holder } from '../../contract/holders.js';
-import { holderKey } from '../../contract/identity.js';
-import { GROUP_OPEN_AT_MOST, groupByProcess, summarizeShown, type ShownRow, type TableItem } from './derive.js';
+import { shownRow } from './shown-row.fixture.js';
+import { GROUP_OPEN_AT_MOST, groupByProcess, summarizeShown, type ProcessItem } from './derive.js';
 
-function row(pid: number, path: string, over: Partial<ShownRow> = {}): ShownRow {
-  const holder: Holder = {
-    pid,
-    ppid: 1,
-    processStartedAtMs: 5,
-    processName: `p${pid}`,
-    commandLine: `p${pid} --work`,
-    user: 'dev',
-    kind: 'file',
-    path,
-    deleted: false,
-    handle: null,
-    watchedDir: '/w',
-  };
-  return { key: holderKey(holder), holder, attribution: null, sinceMs: 0, state: 'live', changedAtMs: 0, highlighted: false, ...over };
-}
+const row = shownRow;
 
-const shape = (items: TableItem[]) =>
+const shape = (items: ProcessItem[]) =>
   items.map((i) =>
     i.type === 'group' ? `group ${i.key} ${i.files}/${i.holding}${i.collapsed ? ' folded' : ''}` : `${i.inGroup ? '  ' : ''}${i.row.holder.path}`,
   );

@@ -7,7 +7,8 @@ import { holderKey } from '../../contract/identity.js';
 import { parseCommandLine } from '../command-line.js';
 import { service } from '../service/current.js';
 import { useStore } from './store.js';
-import { initialState, type LiveStackState, type SortColumn } from './slices.js';
+import { resolvePath } from '../resolve-path.js';
+import { initialState, type LiveStackState, type SortColumn, type StartDraft } from './slices.js';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -17,12 +18,34 @@ export function messageOf(error: unknown): string {
 }
 
 export async function loadStartFacts(): Promise<void> {
-  const [defaultDir, recentDirs] = await Promise.all([service().defaultDir(), service().listRecentDirs()]);
-  set((s) => ({ settings: { ...s.settings, defaultDir, recentDirs } }));
+  // A host that cannot say where it was started leaves the form to say "the directory holdwatch was started in".
+  const launching = service()
+    .launchDir()
+    .catch(() => '');
+  const [defaultDir, recentDirs, launchDir] = await Promise.all([service().defaultDir(), service().listRecentDirs(), launching]);
+  set((s) => ({ settings: { ...s.settings, defaultDir, recentDirs, launchDir } }));
+}
+
+export function setStartDraft(change: Partial<StartDraft>): void {
+  set((s) => ({ settings: { ...s.settings, startDraft: { ...s.settings.startDraft, ...change } } }));
+}
+
+/**
+ * The start form's "Watch and run": the watch, then the run. A run that cannot start leaves with its
+ * watch: the start form comes back with everything typed in it, and the reason under it.
+ */
+export async function startWatchAndRun(dir: string, commandLine: string, cwd: string): Promise<void> {
+  await startWatch(dir);
+  if (get().watch.phase === 'error') return;
+  await startRun(commandLine, cwd, dir);
+  if (get().run.phase !== 'error') return;
+  await stopWatch();
+  set((s) => ({ watch: { ...s.watch, phase: 'idle', rows: new Map() } }));
 }
 
 export async function startWatch(dir: string): Promise<void> {
-  const trimmed = dir.trim();
+  // Relative to where holdwatch was started, as the form shows it: never to wherever the host stands now.
+  const trimmed = resolvePath(get().settings.launchDir, dir);
   if (!trimmed) {
     set((s) => ({ watch: { ...s.watch, phase: 'error', error: 'Type or paste a directory to watch, or pick a recent one.' } }));
     return;
@@ -103,7 +126,7 @@ export async function startRun(commandLine: string, cwd: string, dir: string): P
     return;
   }
   const { command, env } = parseCommandLine(commandLine);
-  const dirs = [dir.trim() || get().watch.dirs[0] || get().settings.defaultDir];
+  const dirs = [resolvePath(get().settings.launchDir, dir) || get().watch.dirs[0] || get().settings.defaultDir];
   set((s) => ({
     run: {
       ...s.run,
@@ -119,11 +142,14 @@ export async function startRun(commandLine: string, cwd: string, dir: string): P
       exitCode: null,
       error: null,
       attachedPid: null,
+      headline: null,
     },
     selection: { ...s.selection, frozenFailure: null },
   }));
   try {
-    const { runId } = await service().startRun({ command, cwd: cwd.trim() || dirs[0]!, dirs, ...(Object.keys(env).length > 0 ? { env } : {}) });
+    // Empty: the host runs it where holdwatch was started, never in the watched dir (the runner would hold it).
+    const runCwd = resolvePath(get().settings.launchDir, cwd);
+    const { runId } = await service().startRun({ command, cwd: runCwd, dirs, ...(Object.keys(env).length > 0 ? { env } : {}) });
     // Events may have arrived for this run before its id did: they were dropped, the next record repairs it.
     set((s) => ({ run: { ...s.run, runId, phase: s.run.phase === 'starting' ? 'running' : s.run.phase } }));
   } catch (error) {

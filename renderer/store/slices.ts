@@ -2,9 +2,10 @@
 // outside with useStore.setState (zustand's "no store actions" practice), so tests drive it the same way.
 import type { ProcessDetails } from '../../contract/details.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
-import type { ActiveRun, FailureRecord, RunRecord, TestEvent } from '../../contract/runs.js';
+import type { ActiveRun, FailureRecord, Inline, RunRecord, TestEvent } from '../../contract/runs.js';
 import type { ScannerStatus } from '../../contract/service.js';
 import type { StackLookup } from '../../contract/stacks.js';
+import type { HolderColumnId } from '../holder-columns.js';
 import type { Row } from './rows.js';
 
 export interface WatchSlice {
@@ -42,6 +43,8 @@ export interface RunSlice {
   error: string | null;
   /** The `holdwatch run` followed when the run was attached from a terminal; null for a run started here. */
   attachedPid: number | null;
+  /** The answer, as the report's first line says it; null until the run ended. */
+  headline: Inline[] | null;
 }
 
 /** Runs `holdwatch run` started in terminals, still going: the start screen offers to attach to them. */
@@ -76,13 +79,23 @@ export interface LiveStackState {
   atMs: number | null;
 }
 
-export type SortColumn = 'process' | 'pid' | 'kind' | 'path' | 'since' | 'test' | 'verdict';
+export type SortColumn = HolderColumnId;
+
+export interface StartDraft {
+  dir: string;
+  command: string;
+  cwd: string;
+}
 
 export interface SettingsSlice {
   connection: 'connecting' | 'open' | 'closed';
   connectionError: string | null;
   defaultDir: string;
+  /** Where holdwatch was started: a run's working directory when none is typed, and what a relative path is under. */
+  launchDir: string;
   recentDirs: string[];
+  /** What the start form holds: kept in the store, so no error (the form unmounted and back) clears it. */
+  startDraft: StartDraft;
   sort: { column: SortColumn; descending: boolean };
   filter: string;
   /** The table's rows under one header per process (renderer/store/derive.ts groupByProcess). */
@@ -119,6 +132,7 @@ export function initialState(): HoldwatchState {
       exitCode: null,
       error: null,
       attachedPid: null,
+      headline: null,
     },
     attach: { runs: [], loaded: false, error: null },
     selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null, stacks: null },
@@ -126,7 +140,9 @@ export function initialState(): HoldwatchState {
       connection: 'connecting',
       connectionError: null,
       defaultDir: '',
+      launchDir: '',
       recentDirs: [],
+      startDraft: { dir: '', command: '', cwd: '' },
       sort: { column: 'since', descending: false },
       filter: '',
       groupByProcess: false,

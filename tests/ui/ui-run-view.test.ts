@@ -11,13 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
 import { lineOf } from '../probes/stack-support.js';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { openApp, openChromium, screenshot, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
-
-const OPEN_LINE = 21; // examples/pytest-leak/test_leak.py: log = open(work_dir() / "session.log", "w")
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 1920, height: 1080 },
-] as const;
+import { openApp, openChromium, PYTEST_LEAK_OPEN_LINE, screenshot, startUi, waitForLive, WINDOW_SIZES, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let ui: RunningUi;
@@ -72,7 +66,7 @@ async function expectNothingCut(elements: Locator): Promise<void> {
 /** The details panel answers: the file, the open line, the test; and its text wraps instead of being cut. */
 async function expectAnswer(details: Locator, work: string): Promise<void> {
   await expect(details.getByTestId('held-path').textContent()).resolves.toBe(join(work, 'session.log'));
-  await expect(details.getByTestId('opened-at').textContent()).resolves.toMatch(new RegExp(`test_leak\\.py:${OPEN_LINE} in test_writes_log$`));
+  await expect(details.getByTestId('opened-at').textContent()).resolves.toMatch(new RegExp(`test_leak\\.py:${PYTEST_LEAK_OPEN_LINE} in test_writes_log$`));
   await expect(details.getByTestId('opened-during').textContent()).resolves.toMatch(
     /^test_leak\.py::test_writes_log · (recorded at the open|from the scans at the test boundaries|the test process's own list)/,
   );
@@ -182,7 +176,7 @@ describe('a file the code never closed (examples/python-gc-closed)', () => {
   }, 90_000);
 });
 
-describe.each(SIZES)('the run view at $width×$height', ({ width, height }) => {
+describe.each(WINDOW_SIZES)('the run view at $width×$height', ({ width, height }) => {
   const size = `${width}x${height}`;
 
   it('a finished pytest run whose leaking process exited: the holder stays, from the table and the timeline it shows the open line and the test', async () => {

@@ -10,6 +10,13 @@ import { CLI, REPO_ROOT } from '../support/cli.js';
 import { pythonHoldingFile } from '../support/holders.js';
 
 export const CHROMIUM = process.env.HOLDWATCH_CHROMIUM ?? '/usr/bin/chromium';
+/** The two window sizes developers use: a laptop's and a desktop monitor's. */
+export const WINDOW_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+] as const;
+/** examples/pytest-leak/test_leak.py: `log = open(work_dir() / "session.log", "w")`. */
+export const PYTEST_LEAK_OPEN_LINE = 21;
 export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts', 'ui');
 const FLAGS = [
   '--no-sandbox',
