@@ -65,7 +65,8 @@ export function Timeline() {
       title: `${g.members.length} files in ${g.dir}, each closed again within its test`,
     })),
   ]
-    .sort((a, b) => a.holders[0]!.attribution.firstSeenAt.localeCompare(b.holders[0]!.attribution.firstSeenAt))
+    // The run's own lanes first: in a shared temp dir, other programs' holders must not push them out of the drawing.
+    .sort((a, b) => outsider(a) - outsider(b) || a.holders[0]!.attribution.firstSeenAt.localeCompare(b.holders[0]!.attribution.firstSeenAt))
     .slice(0, MAX_HOLDERS);
   // Failures close in time (a runner's teardown event and the rm line that follows it) get their
   // markers stacked, so each stays clickable.
@@ -161,6 +162,9 @@ export function Timeline() {
     </section>
   );
 }
+
+/** 1 for a lane of a process outside the run, else 0: sorts the run's own lanes first. */
+const outsider = (lane: Lane): number => (lane.holders[0]!.attribution.verdict === 'outside-run' ? 1 : 0);
 
 /** One row of the holders part: a holder, or a folded group of short-lived files. */
 interface Lane {

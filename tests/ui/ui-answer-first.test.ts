@@ -135,6 +135,8 @@ describe.each(WINDOW_SIZES)('at $width×$height', ({ width, height }) => {
     await expect(outside.textContent()).resolves.toMatch(/1 holder of processes outside the run/);
     await expect(outside.getAttribute('aria-expanded')).resolves.toBe('false');
     await expect(page.locator('.scroller [role=row]', { hasText: 'editor.swp' }).count()).resolves.toBe(0);
+    // The timeline too: the run's lane first, though the outsider was seen first.
+    await expect(page.getByTestId('holder-lane').first().textContent()).resolves.toContain('session.log');
 
     // Path and Test lose their middle, never their end: the file's and the test's own names are whole.
     await expect(row.locator('.col-path [data-testid=elided-tail]').textContent()).resolves.toBe('session.log');
