@@ -210,7 +210,7 @@ describe('matchSpawnStack', () => {
     });
     expect(matchSpawnStack({ pid: 51, ppid: 1, startedAtMs: T0 + 20 }, records)).toMatchObject({
       found: false,
-      reason: expect.stringMatching(/^no spawn stack: not started by a probed runtime/),
+      reason: expect.stringMatching(/^no spawn stack: no probe saw the call that started it/),
     });
   });
 });

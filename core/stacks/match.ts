@@ -366,5 +366,6 @@ export function matchSpawnStack(process: ProcessRef, records: ProbeIndex | Itera
     const found = direct(chain[i]!, chain[i + 1] ?? null, process.startedAtMs);
     if (found && found.found) return { ...found, viaPid: chain[i]! };
   }
-  return { found: false, reason: 'no spawn stack: not started by a probed runtime (python/node)' };
+  // A probed parent does not mean a probed call: node --test starts its workers from Node's internals.
+  return { found: false, reason: "no spawn stack: no probe saw the call that started it (holdwatch, a shell or a runner's internals made it)" };
 }
