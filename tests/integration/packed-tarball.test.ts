@@ -3,7 +3,7 @@
 // loaded from the installed package's probes/) and `scan`s a held file. The tarball carries what `run`
 // needs at run time and none of the bench or the tests.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,12 @@ describe('the packed tarball', () => {
     expect(tarballFiles.filter((f) => f.startsWith('probes/')).length).toBeGreaterThan(4);
     // The one entry point package.json names, and nothing else from bin/ (a stray script would ship too).
     expect(tarballFiles.filter((f) => f.startsWith('bin/'))).toEqual(['bin/holdwatch.js']);
+    // The Node probe is its entry and the modules beside it that the entry requires.
+    const nodeProbe = readdirSync(join(REPO_ROOT, 'probes/node'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.cjs'))
+      .map((f) => f.replaceAll('\\', '/'));
+    expect(nodeProbe.length).toBeGreaterThan(10);
+    for (const file of nodeProbe) expect(tarballFiles).toContain(`probes/node/${file}`);
     expect(tarballFiles.filter((f) => /^(bench|tests|dist\/bench|dist\/tests)\/|\.test\.|tsbuildinfo$/.test(f))).toEqual([]);
   });
 
