@@ -22,84 +22,29 @@ const { guard } = require('./shared.cjs');
  * process exits (the end of a file-level test).
  */
 function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
-  const running = [];
-  // The tests and suites whose before/after hooks run now, innermost last.
-  const hooksOf = [];
-  const isSuite = (test) => test?.constructor?.name === 'Suite';
-  let anyTestRan = false;
-  const patched = new Set();
-  let hook = null;
-  const nameOf = (test) => {
-    const names = [];
-    for (let t = test; t && t.parent; t = t.parent) names.unshift(String(t.name));
-    return names.join(' > ');
+  const tracking = {
+    onStart,
+    onEnd,
+    onScopeEnd,
+    running: [],
+    // The tests and suites whose before/after hooks run now, innermost last.
+    hooksOf: [],
+    anyTestRan: false,
+    patched: new Set(),
+    asyncHook: null,
   };
-  const patch = (proto) => {
-    for (let p = proto; p && p !== Object.prototype && !patched.has(p); p = Object.getPrototypeOf(p)) {
-      patched.add(p);
-      const own = Object.getOwnPropertyNames(p);
-      if (own.includes('run') && typeof p.run === 'function') {
-        const run = p.run;
-        p.run = function holdwatchRun(...args) {
-          if (hook !== null) {
-            hook.disable();
-            hook = null;
-          }
-          if (this.parent) {
-            const name = nameOf(this);
-            const suite = isSuite(this);
-            running.push({ test: this, name, suite });
-            if (!suite) {
-              anyTestRan = true;
-              guard(() => onStart(name));
-            }
-          }
-          return run.apply(this, args);
-        };
-      }
-      if (own.includes('runHook') && typeof p.runHook === 'function') {
-        const runHook = p.runHook;
-        p.runHook = function holdwatchRunHook(hook, ...rest) {
-          if (hook !== 'before' && hook !== 'after') return runHook.call(this, hook, ...rest);
-          const entry = { test: this };
-          hooksOf.push(entry);
-          const leave = () => {
-            const at = hooksOf.lastIndexOf(entry);
-            if (at >= 0) hooksOf.splice(at, 1);
-          };
-          try {
-            const result = runHook.call(this, hook, ...rest);
-            return result && typeof result.finally === 'function' ? result.finally(leave) : (leave(), result);
-          } catch (error) {
-            leave();
-            throw error;
-          }
-        };
-      }
-      if (own.includes('postRun') && typeof p.postRun === 'function') {
-        const postRun = p.postRun;
-        p.postRun = function holdwatchPostRun(...args) {
-          const at = running.findLastIndex((r) => r.test === this);
-          if (at >= 0) {
-            const [{ name, suite }] = running.splice(at, 1);
-            guard(() => (suite ? onScopeEnd(name, 'suite') : onEnd(name)));
-          }
-          return postRun.apply(this, args);
-        };
-      }
-    }
-  };
-  hook = asyncHooks.createHook({
+  tracking.asyncHook = asyncHooks.createHook({
     init(_id, type, _trigger, resource) {
-      if (type === 'Test' && resource) guard(() => patch(Object.getPrototypeOf(resource)));
+      if (type === 'Test' && resource) guard(() => patchTestClasses(tracking, Object.getPrototypeOf(resource)));
     },
   });
-  hook.enable();
+  tracking.asyncHook.enable();
   const startedAtMs = Date.now();
+  const { running, hooksOf } = tracking;
   const innermost = (suite) => running.findLast((r) => r.suite === suite);
   const hookOwner = () => hooksOf.at(-1)?.test;
   return {
-    currentTest: () => (hooksOf.length > 0 ? null : (innermost(false)?.name ?? (running.length > 0 || anyTestRan ? null : file))),
+    currentTest: () => (hooksOf.length > 0 ? null : (innermost(false)?.name ?? (running.length > 0 || tracking.anyTestRan ? null : file))),
     currentScope: () => {
       const owner = hookOwner();
       // A hook of a test (its subtests' before/after) is that test's; of the root, the file's.
@@ -109,10 +54,87 @@ function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
     },
     // Only now is it known that no test ran: the file-level test is written whole, from the start of the process.
     atExit: () => {
-      if (anyTestRan) return;
+      if (tracking.anyTestRan) return;
       guard(() => onStart(file, startedAtMs));
       guard(() => onEnd(file, process.exitCode ? 'failed' : 'passed'));
     },
+  };
+}
+
+function isSuite(test) {
+  return test?.constructor?.name === 'Suite';
+}
+
+function nameOf(test) {
+  const names = [];
+  for (let t = test; t && t.parent; t = t.parent) names.unshift(String(t.name));
+  return names.join(' > ');
+}
+
+/** Wraps `run`, `runHook` and `postRun` where `proto` or a class it extends defines them, once per class. */
+function patchTestClasses(tracking, proto) {
+  for (let p = proto; p && p !== Object.prototype && !tracking.patched.has(p); p = Object.getPrototypeOf(p)) {
+    tracking.patched.add(p);
+    const own = Object.getOwnPropertyNames(p);
+    if (own.includes('run') && typeof p.run === 'function') wrapRun(tracking, p);
+    if (own.includes('runHook') && typeof p.runHook === 'function') wrapRunHook(tracking, p);
+    if (own.includes('postRun') && typeof p.postRun === 'function') wrapPostRun(tracking, p);
+  }
+}
+
+/** A test or suite starts, hooks and all. By the first run every class is known: the async hook goes. */
+function wrapRun(tracking, proto) {
+  const run = proto.run;
+  proto.run = function holdwatchRun(...args) {
+    if (tracking.asyncHook !== null) {
+      tracking.asyncHook.disable();
+      tracking.asyncHook = null;
+    }
+    if (this.parent) {
+      const name = nameOf(this);
+      const suite = isSuite(this);
+      tracking.running.push({ test: this, name, suite });
+      if (!suite) {
+        tracking.anyTestRan = true;
+        guard(() => tracking.onStart(name));
+      }
+    }
+    return run.apply(this, args);
+  };
+}
+
+/** While a before/after hook runs, it belongs to the test or suite that declares it. */
+function wrapRunHook(tracking, proto) {
+  const runHook = proto.runHook;
+  const hooksOf = tracking.hooksOf;
+  proto.runHook = function holdwatchRunHook(hook, ...rest) {
+    if (hook !== 'before' && hook !== 'after') return runHook.call(this, hook, ...rest);
+    const entry = { test: this };
+    hooksOf.push(entry);
+    const leave = () => {
+      const at = hooksOf.lastIndexOf(entry);
+      if (at >= 0) hooksOf.splice(at, 1);
+    };
+    try {
+      const result = runHook.call(this, hook, ...rest);
+      return result && typeof result.finally === 'function' ? result.finally(leave) : (leave(), result);
+    } catch (error) {
+      leave();
+      throw error;
+    }
+  };
+}
+
+/** A test or suite has ended, its afterEach (or after) hooks included. */
+function wrapPostRun(tracking, proto) {
+  const postRun = proto.postRun;
+  proto.postRun = function holdwatchPostRun(...args) {
+    const at = tracking.running.findLastIndex((r) => r.test === this);
+    if (at >= 0) {
+      const [{ name, suite }] = tracking.running.splice(at, 1);
+      guard(() => (suite ? tracking.onScopeEnd(name, 'suite') : tracking.onEnd(name)));
+    }
+    return postRun.apply(this, args);
   };
 }
 
