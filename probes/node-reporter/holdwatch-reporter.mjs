@@ -13,7 +13,7 @@
 // A file that declares no test is itself one test, named by its path from the working directory
 // (what the Node preload calls it inside that file's process); it is written when it completes,
 // started when it was dequeued. A file with tests is not a test of ours.
-import { relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { openEventsFile } from '../holdwatch-announce.mjs';
 
 function openEvents(path) {
@@ -44,16 +44,18 @@ export default async function* holdwatchReporter(source) {
   const stacks = new Map(); // file -> names by nesting level
   let live = false;
   let failed = false;
+  // `<file> > <suite> > <test>`: node --test nests tests by file, and the Node preload names them so too.
+  const inFile = (data, names) => [...(data.file ? [fileName(data.file)] : []), ...names].join(' > ');
   const fullName = (data) => {
     const stack = stacks.get(data.file ?? '') ?? [];
-    return [...stack.slice(0, data.nesting ?? 0), data.name].join(' > ');
+    return inFile(data, [...stack.slice(0, data.nesting ?? 0), data.name]);
   };
   const began = (data) => {
     const stack = stacks.get(data.file ?? '') ?? [];
     stack.length = data.nesting ?? 0;
     stack.push(data.name);
     stacks.set(data.file ?? '', stack);
-    events.emit({ type: 'test-start', name: stack.join(' > ') });
+    events.emit({ type: 'test-start', name: inFile(data, stack) });
   };
   const ended = (data, name = fullName(data)) => {
     const outcome = outcomeOf(data);
@@ -69,7 +71,7 @@ export default async function* holdwatchReporter(source) {
     const done = type === 'test:complete' || (!live && (type === 'test:pass' || type === 'test:fail'));
     if (!done || filesWithTests.has(data.file) || filesReported.has(data.file)) return;
     filesReported.add(data.file);
-    const name = relative(process.cwd(), data.file).split(sep).join('/');
+    const name = fileName(data.file);
     events.emit({ type: 'test-start', name, atMs: fileStartedAtMs.get(data.file) });
     ended(data, name);
   };
@@ -104,4 +106,13 @@ export default async function* holdwatchReporter(source) {
   } finally {
     events.close();
   }
+}
+
+/**
+ * A test file by its path from the working directory, `/`-separated; one outside it by its whole path.
+ * The Node preload names it the same way (probes/node/runners/index.cjs).
+ */
+function fileName(file) {
+  const fromCwd = relative(process.cwd(), file);
+  return (fromCwd.startsWith('..') || isAbsolute(fromCwd) ? file : fromCwd).split(sep).join('/');
 }

@@ -20,10 +20,10 @@ describe('corpus: Neutrino require_test under node --test (its own cwd inside th
     );
     expectAllExitedZero(runs);
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([
-      ['requires middleware relative to root', 'passed'],
-      ['requires middleware from root/node_modules', 'passed'],
-      ['forks with error middleware contains error', 'passed'],
-      ['throws if middleware cannot be found', 'passed'],
+      [`${FILE} > requires middleware relative to root`, 'passed'],
+      [`${FILE} > requires middleware from root/node_modules`, 'passed'],
+      [`${FILE} > forks with error middleware contains error`, 'passed'],
+      [`${FILE} > throws if middleware cannot be found`, 'passed'],
     ]);
     const chdir = lineOf(source, 'process.chdir(rootPath)');
     expect(distinct(runs)).toEqual([

@@ -16,7 +16,7 @@ describe('corpus: protractor logger_test under node --test (an fd left open per 
     );
     expectAllExitedZero(runs);
     const row = (test: string) =>
-      `logger_test.log (deleted) | blocked-cleanup by deleted-while-held | opened in the logger > ${test} by probe-open | at logger.js:17`;
+      `logger_test.log (deleted) | blocked-cleanup by deleted-while-held | opened in spec/unit/logger_test.js > the logger > ${test} by probe-open | at logger.js:17`;
     expect(distinct(runs)).toEqual([
       {
         runs: RUNS,

@@ -40,6 +40,6 @@ describe('node:test: a 1 ms test that starts a detached holder, under load', () 
         .map((h) => `${h.path.split('/').at(-1)} | ${h.attribution.verdict} by ${h.attribution.verdictBy} | spawned during ${h.attribution.spawnedDuring}`)
         .join('\n'),
     );
-    expect(new Set(said)).toEqual(new Set(['holder.log | outlived-run by poll | spawned during starts a holder']));
+    expect(new Set(said)).toEqual(new Set(['holder.log | outlived-run by poll | spawned during detach.test.mjs > starts a holder']));
   }, 900_000);
 });

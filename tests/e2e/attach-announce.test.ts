@@ -38,7 +38,7 @@ const runners: Record<string, { command: string; args: string[]; env?: Record<st
     command: process.execPath,
     args: ['--test', `--test-reporter=${join(REPO_ROOT, 'probes/node-reporter/holdwatch-reporter.mjs')}`, '--test-reporter-destination=stdout', 'one.test.mjs'],
     runner: 'node --test',
-    test: 'one',
+    test: 'one.test.mjs > one',
   },
 };
 

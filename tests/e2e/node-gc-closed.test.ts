@@ -55,11 +55,15 @@ describe('holdwatch run: a FileHandle closed by the garbage collector, not the c
     };
     expect(row('collected.log')).toEqual({
       verdict: 'closed-by-gc',
-      test: 'a FileHandle left to the collector',
+      test: 'gc-closed.test.mjs > a FileHandle left to the collector',
       line: lineOf('// leak: collected'),
-      closedDuring: 'a FileHandle left to the collector',
+      closedDuring: 'gc-closed.test.mjs > a FileHandle left to the collector',
     });
-    expect(row('kept.log')).toMatchObject({ verdict: 'leaked-past-test', test: 'a FileHandle never closed', line: lineOf('// leak: kept') });
+    expect(row('kept.log')).toMatchObject({
+      verdict: 'leaked-past-test',
+      test: 'gc-closed.test.mjs > a FileHandle never closed',
+      line: lineOf('// leak: kept'),
+    });
     // The control is closed by its own code: a scan may have seen it open during its test (in-run),
     // but neither the finalizer watch nor the leak check may name it.
     expect(['in-run', undefined]).toContain(row('closed.log').verdict);

@@ -124,14 +124,16 @@ describe('node --test: a suite that fills its store', () => {
     const out = await runUnderHoldwatch([work], [process.execPath, '--test', join(REPO_ROOT, 'examples/node-store/store.test.mjs')], { EXAMPLE_DIR: work });
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^(# pass 3|ℹ pass 3)$/m); // Node's own report, as without holdwatch: TAP up to Node 22 on a pipe, spec from 23
+    // node --test nests tests by file: each name starts with the file's, from the working directory.
+    const inFile = (name: string) => `examples/node-store/store.test.mjs > ${name}`;
     expect(out.record.tests.map((t) => [t.name, t.outcome])).toEqual([
-      ['caches thumbnails', 'passed'],
-      ['writes a session db', 'passed'],
-      ['cleans up after itself', 'passed'],
+      [inFile('caches thumbnails'), 'passed'],
+      [inFile('writes a session db'), 'passed'],
+      [inFile('cleans up after itself'), 'passed'],
     ]);
     expect(out.record.leftovers).toEqual([
-      { path: join(work, 'store'), createdDuring: 'caches thumbnails' },
-      { path: join(work, 'store', 'session.db'), createdDuring: 'writes a session db' },
+      { path: join(work, 'store'), createdDuring: inFile('caches thumbnails') },
+      { path: join(work, 'store', 'session.db'), createdDuring: inFile('writes a session db') },
     ]);
   });
 });
@@ -149,7 +151,7 @@ describe('node --test: a share-mode-0 lock file kept open (EBUSY on Windows)', (
     expect(lock!.attribution).toMatchObject({
       verdict: 'blocked-cleanup',
       verdictBy: 'deleted-while-held',
-      openedDuring: 'writes the lock file',
+      openedDuring: 'examples/node-ebusy/ebusy.test.mjs > writes the lock file',
       openedDuringBy: 'probe-open',
     });
   });

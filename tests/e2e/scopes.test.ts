@@ -38,7 +38,7 @@ describe('node:test: a test that moves the working directory into a folder the a
     );
     expect(run!.exitCode, run!.tail).toBe(0);
     expect(run!.summary).toEqual([
-      'build (deleted) | blocked-cleanup by deleted-while-held | opened in builds in its own folder by probe-open | at chdir.test.mjs:12',
+      'build (deleted) | blocked-cleanup by deleted-while-held | opened in chdir.test.mjs > builds in its own folder by probe-open | at chdir.test.mjs:12',
     ]);
     expect(run!.record.holders.map((h) => h.kind)).toEqual(['cwd']);
   });

@@ -135,7 +135,7 @@ describe('the action run step', () => {
     expect(out.outputs['exit-code']).toBe(String(exitCode));
     // Watched by default: the runner's temp dir (the held file is there).
     expect(out.summary).toContain('### holdwatch:');
-    expect(out.summary).toMatch(/^### holdwatch: .*`node` PID \d+ still held `held\.log`, opened in `leaves a writer`/);
+    expect(out.summary).toMatch(/^### holdwatch: .*`node` PID \d+ still held `held\.log`, opened in `\S*\.test\.mjs > leaves a writer`/);
     expect(out.summary).toMatch(/^\| `held\.log` \| `node[^`]*` \d+ \| [^|]+ \| \*\*leaked-past-test\*\* \|/m);
     // Where the upload step looks: outside the watched dir, both reports there.
     const reportDir = out.outputs['report-dir']!;

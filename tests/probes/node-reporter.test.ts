@@ -28,21 +28,21 @@ describe('holdwatch-reporter under node --test', () => {
     expect(run.rejectedLines).toBe(0);
     expect(shape(run.events)).toEqual([
       'run-start node --test',
-      'test-start passes',
-      'test-end passes passed',
-      'test-start fails in body',
-      'test-end fails in body failed',
-      'test-start fails in teardown',
-      'test-end fails in teardown error',
-      'test-start is skipped',
-      'test-end is skipped skipped',
-      'test-start group',
-      'test-start group > inner passes',
-      'test-end group > inner passes passed',
-      'test-end group passed',
+      'test-start example.test.mjs > passes',
+      'test-end example.test.mjs > passes passed',
+      'test-start example.test.mjs > fails in body',
+      'test-end example.test.mjs > fails in body failed',
+      'test-start example.test.mjs > fails in teardown',
+      'test-end example.test.mjs > fails in teardown error',
+      'test-start example.test.mjs > is skipped',
+      'test-end example.test.mjs > is skipped skipped',
+      'test-start example.test.mjs > group',
+      'test-start example.test.mjs > group > inner passes',
+      'test-end example.test.mjs > group > inner passes passed',
+      'test-end example.test.mjs > group passed',
       'run-end node --test failed',
     ]);
-    expect(run.events.find((e) => e.name === 'fails in teardown' && e.type === 'test-end')!.detail).toBe(
+    expect(run.events.find((e) => e.name === 'example.test.mjs > fails in teardown' && e.type === 'test-end')!.detail).toBe(
       "EBUSY: resource busy or locked, rmdir '/tmp/holdwatch-fixture'",
     );
     const times = run.events.map((e) => e.atMs);
@@ -61,7 +61,7 @@ describe('holdwatch-reporter under node --test', () => {
     expect(broken.output).toMatch(/✔ passes/);
   });
 
-  it('a file that declares no test is one test, named by its path from the working directory; a file with tests is not', () => {
+  it('a file that declares no test is one test, named by its path from the working directory; a file with tests names them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hw-plain-'));
     try {
       writeFileSync(join(dir, 'a-plain.test.cjs'), "require('node:fs').readFileSync(__filename);\n");
@@ -77,8 +77,8 @@ describe('holdwatch-reporter under node --test', () => {
         'test-end a-plain.test.cjs passed',
         'test-start b-failing.test.cjs',
         'test-end b-failing.test.cjs failed',
-        'test-start only',
-        'test-end only passed',
+        'test-start c-with-tests.test.cjs > only',
+        'test-end c-with-tests.test.cjs > only passed',
         'run-end node --test failed',
       ]);
     } finally {

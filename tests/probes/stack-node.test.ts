@@ -204,23 +204,23 @@ describe('node stack probe', () => {
     expect(
       mine.flatMap((r) => (r.kind === 'test' ? [[r.event, r.scope ?? 'test', r.name, (r.open ?? []).map(name), (r.unlinked ?? []).map(name)]] : [])),
     ).toEqual([
-      ['start', 'test', 'suite > leaks after an await', [], []],
-      ['end', 'test', 'suite > leaks after an await', ['async.txt'], []],
-      ['start', 'test', 'suite > closes what it opens', [], []],
-      ['end', 'test', 'suite > closes what it opens', [], []],
-      ['start', 'test', 'suite > leaks a file its hook unlinks', [], []],
-      ['end', 'test', 'suite > leaks a file its hook unlinks', ['unlinked.txt'], ['unlinked.txt']],
-      ['end', 'suite', 'suite', [], []],
-      ['start', 'test', 'outer', [], []],
-      ['start', 'test', 'outer > inner', [], []],
-      ['end', 'test', 'outer > inner', ['inner.txt'], []],
-      ['end', 'test', 'outer', [], []],
+      ['start', 'test', 'tracked.test.cjs > suite > leaks after an await', [], []],
+      ['end', 'test', 'tracked.test.cjs > suite > leaks after an await', ['async.txt'], []],
+      ['start', 'test', 'tracked.test.cjs > suite > closes what it opens', [], []],
+      ['end', 'test', 'tracked.test.cjs > suite > closes what it opens', [], []],
+      ['start', 'test', 'tracked.test.cjs > suite > leaks a file its hook unlinks', [], []],
+      ['end', 'test', 'tracked.test.cjs > suite > leaks a file its hook unlinks', ['unlinked.txt'], ['unlinked.txt']],
+      ['end', 'suite', 'tracked.test.cjs > suite', [], []],
+      ['start', 'test', 'tracked.test.cjs > outer', [], []],
+      ['start', 'test', 'tracked.test.cjs > outer > inner', [], []],
+      ['end', 'test', 'tracked.test.cjs > outer > inner', ['inner.txt'], []],
+      ['end', 'test', 'tracked.test.cjs > outer', [], []],
     ]);
     // closed.txt was closed before a flush: never written.
     expect([...opens.values()].map((r) => [name(r.id!), r.test])).toEqual([
-      ['async.txt', 'suite > leaks after an await'],
-      ['unlinked.txt', 'suite > leaks a file its hook unlinks'],
-      ['inner.txt', 'outer > inner'],
+      ['async.txt', 'tracked.test.cjs > suite > leaks after an await'],
+      ['unlinked.txt', 'tracked.test.cjs > suite > leaks a file its hook unlinks'],
+      ['inner.txt', 'tracked.test.cjs > outer > inner'],
     ]);
     const exit = mine.find((r) => r.kind === 'exit');
     expect(exit?.kind === 'exit' && exit.open.map(name).sort()).toEqual(['async.txt', 'inner.txt', 'unlinked.txt']);

@@ -86,8 +86,8 @@ export function describeAttachUnderWine(haveWine: boolean): void {
       const record = JSON.parse(readFileSync(join(scratch, recorded()[0]!), 'utf8')) as RunRecord;
       expect(record.platform).toBe('win32');
       expect(record.tests.map((t) => [t.name, t.outcome])).toEqual([
-        ['writes the lock file', 'passed'],
-        ['reads the cache', 'passed'],
+        ['examples/node-ebusy/ebusy.test.mjs > writes the lock file', 'passed'],
+        ['examples/node-ebusy/ebusy.test.mjs > reads the cache', 'passed'],
       ]);
       // The lock file is held from the first test to the process's exit (the after hook fails before closing
       // it), so the followed run sees it. Which test it was first seen in is poll timing here: an attached

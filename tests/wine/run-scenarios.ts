@@ -72,8 +72,8 @@ export function describeRunUnderWine(haveWine: boolean): void {
       expect(record.exitCode).toBe(1);
       // Test names from the bundled reporter (stdout's TAP is not read when the reporter runs).
       expect(record.tests.map((t) => [t.name, t.outcome])).toEqual([
-        ['writes the lock file', 'passed'],
-        ['reads the cache', 'passed'],
+        ['examples/node-ebusy/ebusy.test.mjs > writes the lock file', 'passed'],
+        ['examples/node-ebusy/ebusy.test.mjs > reads the cache', 'passed'],
       ]);
 
       const failure = record.failures[0]!;
@@ -88,7 +88,10 @@ export function describeRunUnderWine(haveWine: boolean): void {
       expect(holder.commandLine).toMatch(/ebusy\.test\.mjs$/);
       // The test that opened it comes from the probe's open record; which test a poll first saw it in is
       // timing (a loaded machine's first poll can land in the next test) and is not asserted.
-      expect([holder.attribution.openedDuring, holder.attribution.openedDuringBy]).toEqual(['writes the lock file', 'probe-open']);
+      expect([holder.attribution.openedDuring, holder.attribution.openedDuringBy]).toEqual([
+        'examples/node-ebusy/ebusy.test.mjs > writes the lock file',
+        'probe-open',
+      ]);
       const opened = holder.attribution.openStack;
       expect(opened?.found && opened.stack.frames.find((f) => f.user)).toMatchObject({ file: expect.stringMatching(/ebusy\.test\.mjs$/), line: 17 });
       expect(holder.attribution.ancestry.map((a) => a.pid)).toEqual([holder.pid, holder.ppid]);
@@ -106,7 +109,7 @@ export function describeRunUnderWine(haveWine: boolean): void {
       expect(existsSync(fromWine(journal!))).toBe(true);
       expect(JSON.parse(readFileSync(fromWine(journal!), 'utf8').split('\n')[0]!)).toMatchObject({ t: 'run-start', runId: record.runId, platform: 'win32' });
       const events = readFileSync(fromWine(journal!.replace(/\.jsonl$/, '.events.jsonl')), 'utf8');
-      expect(events).toContain('"type":"test-start","name":"writes the lock file"');
+      expect(events).toContain('"type":"test-start","name":"examples/node-ebusy/ebusy.test.mjs > writes the lock file"');
     }, 180_000);
   });
 }

@@ -57,10 +57,14 @@ function claimedFromRunner(spec, env) {
   return true;
 }
 
-/** The test file's name from the working directory, as a runner that names tests by file shows it. */
+/**
+ * The test file by its path from the working directory, one outside it by its whole path, `/`-separated:
+ * as holdwatch's node:test reporter names it (probes/node-reporter/holdwatch-reporter.mjs).
+ */
 function fileNameOf(main) {
   if (typeof main !== 'string') return '<file>';
-  return path.relative(process.cwd(), main).split(path.sep).join('/');
+  const fromCwd = path.relative(process.cwd(), main);
+  return (fromCwd.startsWith('..') || path.isAbsolute(fromCwd) ? main : fromCwd).split(path.sep).join('/');
 }
 
 module.exports = { trackRunnerTests };

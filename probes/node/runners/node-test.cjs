@@ -18,7 +18,7 @@ const { guard } = require('./shared.cjs');
 
 /**
  * Starts tracking; `onStart(name, atMs?)` and `onEnd(name, outcome)` are called in order. `file` is the test
- * file's name, as a file-level test. Returns the current test's getter and `atExit`, to call as the
+ * file's name: the first part of every test's and suite's name, and the name of a file-level test. Returns the current test's getter and `atExit`, to call as the
  * process exits (the end of a file-level test).
  */
 function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
@@ -26,6 +26,7 @@ function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
     onStart,
     onEnd,
     onScopeEnd,
+    file,
     running: [],
     // The tests and suites whose before/after hooks run now, innermost last.
     hooksOf: [],
@@ -48,7 +49,7 @@ function trackNodeTests(onStart, onEnd, onScopeEnd, file) {
     currentScope: () => {
       const owner = hookOwner();
       // A hook of a test (its subtests' before/after) is that test's; of the root, the file's.
-      if (owner !== undefined) return owner.parent ? { kind: 'suite', name: nameOf(owner) } : { kind: 'file', name: file };
+      if (owner !== undefined) return owner.parent ? { kind: 'suite', name: nameOf(tracking, owner) } : { kind: 'file', name: file };
       const suite = innermost(true);
       return suite ? { kind: 'suite', name: suite.name } : { kind: 'file', name: file };
     },
@@ -65,10 +66,11 @@ function isSuite(test) {
   return test?.constructor?.name === 'Suite';
 }
 
-function nameOf(test) {
+/** `<file> > <suite> > <test>`: the file first, as the reporter names it (node --test nests tests by file). */
+function nameOf(tracking, test) {
   const names = [];
   for (let t = test; t && t.parent; t = t.parent) names.unshift(String(t.name));
-  return names.join(' > ');
+  return [tracking.file, ...names].join(' > ');
 }
 
 /** Wraps `run`, `runHook` and `postRun` where `proto` or a class it extends defines them, once per class. */
@@ -91,7 +93,7 @@ function wrapRun(tracking, proto) {
       tracking.asyncHook = null;
     }
     if (this.parent) {
-      const name = nameOf(this);
+      const name = nameOf(tracking, this);
       const suite = isSuite(this);
       tracking.running.push({ test: this, name, suite });
       if (!suite) {
