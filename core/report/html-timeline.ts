@@ -20,6 +20,7 @@ import {
 } from './model.js';
 import { html } from './text.js';
 import { foldRecordHolders } from '../../contract/transient.js';
+import { heldSinceMs } from '../../contract/held-since.js';
 
 const WIDTH = 1100;
 const GUTTER = 230;
@@ -50,9 +51,14 @@ interface Scale {
   t1: number;
 }
 
+/** Where a holder's bar starts: its recorded open, or its first sighting (contract/held-since.ts). */
+function heldSince(a: AttributedHolder['attribution']): string {
+  return new Date(heldSinceMs(a)).toISOString();
+}
+
 function makeScale(record: RunRecord): Scale {
   const times = [record.startedAt, record.endedAt, ...record.tests.flatMap((t) => [t.startedAt, t.endedAt])]
-    .concat(sortedHolders(record).flatMap((h) => [h.attribution.firstSeenAt, h.attribution.lastSeenAt]))
+    .concat(sortedHolders(record).flatMap((h) => [heldSince(h.attribution), h.attribution.lastSeenAt]))
     .concat(record.failures.map((f) => f.at))
     .filter((t): t is string => t !== null)
     .map(timeMs)
@@ -150,7 +156,7 @@ function foldedLane(record: RunRecord, scale: Scale, members: readonly Attribute
 
 function holderLane(record: RunRecord, scale: Scale, h: AttributedHolder, y: number): string {
   const a = h.attribution;
-  const x0 = scale.x(a.firstSeenAt);
+  const x0 = scale.x(heldSince(a));
   const x1 = scale.x(a.lastSeenAt);
   const path = holderPath(record, h);
   const tip = [

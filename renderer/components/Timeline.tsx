@@ -4,6 +4,7 @@
 // to ~9 px at 1280 and letterboxed at 1920); while the run goes, the axis runs on to now.
 import { useEffect, useRef, useState } from 'react';
 import type { FailureRecord, RunRecord, TestRecord } from '../../contract/runs.js';
+import { heldSinceMs } from '../../contract/held-since.js';
 import { holderKey } from '../../contract/identity.js';
 import { foldRecordHolders } from '../../contract/transient.js';
 import type { AttributedHolder } from '../../contract/runs.js';
@@ -66,7 +67,7 @@ export function Timeline() {
     })),
   ]
     // The run's own lanes first: in a shared temp dir, other programs' holders must not push them out of the drawing.
-    .sort((a, b) => outsider(a) - outsider(b) || a.holders[0]!.attribution.firstSeenAt.localeCompare(b.holders[0]!.attribution.firstSeenAt))
+    .sort((a, b) => outsider(a) - outsider(b) || heldSinceMs(a.holders[0]!.attribution) - heldSinceMs(b.holders[0]!.attribution))
     .slice(0, MAX_HOLDERS);
   // Failures close in time (a runner's teardown event and the rm line that follows it) get their
   // markers stacked, so each stays clickable.
@@ -131,14 +132,14 @@ export function Timeline() {
               {lane.holders.map((h) => (
                 <rect
                   key={holderKey(h)}
-                  x={x(h.attribution.firstSeenAt)}
+                  x={x(heldSinceMs(h.attribution))}
                   y={y + 3}
-                  width={Math.max(3, x(heldUntil(holderKey(h), h.attribution.lastSeenAt)) - x(h.attribution.firstSeenAt))}
+                  width={Math.max(3, x(heldUntil(holderKey(h), h.attribution.lastSeenAt)) - x(heldSinceMs(h.attribution)))}
                   height={LANE - 6}
                   rx={3}
                   className={`lifetime ${h.attribution.verdict}`}
                 >
-                  <title>{`${label}: ${VERDICT_LABEL[h.attribution.verdict]}, ${clockTime(Date.parse(h.attribution.firstSeenAt))} – ${clockTime(Date.parse(h.attribution.lastSeenAt))}`}</title>
+                  <title>{`${label}: ${VERDICT_LABEL[h.attribution.verdict]}, ${clockTime(heldSinceMs(h.attribution))} – ${clockTime(Date.parse(h.attribution.lastSeenAt))}`}</title>
                 </rect>
               ))}
             </g>
