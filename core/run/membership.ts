@@ -2,7 +2,7 @@
 // the run tag (HOLDWATCH_RUN=<id>) in its environment — the tag keeps a detached child attributable
 // after it was reparented to PID 1 (or a subreaper). Ancestry is recorded when a process is first
 // seen, because once the parent exits the chain can no longer be read from the OS.
-import type { AncestryEntry } from '../../contract/holders.js';
+import type { AncestryEntry, ProcessInfo } from '../../contract/holders.js';
 import type { TestHint } from '../../contract/journal.js';
 import type { ProcessBrief, ProcessSource } from '../platform.js';
 
@@ -97,6 +97,22 @@ export class RunMembership {
       if (!best || Math.abs(member.startedAtMs - aroundMs) < Math.abs(best.startedAtMs - aroundMs)) best = member;
     }
     return best;
+  }
+
+  /** The latest member with this pid (a process gone since), as process facts: no user, a scan never read it. */
+  processInfoOf(pid: number, nowMs: number): ProcessInfo | null {
+    const member = this.memberNear(pid, nowMs, Number.MAX_SAFE_INTEGER);
+    if (!member) return null;
+    const self = member.ancestry[0];
+    return {
+      pid,
+      ppid: member.ancestry[1]?.pid ?? 0,
+      startedAtMs: member.startedAtMs,
+      name: member.name,
+      exe: null,
+      commandLine: self?.commandLine ?? member.name,
+      user: null,
+    };
   }
 
   /**

@@ -7,6 +7,61 @@ import type { StackLookup } from '../../contract/stacks.js';
 import type { ProcessRecord } from '../../contract/probe-log.js';
 import type { GcClose } from '../stacks/gc-closes.js';
 import type { ProbeLeak } from '../stacks/probe-leaks.js';
+import type { GcCloseRecord, OpenRecord } from '../../contract/probe-log.js';
+import type { HolderStacks } from '../../contract/journal.js';
+import type { Member, RunMembership } from './membership.js';
+
+/** A probe dates its process by its first record: this long after the OS's start time, at most. */
+const PROBE_START_SLACK_MS = 2000;
+
+/** What the probes' logs say at the end: the stacks of the holders seen, and the leaks no scan saw. */
+export interface RunStacks {
+  byKey: Record<string, HolderStacks>;
+  unseen: { leak: ProbeLeak; spawn: StackLookup }[];
+  /** What the runtime's finalizer closed, the code never did; `key` the holder a scan saw for it, if one did. */
+  gcClosed: { close: GcClose; key: string | null; spawn: StackLookup }[];
+}
+
+/**
+ * The entries for what the probes' logs said at the end: the stacks of the holders seen, each leak no
+ * scan saw as its own row, and each finalizer close on its row (or its own).
+ */
+export function stacksEntries(stacks: RunStacks, platform: PlatformName, membership: RunMembership | undefined): JournalEntry[] {
+  const entries: JournalEntry[] = [{ t: 'stacks', byKey: stacks.byKey }];
+  const heldKeys = new Map<string, string>();
+  for (const { leak, spawn } of stacks.unseen) {
+    const { known, parent } = probedProcess(leak.process, membership);
+    const entry = probeHeldEntry(leak, spawn, platform, known, parent);
+    heldKeys.set(openOf(leak.open), entry.key);
+    entries.push(entry);
+  }
+  // A finalizer close of an open the probe saw held past its test is that row's; else its own row.
+  for (const { close, key, spawn } of stacks.gcClosed) {
+    const row = key ?? heldKeys.get(openOf(close.record)) ?? null;
+    const { known, parent } = row === null ? probedProcess(close.process, membership) : { known: undefined, parent: undefined };
+    entries.push(gcClosedEntry(close, row, spawn, platform, known, parent));
+  }
+  return entries;
+}
+
+/** What the run knows of a probed process: itself, when a scan met it, else its parent. */
+function probedProcess(
+  { pid, ppid, atMs }: ProcessRecord,
+  membership: RunMembership | undefined,
+): { known: KnownProcess | undefined; parent: MemberFacts | undefined } {
+  const self = membership?.memberNear(pid, atMs, PROBE_START_SLACK_MS);
+  const parent = membership?.memberNear(ppid, atMs, Infinity);
+  const facts = (m: Member): MemberFacts => ({ ancestry: m.ancestry, byTagOnly: m.byTagOnly });
+  return {
+    known: self ? { startedAtMs: self.startedAtMs, member: facts(self) } : undefined,
+    parent: parent && parent.startedAtMs <= atMs ? facts(parent) : undefined,
+  };
+}
+
+/** One open of one process, by what both its open record and its gc-close record carry. */
+function openOf(open: OpenRecord | GcCloseRecord): string {
+  return `${open.pid}\0${open.path}\0${open.fd ?? ''}\0${open.kind === 'gc-close' ? open.openedAtMs : open.atMs}`;
+}
 
 export type ProbeHeldEntry = Extract<JournalEntry, { t: 'probe-held' }>;
 export type GcClosedEntry = Extract<JournalEntry, { t: 'gc-closed' }>;

@@ -4,7 +4,8 @@ import { POSIX_STYLE } from '../paths.js';
 import type { JournalEntry } from '../../contract/journal.js';
 import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import { findLeftovers } from './leftovers.js';
-import { blockersOf, RunRecorder } from './run-recorder.js';
+import { RunRecorder } from './run-recorder.js';
+import { blockersOf } from './holders-on-path.js';
 
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
 

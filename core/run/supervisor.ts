@@ -8,55 +8,25 @@ import type { AttributedHolder, RunRecord, TestEvent } from '../../contract/runs
 import type { SCOPE_KINDS } from '../../contract/enums.js';
 import { withDeadline, type Clock } from '../clock.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../platform.js';
-import { processKey } from '../../contract/identity.js';
 import { holderKey, Watcher, type PollOutcome } from '../watch.js';
-import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
-import { RunMembership, type Member } from './membership.js';
-import { gcClosedEntry, probeHeldEntry, type GcClosedEntry, type KnownProcess, type ProbeHeldEntry } from './probe-held.js';
-import type { GcCloseRecord, OpenRecord, ProcessRecord } from '../../contract/probe-log.js';
-import type { ProbeLeak } from '../stacks/probe-leaks.js';
-import type { GcClose } from '../stacks/gc-closes.js';
-import type { StackLookup } from '../../contract/stacks.js';
-import { blockersOf, holdersOnPath, isOnOrUnder, RunRecorder, type KeyedHolder } from './run-recorder.js';
+import type { JournalEntry, MemberFacts } from '../../contract/journal.js';
+import { RunMembership } from './membership.js';
+import { followOutliving } from './follow-outliving.js';
+import { ListedHoldings } from './listed-holdings.js';
+import { stacksEntries, type RunStacks } from './probe-held.js';
+import { RunRecorder, type KeyedHolder } from './run-recorder.js';
+import { failureBlockers, JUST_GONE_MS, type JustGone } from './failure-blockers.js';
+import { RunEventFeed } from './run-events.js';
 import type { RunPlace } from './leftovers.js';
 import { SerialQueue } from '../serial-queue.js';
+import type { FailureMatch } from '../signatures/failure-line.js';
 
 type ScopeKind = (typeof SCOPE_KINDS)[number];
 
 /** A runner's "teardown errored" event this close to a failure line is the same failure. */
 const FAILURE_MERGE_MS = 2000;
-/**
- * A holder of the failed path last seen this shortly before the failure line still counts as its
- * blocker: runners may print the failure only after the holder exited (node --test prints a file's
- * `after` hook error once that file's process has ended, and the exit closed the handle).
- */
-const JUST_GONE_MS = 1000;
 /** How long each step of finishing may take before the record goes on without it. */
 const FINISH_STEP_MS = 60_000;
-
-/** A probe dates its process by its first record: this long after the OS's start time, at most. */
-const PROBE_START_SLACK_MS = 2000;
-
-/**
- * After the command exits, a live descendant holding nothing yet keeps the run followed this long: a
- * child started in the suite's last moments may still be starting (an interpreter's start-up) and open
- * its file just after. Past it, the wait goes on only while one holds something under the watched dirs.
- */
-const OUTLIVING_SETTLE_MS = 300;
-
-/** What the probes' logs say at the end: the stacks of the holders seen, and the leaks no scan saw. */
-export interface RunStacks {
-  byKey: Record<string, HolderStacks>;
-  unseen: { leak: ProbeLeak; spawn: StackLookup }[];
-  /** What the runtime's finalizer closed, the code never did; `key` the holder a scan saw for it, if one did. */
-  gcClosed: { close: GcClose; key: string | null; spawn: StackLookup }[];
-}
-
-export interface FailureMatch {
-  kind: string;
-  code: number | null;
-  path: string | null;
-}
 
 export interface SupervisorOptions {
   runId: string;
@@ -79,6 +49,8 @@ export interface SupervisorOptions {
 }
 
 export class RunSupervisor {
+  /** The run as it goes, as RunEvents (holders and failures attributed so far, the record paced). */
+  readonly events: RunEventFeed;
   private readonly recorder = new RunRecorder();
   private membership: RunMembership | undefined;
   private watcher: Watcher | undefined;
@@ -90,19 +62,19 @@ export class RunSupervisor {
   /** When each current holder first appeared (its scan's end), by key: a cleanup's own fresh handles. */
   private readonly appearedAt = new Map<string, number>();
   /** Holders gone in the last JUST_GONE_MS, by key, with when they were last seen. */
-  private readonly justGone = new Map<string, { holder: Holder; lastSeenAtMs: number; appearedAtMs: number | undefined }>();
+  private readonly justGone = new Map<string, JustGone>();
   private readonly failureTexts = new Set<string>();
   private lastFailureAtMs = -Infinity;
   private lastTeardownEventFailureAtMs = -Infinity;
   /** The last failure seen as a bare output line, until a runner event names its test. */
   private namelessFailure: { atMs: number; test: string | null; written: boolean } | null = null;
   private readonly tasks: SerialQueue;
-  /** Per listing process, the keys its last own list held, with when: what a later list lacks is gone. */
-  private readonly listedHeld = new Map<number, Map<string, number>>();
-  private readonly processInfos = new Map<number, Promise<ProcessInfo | null>>();
+  private readonly listed: ListedHoldings;
 
   constructor(private readonly options: SupervisorOptions) {
     this.tasks = new SerialQueue((error) => options.onError(error));
+    this.listed = new ListedHoldings(options.dirs, options.processes);
+    this.events = new RunEventFeed(this.recorder, options.clock, options.onError);
   }
 
   /** Records the start; call before spawning so the first poll can see the command's children. */
@@ -221,38 +193,9 @@ export class RunSupervisor {
     const info = await this.processInfoOf(pid);
     await this.tasks.run(async () => {
       if (!info) return;
-      const facts = this.memberFacts({ pid, processStartedAtMs: info.startedAtMs });
-      const holders = listed.flatMap((h) => {
-        const dir = this.options.dirs.find((d) => isOnOrUnder(h.path, d.matchPrefix));
-        if (!dir) return [];
-        const holder: Holder = {
-          pid,
-          ppid: info.ppid,
-          processStartedAtMs: info.startedAtMs,
-          processName: info.name,
-          commandLine: info.commandLine,
-          user: info.user,
-          kind: h.kind,
-          path: h.path,
-          deleted: h.deleted,
-          handle: h.fd === null ? null : `fd ${h.fd}`,
-          watchedDir: dir.display,
-        };
-        return [holder];
-      });
-      const previous = this.listedHeld.get(pid) ?? new Map<string, number>();
-      const current = new Map<string, number>();
-      for (const holder of holders) {
-        const key = holderKey(holder);
-        current.set(key, atMs);
-        const known = previous.has(key) || this.lastSeen.has(key);
-        if (!known) {
-          if (!holder.deleted) this.linked.add(key);
-          this.write({ t: 'appeared', atMs, scanStartedAtMs: atMs, key, holder, member: facts });
-        } else if (holder.deleted && this.linked.delete(key)) this.write({ t: 'deleted', atMs, key });
-      }
-      for (const [key, lastSeenAtMs] of previous) if (!current.has(key) && !this.lastSeen.has(key)) this.write({ t: 'gone', atMs, key, lastSeenAtMs });
-      this.listedHeld.set(pid, current);
+      const member = this.memberFacts({ pid, processStartedAtMs: info.startedAtMs });
+      const polled = (key: string) => this.lastSeen.has(key);
+      const held = this.listed.apply({ pid, atMs, info, member, listed }, polled, this.linked, (entry) => this.write(entry));
       this.write({
         t: 'boundary',
         test: name,
@@ -262,15 +205,11 @@ export class RunSupervisor {
         pid,
         scanStartedAtMs: atMs,
         scanEndedAtMs: atMs,
-        held: [...current.keys()],
+        held,
       });
     });
   }
 
-  /**
-   * A listing process's facts, read once per pid (its start time makes the holders' keys). A short
-   * suite's process may have exited before its last list is read: then the run's record of it answers.
-   */
   /**
    * A run process said hello on the boundary channel: what it is, read now, while it surely runs. Its
    * boundaries may be handled after it exited (a loaded machine, a short last test), and a listed
@@ -280,32 +219,9 @@ export class RunSupervisor {
     void this.processInfoOf(pid);
   }
 
+  /** A listing process's facts, read once (ListedHoldings); one gone since: the run's record of it. */
   private processInfoOf(pid: number): Promise<ProcessInfo | null> {
-    let info = this.processInfos.get(pid);
-    if (!info) {
-      info = this.options.processes
-        .processInfo(pid)
-        .catch(() => null)
-        .then((read) => read ?? this.memberInfo(pid));
-      this.processInfos.set(pid, info);
-    }
-    return info;
-  }
-
-  /** The latest member with this pid, as process facts (no user: a scan never read it). */
-  private memberInfo(pid: number): ProcessInfo | null {
-    const member = this.membership?.memberNear(pid, this.options.clock.now(), Number.MAX_SAFE_INTEGER);
-    if (!member) return null;
-    const self = member.ancestry[0];
-    return {
-      pid,
-      ppid: member.ancestry[1]?.pid ?? 0,
-      startedAtMs: member.startedAtMs,
-      name: member.name,
-      exe: null,
-      commandLine: self?.commandLine ?? member.name,
-      user: null,
-    };
+    return this.listed.processInfo(pid, () => this.membership?.processInfoOf(pid, this.options.clock.now()) ?? null);
   }
 
   /**
@@ -328,35 +244,20 @@ export class RunSupervisor {
     this.write({ t: 'command-exit', atMs: this.options.clock.now(), exitCode });
   }
 
-  /**
-   * Follows the run's processes that outlived the command: scanned at each poll while one is alive and
-   * holding something under the watched dirs, for at most `graceMs` (0: not at all). Ends at once when
-   * none is alive, and after OUTLIVING_SETTLE_MS when none holds anything: a run without such a
-   * process finishes without waiting.
-   */
+  /** Follows the run's processes that outlived the command (follow-outliving.ts), for at most `graceMs`. */
   async followOutliving(graceMs: number): Promise<void> {
     const { watcher, membership } = this;
-    const { clock, onError } = this.options;
-    if (!watcher || !membership || graceMs <= 0) return;
-    const fromMs = clock.now();
-    const intervalMs = this.options.focusIntervalMs ?? 100;
-    let given = false; // past its deadline (a scan that never returns): the loop stops at its next turn
-    const follow = async () => {
-      for (let polls = 0; !given; polls++) {
-        await membership.refresh();
-        if (membership.pids().length === 0) return;
-        if (polls === 0) this.write({ t: 'stage', atMs: clock.now(), stage: 'following the processes that outlived the command' });
-        await watcher.scanNow({ full: false });
-        const alive = new Set(membership.pids());
-        const holding = watcher.current().some((h) => alive.has(h.pid) && this.isKnown(h));
-        const elapsedMs = clock.now() - fromMs;
-        if (elapsedMs >= graceMs || (!holding && elapsedMs >= Math.min(OUTLIVING_SETTLE_MS, graceMs))) return;
-        await new Promise<void>((resolve) => clock.setTimeout(resolve, Math.min(intervalMs, graceMs - elapsedMs)));
-      }
-    };
-    await withDeadline(clock, follow(), graceMs + FINISH_STEP_MS, 'following the processes that outlived the command').catch((error: unknown) => {
-      given = true;
-      onError(error);
+    if (!watcher || !membership) return;
+    await followOutliving({
+      watcher,
+      membership,
+      clock: this.options.clock,
+      graceMs,
+      intervalMs: this.options.focusIntervalMs ?? 100,
+      deadlineMs: graceMs + FINISH_STEP_MS,
+      isKnown: (h) => this.isKnown(h),
+      stage: (stage) => this.write({ t: 'stage', atMs: this.options.clock.now(), stage }),
+      onError: this.options.onError,
     });
   }
 
@@ -383,17 +284,7 @@ export class RunSupervisor {
     const found = await bounded(() => leftovers((ms) => this.recorder.placeAt(ms)), 'listing the leftovers');
     if (found) this.write({ t: 'leftovers', leftovers: found });
     const stacks = stacksOf ? await bounded(() => stacksOf(this.recorder.keyedHolders()), 'matching the probes’ stacks') : null;
-    if (stacks) {
-      this.write({ t: 'stacks', byKey: stacks.byKey });
-      const heldKeys = new Map<string, string>();
-      for (const { leak, spawn } of stacks.unseen) {
-        const entry = this.probeHeld(leak, spawn);
-        heldKeys.set(openOf(leak.open), entry.key);
-        this.write(entry);
-      }
-      // A finalizer close of an open the probe saw held past its test is that row's; else its own row.
-      for (const { close, key, spawn } of stacks.gcClosed) this.write(this.gcClosed(close, key ?? heldKeys.get(openOf(close.record)) ?? null, spawn));
-    }
+    if (stacks) for (const entry of stacksEntries(stacks, this.options.platform, this.membership)) this.write(entry);
     this.write({ t: 'run-end', atMs: this.options.clock.now(), exitCode, lastSeen: Object.fromEntries(this.lastSeen) });
     return this.recorder.record();
   }
@@ -442,35 +333,15 @@ export class RunSupervisor {
     void scan.then(
       (outcome) =>
         this.tasks.run(async () => {
-          const current = this.watcher!.current();
-          const heldUntilJustNow =
-            match.path === null
-              ? []
-              : holdersOnPath(
-                  [...this.justGone.values()].filter((g) => g.lastSeenAtMs >= atMs - JUST_GONE_MS).map((g) => g.holder),
-                  match.path,
-                );
-          // A handle gone just now counts for a process that no longer holds the path (it exited, or
-          // closed it after the failure), not for one that still does: rmSync's own lstat/chmod retries
-          // open attribute-only handles to the file it cannot delete, a second "blocker" in the
-          // process that holds it (seen under Wine, in CI).
-          const stillHolding = new Set(match.path === null ? [] : holdersOnPath(current, match.path).map(processKey));
-          // The cleanup's own handles are not what blocked it: a directory a run process had just opened
-          // to list and delete (rmtree's scandir, `rm -r`), the failed path or a folder around it.
-          const opened = new Set(outcome.events.filter((e) => e.type === 'appeared').map((e) => holderKey(e.holder)));
-          const failed = match.path;
-          // "Just": in this poll, or within JUST_GONE_MS before the failure line; a poll that came
-          // between the listing and the failed delete met the handle first (seen in a loaded full run).
-          // A handle closed again before the failure line (`rm -r` lists, closes, then rmdir fails) keeps
-          // when it appeared in justGone: it is the cleanup's own all the same.
-          const appearedAtMs = (h: Holder) => this.appearedAt.get(holderKey(h)) ?? this.justGone.get(holderKey(h))?.appearedAtMs ?? -Infinity;
-          const freshlyOpened = (h: Holder) => opened.has(holderKey(h)) || appearedAtMs(h) >= atMs - JUST_GONE_MS;
-          const ownCleanup = (h: Holder) => failed !== null && h.kind === 'dir' && freshlyOpened(h) && this.isKnown(h) && isOnOrUnder(failed, h.path);
-          // A holder gone and seen again (Windows names it anew after an unnamed poll) is one blocker, once.
-          const blockers = blockersOf(
-            [...current, ...heldUntilJustNow.filter((h) => !stillHolding.has(processKey(h)))].filter((h) => !ownCleanup(h)),
-            match.path,
-          );
+          const holderKeys = failureBlockers({
+            atMs,
+            path: match.path,
+            outcome,
+            current: this.watcher!.current(),
+            justGone: this.justGone,
+            appearedAt: this.appearedAt,
+            isKnown: (h) => this.isKnown(h),
+          });
           this.write({
             t: 'failure',
             atMs,
@@ -479,7 +350,7 @@ export class RunSupervisor {
             path: match.path,
             kind: match.kind,
             code: match.code,
-            holderKeys: [...new Set(blockers.map(holderKey))],
+            holderKeys,
             test: slot.test,
           });
           slot.written = true;
@@ -537,35 +408,9 @@ export class RunSupervisor {
     return member ? { ancestry: member.ancestry, byTagOnly: member.byTagOnly, ...(member.testHint ? { testHint: member.testHint } : {}) } : null;
   }
 
-  /** A leak only the probe saw, with the run's own knowledge of its process or of its parent. */
-  private probeHeld(leak: ProbeLeak, spawn: StackLookup): ProbeHeldEntry {
-    const { known, parent } = this.probedProcess(leak.process);
-    return probeHeldEntry(leak, spawn, this.options.platform, known, parent);
-  }
-
-  private gcClosed(close: GcClose, key: string | null, spawn: StackLookup): GcClosedEntry {
-    const { known, parent } = key === null ? this.probedProcess(close.process) : { known: undefined, parent: undefined };
-    return gcClosedEntry(close, key, spawn, this.options.platform, known, parent);
-  }
-
-  /** What the run knows of a probed process: itself, when a scan met it, else its parent. */
-  private probedProcess({ pid, ppid, atMs }: ProcessRecord): { known: KnownProcess | undefined; parent: MemberFacts | undefined } {
-    const self = this.membership?.memberNear(pid, atMs, PROBE_START_SLACK_MS);
-    const parent = this.membership?.memberNear(ppid, atMs, Infinity);
-    const facts = (m: Member): MemberFacts => ({ ancestry: m.ancestry, byTagOnly: m.byTagOnly });
-    return {
-      known: self ? { startedAtMs: self.startedAtMs, member: facts(self) } : undefined,
-      parent: parent && parent.startedAtMs <= atMs ? facts(parent) : undefined,
-    };
-  }
-
   private write(entry: JournalEntry): void {
     this.recorder.apply(entry);
     this.options.journal(entry);
+    this.events.entry(entry);
   }
-}
-
-/** One open of one process, by what both its open record and its gc-close record carry. */
-function openOf(open: OpenRecord | GcCloseRecord): string {
-  return `${open.pid}\0${open.path}\0${open.fd ?? ''}\0${open.kind === 'gc-close' ? open.openedAtMs : open.atMs}`;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { HolderStacks } from '../../contract/journal.js';
 import type { OpenStack } from '../../contract/stacks.js';
 import type { KeyedHolder } from '../../core/run/run-recorder.js';
-import type { RunStacks } from '../../core/run/supervisor.js';
+import type { RunStacks } from '../../core/run/probe-held.js';
 import type { WatchDir } from '../../core/platform.js';
 import { isUnder, pathStyleOf } from '../../core/paths.js';
 import { ledgerRecords } from '../../core/stacks/syscall-ledger.js';
