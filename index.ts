@@ -10,7 +10,7 @@ import { takeSnapshot } from './core/snapshot.js';
 import { Watcher } from './core/watch.js';
 import { dataDirOf } from './host/data-dir.js';
 import { watchedDirsGuard } from './host/watched-dir-identity.js';
-import { superviseRun, type SupervisedRun } from './host/run/supervised-run.js';
+import { startSupervisedRun, type SupervisedRun } from './host/run/supervised-run.js';
 import { elapsedMs, systemClock } from './host/system-clock.js';
 import { openWatchPacing } from './host/watch-pacing.js';
 import { openHolderSource } from './native/index.js';
@@ -112,7 +112,7 @@ export type RunResult = SupervisedRun;
 /** Runs a test command as `holdwatch run` does (its stdin is not this process's) and resolves with its record. */
 export async function run(command: readonly string[], options: RunOptions): Promise<RunResult> {
   const env = options.env ?? process.env;
-  return superviseRun({
+  const started = await startSupervisedRun({
     command: [...command],
     cwd: options.cwd ?? process.cwd(),
     watch: typeof options.watch === 'string' ? [options.watch] : [...options.watch],
@@ -126,4 +126,5 @@ export async function run(command: readonly string[], options: RunOptions): Prom
     },
     onError: options.onError ?? ((error) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`)),
   });
+  return started.done;
 }

@@ -2,10 +2,10 @@
 // byte for byte, follows its processes and tests, and exits with its exit code (128+n for a signal).
 import type { RunRecord } from '../contract/runs.js';
 import { dataDirOf } from '../host/data-dir.js';
-import { absoluteTargets, checkReportTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
+import { absoluteTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
 import { runEndLines } from '../host/run/run-end-lines.js';
 import { DEFAULT_RETENTION, pruneRuns } from '../host/run/run-retention.js';
-import { superviseRun } from '../host/run/supervised-run.js';
+import { startSupervisedRun } from '../host/run/supervised-run.js';
 import { writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EXIT_INTERNAL } from '../contract/exit-codes.js';
@@ -48,7 +48,7 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
   process.once('exit', exitedEarly);
   const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
-    const { record, exitCode, journalPath } = await superviseRun({
+    const ended = startSupervisedRun({
       command,
       cwd: process.cwd(),
       watch: options.watch,
@@ -63,10 +63,11 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
         userSeesTerminal,
         forwardSignals: true,
       },
-      checkDirs: (dirs) => checkReportTargets(options, dirs),
+      reports: options,
       onError: (error) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`),
       onStage: (name) => (stage = name),
-    }).finally(() => process.stdout.off('error', ignoreClosedStdout));
+    }).then((run) => run.done);
+    const { record, exitCode, journalPath } = await ended.finally(() => process.stdout.off('error', ignoreClosedStdout));
     stage = 'writing the reports';
     // A report the disk had no room for is said; the command's exit code stays what it was.
     for (const failure of writeRunReports(record, { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY }))

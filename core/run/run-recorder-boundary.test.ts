@@ -5,24 +5,13 @@ import { describe, expect, it } from 'vitest';
 import type { Holder } from '../../contract/holders.js';
 import type { JournalEntry } from '../../contract/journal.js';
 import { RunRecorder } from './run-recorder.js';
+import { pytestHolder } from '../../tests/support/recorder-journal.js';
 
 const T0 = Date.UTC(2026, 11, 1, 12, 0, 0);
 const TEST_PID = 10;
 
 function holder(pid: number, path: string): Holder {
-  return {
-    pid,
-    ppid: 1,
-    processStartedAtMs: T0 - 1000,
-    processName: 'python3',
-    commandLine: 'python3 -m pytest',
-    user: 'u',
-    kind: 'file',
-    path,
-    deleted: false,
-    handle: 'fd 5',
-    watchedDir: '/w',
-  };
+  return pytestHolder(pid, path, T0 - 1000);
 }
 
 const member = (...pids: number[]) => ({ ancestry: pids.map((pid) => ({ pid, name: 'python3', commandLine: 'python3 -m pytest' })), byTagOnly: false });

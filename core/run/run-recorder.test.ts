@@ -6,23 +6,12 @@ import type { OpenStack, StackLookup } from '../../contract/stacks.js';
 import { findLeftovers } from './leftovers.js';
 import { RunRecorder } from './run-recorder.js';
 import { blockersOf } from './holders-on-path.js';
+import { pytestHolder } from '../../tests/support/recorder-journal.js';
 
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
 
 function holder(pid: number, path: string, startedAtMs = T0 - 1000): Holder {
-  return {
-    pid,
-    ppid: 1,
-    processStartedAtMs: startedAtMs,
-    processName: 'python3',
-    commandLine: 'python3 -m pytest',
-    user: 'u',
-    kind: 'file',
-    path,
-    deleted: false,
-    handle: 'fd 5',
-    watchedDir: '/w',
-  };
+  return pytestHolder(pid, path, startedAtMs);
 }
 
 const member = { ancestry: [{ pid: 10, name: 'python3', commandLine: 'python3 -m pytest' }], byTagOnly: false };

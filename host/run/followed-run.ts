@@ -1,10 +1,11 @@
 // A run `holdwatch run` records in a terminal, followed from the UI: its journal read as it grows
 // (read only: the journal is the terminal's) and folded by the same RunRecorder the run itself uses,
 // until its run-end entry, or until its holdwatch is gone without one. Following never signals the run.
-import type { RunRecord } from '../../contract/runs.js';
-import type { JournalEntry } from '../../contract/journal.js';
+import type { AttributedHolder, RunEvent, RunRecord } from '../../contract/runs.js';
 import { parseJournal } from '../../contract/journal.js';
+import { RunEventFeed } from '../../core/run/run-events.js';
 import { RunRecorder } from '../../core/run/run-recorder.js';
+import { systemClock } from '../system-clock.js';
 import { LineSplitter } from '../../core/runners/line-splitter.js';
 import { EventsTail } from './events-tail.js';
 
@@ -12,14 +13,17 @@ import { EventsTail } from './events-tail.js';
 const ALIVE_POLL_MS = 1000;
 
 export interface FollowHooks {
-  /** Each entry as it is read, the history first; `recorder.record()` is the record so far. */
-  onEntry(entry: JournalEntry, recorder: RunRecorder): void;
+  /** The run as read, the history first: holders and failures attributed so far, the record paced. */
+  onEvent(event: RunEvent): void;
+  /** A listener of the run's events threw; the others still heard it. */
+  onListenerError(error: unknown): void;
   /** Once: the run ended (its record is final), its holdwatch vanished (`error`), or detach(). */
   onEnd(end: { exitCode: number | null; record: RunRecord | null; error: string | null }): void;
 }
 
 export class FollowedRun {
   private readonly recorder = new RunRecorder();
+  private readonly feed: RunEventFeed;
   private readonly lines = new LineSplitter();
   private started = false;
   private ended = false;
@@ -32,6 +36,8 @@ export class FollowedRun {
     isRunning: () => Promise<boolean>,
     private readonly hooks: FollowHooks,
   ) {
+    this.feed = new RunEventFeed(this.recorder, systemClock, (error) => hooks.onListenerError(error));
+    this.feed.on((event) => this.hooks.onEvent(event));
     this.tail = new EventsTail(journalPath, (text) => this.read(text), { create: false });
     this.timer = setInterval(
       () =>
@@ -49,9 +55,20 @@ export class FollowedRun {
     this.end(null, null);
   }
 
+  /** The record so far. */
+  record(): RunRecord {
+    return this.recorder.record();
+  }
+
+  /** One holder as attributed now, by its journal key. */
+  attributedHolder(key: string): AttributedHolder | null {
+    return this.recorder.attributedHolder(key);
+  }
+
   /** Stops following without a word (another follower takes over). Idempotent. */
   close(): void {
     this.ended = true;
+    this.feed.close();
     clearInterval(this.timer);
     this.tail.close();
   }
@@ -62,7 +79,7 @@ export class FollowedRun {
       this.recorder.apply(entry);
       this.started ||= entry.t === 'run-start';
       if (!this.started) continue; // a journal is nothing without its start
-      this.hooks.onEntry(entry, this.recorder);
+      this.feed.entry(entry);
       if (entry.t === 'run-end') this.end(entry.exitCode, null);
     }
   }

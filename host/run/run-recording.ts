@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { release } from 'node:os';
 import { join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
-import type { JournalEntry } from '../../contract/journal.js';
 import { pathStyleOf } from '../../core/paths.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
 import { findLeftovers } from '../../core/run/leftovers.js';
@@ -31,8 +30,6 @@ export interface RunRecordingSetup {
   runsDir: string;
   /** A run id chosen by the caller (the UI announces it before the run starts). */
   runId?: string;
-  /** Every journal entry, as it happens (the UI streams them); `supervisor.record()` is the record so far. */
-  onEntry?: (entry: JournalEntry, supervisor: RunSupervisor) => void;
   onError: (error: unknown) => void;
 }
 
@@ -64,10 +61,7 @@ export class RunRecording {
         holders: setup.holders,
         processes: setup.processes,
         clock: systemClock,
-        journal: (entry) => {
-          this.journal.append(entry);
-          setup.onEntry?.(entry, this.supervisor);
-        },
+        journal: (entry) => this.journal.append(entry),
         detectFailure,
         onError: setup.onError,
       });

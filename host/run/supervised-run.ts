@@ -4,12 +4,12 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { RunRecord } from '../../contract/runs.js';
+import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
 import { DEFAULT_GRACE_MS } from '../../core/run/outliving-grace.js';
 import { BadInputError, codeOf } from '../../core/errors.js';
-import type { HolderSource, WatchDir } from '../../core/platform.js';
-import type { JournalEntry } from '../../contract/journal.js';
+import type { WatchDir } from '../../core/platform.js';
+import type { RunEventFeed } from '../../core/run/run-events.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
 import { SniffingParser } from '../../core/runners/sniffing-parser.js';
 import { loadTapParserBeforeTheCommand, tapParser, tapParserSettled } from './tap-parser-loader.js';
@@ -18,6 +18,8 @@ import { runsDir } from '../data-dir.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { markRunListed } from './live-run-marker.js';
 import { runEnvironment } from './run-env.js';
+import type { EventsTail } from './events-tail.js';
+import { checkReportTargets, type ReportTargets } from './run-reports.js';
 import { newRunId, RunRecording } from './run-recording.js';
 import { prepareForRunners } from './runners/prepare.js';
 import { PROBES_DIR } from '../install-paths.js';
@@ -54,17 +56,11 @@ export interface SupervisedRunOptions {
    */
   workingDirectory?: WorkingDirectory;
   io: RunIo;
-  /** Checked once the dirs are resolved, before anything runs (report targets outside watched dirs). */
-  checkDirs?: (dirs: readonly WatchDir[]) => void;
-  /** Every journal entry, as it happens; `supervisor.record()` is the record so far. */
-  onEntry?: (entry: JournalEntry, supervisor: RunSupervisor) => void;
-  /** The command is running: `stop` ends it (SIGTERM). */
-  onSpawned?: (run: { runId: string; stop: () => void }) => void;
+  /** The reports the caller writes at the end: refused once the dirs are resolved, before anything runs, when one could not be. */
+  reports?: ReportTargets;
   onError: (error: unknown) => void;
   /** What the run is doing now, for a caller that must say where an early exit happened. */
   onStage?: (stage: string) => void;
-  /** A holder source the caller owns (the host session could share one); else one is opened and closed here. */
-  holders?: HolderSource;
   runId?: string;
   /** Leave a marker while the run goes, so a UI can list it and follow it (`holdwatch run` in a terminal). */
   listed?: boolean;
@@ -81,96 +77,160 @@ export interface SupervisedRun {
   journalPath: string;
 }
 
-export async function superviseRun(options: SupervisedRunOptions): Promise<SupervisedRun> {
+/** A run whose command is running: what it watches, what it finds as it goes, and its end. */
+export interface SupervisedRunHandle {
+  readonly runId: string;
+  /** The watched dirs, resolved. */
+  readonly dirs: readonly WatchDir[];
+  /** The run as it goes: its start, tests, holders and failures attributed so far, the record paced. */
+  readonly events: Pick<RunEventFeed, 'on'>;
+  /** Ends the command (SIGTERM); the run then finishes its record. */
+  stop(): void;
+  /** The run's end: its record, the command's exit code, the journal. */
+  readonly done: Promise<SupervisedRun>;
+  /** The record so far. */
+  record(): RunRecord;
+  /** One holder as attributed now, by its journal key. */
+  attributedHolder(key: string): AttributedHolder | null;
+  /** How the run sees a live process; null for a stranger. */
+  membershipOf: RunSupervisor['membershipOf'];
+}
+
+/**
+ * Starts a supervised run; resolves once its command is running. A bad dir, a report that could not be
+ * written or a command that cannot run rejects instead, with nothing left behind.
+ */
+export async function startSupervisedRun(options: SupervisedRunOptions): Promise<SupervisedRunHandle> {
   const { command } = options;
   if (command.length === 0) throw new BadInputError('no command given: holdwatch run --watch <dir> -- <command...>');
   if (command[0]!.trim() === '') throw new BadInputError('the command is empty: holdwatch run --watch <dir> -- <command...>');
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
-  const holders = options.holders ?? (await openHolderSource({ walkThread: 'worker' }));
-  const cleanups: Cleanup[] = options.holders ? [] : [{ stage: 'stopping the scan workers', run: () => holders.dispose() }];
+  const cleanups: Cleanup[] = [];
+  let done: Promise<SupervisedRun> | undefined;
   try {
-    const dirs: WatchDir[] = [];
-    for (const input of options.watch) {
-      dirs.push(options.workingDirectory ? await resolveAndStepOut(holders, input, options.workingDirectory) : await holders.resolveWatchDir(input));
-    }
-    const runs = runsDir(options.dataDir, dirs, (line) => options.onError(new Error(line)));
-    options.checkDirs?.(dirs);
-    // Warm the backend before the command starts. On Windows the first scan loads koffi and starts the
-    // name worker (under Wine, seconds): a test holding a file for 300 ms would otherwise pass unseen.
-    const processes = await openProcessSource();
-    if (holders.platform === 'win32') await Promise.all([holders.scan({ dirs }), processes.listProcesses()]);
-    const recording = new RunRecording({
-      command,
-      cwd: options.cwd,
+    const { dirs, recording, tail, runnerCommand, env } = await prepareRun(options, cleanups);
+    const supervisor = recording.supervisor;
+    const child = runChild(runnerCommand, { env, cwd: options.cwd, io: options.io, readProbeEvents: () => tail.drain() }, supervisor);
+    done = finishRun(options, recording, child.exited, cleanups);
+    // The command could not start (no such program): the run ends with that error.
+    if (child.pid === undefined) await done;
+    return {
+      runId: recording.runId,
       dirs,
-      holders,
-      processes,
-      runsDir: runs,
-      ...(options.runId ? { runId: options.runId } : {}),
-      ...(options.onEntry ? { onEntry: options.onEntry } : {}),
-      onError: options.onError,
-    });
-    cleanups.push({ stage: 'closing the journal', run: () => recording.dispose() });
-    recording.supervisor.begin();
-    if (options.listed) {
-      // A marker the disk has no room for costs the UI its listing of this run, not the run.
-      const marker = await markRunListed(
-        runs,
-        { runId: recording.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() },
-        (pid) => processes.processInfo(pid),
-      ).catch((error: unknown) => {
-        options.onError(new Error(`the run is not listed for holdwatch ui to attach to: ${codeOf(error)}`));
-        return null;
-      });
-      if (marker) cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
-    }
-    const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`));
-    const probeLogDir = recording.createProbeLogDir();
-    const boundary = await recording.openBoundary();
+      events: supervisor.events,
+      stop: child.stop,
+      done,
+      record: () => supervisor.record(),
+      attributedHolder: (key) => supervisor.attributedHolder(key),
+      membershipOf: (pid, startedAtMs) => supervisor.membershipOf(pid, startedAtMs),
+    };
+  } finally {
+    if (!done) await runCleanups(cleanups, options);
+  }
+}
 
-    await loadTapParserBeforeTheCommand(process.platform);
-    options.onStage?.("preparing the runner's command (the Go exit stop)");
-    const prepared = await prepareForRunners({
-      command,
-      base: options.env,
-      cwd: options.cwd,
-      cacheDir: dirname(runs),
-      probesDir: PROBES_DIR,
-      platform: process.platform,
-      nodeMajor: OWN_NODE_MAJOR,
-      userSeesTerminal: options.io.userSeesTerminal,
+interface PreparedRun {
+  dirs: WatchDir[];
+  recording: RunRecording;
+  tail: EventsTail;
+  /** The command as the runner table rewrote it (probes, the Go exit stop). */
+  runnerCommand: readonly string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/** Everything before the command starts: the dirs, the backend warmed, the journal begun, the probes' channels. */
+async function prepareRun(options: SupervisedRunOptions, cleanups: Cleanup[]): Promise<PreparedRun> {
+  const { command } = options;
+  const holders = await openHolderSource({ walkThread: 'worker' });
+  cleanups.push({ stage: 'stopping the scan workers', run: () => holders.dispose() });
+  const dirs: WatchDir[] = [];
+  for (const input of options.watch) {
+    dirs.push(options.workingDirectory ? await resolveAndStepOut(holders, input, options.workingDirectory) : await holders.resolveWatchDir(input));
+  }
+  const runs = runsDir(options.dataDir, dirs, (line) => options.onError(new Error(line)));
+  if (options.reports) checkReportTargets(options.reports, dirs);
+  // Warm the backend before the command starts. On Windows the first scan loads koffi and starts the
+  // name worker (under Wine, seconds): a test holding a file for 300 ms would otherwise pass unseen.
+  const processes = await openProcessSource();
+  if (holders.platform === 'win32') await Promise.all([holders.scan({ dirs }), processes.listProcesses()]);
+  const recording = new RunRecording({
+    command,
+    cwd: options.cwd,
+    dirs,
+    holders,
+    processes,
+    runsDir: runs,
+    ...(options.runId ? { runId: options.runId } : {}),
+    onError: options.onError,
+  });
+  cleanups.push({ stage: 'closing the journal', run: () => recording.dispose() });
+  recording.supervisor.begin();
+  if (options.listed) {
+    // A marker the disk has no room for costs the UI its listing of this run, not the run.
+    const marker = await markRunListed(
+      runs,
+      { runId: recording.runId, command, cwd: options.cwd, watched: dirs.map((d) => d.display), startedAt: new Date().toISOString() },
+      (pid) => processes.processInfo(pid),
+    ).catch((error: unknown) => {
+      options.onError(new Error(`the run is not listed for holdwatch ui to attach to: ${codeOf(error)}`));
+      return null;
     });
-    // The tests a probe reports are the ones its runner's output reports again.
-    if (prepared.runner.tests.by === 'probe') recording.supervisor.expectProbeTests();
-    const env = runEnvironment(
-      { ...options.env, ...prepared.env },
-      { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary, watched: dirs.map((d) => d.matchPrefix) },
-      options.io.userSeesTerminal,
-    );
-    const exitCode = await runChild(
-      prepared.command,
-      { env, cwd: options.cwd, io: options.io, runId: recording.runId, onSpawned: options.onSpawned, readProbeEvents: () => tail.drain() },
-      recording.supervisor,
-    );
+    if (marker) cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
+  }
+  const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`));
+  const probeLogDir = recording.createProbeLogDir();
+  const boundary = await recording.openBoundary();
+
+  await loadTapParserBeforeTheCommand(process.platform);
+  options.onStage?.("preparing the runner's command (the Go exit stop)");
+  const prepared = await prepareForRunners({
+    command,
+    base: options.env,
+    cwd: options.cwd,
+    cacheDir: dirname(runs),
+    probesDir: PROBES_DIR,
+    platform: process.platform,
+    nodeMajor: OWN_NODE_MAJOR,
+    userSeesTerminal: options.io.userSeesTerminal,
+  });
+  // The tests a probe reports are the ones its runner's output reports again.
+  if (prepared.runner.tests.by === 'probe') recording.supervisor.expectProbeTests();
+  const env = runEnvironment(
+    { ...options.env, ...prepared.env },
+    { runId: recording.runId, eventsPath: tail.path, probeLogDir, boundary, watched: dirs.map((d) => d.matchPrefix) },
+    options.io.userSeesTerminal,
+  );
+  return { dirs, recording, tail, runnerCommand: prepared.command, env };
+}
+
+/** After the command: the processes that outlived it, the record, then everything the run opened closed. */
+async function finishRun(options: SupervisedRunOptions, recording: RunRecording, exited: Promise<number>, cleanups: Cleanup[]): Promise<SupervisedRun> {
+  try {
+    const exitCode = await exited;
     options.onStage?.('following the processes that outlived the command');
     await recording.supervisor.followOutliving(options.graceMs ?? DEFAULT_GRACE_MS);
     options.onStage?.('finishing the record (final scan, leftovers, stacks)');
     const record = await recording.finish(exitCode);
     return { record, exitCode, journalPath: recording.journalPath };
   } finally {
-    for (const cleanup of cleanups.reverse()) {
-      options.onStage?.(cleanup.stage);
-      // Its own timer keeps the process alive: a cleanup whose only waker went away would let the event
-      // loop drain and Node exit before the reports are written (seen in tests as "exited while
-      // releasing the scanner", not reproduced since). Past the deadline it is left behind, said once.
-      await withDeadline(systemClock, Promise.resolve().then(cleanup.run), CLEANUP_MS, cleanup.stage).catch(options.onError);
-    }
+    recording.supervisor.events.close();
+    await runCleanups(cleanups, options);
   }
 }
 
-/** How long the pipes may stay quiet after the command exited before holdwatch stops reading them. */
+async function runCleanups(cleanups: Cleanup[], options: SupervisedRunOptions): Promise<void> {
+  for (const cleanup of cleanups.reverse()) {
+    options.onStage?.(cleanup.stage);
+    // Its own timer keeps the process alive: a cleanup whose only waker went away would let the event
+    // loop drain and Node exit before the reports are written (seen in tests as "exited while
+    // releasing the scanner", not reproduced since). Past the deadline it is left behind, said once.
+    await withDeadline(systemClock, Promise.resolve().then(cleanup.run), CLEANUP_MS, cleanup.stage).catch(options.onError);
+  }
+}
+
 /** Node's own major: the node the command runs is, nearly always, the one running holdwatch. */
 const OWN_NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+/** How long the pipes may stay quiet after the command exited before holdwatch stops reading them. */
 const QUIET_AFTER_EXIT_MS = 100;
 
 /**
@@ -251,18 +311,23 @@ interface ChildOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
   io: RunIo;
-  runId: string;
-  onSpawned: SupervisedRunOptions['onSpawned'];
   /** Reads what the probes appended to the events file so far (synchronously). */
   readProbeEvents: () => void;
 }
 
-/** Spawns the command, hands its output on unchanged, forwards signals; resolves to its exit code. */
-function runChild(command: readonly string[], { env, cwd, io, runId, onSpawned, readProbeEvents }: ChildOptions, supervisor: RunSupervisor): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd });
-    supervisor.attach(child.pid ?? -1);
-    if (child.pid !== undefined) onSpawned?.({ runId, stop: () => child.kill('SIGTERM') });
+interface RunningChild {
+  /** Undefined when the command could not be started (`exited` then rejects with why). */
+  pid: number | undefined;
+  stop: () => void;
+  /** The command's exit code (128+n for signal n), once its output was read to the end. */
+  exited: Promise<number>;
+}
+
+/** Spawns the command, hands its output on unchanged, forwards signals. */
+function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }: ChildOptions, supervisor: RunSupervisor): RunningChild {
+  const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd });
+  supervisor.attach(child.pid ?? -1);
+  const exited = new Promise<number>((resolve, reject) => {
     const stdoutParser = new SniffingParser(command.join(' '), systemClock, tapParser);
     const feed = (parsed: ReturnType<SniffingParser['push']>) => {
       // A probe inside the runner writes a test's start before the runner prints anything of it: read
@@ -312,4 +377,5 @@ function runChild(command: readonly string[], { env, cwd, io, runId, onSpawned, 
         });
     });
   });
+  return { pid: child.pid, stop: () => child.kill('SIGTERM'), exited };
 }

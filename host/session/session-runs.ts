@@ -1,36 +1,31 @@
 // The runs of a host session: test commands started from the UI (supervised here, output captured)
-// and `holdwatch run`s in terminals it follows read-only (attachRun). Each run's journal entries go out
-// as RunEvents, the whole record throttled; when it ends, its record stays here for exports.
+// and `holdwatch run`s in terminals it follows read-only (attachRun). Each run's RunEvents go out
+// tagged with its id; when it ends, its record stays here for exports.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunMembershipDto } from '../../contract/details.js';
-import type { HolderStacks, JournalEntry } from '../../contract/journal.js';
+import type { HolderStacks } from '../../contract/journal.js';
 import type { ActiveRun, RunEvent, RunRecord } from '../../contract/runs.js';
 import type { ExportedReport, ExportRequestDto, RunRequestDto } from '../../contract/service.js';
 import { Emitter } from '../../core/emitter.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 import type { HolderSource, WatchDir } from '../../core/platform.js';
 import { headline } from '../../core/report/headline.js';
-import type { RunSupervisor } from '../../core/run/supervisor.js';
 import { runsPathIn } from '../data-dir.js';
 import type { RecentDirs } from '../recent-dirs.js';
 import type { WorkingDirectory } from '../resolve-dir.js';
 import { FollowedRun } from '../run/followed-run.js';
 import { isRunning, listLiveRuns, toActiveRun } from '../run/live-runs.js';
 import { renderReport, reportOptions } from '../run/run-reports.js';
-import { newRunId, superviseRun } from '../run/supervised-run.js';
-import { Throttle } from './throttle.js';
+import { newRunId, startSupervisedRun, type SupervisedRunHandle } from '../run/supervised-run.js';
 
-/** The whole record is sent at most this often while a run goes (each failure and the end at once). */
-const RECORD_THROTTLE_MS = 300;
-
-/** The record so far, and one holder of it by journal key: a run's supervisor, or the recorder of a terminal run followed. */
+/** The record so far, and one holder of it by journal key: a run started here, or a terminal run followed. */
 // A followed terminal run has no supervisor here, so no live membership: its details say so by omission.
-type RecordSource = Pick<RunSupervisor, 'record' | 'attributedHolder'> & Partial<Pick<RunSupervisor, 'membershipOf'>>;
+type RecordSource = Pick<SupervisedRunHandle, 'record' | 'attributedHolder'> & Partial<Pick<SupervisedRunHandle, 'membershipOf'>>;
 
 interface SessionRun {
   stop: (() => void) | null;
-  supervisor: RecordSource | null;
+  source: RecordSource | null;
   record: RunRecord | null;
   /** A terminal run this session follows (attachRun). */
   followed?: FollowedRun;
@@ -66,11 +61,9 @@ export class SessionRuns {
     const cwd = resolve(this.options.launchDir, asked.trim());
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new BadInputError(`the working directory ${cwd} does not exist`);
     const runId = newRunId();
-    const { run, emit, onEntry, end } = this.track(runId);
+    const { run, emit, end } = this.track(runId);
     const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
-    let spawned!: () => void;
-    const running = new Promise<void>((resolve) => (spawned = resolve));
-    const done = superviseRun({
+    const started = startSupervisedRun({
       command,
       cwd,
       watch: dirs,
@@ -78,26 +71,27 @@ export class SessionRuns {
       dataDir: this.options.dataDir,
       workingDirectory: this.options.workingDirectory,
       runId,
-      checkDirs: (resolved) => (run.dirs = resolved),
       io: {
         stdin: 'ignore',
         output: (stream, chunk) => emit({ type: 'output', stream, text: decoders[stream].decode(chunk, { stream: true }) }),
         userSeesTerminal: false,
         forwardSignals: false,
       },
-      onSpawned: ({ stop }) => {
-        run.stop = stop;
-        spawned();
-      },
-      onEntry,
       onError: (error) => emit({ type: 'output', stream: 'stderr', text: `holdwatch: ${messageOf(error)}\n` }),
     });
-    done.then(
+    // The run failed before its command could run (bad dir, no such command): said as its end too.
+    const handle = await started.catch((error: unknown) => {
+      end({ exitCode: null, record: null, error: messageOf(error) });
+      throw error;
+    });
+    run.dirs = handle.dirs;
+    run.source = handle;
+    run.stop = () => handle.stop();
+    handle.events.on(emit);
+    handle.done.then(
       ({ record, exitCode }) => end({ exitCode, record, error: null }),
-      (error: unknown) => end({ exitCode: null, record: run.supervisor?.record() ?? null, error: messageOf(error) }),
+      (error: unknown) => end({ exitCode: null, record: handle.record(), error: messageOf(error) }),
     );
-    // Whichever comes first: the command runs, or the run failed before it could (bad dir, no such command).
-    await Promise.race([running, done]);
     for (const dir of dirs) this.options.recentDirs.remember(dir);
     return { runId };
   }
@@ -122,13 +116,15 @@ export class SessionRuns {
     const dirs = (await Promise.all(live.watched.map((d) => source.resolveWatchDir(d).catch(() => null)))).filter((d) => d !== null);
     // Attached again (another window): one follower, replaying from the start to every window.
     this.runs.get(runId)?.followed?.close();
-    const { run, onEntry, end } = this.track(runId);
+    const { run, emit, end } = this.track(runId);
     run.dirs = dirs;
     try {
       run.followed = new FollowedRun(join(runsPathIn(this.options.dataDir), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), {
-        onEntry,
+        onEvent: emit,
+        onListenerError: this.options.onListenerError,
         onEnd: end,
       });
+      run.source = run.followed;
     } catch (error) {
       this.runs.delete(runId);
       throw new BadInputError(`cannot read the journal of run ${runId}: ${messageOf(error)}`);
@@ -138,7 +134,7 @@ export class SessionRuns {
 
   exportReport({ runId, format, redact }: ExportRequestDto): ExportedReport {
     const run = this.runOf(runId);
-    const record = run.record ?? run.supervisor?.record();
+    const record = run.record ?? run.source?.record();
     if (!record) throw new BadInputError(`run ${runId} has not started yet`);
     const ext = { md: 'md', json: 'json', html: 'html' }[format];
     const mimeType = { md: 'text/markdown', json: 'application/json', html: 'text/html' }[format];
@@ -152,7 +148,7 @@ export class SessionRuns {
    */
   async holderStacks({ runId, key }: { runId: string; key: string }): Promise<HolderStacks | null> {
     const run = this.runs.get(runId);
-    const holder = run?.supervisor?.attributedHolder(key);
+    const holder = run?.source?.attributedHolder(key);
     if (!run || !holder) return null;
     const logDir = join(runsPathIn(this.options.dataDir), `${runId}.probes`);
     const { matchRunStacks } = await import('../run/run-stacks.js');
@@ -162,7 +158,7 @@ export class SessionRuns {
   /** The process's place in a run started here, as the run recorded it; null when it is in none. */
   membershipOf(pid: number, startedAtMs: number): RunMembershipDto | null {
     for (const [runId, run] of this.runs) {
-      const member = run.supervisor?.membershipOf?.(pid, startedAtMs);
+      const member = run.source?.membershipOf?.(pid, startedAtMs);
       if (member) return { runId, spawnedDuring: member.spawnedDuring, byTagOnly: member.byTagOnly, ancestry: member.ancestry };
     }
     return null;
@@ -178,51 +174,21 @@ export class SessionRuns {
     for (const run of this.runs.values()) run.stop?.();
   }
 
-  /** A run's place in the session: its events, the record sent throttled, and its end (the record kept). */
+  /** A run's place in the session: its events, and its end (the record kept). */
   private track(runId: string) {
-    const run: SessionRun = { stop: null, supervisor: null, record: null, dirs: [] };
+    const run: SessionRun = { stop: null, source: null, record: null, dirs: [] };
     this.runs.set(runId, run);
     const emit = (event: RunEvent) => this.events.emit(runId, event);
-    const throttle = new Throttle(RECORD_THROTTLE_MS, () => run.supervisor && emit({ type: 'record', record: run.supervisor.record() }));
-    const onEntry = (entry: JournalEntry, supervisor: RecordSource) => {
-      run.supervisor = supervisor;
-      forwardEntry(entry, supervisor, emit);
-      throttle.poke(entry.t === 'failure');
-    };
     const end = ({ exitCode, record, error }: { exitCode: number | null; record: RunRecord | null; error: string | null }) => {
-      throttle.dispose();
       run.record = record;
       emit({ type: 'ended', exitCode, record, error, ...(record ? { headline: headline(record) } : {}) });
     };
-    return { run, emit, onEntry, end };
+    return { run, emit, end };
   }
 
   private runOf(runId: string): SessionRun {
     const run = this.runs.get(runId);
     if (!run) throw new BadInputError(`no run ${runId} in this session`);
     return run;
-  }
-}
-
-/** Journal entries, as the front end wants them: holders and failures with their attribution so far. */
-function forwardEntry(entry: JournalEntry, supervisor: RecordSource, emit: (event: RunEvent) => void): void {
-  switch (entry.t) {
-    case 'run-start':
-      emit({ type: 'started', command: entry.command, cwd: entry.cwd, watched: entry.watched });
-      break;
-    case 'test':
-      emit({ type: 'test', event: entry.event });
-      break;
-    case 'appeared':
-    case 'gone': {
-      const holder = supervisor.attributedHolder(entry.key);
-      if (holder) emit({ type: 'holder', change: entry.t, at: new Date(entry.atMs).toISOString(), holder });
-      break;
-    }
-    case 'failure': {
-      const failure = supervisor.record().failures.at(-1);
-      if (failure) emit({ type: 'failure', failure });
-      break;
-    }
   }
 }
