@@ -2,7 +2,8 @@
 // Each layer names what it MAY import (VS Code's code-import-patterns); everything else of ours is
 // refused, so a new upward edge fails lint instead of waiting for a reviewer:
 //   contract <- nothing; core <- contract; native <- core, contract; host <- native, core, contract;
-//   cli, electron and the library entry (index.ts) <- host and below, never each other; renderer <- contract only;
+//   cli <- host (its façade, host/holdwatch.ts, composes what native does), core, contract;
+//   electron and the library entry (index.ts) <- host and below, never each other; renderer <- contract only;
 //   probes <- nothing (they run inside test processes).
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -76,7 +77,11 @@ export default tseslint.config(
   ...layer(['core/**/*.ts'], ['contract'], 'core imports only contract: it decides, it never touches the OS.'),
   ...layer(['native/**/*.ts'], ['core', 'contract'], 'native imports only core and contract.'),
   ...layer(['host/**/*.ts'], ['native', 'core', 'contract'], 'host imports native, core and contract: the front ends (cli, electron) sit above it.'),
-  ...layer(['cli/**/*.ts'], ['host', 'native', 'core', 'contract'], 'cli imports host and below, never electron.'),
+  ...layer(
+    ['cli/**/*.ts'],
+    ['host', 'core', 'contract'],
+    'cli imports host and below, never electron, and native only through host (host/holdwatch.ts composes it).',
+  ),
   ...layer(['index.ts'], ['host', 'native', 'core', 'contract'], 'the library entry imports host and below, never a front end.'),
   ...layer(['electron/**/*.ts'], ['host', 'native', 'core', 'contract'], 'electron imports host and below, never cli.'),
   ...layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], ['contract'], 'renderer speaks only the contract.', [

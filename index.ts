@@ -5,31 +5,19 @@
 // Unlike the CLI, the library never changes the calling process's current directory: a caller whose
 // cwd (or any open file) lies under a watched directory is a holder there, and is reported as one.
 import type { Holder, Snapshot, WatchEvent } from './contract/holders.js';
-import { DisposableStore } from './core/disposable-store.js';
-import { takeSnapshot } from './core/snapshot.js';
-import { Watcher } from './core/watch.js';
 import { dataDirOf } from './host/data-dir.js';
-import { watchedDirsGuard } from './host/watched-dir-identity.js';
-import { startSupervisedRun, type SupervisedRun } from './host/run/supervised-run.js';
-import { elapsedMs, systemClock } from './host/system-clock.js';
-import { openWatchPacing } from './host/watch-pacing.js';
-import { openHolderSource } from './native/index.js';
+import { scanDir, startRun, watchDirs } from './host/holdwatch.js';
+import type { SupervisedRun } from './host/run/supervised-run.js';
 import { messageOf } from './core/errors.js';
 
 export type { AncestryEntry, DeniedProcess, HandleAccess, Holder, HolderKind, ProcessInfo, Snapshot, WatchEvent } from './contract/holders.js';
 export type { AttributedHolder, Attribution, FailureRecord, RunRecord, TestEvent, TestRecord, Verdict } from './contract/runs.js';
 export type { OpenStack, StackFrame, StackLookup } from './contract/stacks.js';
-export { BadInputError, PlatformError } from './core/errors.js';
-export { UnsupportedPlatformError } from './native/index.js';
+export { BadInputError, PlatformError, UnsupportedPlatformError } from './core/errors.js';
 
 /** One snapshot of what holds `dir` now, as `holdwatch scan --json` prints it. Rejects with BadInputError for a dir that is not one. */
 export async function scan(dir: string): Promise<Snapshot> {
-  const source = await openHolderSource({ walkThread: 'caller' });
-  try {
-    return await takeSnapshot(source, await source.resolveWatchDir(dir), systemClock, elapsedMs);
-  } finally {
-    await source.dispose();
-  }
+  return scanDir(dir);
 }
 
 export interface WatchOptions {
@@ -52,44 +40,23 @@ export interface Watch {
 
 /** Watches `dirs` live until stop(); resolves once the dirs are resolved and the first poll is scheduled. */
 export async function watch(dirs: string | readonly string[], options: WatchOptions): Promise<Watch> {
-  // The watcher, its pacing, then the backend: released in that order.
-  const owned = new DisposableStore();
-  const source = owned.add(await openHolderSource({ walkThread: 'worker' }));
   let failure: Error | undefined;
-  try {
-    const resolved = [];
-    for (const dir of typeof dirs === 'string' ? [dirs] : dirs) resolved.push(await source.resolveWatchDir(dir));
-    const fullIntervalMs = options.intervalMs ?? 500;
-    const paced = owned.add(await openWatchPacing(resolved, fullIntervalMs));
-    const watcher: Watcher = owned.add(
-      new Watcher({
-        source,
-        dirs: resolved,
-        clock: systemClock,
-        fullIntervalMs,
-        ...paced.options,
-        beforePoll: watchedDirsGuard(resolved),
-        onPoll: ({ events }) => events.forEach(options.onEvent),
-        onError: (error) => {
-          watcher.dispose();
-          if (options.onError) options.onError(error);
-          else failure = error instanceof Error ? error : new Error(String(error));
-        },
-      }),
-    );
-    watcher.start();
-    return {
-      dirs: resolved.map((d) => d.display),
-      current: () => watcher.current(),
-      stop: async () => {
-        await owned.dispose();
-        if (failure) throw failure;
-      },
-    };
-  } catch (error) {
-    await owned.dispose();
-    throw error;
-  }
+  const live = await watchDirs(typeof dirs === 'string' ? [dirs] : dirs, {
+    intervalMs: options.intervalMs ?? 500,
+    onPoll: (events) => events.forEach(options.onEvent),
+    onError: (error) => {
+      if (options.onError) options.onError(error);
+      else failure = error instanceof Error ? error : new Error(String(error));
+    },
+  });
+  return {
+    dirs: live.dirs,
+    current: () => live.current(),
+    stop: async () => {
+      await live.stop();
+      if (failure) throw failure;
+    },
+  };
 }
 
 export interface RunOptions {
@@ -112,7 +79,7 @@ export type RunResult = SupervisedRun;
 /** Runs a test command as `holdwatch run` does (its stdin is not this process's) and resolves with its record. */
 export async function run(command: readonly string[], options: RunOptions): Promise<RunResult> {
   const env = options.env ?? process.env;
-  const started = await startSupervisedRun({
+  const started = await startRun({
     command: [...command],
     cwd: options.cwd ?? process.cwd(),
     watch: typeof options.watch === 'string' ? [options.watch] : [...options.watch],

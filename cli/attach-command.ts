@@ -2,14 +2,9 @@
 // With --pid, follows that process and its descendants as one run until it exits. Without, follows each
 // run a probe announces in the inbox until Ctrl-C / SIGTERM. Nothing is ever killed.
 import { BadInputError } from '../core/errors.js';
-import type { WatchDir } from '../core/platform.js';
-import { dataDirOf, runsDir } from '../host/data-dir.js';
-import { Inbox } from '../host/inbox/inbox-dir.js';
-import { resolveAndStepOut } from '../host/resolve-dir.js';
-import { followAnnouncedRuns, followProcess, type AttachContext } from '../host/run/attach-runs.js';
-import { findTarget } from '../host/run/attached-run.js';
-import { absoluteTargets, checkReportTargets, type ReportTargets } from '../host/run/run-reports.js';
-import { openHolderSource, openProcessSource } from '../native/index.js';
+import { dataDirOf } from '../host/data-dir.js';
+import { attachRuns } from '../host/holdwatch.js';
+import { absoluteTargets, type ReportTargets } from '../host/run/run-reports.js';
 
 export interface AttachOptions extends ReportTargets {
   pid?: string;
@@ -21,34 +16,16 @@ export async function attachCommand(given: AttachOptions): Promise<number> {
   const options = absoluteTargets(given, process.cwd());
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
   const pid = options.pid === undefined ? undefined : parsePid(options.pid);
-  const holders = await openHolderSource({ walkThread: 'worker' });
-  const cleanups: (() => void | Promise<void>)[] = [() => holders.dispose()];
-  try {
-    const dirs: WatchDir[] = [];
-    for (const input of options.watch) dirs.push(await resolveAndStepOut(holders, input, process));
-    const dataDir = dataDirOf(process.env, process.platform);
-    const runs = runsDir(dataDir, dirs);
-    checkReportTargets(options, dirs);
-    const processes = await openProcessSource();
-    const target = pid === undefined ? undefined : await findTarget(pid, processes);
-    if (pid !== undefined && !target) throw new BadInputError(`no process with pid ${pid}`);
-    // One scan now, unrecorded: it starts the scan workers and warms the code, so the run's first poll
-    // is quick. An announced run's first test starts a few ms after its announcement; a slow first poll
-    // would meet its first handles late and place them in the wrong test.
-    await holders.scan({ dirs });
-    const inbox = Inbox.open(dataDir, dirs);
-    cleanups.push(() => inbox.close());
-    const signals = stopSignals();
-    cleanups.push(signals.dispose);
-    const targets = { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY };
-    const log = (line: string) => process.stderr.write(line);
-    const context: AttachContext = { dirs, holders, processes, runsDir: runs, inbox, targets, stopped: signals.stopped, log };
-    if (target) await followProcess(target, context, cleanups);
-    else await followAnnouncedRuns(context, cleanups);
-    return 0;
-  } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  }
+  await attachRuns({
+    watch: options.watch,
+    ...(pid === undefined ? {} : { pid }),
+    targets: { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY },
+    dataDir: dataDirOf(process.env, process.platform),
+    workingDirectory: process,
+    stopSignals,
+    log: (line) => process.stderr.write(line),
+  });
+  return 0;
 }
 
 function parsePid(value: string): number {

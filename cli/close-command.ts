@@ -6,7 +6,7 @@
 import { EXIT_CLOSE_DECLINED } from '../contract/exit-codes.js';
 import { CLOSE_WARNING, LINUX_CLOSE_REFUSAL, refusalToCloseHandle } from '../core/close-policy.js';
 import { BadInputError } from '../core/errors.js';
-import { closeHandleIfSame, describeHandle, openHolderSource } from '../native/index.js';
+import { withHandleToClose } from '../host/holdwatch.js';
 import { askYesNo } from './confirm.js';
 
 export interface CloseOptions {
@@ -21,14 +21,7 @@ export async function closeCommand(pidInput: string, handle: string, options: Cl
   if (process.platform === 'linux') throw new BadInputError(LINUX_CLOSE_REFUSAL);
   if (!options.yes && !process.stdin.isTTY) throw new BadInputError('close asks before it closes: run it in a terminal, or pass --yes');
   const pid = Number(pidInput);
-  const source = await openHolderSource();
-  try {
-    const dir = await source.resolveWatchDir(options.under);
-    const info = await source.processInfo(pid);
-    if (!info) throw new BadInputError(`no process has pid ${pid}`);
-    const target = { pid, startedAtMs: info.startedAtMs, handle, dirs: [dir], ownPids: [process.pid] };
-    const named = await describeHandle(target);
-    if (named === null) throw new BadInputError(`handle ${handle} of ${info.name} (PID ${pid}) names no file under ${dir.display}: nothing closed`);
+  return withHandleToClose(pid, handle, options.under, async ({ info, named, close }) => {
     const refusal = refusalToCloseHandle(handle, pid, named, named.path);
     if (refusal !== null) throw new BadInputError(refusal);
     const question = `Close handle ${handle} of ${info.name} (PID ${pid}) on ${named.path}? ${capitalised(CLOSE_WARNING)}.`;
@@ -36,12 +29,10 @@ export async function closeCommand(pidInput: string, handle: string, options: Cl
       process.stderr.write('holdwatch: nothing closed\n');
       return EXIT_CLOSE_DECLINED;
     }
-    await closeHandleIfSame(target, named.path);
+    await close();
     process.stdout.write(`closed handle ${handle} of ${info.name} (PID ${pid}): ${named.path}\n`);
     return 0;
-  } finally {
-    await source.dispose();
-  }
+  });
 }
 
 function capitalised(text: string): string {

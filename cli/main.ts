@@ -5,9 +5,8 @@
 import type * as CommanderModule from 'commander';
 import type { Command } from 'commander';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL } from '../contract/exit-codes.js';
-import { BadInputError, messageOf } from '../core/errors.js';
+import { BadInputError, messageOf, UnsupportedPlatformError } from '../core/errors.js';
 import { terminalCell } from '../core/report/text.js';
-import { UnsupportedPlatformError } from '../native/index.js';
 import type { AttachOptions } from './attach-command.js';
 import type { RunOptions } from './run-command.js';
 import type { RunsOptions } from './runs-command.js';

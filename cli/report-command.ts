@@ -2,19 +2,15 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../core/errors.js';
-import { RunRecorder } from '../core/run/run-recorder.js';
 import { dataDirOf, runsPathIn } from '../host/data-dir.js';
-import { readJournal } from '../host/run/journal-reader.js';
+import { recordOfJournal } from '../host/holdwatch.js';
 import { renderReport, reportOptions, type ReportFormat } from '../host/run/run-reports.js';
 
 export async function reportCommand(run: string, options: { format: ReportFormat; redact?: boolean }): Promise<number> {
   const path = journalPathOf(run);
-  const recorder = new RunRecorder();
-  const { entries, rejected } = readJournalOrRefuse(path);
-  if (entries[0]?.t !== 'run-start') throw new BadInputError(`not a holdwatch run journal: ${run}`);
+  const { record, rejected } = await recordOfJournal(path, run);
   if (rejected > 0) process.stderr.write(`holdwatch: skipped ${rejected} malformed journal line(s) in ${path}\n`);
-  for (const entry of entries) recorder.apply(entry);
-  process.stdout.write(renderReport(recorder.record(), options.format, reportOptions(options.redact)));
+  process.stdout.write(renderReport(record, options.format, reportOptions(options.redact)));
   return 0;
 }
 
@@ -33,14 +29,4 @@ function journalPathOf(run: string): string {
 function regularFile(path: string): string {
   if (!statSync(path).isFile()) throw new BadInputError(`not a journal file: ${path} (a directory, FIFO or device)`);
   return path;
-}
-
-function readJournalOrRefuse(path: string): ReturnType<typeof readJournal> {
-  try {
-    return readJournal(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR') throw new BadInputError(`cannot read ${path}: ${code}`);
-    throw error;
-  }
 }

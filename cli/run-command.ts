@@ -5,12 +5,11 @@ import { dataDirOf } from '../host/data-dir.js';
 import { absoluteTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
 import { runEndLines } from '../host/run/run-end-lines.js';
 import { DEFAULT_RETENTION, pruneRuns } from '../host/run/run-retention.js';
-import { startSupervisedRun } from '../host/run/supervised-run.js';
 import { writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EXIT_INTERNAL } from '../contract/exit-codes.js';
 import { codeOf, messageOf } from '../core/errors.js';
-import { endProcessIfSame } from '../native/index.js';
+import { endProcessIfSame, startRun } from '../host/holdwatch.js';
 
 export interface RunOptions extends ReportTargets {
   watch: string[];
@@ -48,7 +47,7 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
   process.once('exit', exitedEarly);
   const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
-    const ended = startSupervisedRun({
+    const ended = startRun({
       command,
       cwd: process.cwd(),
       watch: options.watch,

@@ -1,11 +1,8 @@
 // `holdwatch scan <dir> [--json] [--check]`: one snapshot.
 import { EXIT_HOLDERS_FOUND } from '../contract/exit-codes.js';
-import { openHolderSource } from '../native/index.js';
-import { takeSnapshot } from '../core/snapshot.js';
 import { terminalCell } from '../core/report/text.js';
+import { scanDir } from '../host/holdwatch.js';
 import { formatHolderTable } from './holder-table.js';
-import { resolveAndStepOut } from '../host/resolve-dir.js';
-import { elapsedMs, systemClock } from '../host/system-clock.js';
 
 export interface ScanOptions {
   json?: boolean;
@@ -13,25 +10,19 @@ export interface ScanOptions {
 }
 
 export async function scanCommand(dirInput: string, options: ScanOptions): Promise<number> {
-  const source = await openHolderSource({ walkThread: 'caller' });
-  try {
-    const dir = await resolveAndStepOut(source, dirInput, process);
-    const snapshot = await takeSnapshot(source, dir, systemClock, elapsedMs);
-    if (options.json) {
-      process.stdout.write(JSON.stringify(snapshot) + '\n');
-    } else {
-      const count = snapshot.holders.length;
-      const pids = new Set(snapshot.holders.map((h) => h.pid)).size;
-      const dir = terminalCell(snapshot.dir);
-      process.stdout.write(
-        count === 0 ? `Nothing holds ${dir}\n` : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${dir}\n`,
-      );
-      if (snapshot.denied.length > 0) process.stdout.write(`${deniedLine(snapshot.denied)}\n`);
-    }
-    return options.check && snapshot.holders.length > 0 ? EXIT_HOLDERS_FOUND : 0;
-  } finally {
-    await source.dispose();
+  const snapshot = await scanDir(dirInput, { workingDirectory: process });
+  if (options.json) {
+    process.stdout.write(JSON.stringify(snapshot) + '\n');
+  } else {
+    const count = snapshot.holders.length;
+    const pids = new Set(snapshot.holders.map((h) => h.pid)).size;
+    const dir = terminalCell(snapshot.dir);
+    process.stdout.write(
+      count === 0 ? `Nothing holds ${dir}\n` : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${dir}\n`,
+    );
+    if (snapshot.denied.length > 0) process.stdout.write(`${deniedLine(snapshot.denied)}\n`);
   }
+  return options.check && snapshot.holders.length > 0 ? EXIT_HOLDERS_FOUND : 0;
 }
 
 /** How many processes could not be inspected, and what would help: elevation, except for those Windows protects. */

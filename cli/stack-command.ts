@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { EXIT_STACK_UNAVAILABLE } from '../contract/exit-codes.js';
 import { BadInputError } from '../core/errors.js';
 import { describeUnavailable, formatLiveStack } from '../core/live-stack.js';
-import { openLiveStackSource } from '../native/index.js';
 import { dataDirOf } from '../host/data-dir.js';
+import { liveStackOf } from '../host/holdwatch.js';
 
 export interface StackOptions {
   json?: boolean;
@@ -20,8 +20,7 @@ export async function stackCommand(pidInput: string, options: StackOptions): Pro
   const startedAtMs = options.startedAt === undefined ? undefined : Number(options.startedAt);
   if (startedAtMs !== undefined && (!/^\d+$/.test(options.startedAt!) || !Number.isSafeInteger(startedAtMs)))
     throw new BadInputError(`expected a start time in ms since the epoch, got "${options.startedAt}"`);
-  const source = await openLiveStackSource({ dumpsDir: join(dataDirOf(process.env, process.platform), 'dumps') });
-  const result = await source.liveStack(Number(pidInput), startedAtMs);
+  const result = await liveStackOf(Number(pidInput), startedAtMs, join(dataDirOf(process.env, process.platform), 'dumps'));
   if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   if (result.kind === 'unavailable') {
     process.stderr.write(`holdwatch: ${describeUnavailable(result)}\n`);

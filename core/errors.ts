@@ -35,3 +35,11 @@ export function codeOf(error: unknown): string {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The platform has no backend: said to the user as bad input (exit 2), not as an internal error. */
+export class UnsupportedPlatformError extends Error {
+  override readonly name = 'UnsupportedPlatformError';
+  constructor(readonly platform: string) {
+    super(`holdwatch does not support ${platform} yet (linux and win32 are supported)`);
+  }
+}

@@ -3,7 +3,7 @@ import type { ChangeFeed, HolderSource, LiveStackSource, ProcessSource, WatchDir
 import type { RecheckPolicy } from './win32/name-cache.js';
 import type { WorkerLauncher } from './remote/remote-holder-source.js';
 import { LINUX_CLOSE_REFUSAL, type HandleTarget, type NamedHandle } from '../core/close-policy.js';
-import { BadInputError } from '../core/errors.js';
+import { BadInputError, UnsupportedPlatformError } from '../core/errors.js';
 
 export type { HandleTarget };
 
@@ -143,12 +143,7 @@ export async function shortPathOf(path: string, platform = process.platform): Pr
   return (await import('./win32/kernel32.js')).shortPathName(path);
 }
 
-export class UnsupportedPlatformError extends Error {
-  override readonly name = 'UnsupportedPlatformError';
-  constructor(readonly platform: string) {
-    super(`holdwatch does not support ${platform} yet (linux and win32 are supported)`);
-  }
-}
+export { UnsupportedPlatformError };
 
 /** Whether this process runs as administrator (Windows) or root (elsewhere). */
 export async function runsElevated(platform = process.platform): Promise<boolean> {

@@ -5,13 +5,60 @@
 import { extname } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import type { HolderSource, ProcessSource, WatchDir } from '../../core/platform.js';
+import { openHolderSource, openProcessSource } from '../../native/index.js';
+import { runsDir } from '../data-dir.js';
 import type { Announcement } from '../inbox/inbox-announce.js';
-import { tryUnlink, type Inbox } from '../inbox/inbox-dir.js';
+import { Inbox, tryUnlink } from '../inbox/inbox-dir.js';
 import { InboxWatcher } from '../inbox/inbox-watch.js';
-import { AttachedRun, descendsFrom, type AttachTarget } from './attached-run.js';
+import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
+import { AttachedRun, descendsFrom, findTarget, type AttachTarget } from './attached-run.js';
 import { runEndLines } from './run-end-lines.js';
-import type { ReportTargets } from './run-reports.js';
-import { messageOf } from '../../core/errors.js';
+import { checkReportTargets, type ReportTargets } from './run-reports.js';
+import { BadInputError, messageOf } from '../../core/errors.js';
+
+export interface AttachRunsOptions {
+  watch: string[];
+  /** The process to follow with its tree until it exits; without, each run a probe announces. */
+  pid?: number;
+  /** Absolute; checked before anything is followed. */
+  targets: ReportTargets;
+  dataDir: string;
+  workingDirectory: WorkingDirectory;
+  /** Installs the front end's stop (Ctrl-C, SIGTERM) once everything is ready; the runs are then recorded as they stand. */
+  stopSignals: () => { stopped: Promise<void>; dispose: () => void };
+  /** One line to show the user (with its newline). */
+  log: (line: string) => void;
+}
+
+/** `holdwatch attach`: resolves the dirs, then follows the process `pid` or each announced run, and records them. */
+export async function attachRuns(options: AttachRunsOptions): Promise<void> {
+  if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
+  const { pid, targets, dataDir, log } = options;
+  const holders = await openHolderSource({ walkThread: 'worker' });
+  const cleanups: Cleanups = [() => holders.dispose()];
+  try {
+    const dirs: WatchDir[] = [];
+    for (const input of options.watch) dirs.push(await resolveAndStepOut(holders, input, options.workingDirectory));
+    const runs = runsDir(dataDir, dirs);
+    checkReportTargets(targets, dirs);
+    const processes = await openProcessSource();
+    const target = pid === undefined ? undefined : await findTarget(pid, processes);
+    if (pid !== undefined && !target) throw new BadInputError(`no process with pid ${pid}`);
+    // One scan now, unrecorded: it starts the scan workers and warms the code, so the run's first poll
+    // is quick. An announced run's first test starts a few ms after its announcement; a slow first poll
+    // would meet its first handles late and place them in the wrong test.
+    await holders.scan({ dirs });
+    const inbox = Inbox.open(dataDir, dirs);
+    cleanups.push(() => inbox.close());
+    const signals = options.stopSignals();
+    cleanups.push(signals.dispose);
+    const context: AttachContext = { dirs, holders, processes, runsDir: runs, inbox, targets, stopped: signals.stopped, log };
+    if (target) await followProcess(target, context, cleanups);
+    else await followAnnouncedRuns(context, cleanups);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
 
 export interface AttachContext {
   dirs: WatchDir[];
@@ -27,7 +74,7 @@ export interface AttachContext {
 }
 
 /** Closes what the follow opened, whatever happens; each run's own dispose is idempotent. */
-type Cleanups = (() => void)[];
+type Cleanups = (() => void | Promise<void>)[];
 
 /** One run: the process `target` and its tree, with the events of any probe announcing from inside it. */
 export async function followProcess(target: AttachTarget, context: AttachContext, cleanups: Cleanups): Promise<void> {

@@ -20,6 +20,7 @@ describe('the layer rule', () => {
   it.each([
     ['electron/x.ts', "import { main } from '../cli/main.js';\nvoid main;\n", 'electron imports host and below, never cli'],
     ['cli/x.ts', "import { x } from '../electron/main.js';\nvoid x;\n", 'cli imports host and below, never electron'],
+    ['cli/x.ts', "import { openHolderSource } from '../native/index.js';\nvoid openHolderSource;\n", 'native only through host'],
     ['renderer/store/x.ts', "import { HostSession } from '../../host/session/host-session.js';\nvoid HostSession;\n", 'renderer speaks only the contract'],
     ['renderer/store/x.ts', "import { Watcher } from '../../core/watch.js';\nvoid Watcher;\n", 'renderer speaks only the contract'],
     ['core/x.ts', "import { openHolderSource } from '../native/index.js';\nvoid openHolderSource;\n", 'core imports only contract'],
