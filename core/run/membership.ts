@@ -3,7 +3,7 @@
 // after it was reparented to PID 1 (or a subreaper). Ancestry is recorded when a process is first
 // seen, because once the parent exits the chain can no longer be read from the OS.
 import type { AncestryEntry, ProcessInfo } from '../../contract/holders.js';
-import type { TestHint } from '../../contract/journal.js';
+import type { MemberFacts, TestHint } from '../../contract/journal.js';
 import type { ProcessBrief, ProcessSource } from '../platform.js';
 
 export const RUN_TAG_VARIABLE = 'HOLDWATCH_RUN';
@@ -97,6 +97,12 @@ export class RunMembership {
       if (!best || Math.abs(member.startedAtMs - aroundMs) < Math.abs(best.startedAtMs - aroundMs)) best = member;
     }
     return best;
+  }
+
+  /** What the journal records of a member: its chain, how it was known, its runner's test hint; null for a stranger. */
+  factsOf(pid: number, startedAtMs: number): MemberFacts | null {
+    const member = this.memberOf(pid, startedAtMs);
+    return member ? { ancestry: member.ancestry, byTagOnly: member.byTagOnly, ...(member.testHint ? { testHint: member.testHint } : {}) } : null;
   }
 
   /** The latest member with this pid (a process gone since), as process facts: no user, a scan never read it. */

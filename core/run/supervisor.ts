@@ -193,7 +193,7 @@ export class RunSupervisor {
     const info = await this.processInfoOf(pid);
     await this.tasks.run(async () => {
       if (!info) return;
-      const member = this.memberFacts({ pid, processStartedAtMs: info.startedAtMs });
+      const member = this.membership?.factsOf(pid, info.startedAtMs) ?? null;
       const polled = (key: string) => this.lastSeen.has(key);
       const held = this.listed.apply({ pid, atMs, info, member, listed }, polled, this.linked, (entry) => this.write(entry));
       this.write({
@@ -377,7 +377,8 @@ export class RunSupervisor {
         this.lastSeen.set(key, startedAtMs);
         this.appearedAt.set(key, endedAtMs);
         this.justGone.delete(key); // back again: it is current, not just gone
-        this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member: this.memberFacts(event.holder) });
+        const member = this.membership?.factsOf(event.holder.pid, event.holder.processStartedAtMs) ?? null;
+        this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member });
       } else {
         const lastSeenAtMs = this.lastSeen.get(key) ?? startedAtMs;
         const appearedAtMs = this.appearedAt.get(key);
@@ -401,11 +402,6 @@ export class RunSupervisor {
 
   private isKnown(holder: Holder): boolean {
     return this.membership?.memberOf(holder.pid, holder.processStartedAtMs) !== undefined;
-  }
-
-  private memberFacts(holder: Pick<Holder, 'pid' | 'processStartedAtMs'>): MemberFacts | null {
-    const member = this.membership?.memberOf(holder.pid, holder.processStartedAtMs);
-    return member ? { ancestry: member.ancestry, byTagOnly: member.byTagOnly, ...(member.testHint ? { testHint: member.testHint } : {}) } : null;
   }
 
   private write(entry: JournalEntry): void {
