@@ -14,6 +14,7 @@ import type { StackOptions } from './stack-command.js';
 import type { ReportFormat } from '../host/run/run-reports.js';
 import { holdwatchVersion } from '../host/version.js';
 import { plainScanArgs } from './scan-args.js';
+import { SCAN_FLAGS, type ScanOptions } from '../contract/scan-options.js';
 import { DEFAULT_GRACE_MS } from '../core/run/outliving-grace.js';
 
 type Commander = typeof CommanderModule;
@@ -53,13 +54,9 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .enablePositionalOptions()
     .version(holdwatchVersion(), '-V, --version', 'print the version');
 
-  program
-    .command('scan')
-    .description('one snapshot of the holders under <dir>')
-    .argument('<dir>', 'directory to inspect')
-    .option('--json', 'print one JSON object (the Snapshot contract)')
-    .option('--check', 'exit 1 when anything holds the directory')
-    .action(async (dir: string, options: { json?: boolean; check?: boolean }) => setExitCode(await scan(dir, options)));
+  const scanCommand = program.command('scan').description('one snapshot of the holders under <dir>').argument('<dir>', 'directory to inspect');
+  for (const { flag, help } of SCAN_FLAGS) scanCommand.option(flag, help);
+  scanCommand.action(async (dir: string, options: ScanOptions) => setExitCode(await scan(dir, options)));
 
   program
     .command('watch')
@@ -189,7 +186,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-async function runScan(dir: string, options: { json?: boolean; check?: boolean }): Promise<number> {
+async function runScan(dir: string, options: ScanOptions): Promise<number> {
   return (await import('./scan-command.js')).scanCommand(dir, options);
 }
 

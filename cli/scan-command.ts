@@ -3,14 +3,10 @@ import { EXIT_HOLDERS_FOUND } from '../contract/exit-codes.js';
 import { terminalCell } from '../core/report/text.js';
 import { scanDir } from '../host/holdwatch.js';
 import { formatHolderTable } from './holder-table.js';
-
-export interface ScanOptions {
-  json?: boolean;
-  check?: boolean;
-}
+import type { ScanOptions } from '../contract/scan-options.js';
 
 export async function scanCommand(dirInput: string, options: ScanOptions): Promise<number> {
-  const snapshot = await scanDir(dirInput, { workingDirectory: process });
+  const snapshot = await scanDir(dirInput, { ...options, workingDirectory: process });
   if (options.json) {
     process.stdout.write(JSON.stringify(snapshot) + '\n');
   } else {

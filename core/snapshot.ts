@@ -1,11 +1,18 @@
 // One scan, as the contract's Snapshot: what `holdwatch scan --json` prints.
 import type { Holder, Snapshot } from '../contract/holders.js';
 import type { Clock } from './clock.js';
-import type { HolderSource, WatchDir } from './platform.js';
+import type { HolderSource, ScanRequest, WatchDir } from './platform.js';
 
-export async function takeSnapshot(source: HolderSource, dir: WatchDir, clock: Pick<Clock, 'now'>, elapsedMs: () => number): Promise<Snapshot> {
+/** One scan of `dir`; `request` narrows what is scanned (the scan options that ask something of the backend). */
+export async function takeSnapshot(
+  source: HolderSource,
+  dir: WatchDir,
+  clock: Pick<Clock, 'now'>,
+  elapsedMs: () => number,
+  request: Omit<ScanRequest, 'dirs'> = {},
+): Promise<Snapshot> {
   const started = elapsedMs();
-  const result = await source.scan({ dirs: [dir] });
+  const result = await source.scan({ ...request, dirs: [dir] });
   const ms = Math.round((elapsedMs() - started) * 10) / 10;
   return {
     dir: dir.display,

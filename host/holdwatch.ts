@@ -3,6 +3,7 @@
 import type { Holder, Snapshot, WatchEvent } from '../contract/holders.js';
 import type { LiveStackResult } from '../core/live-stack.js';
 import type { RunRecord } from '../contract/runs.js';
+import { scanRequestOf, type ScanOptions } from '../contract/scan-options.js';
 import type { NamedHandle } from '../core/close-policy.js';
 import { DisposableStore } from '../core/disposable-store.js';
 import { BadInputError } from '../core/errors.js';
@@ -29,12 +30,12 @@ export interface DirOptions {
   workingDirectory?: WorkingDirectory;
 }
 
-/** One snapshot of what holds `dir` now. Rejects with BadInputError for a dir that is not one. */
-export async function scanDir(dir: string, options: DirOptions = {}): Promise<Snapshot> {
+/** One snapshot of what holds `dir` now, as `options` ask. Rejects with BadInputError for a dir that is not one. */
+export async function scanDir(dir: string, options: DirOptions & ScanOptions = {}): Promise<Snapshot> {
   const source = await openHolderSource({ walkThread: 'caller' });
   try {
     const resolved = options.workingDirectory ? await resolveAndStepOut(source, dir, options.workingDirectory) : await source.resolveWatchDir(dir);
-    return await takeSnapshot(source, resolved, systemClock, elapsedMs);
+    return await takeSnapshot(source, resolved, systemClock, elapsedMs, scanRequestOf(options));
   } finally {
     await source.dispose();
   }
