@@ -46,7 +46,7 @@ function oneErrorLine(text: string): string {
 
 /** `scan`: what the scan command runs (a test gives its own, to see what commander parsed). */
 export function buildProgram(commander: Commander, setExitCode: (code: number) => void, scan = runScan): Command {
-  const { Command, Option } = commander;
+  const { Command } = commander;
   const program = new Command('holdwatch')
     .description('Which processes hold handles under a directory, live, and which test put them there.')
     .exitOverride()
@@ -58,6 +58,15 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
   for (const { flag, help } of SCAN_FLAGS) scanCommand.option(flag, help);
   scanCommand.action(async (dir: string, options: ScanOptions) => setExitCode(await scan(dir, options)));
 
+  addWatchCommand(program, commander, setExitCode);
+  addRunCommands(program, commander, setExitCode);
+  addToolCommands(program, commander, setExitCode);
+  return program;
+}
+
+/** `watch`: the holders under a dir, live. */
+function addWatchCommand(program: Command, commander: Commander, setExitCode: (code: number) => void): void {
+  const { Option } = commander;
   program
     .command('watch')
     .description('watch the holders under <dir> live')
@@ -71,7 +80,11 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .action(async (dir: string, options: { json?: boolean; interval: number }) =>
       setExitCode(await (await import('./watch-command.js')).watchCommand(dir, { json: options.json, intervalMs: options.interval })),
     );
+}
 
+/** The commands of runs: `run`, `attach`, `runs`, `report`. */
+function addRunCommands(program: Command, commander: Commander, setExitCode: (code: number) => void): void {
+  const { Option } = commander;
   program
     .command('run')
     .description('run a test command, follow its processes and tests, and attribute every holder')
@@ -120,7 +133,11 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .action(async (run: string, options: { format: ReportFormat; redact?: boolean }) =>
       setExitCode(await (await import('./report-command.js')).reportCommand(run, options)),
     );
+}
 
+/** One process at a time, and the UI: `stack`, `close`, `ui`, and the hidden scanner worker. */
+function addToolCommands(program: Command, commander: Commander, setExitCode: (code: number) => void): void {
+  const { Option } = commander;
   program
     .command('stack')
     .description('the live stack of a process (Linux: py-spy, gdb or eu-stack; Windows: a minidump and its threads)')
@@ -157,8 +174,6 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
     .action(async (options: { pipe?: string; token?: string; hostPid?: string }) =>
       setExitCode(await (await import('../host/scanner/scan-worker.js')).serveScanWorker(options)),
     );
-
-  return program;
 }
 
 export async function main(argv: string[]): Promise<void> {
