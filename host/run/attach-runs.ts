@@ -14,6 +14,7 @@ import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { AttachedRun, descendsFrom, findTarget, type AttachTarget } from './attached-run.js';
 import { runEndLines } from './run-end-lines.js';
 import { checkReportTargets, type ReportTargets } from './run-reports.js';
+import { DisposableStore } from '../../core/disposable-store.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 
 export interface AttachRunsOptions {
@@ -35,7 +36,9 @@ export async function attachRuns(options: AttachRunsOptions): Promise<void> {
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
   const { pid, targets, dataDir, log } = options;
   const holders = await openHolderSource({ walkThread: 'worker' });
-  const cleanups: Cleanups = [() => holders.dispose()];
+  // Released last-opened first, past a failing one (the backend last).
+  const owned = new DisposableStore();
+  owned.add(holders);
   try {
     const dirs: WatchDir[] = [];
     for (const input of options.watch) dirs.push(await resolveAndStepOut(holders, input, options.workingDirectory));
@@ -49,14 +52,14 @@ export async function attachRuns(options: AttachRunsOptions): Promise<void> {
     // would meet its first handles late and place them in the wrong test.
     await holders.scan({ dirs });
     const inbox = Inbox.open(dataDir, dirs);
-    cleanups.push(() => inbox.close());
+    owned.defer(() => inbox.close());
     const signals = options.stopSignals();
-    cleanups.push(signals.dispose);
+    owned.add(signals);
     const context: AttachContext = { dirs, holders, processes, runsDir: runs, inbox, targets, stopped: signals.stopped, log };
-    if (target) await followProcess(target, context, cleanups);
-    else await followAnnouncedRuns(context, cleanups);
+    if (target) await followProcess(target, context, owned);
+    else await followAnnouncedRuns(context, owned);
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    await owned.dispose();
   }
 }
 
@@ -73,20 +76,17 @@ export interface AttachContext {
   log: (line: string) => void;
 }
 
-/** Closes what the follow opened, whatever happens; each run's own dispose is idempotent. */
-type Cleanups = (() => void | Promise<void>)[];
-
 /** One run: the process `target` and its tree, with the events of any probe announcing from inside it. */
-export async function followProcess(target: AttachTarget, context: AttachContext, cleanups: Cleanups): Promise<void> {
+export async function followProcess(target: AttachTarget, context: AttachContext, owned: DisposableStore): Promise<void> {
   const run = new AttachedRun(target, recordingSetup(context), context.processes);
-  cleanups.push(() => run.dispose());
+  owned.add(run);
   run.start();
   const watcher = new InboxWatcher(
     context.inbox,
     (path, a) => void descendsFrom(a.pid, target.pid, context.processes).then((mine) => mine && run.addEvents(path), logError(context)),
     warnInvalid(context),
   );
-  cleanups.push(() => watcher.close());
+  owned.defer(() => watcher.close());
   context.log(`holdwatch: attached to pid ${target.pid} (${target.command.join(' ')}); run ${run.runId}\n`);
   void context.stopped.then(() => run.stop());
   await run.waitForExit();
@@ -96,7 +96,7 @@ export async function followProcess(target: AttachTarget, context: AttachContext
 }
 
 /** Every announced run, each its own run, until stopped; then the ones still going are recorded too. */
-export async function followAnnouncedRuns(context: AttachContext, cleanups: Cleanups): Promise<void> {
+export async function followAnnouncedRuns(context: AttachContext, owned: DisposableStore): Promise<void> {
   const active = new Map<number, AttachedRun>();
   const finishing = new Set<Promise<void>>();
   let queue = Promise.resolve();
@@ -114,7 +114,7 @@ export async function followAnnouncedRuns(context: AttachContext, cleanups: Clea
     }
     const run = new AttachedRun({ pid: a.pid, startedAtMs: info.startedAtMs, command: a.argv, cwd: a.cwd }, recordingSetup(context), context.processes);
     active.set(a.pid, run);
-    cleanups.push(() => run.dispose());
+    owned.add(run);
     run.start();
     run.addEvents(path);
     context.log(`holdwatch: following pid ${a.pid} (${a.argv.join(' ')}); run ${run.runId}\n`);
@@ -133,7 +133,7 @@ export async function followAnnouncedRuns(context: AttachContext, cleanups: Clea
     finishing.add(done);
   };
   const watcher = new InboxWatcher(context.inbox, onAnnounce, warnInvalid(context));
-  cleanups.push(() => watcher.close());
+  owned.defer(() => watcher.close());
   context.log(`holdwatch: waiting for runs announced in ${context.inbox.path} (Ctrl-C to stop)\n`);
   await context.stopped;
   watcher.close();

@@ -6,6 +6,7 @@ import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
+import { DisposableStore } from '../../core/disposable-store.js';
 import { DEFAULT_GRACE_MS } from '../../core/run/outliving-grace.js';
 import { BadInputError, codeOf } from '../../core/errors.js';
 import type { WatchDir } from '../../core/platform.js';
@@ -105,13 +106,14 @@ export async function startSupervisedRun(options: SupervisedRunOptions): Promise
   if (command.length === 0) throw new BadInputError('no command given: holdwatch run --watch <dir> -- <command...>');
   if (command[0]!.trim() === '') throw new BadInputError('the command is empty: holdwatch run --watch <dir> -- <command...>');
   if (options.watch.length === 0) throw new BadInputError('no directory to watch: add --watch <dir>');
-  const cleanups: Cleanup[] = [];
+  // Released last-opened first, each within CLEANUP_MS, past a failing one; each failure is said.
+  const owned = new DisposableStore({ onReleasing: (stage) => options.onStage?.(stage) });
   let done: Promise<SupervisedRun> | undefined;
   try {
-    const { dirs, recording, tail, runnerCommand, env } = await prepareRun(options, cleanups);
+    const { dirs, recording, tail, runnerCommand, env } = await prepareRun(options, owned);
     const supervisor = recording.supervisor;
     const child = runChild(runnerCommand, { env, cwd: options.cwd, io: options.io, readProbeEvents: () => tail.drain() }, supervisor);
-    done = finishRun(options, recording, child.exited, cleanups);
+    done = finishRun(options, recording, child.exited, owned);
     // The command could not start (no such program): the run ends with that error.
     if (child.pid === undefined) await done;
     return {
@@ -125,7 +127,7 @@ export async function startSupervisedRun(options: SupervisedRunOptions): Promise
       membershipOf: (pid, startedAtMs) => supervisor.membershipOf(pid, startedAtMs),
     };
   } finally {
-    if (!done) await runCleanups(cleanups, options);
+    if (!done) await release(owned, options);
   }
 }
 
@@ -139,10 +141,10 @@ interface PreparedRun {
 }
 
 /** Everything before the command starts: the dirs, the backend warmed, the journal begun, the probes' channels. */
-async function prepareRun(options: SupervisedRunOptions, cleanups: Cleanup[]): Promise<PreparedRun> {
+async function prepareRun(options: SupervisedRunOptions, owned: DisposableStore): Promise<PreparedRun> {
   const { command } = options;
   const holders = await openHolderSource({ walkThread: 'worker' });
-  cleanups.push({ stage: 'stopping the scan workers', run: () => holders.dispose() });
+  own(owned, 'stopping the scan workers', () => holders.dispose());
   const dirs: WatchDir[] = [];
   for (const input of options.watch) {
     dirs.push(options.workingDirectory ? await resolveAndStepOut(holders, input, options.workingDirectory) : await holders.resolveWatchDir(input));
@@ -163,7 +165,7 @@ async function prepareRun(options: SupervisedRunOptions, cleanups: Cleanup[]): P
     ...(options.runId ? { runId: options.runId } : {}),
     onError: options.onError,
   });
-  cleanups.push({ stage: 'closing the journal', run: () => recording.dispose() });
+  own(owned, 'closing the journal', () => recording.dispose());
   recording.supervisor.begin();
   if (options.listed) {
     // A marker the disk has no room for costs the UI its listing of this run, not the run.
@@ -175,7 +177,7 @@ async function prepareRun(options: SupervisedRunOptions, cleanups: Cleanup[]): P
       options.onError(new Error(`the run is not listed for holdwatch ui to attach to: ${codeOf(error)}`));
       return null;
     });
-    if (marker) cleanups.push({ stage: 'removing the run marker', run: () => marker.close() });
+    if (marker) own(owned, 'removing the run marker', () => marker.close());
   }
   const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`));
   const probeLogDir = recording.createProbeLogDir();
@@ -204,7 +206,7 @@ async function prepareRun(options: SupervisedRunOptions, cleanups: Cleanup[]): P
 }
 
 /** After the command: the processes that outlived it, the record, then everything the run opened closed. */
-async function finishRun(options: SupervisedRunOptions, recording: RunRecording, exited: Promise<number>, cleanups: Cleanup[]): Promise<SupervisedRun> {
+async function finishRun(options: SupervisedRunOptions, recording: RunRecording, exited: Promise<number>, owned: DisposableStore): Promise<SupervisedRun> {
   try {
     const exitCode = await exited;
     options.onStage?.('following the processes that outlived the command');
@@ -214,18 +216,22 @@ async function finishRun(options: SupervisedRunOptions, recording: RunRecording,
     return { record, exitCode, journalPath: recording.journalPath };
   } finally {
     recording.supervisor.events.close();
-    await runCleanups(cleanups, options);
+    await release(owned, options);
   }
 }
 
-async function runCleanups(cleanups: Cleanup[], options: SupervisedRunOptions): Promise<void> {
-  for (const cleanup of cleanups.reverse()) {
-    options.onStage?.(cleanup.stage);
-    // Its own timer keeps the process alive: a cleanup whose only waker went away would let the event
-    // loop drain and Node exit before the reports are written (seen in tests as "exited while
-    // releasing the scanner", not reproduced since). Past the deadline it is left behind, said once.
-    await withDeadline(systemClock, Promise.resolve().then(cleanup.run), CLEANUP_MS, cleanup.stage).catch(options.onError);
-  }
+/**
+ * Owns `run`, said as `stage` while it runs. Its own timer keeps the process alive: a release whose only
+ * waker went away would let the event loop drain and Node exit before the reports are written. Past
+ * CLEANUP_MS it is left behind, said once.
+ */
+function own(owned: DisposableStore, stage: string, run: () => unknown): void {
+  owned.defer(() => withDeadline(systemClock, Promise.resolve().then(run), CLEANUP_MS, stage), stage);
+}
+
+/** Releases what the run owns; each failure is said on its own, none ends the run's record. */
+async function release(owned: DisposableStore, options: SupervisedRunOptions): Promise<void> {
+  await owned.dispose().catch((error: unknown) => (error instanceof AggregateError ? error.errors : [error]).forEach(options.onError));
 }
 
 /** Node's own major: the node the command runs is, nearly always, the one running holdwatch. */
@@ -297,12 +303,6 @@ function spawnError(error: NodeJS.ErrnoException, program: string): Error {
   if (error.code === 'EACCES' || error.code === 'EISDIR' || error.code === 'ENOEXEC' || error.code === 'EPERM')
     return new BadInputError(`cannot run ${program}: ${error.code} (is it an executable file, not a directory?)`);
   return error;
-}
-
-interface Cleanup {
-  /** What the run is doing meanwhile, for the "exited while ..." line. */
-  stage: string;
-  run: () => void | Promise<void>;
 }
 
 const CLEANUP_MS = 10_000;
