@@ -2,7 +2,7 @@
 // the run tag (HOLDWATCH_RUN=<id>) in its environment — the tag keeps a detached child attributable
 // after it was reparented to PID 1 (or a subreaper). Ancestry is recorded when a process is first
 // seen, because once the parent exits the chain can no longer be read from the OS.
-import type { AncestryEntry, ProcessInfo } from '../../contract/holders.js';
+import type { AncestryEntry, Holder, ProcessInfo } from '../../contract/holders.js';
 import type { MemberFacts, TestHint } from '../../contract/journal.js';
 import type { ProcessBrief, ProcessSource } from '../platform.js';
 
@@ -97,6 +97,18 @@ export class RunMembership {
       if (!best || Math.abs(member.startedAtMs - aroundMs) < Math.abs(best.startedAtMs - aroundMs)) best = member;
     }
     return best;
+  }
+
+  /**
+   * Holders a poll met for the first time: a process not known yet makes the tree be read again; then
+   * each is adopted when its parent is gone, and its test hint read again.
+   */
+  async meet(appeared: readonly Holder[]): Promise<void> {
+    if (appeared.some((h) => !this.memberOf(h.pid, h.processStartedAtMs))) await this.refresh();
+    for (const holder of appeared) {
+      this.adoptOrphan(holder);
+      await this.rehint(holder.pid, holder.processStartedAtMs);
+    }
   }
 
   /** What the journal records of a member: its chain, how it was known, its runner's test hint; null for a stranger. */

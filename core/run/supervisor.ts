@@ -22,6 +22,7 @@ import { SerialQueue } from '../serial-queue.js';
 import type { FailureMatch } from '../signatures/failure-line.js';
 
 type ScopeKind = (typeof SCOPE_KINDS)[number];
+type ScanHeld = { scanStartedAtMs: number; scanEndedAtMs: number; held: string[] };
 
 /** A runner's "teardown errored" event this close to a failure line is the same failure. */
 const FAILURE_MERGE_MS = 2000;
@@ -79,17 +80,8 @@ export class RunSupervisor {
 
   /** Records the start; call before spawning so the first poll can see the command's children. */
   begin(): void {
-    const o = this.options;
-    this.write({
-      t: 'run-start',
-      runId: o.runId,
-      command: o.command,
-      cwd: o.cwd,
-      watched: o.dirs.map((d) => d.display),
-      platform: o.platform,
-      atMs: o.clock.now(),
-      versions: o.versions,
-    });
+    const { runId, command, cwd, dirs, platform, clock, versions } = this.options;
+    this.write({ t: 'run-start', runId, command, cwd, watched: dirs.map((d) => d.display), platform, atMs: clock.now(), versions });
   }
 
   /** The command is running as `pid`: follow it. */
@@ -165,23 +157,11 @@ export class RunSupervisor {
    * that entry is written; then the test process may go on.
    */
   async testBoundary(name: string, atMs: number, pid: number, scope?: ScopeKind): Promise<void> {
-    const watcher = this.watcher;
-    if (!watcher) return;
-    const outcome = await watcher.scanNow({ full: false });
-    // The scan's own entries were queued first (onPoll, with the membership refreshed): they come before.
-    await this.tasks.run(async () => {
-      const held = outcome.result.holders.filter((h) => this.isKnown(h)).map(holderKey);
-      this.write({
-        t: 'boundary',
-        test: name,
-        ...(scope ? { scope } : {}),
-        atMs,
-        pid,
-        scanStartedAtMs: outcome.startedAtMs,
-        scanEndedAtMs: outcome.endedAtMs,
-        held: [...new Set(held)],
-      });
-    });
+    const boundary = { t: 'boundary' as const, test: name, ...(scope ? { scope } : {}), atMs, pid };
+    await this.scanAndJournal(
+      () => true,
+      (scan) => ({ ...boundary, ...scan }),
+    );
   }
 
   /**
@@ -230,12 +210,21 @@ export class RunSupervisor {
    * of that process's tests. Resolves when the entry is written; then the process may finish exiting.
    */
   async exitStop(atMs: number, pid: number): Promise<void> {
+    await this.scanAndJournal(
+      (h) => h.pid === pid,
+      (scan) => ({ t: 'exit-stop', atMs, pid, ...scan }),
+    );
+  }
+
+  /** Scans the run's processes now and journals `entry` with the keys of theirs that `which` picks. */
+  private async scanAndJournal(which: (h: Holder) => boolean, entry: (scan: ScanHeld) => JournalEntry): Promise<void> {
     const watcher = this.watcher;
     if (!watcher) return;
     const outcome = await watcher.scanNow({ full: false });
+    // The scan's own entries were queued first (onPoll, with the membership refreshed): they come before.
     await this.tasks.run(async () => {
-      const held = outcome.result.holders.filter((h) => this.isKnown(h) && h.pid === pid).map(holderKey);
-      this.write({ t: 'exit-stop', atMs, pid, scanStartedAtMs: outcome.startedAtMs, scanEndedAtMs: outcome.endedAtMs, held: [...new Set(held)] });
+      const held = [...new Set(outcome.result.holders.filter((h) => this.isKnown(h) && which(h)).map(holderKey))];
+      this.write(entry({ scanStartedAtMs: outcome.startedAtMs, scanEndedAtMs: outcome.endedAtMs, held }));
     });
   }
 
@@ -364,12 +353,7 @@ export class RunSupervisor {
     // the end (the handle surely existed by then: never before the test that opened it), last sight
     // at the start (it surely existed then: never a leak verdict for a handle closed during the scan).
     const { startedAtMs, endedAtMs } = outcome;
-    if (outcome.events.some((e) => e.type === 'appeared' && !this.isKnown(e.holder))) await this.membership?.refresh();
-    for (const event of outcome.events) {
-      if (event.type !== 'appeared') continue;
-      this.membership?.adoptOrphan(event.holder);
-      await this.membership?.rehint(event.holder.pid, event.holder.processStartedAtMs);
-    }
+    await this.membership?.meet(outcome.events.flatMap((e) => (e.type === 'appeared' ? [e.holder] : [])));
     for (const event of outcome.events) {
       const key = holderKey(event.holder);
       if (event.type === 'appeared') {
@@ -391,11 +375,8 @@ export class RunSupervisor {
     }
     for (const [key, gone] of this.justGone) if (gone.lastSeenAtMs < startedAtMs - JUST_GONE_MS) this.justGone.delete(key);
     // Unlinked while held (an `rm`, `os.remove`, `rmtree` of a file still open): on Windows that delete fails.
-    for (const h of outcome.result.holders) {
-      if (!h.deleted) continue;
-      const key = holderKey(h);
+    for (const key of outcome.result.holders.filter((h) => h.deleted).map(holderKey))
       if (this.linked.delete(key)) this.write({ t: 'deleted', atMs: startedAtMs, key });
-    }
     const covered = outcome.full ? null : new Set(this.membership?.pids());
     for (const h of outcome.result.holders) if (!covered || covered.has(h.pid)) this.lastSeen.set(holderKey(h), startedAtMs);
   }
