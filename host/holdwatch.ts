@@ -18,7 +18,6 @@ import { elapsedMs, systemClock } from './system-clock.js';
 import { openWatchPacing } from './watch-pacing.js';
 import { watchedDirsGuard } from './watched-dir-identity.js';
 
-export { BadInputError, PlatformError, UnsupportedPlatformError } from '../core/errors.js';
 export { endProcessIfSame } from '../native/index.js';
 export type { WorkingDirectory };
 
