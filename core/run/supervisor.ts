@@ -191,8 +191,8 @@ export class RunSupervisor {
   }
 
   /**
-   * A run process said hello on the boundary channel: what it is, read now, while it surely runs. Its
-   * boundaries may be handled after it exited (a loaded machine, a short last test), and a listed
+   * A run process said hello on the boundary channel (at its first test's end): what it is, read now,
+   * before its boundaries are handled, which on a loaded machine may come after it exited; a listed
    * boundary needs the holder's process facts.
    */
   knowProcess(pid: number): void {

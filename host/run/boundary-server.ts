@@ -40,8 +40,8 @@ export class BoundaryServer {
   ) {}
 
   /**
-   * `onHello(pid)`: a test process proved it holds the token, as early as it can (before its first
-   * test): the moment to read what it is, while it surely still runs.
+   * `onHello(pid)`: a test process proved it holds the token: the moment to read what it is, before
+   * the test ends it sends are handled.
    */
   static async start(
     onTestEnd: OnTestEnd,

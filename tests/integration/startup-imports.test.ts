@@ -52,7 +52,7 @@ describe('start-up imports', () => {
     expect(loaded().filter((url) => isZod(url) || isCommander(url))).toEqual([]);
     writeFileSync(log, '');
     const typo = await runCli(['scan', watched, '--jsn'], { env: env() });
-    expect([typo.code, typo.stderr]).toEqual([2, "holdwatch: unknown option '--jsn'\n"]);
+    expect([typo.code, typo.stderr]).toEqual([2, "holdwatch: unknown option '--jsn'; did you mean --json?\n"]);
     expect(loaded().some(isCommander)).toBe(true);
   });
 
