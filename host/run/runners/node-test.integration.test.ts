@@ -46,6 +46,7 @@ describe('node --test with the reporter', () => {
       .trim()
       .split('\n')
       .map((line) => `${JSON.parse(line).type} ${JSON.parse(line).name}`);
-    expect(types).toEqual(['run-start node --test', 'test-start only', 'test-end only', 'run-end node --test']);
+    // Named with their file, which lies outside the working directory: by its whole path.
+    expect(types).toEqual(['run-start node --test', `test-start ${suite} > only`, `test-end ${suite} > only`, 'run-end node --test']);
   });
 });
