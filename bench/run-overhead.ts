@@ -5,13 +5,16 @@
 // Go runs twice: with the syscall ledger (its test binary under strace) and without (HOLDWATCH_STRACE
 // empty: the exit stop alone); the difference of the two is what strace adds.
 //   node dist/bench/run-overhead.js   (BENCH_ROUNDS=n, BENCH_ONLY=pytest,node,go,bats)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBenchMain } from './bench-main.js';
+import { writeGoShortSuite } from './go-short-suite.js';
 import { formatMs, median } from './stats.js';
 import { formatTextTable } from './text-table.js';
+import { timedCommand as timed } from './timed-command.js';
 
 const CLI = fileURLToPath(new URL('../../bin/holdwatch.js', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -46,15 +49,7 @@ const goSuite = (name: string, runEnv: Record<string, string>, opens = 0): Suite
   available: () => spawnSync('go', ['version']).status === 0 && (!name.startsWith(LEDGER_ON) || spawnSync('strace', ['-V']).status === 0),
   write(root) {
     const reopen = opens > 0 ? `\tfor j := 0; j < ${opens}; j++ {\n\t\tif f, err := os.Open(p); err == nil {\n\t\t\tf.Close()\n\t\t}\n\t}\n` : '';
-    writeFileSync(join(root, 'go.mod'), 'module short\n\ngo 1.19\n');
-    writeFileSync(
-      join(root, 'short_test.go'),
-      `package short\n\nimport (\n\t"os"\n\t"path/filepath"\n\t"testing"\n)\n\n` +
-        numbered(
-          (i) =>
-            `func TestShort${i}(t *testing.T) {\n\tp := filepath.Join(os.Getenv("BENCH_WATCHED"), "f${i}")\n\tif err := os.WriteFile(p, []byte("x"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n${reopen}\tos.Remove(p)\n}\n`,
-        ),
-    );
+    writeGoShortSuite(root, TESTS, reopen);
     return { argv: ['go', 'test', '-count=1', '-json', '.'], cwd: root };
   },
 });
@@ -102,23 +97,6 @@ const SUITES: Suite[] = [
     },
   },
 ];
-
-/** Wall milliseconds from spawn to exit; a failing suite is a broken bench, not a sample. */
-function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code === 0) resolve(ms);
-      else reject(new Error(`${argv.join(' ')} exited ${code}:\n${output.slice(-2000)}`));
-    });
-  });
-}
 
 interface Row {
   suite: string;
@@ -195,7 +173,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`bench crashed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+runBenchMain(main);
