@@ -81,6 +81,8 @@ class EventsFile:
     def __init__(self, path, header=None):
         self._fd = None
         self._broken = False
+        # Lines held back (emit's ``defer``): written with the next line that is not, in one write.
+        self._pending = []
         try:
             # O_APPEND: xdist workers share the file; each event is a single write() of one line.
             flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_EXCL if header else 0)
@@ -91,21 +93,34 @@ class EventsFile:
             # The header first, in one write: holdwatch reads which process to follow from it.
             self.emit(header)
 
-    def emit(self, event):
-        """Writes one event, stamped now; returns the stamp."""
+    def emit(self, event, defer=False):
+        """Writes one event, stamped now; returns the stamp. ``defer``: an event nothing reacts to live
+        (a phase that did not fail) waits for the next one written, so each write, which wakes holdwatch,
+        carries a test's whole story; its stamp still says when it happened."""
         at_ms = time.time() * 1000.0
         if self._broken or self._fd is None:
             return at_ms
         try:
             event["atMs"] = at_ms
             event["inTestProcess"] = True  # stamped here, in the test's process: no reading delay
-            line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
-            os.write(self._fd, line.encode("utf-8"))
+            self._pending.append(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
+            if not defer:
+                self._flush()
         except Exception:  # noqa: BLE001 - a probe must never raise into the test process
             self._broken = True
         return at_ms
 
+    def _flush(self):
+        lines, self._pending = self._pending, []
+        if lines:
+            os.write(self._fd, "".join(lines).encode("utf-8"))
+
     def close(self):
+        if not self._broken and self._fd is not None:
+            try:
+                self._flush()
+            except Exception:  # noqa: BLE001 - a probe must never raise into the test process
+                pass
         fd, self._fd = self._fd, None
         if fd is not None:
             try:
@@ -135,6 +150,9 @@ class SelfInventory:
 
     def __init__(self, prefixes):
         self._prefixes = prefixes
+        # The dirs as /proc/self/maps spells them (bytes, no trailing separator): a maps text that
+        # contains none of them maps nothing under them, and is not parsed line by line.
+        self._maps_needles = [os.fsencode(p.rstrip("/")) for p in prefixes]
         self._maps = self._children = None
         if prefixes and sys.platform.startswith("linux"):
             try:
@@ -177,7 +195,10 @@ class SelfInventory:
                     continue
                 held.append({"kind": kind, "path": path, "fd": fd, "deleted": deleted})
             mapped = set()
-            for line in self._read_maps().decode("utf-8", "surrogateescape").splitlines():
+            maps = self._read_maps()
+            if not any(needle in maps for needle in self._maps_needles):
+                maps = b""
+            for line in maps.decode("utf-8", "surrogateescape").splitlines():
                 fields = line.split(None, 5)
                 if len(fields) < 6 or not fields[5].startswith("/"):
                     continue

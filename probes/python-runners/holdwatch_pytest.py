@@ -97,9 +97,9 @@ class HoldwatchPlugin:
         self._scopes_ending = {}
         self._running = None
 
-    def _safe_emit(self, **event):
+    def _safe_emit(self, defer=False, **event):
         try:
-            return self._events.emit({k: v for k, v in event.items() if v is not None})
+            return self._events.emit({k: v for k, v in event.items() if v is not None}, defer)
         except Exception:  # noqa: BLE001
             return time.time() * 1000.0
 
@@ -115,15 +115,15 @@ class HoldwatchPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
         self._ran_here.add(item.nodeid)
-        self._safe_emit(type="phase", name=item.nodeid, phase="setup")
+        self._safe_emit(True, type="phase", name=item.nodeid, phase="setup")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_call(self, item):
-        self._safe_emit(type="phase", name=item.nodeid, phase="call")
+        self._safe_emit(True, type="phase", name=item.nodeid, phase="call")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_teardown(self, item, nextitem):
-        self._safe_emit(type="phase", name=item.nodeid, phase="teardown")
+        self._safe_emit(True, type="phase", name=item.nodeid, phase="teardown")
         # pytest finalizes the fixtures of every scope this item leaves in its teardown: those scopes end.
         self._scopes_ending[item.nodeid] = _scopes_left(item, nextitem)
 
@@ -150,7 +150,7 @@ class HoldwatchPlugin:
             if _OUTCOME_RANK[outcome] > _OUTCOME_RANK[worst]:
                 self._outcomes[report.nodeid] = outcome
             detail = _detail(report) if outcome in ("failed", "error") else None
-            self._safe_emit(type="phase", name=report.nodeid, phase=report.when, outcome=outcome, detail=detail)
+            self._safe_emit(detail is None, type="phase", name=report.nodeid, phase=report.when, outcome=outcome, detail=detail)
         except Exception:  # noqa: BLE001
             pass
 

@@ -3,7 +3,7 @@
 // starts, unless the process lists its own holdings (HOLDWATCH_WATCHED); a wrong token is refused; a
 // listener that never answers costs the suite one bounded wait.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,10 +33,11 @@ afterEach(() => {
 function pytest(
   boundary: string,
   env: Record<string, string> = {},
+  cwd = fixture('pytest'),
 ): Promise<{ status: number | null; pid: number; events: ReturnType<ProbeEventsParser['push']>['events'] }> {
   const events = join(scratch, 'events.jsonl');
   const child = spawn(PYTHON, ['-m', 'pytest', '-p', 'holdwatch_pytest', '-p', 'no:cacheprovider', '-q'], {
-    cwd: fixture('pytest'),
+    cwd,
     env: { ...process.env, PYTHONPATH: PROBE_DIR, PYTHONDONTWRITEBYTECODE: '1', HOLDWATCH_EVENTS: events, HOLDWATCH_BOUNDARY: boundary, ...env },
     stdio: 'ignore',
   });
@@ -108,6 +109,30 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
     );
     const run = await pytest(server.address, { HOLDWATCH_WATCHED: fixture('pytest') });
     expect(hellos).toEqual([run.pid]);
+  });
+
+  it('a file mapped under a watched dir, its descriptor closed, is listed as held by the mapping', async () => {
+    const seen: BoundaryTestEnd[] = [];
+    server = await BoundaryServer.start(
+      async (event) => void (event.type === 'test-end' && seen.push(event)),
+      (error) => {
+        throw error;
+      },
+    );
+    const suite = join(scratch, 'suite');
+    const watched = join(scratch, 'watched');
+    mkdirSync(suite);
+    mkdirSync(watched);
+    const mapped = join(watched, 'mapped.bin');
+    writeFileSync(mapped, Buffer.alloc(4096, 1));
+    writeFileSync(
+      join(suite, 'test_maps.py'),
+      `import mmap\nKEPT = []\ndef test_maps():\n    with open(${JSON.stringify(mapped)}, "rb") as f:\n        KEPT.append(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))\n`,
+    );
+    const run = await pytest(server.address, { HOLDWATCH_WATCHED: watched }, suite);
+    expect(run.status).toBe(0);
+    const end = seen.find((e) => e.name === 'test_maps.py::test_maps');
+    expect(end?.held).toContainEqual({ kind: 'mmap', path: mapped, fd: null, deleted: false });
   });
 
   it('a wrong token is refused: nothing reaches the run, and the suite goes on', async () => {
