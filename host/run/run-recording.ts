@@ -120,7 +120,14 @@ export class RunRecording {
     const logDir = this.probeLogDir;
     const record = await this.supervisor.finish(
       exitCode,
-      async (placeAt) => dirs.flatMap((d) => findLeftovers(this.before, listTree(d.display), placeAt, pathStyleOf(d), birthTimeTickMs())),
+      async (placeAt) =>
+        dirs.flatMap((d) => {
+          const after = listTree(d.display);
+          // The tick is asked of libc through koffi, whose load costs a short run more than its whole
+          // record: only when something new is there to place.
+          const tickMs = after.some((e) => !this.before.has(e.path)) ? birthTimeTickMs() : 0;
+          return findLeftovers(this.before, after, placeAt, pathStyleOf(d), tickMs);
+        }),
       // Loaded at the end: reading the probes' logs validates them with zod, which the run's start need not pay for.
       logDir ? async (holders) => (await import('./run-stacks.js')).matchRunStacks(logDir, holders, dirs) : undefined,
     );
