@@ -6,7 +6,7 @@ import { cpus, loadavg, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileFloor, runFloor, type FloorMode } from './c-floor.js';
-import { parseFuserPids, parseLsofPids, parseSnapshotPids, timeCommand } from './external-tools.js';
+import { parseFuserPids, parseLsofPids, parseSnapshotPids, timeCommandsInTurn } from './external-tools.js';
 import { createFixture, destroyAllFixturesNow, type Fixture, type FixtureOptions } from './fixture.js';
 import { evaluateClaims, formatBenchTable, formatClaims, type BenchRows } from './report.js';
 import type { Measurement } from './measurement.js';
@@ -21,25 +21,33 @@ const SIZES: FixtureOptions[] = [
 ];
 
 // Run counts keep the whole bench near a minute on 2 cores; in-process timings are cheap, so more.
-const RUNS = { inProcess: 31, oneShot: 9, lsof: 5, fuser: 5 };
+const RUNS = { inProcess: 31, external: 7 };
 
 async function measureAll(fixture: Fixture, floorBinary: string): Promise<{ rows: BenchRows; links: number }> {
   const dir = fixture.dir;
   const inProcess = await measureInProcess(dir, floorBinary, RUNS.inProcess);
-  const oneShot = await timeCommand(
-    'holdwatch scan --json (one-shot CLI)',
-    process.execPath,
-    [join(repoRoot, 'bin', 'holdwatch.js'), 'scan', dir, '--json'],
-    RUNS.oneShot,
-    parseSnapshotPids,
-    [0],
+  // In turn, one of each per round: lsof | grep and fuser take seconds at 8,000 fds, so as many rounds as lsof's.
+  const [oneShot, lsofDir, lsofGrep, fuser] = await timeCommandsInTurn(
+    [
+      {
+        tool: 'holdwatch scan --json (one-shot CLI)',
+        command: process.execPath,
+        args: [join(repoRoot, 'bin', 'holdwatch.js'), 'scan', dir, '--json'],
+        parsePids: parseSnapshotPids,
+        okStatuses: [0],
+      },
+      { tool: `lsof -w +D <dir>`, command: 'lsof', args: ['-w', '+D', dir], parsePids: parseLsofPids },
+      {
+        tool: `lsof -w -n -P | grep -F <dir>`,
+        command: 'sh',
+        args: ['-c', 'lsof -w -n -P | grep -F -- "$1"', 'sh', dir],
+        parsePids: (out) => parseLsofPids('header\n' + out),
+      },
+      // fuser only takes names: it is given every path in the tree, which is the best a user can do.
+      { tool: `fuser <every path under dir>`, command: 'fuser', args: fixture.treePaths, parsePids: parseFuserPids },
+    ] as const,
+    RUNS.external,
   );
-  const lsofDir = await timeCommand(`lsof -w +D <dir>`, 'lsof', ['-w', '+D', dir], RUNS.lsof, parseLsofPids);
-  const lsofGrep = await timeCommand(`lsof -w -n -P | grep -F <dir>`, 'sh', ['-c', 'lsof -w -n -P | grep -F -- "$1"', 'sh', dir], RUNS.lsof, (out) =>
-    parseLsofPids('header\n' + out),
-  );
-  // fuser only takes names: it is given every path in the tree, which is the best a user can do.
-  const fuser = await timeCommand(`fuser <every path under dir>`, 'fuser', fixture.treePaths, RUNS.fuser, parseFuserPids);
   const { floor, answerFloor, warmPoll, otherPoll } = inProcess;
   return { rows: { floor, answerFloor, oneShot, warmPoll, lsofDir, lsofGrep, fuser, others: [otherPoll] }, links: inProcess.links };
 }

@@ -9,7 +9,7 @@ const TICKS_PER_SECOND = 100;
  * CPU milliseconds of every descendant this process has reaped so far (cutime + cstime): each process
  * adds its own reaped children's to its own when its parent reaps it, so a command's whole tree counts.
  */
-function reapedChildrenCpuMs(): number {
+export function reapedChildrenCpuMs(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND; // fields 16 and 17
