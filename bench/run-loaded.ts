@@ -3,7 +3,7 @@
 // writes and deletes a file in the watched dir. Plain and under run take turns (plain, run, plain,
 // run, ...) so load hits both alike; a round is the medians of its pairs; PASS/MISS goes by the worst
 // round, and min/median/max of the rounds are printed. Targets (issue 36): loaded, run <= 1.15x plain;
-// quiet, run adds <= 250 ms + 1 ms per test.
+// quiet, run adds <= 250 ms + 1 ms per test. bats forks per test: its rows take the longest by far.
 //   node dist/bench/run-loaded.js   (BENCH_ROUNDS=n, BENCH_PAIRS=n, BENCH_ONLY=pytest,jest,...,
 //   BENCH_LOAD=quiet|loaded)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -20,7 +20,7 @@ import { timedCommand, timedCommandCpu, type Timed } from './timed-command.js';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(REPO, 'bin', 'holdwatch.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 2);
 const TESTS = 300;
 const LOADED_MAX_RATIO = 1.15;
 const QUIET_BUDGET_MS = 250 + 1 * TESTS;
