@@ -121,7 +121,7 @@ export class RunRecorder {
    * The test running at a real moment `ms` (a process start, a file's birth, a poll). Runner events read
    * from output are stamped late (test2json when it reads the line, a reporter or formatter in another
    * process when it hears of it, we when we read it), so against those the moment is compared as if
-   * RUNNER_LAG_MS later; measured here: go test -json ~8 ms late.
+   * RUNNER_LAG_MS later (go test -json's events come a few milliseconds after the fact).
    */
   testAt(ms: number): string | null {
     return this.timeline.testAt(ms, RUNNER_LAG_MS);
@@ -157,7 +157,7 @@ export class RunRecorder {
 
   /**
    * One holder as attributed now, by its journal key; null when never seen. What a front end sends per
-   * entry: building the whole record per entry made a replayed journal quadratic (1,000 holders: 6 s).
+   * entry: building the whole record per entry would make replaying a journal quadratic in its holders.
    */
   attributedHolder(key: string): AttributedHolder | null {
     const row = this.ledger.get(key);
