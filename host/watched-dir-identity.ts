@@ -6,26 +6,37 @@ import { lstatSync, type Stats } from 'node:fs';
 import { BadInputError } from '../core/errors.js';
 import type { WatchDir } from '../core/platform.js';
 
-/** A check to run before each poll; it throws BadInputError once a dir is gone or replaced. */
+/**
+ * A check to run before each poll; it throws BadInputError once a dir is gone or replaced. A dir found
+ * missing is said deleted only when it is still missing at the next check: a swap (rename the dir away,
+ * put a link in its place) passes through a moment with no name at all.
+ */
 export function watchedDirsGuard(dirs: readonly WatchDir[]): () => Promise<void> {
   const started = dirs.map((dir) => statOrNull(dir.display));
-  return async () => dirs.forEach((dir, i) => checkSame(dir.display, started[i] ?? null));
+  const missing = dirs.map(() => false);
+  return async () =>
+    dirs.forEach((dir, i) => {
+      missing[i] = checkSame(dir.display, started[i] ?? null, missing[i]!);
+    });
 }
 
-function checkSame(path: string, started: Stats | null): void {
+/** Throws when the dir is replaced, or missing twice in a row; true when it is missing now. */
+function checkSame(path: string, started: Stats | null, missingBefore: boolean): boolean {
   let now: Stats;
   try {
     now = lstatSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new BadInputError(`the watched directory ${path} was deleted`);
-    return; // unreadable for a moment: the scan says what it can
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return false; // unreadable for a moment: the scan says what it can
+    if (missingBefore) throw new BadInputError(`the watched directory ${path} was deleted`);
+    return true;
   }
   if (now.isSymbolicLink()) throw new BadInputError(`the watched directory ${path} was replaced by a symbolic link`);
   if (!now.isDirectory()) throw new BadInputError(`the watched directory ${path} was replaced by a file`);
   // Some filesystems give no inode (0): then the name is all there is to go by.
   if (started && now.ino !== 0 && started.ino !== 0 && (now.ino !== started.ino || now.dev !== started.dev))
     throw new BadInputError(`the watched directory ${path} was replaced by another directory of the same name`);
+  return false;
 }
 
 function statOrNull(path: string): Stats | null {
