@@ -29,9 +29,10 @@ export interface RunStacks {
 export function stacksEntries(stacks: RunStacks, platform: PlatformName, membership: RunMembership | undefined): JournalEntry[] {
   const entries: JournalEntry[] = [{ t: 'stacks', byKey: stacks.byKey }];
   const heldKeys = new Map<string, string>();
+  const taken = new Set(Object.keys(stacks.byKey));
   for (const { leak, spawn } of stacks.unseen) {
     const { known, parent } = probedProcess(leak.process, membership);
-    const entry = probeHeldEntry(leak, spawn, platform, known, parent);
+    const entry = apart(probeHeldEntry(leak, spawn, platform, known, parent), leak.open.atMs, taken);
     heldKeys.set(openOf(leak.open), entry.key);
     entries.push(entry);
   }
@@ -39,9 +40,26 @@ export function stacksEntries(stacks: RunStacks, platform: PlatformName, members
   for (const { close, key, spawn } of stacks.gcClosed) {
     const row = key ?? heldKeys.get(openOf(close.record)) ?? null;
     const { known, parent } = row === null ? probedProcess(close.process, membership) : { known: undefined, parent: undefined };
-    entries.push(gcClosedEntry(close, row, spawn, platform, known, parent));
+    const entry = gcClosedEntry(close, row, spawn, platform, known, parent);
+    entries.push(entry.unseen ? apart(entry, close.record.openedAtMs, taken) : entry);
   }
   return entries;
+}
+
+/**
+ * A row of its own for an open no scan saw, though another open of the same file under the same fd (a
+ * later test's, the fd reused) has a row: its handle names when it was opened, so the two stay apart.
+ */
+function apart<E extends ProbeHeldEntry | GcClosedEntry>(entry: E, openedAtMs: number, taken: Set<string>): E {
+  const holder = entry.t === 'probe-held' ? entry.holder : entry.unseen?.holder;
+  if (!holder || !taken.has(entry.key)) {
+    taken.add(entry.key);
+    return entry;
+  }
+  const own = { ...holder, handle: `${holder.handle ?? 'no handle'}, opened ${new Date(openedAtMs).toISOString().slice(11, 23)}` };
+  const key = holderKey(own);
+  taken.add(key);
+  return entry.t === 'probe-held' ? { ...entry, key, holder: own } : { ...entry, key, unseen: { ...entry.unseen!, holder: own } };
 }
 
 /** What the run knows of a probed process: itself, when a scan met it, else its parent. */

@@ -102,10 +102,13 @@ function scannedKeyOf(close: GcClose, holders: readonly KeyedHolder[], byKey: Re
   const byStack = Object.entries(byKey).find(([, { open }]) => open.found && open.viaPid === null && sameOpen(open.stack));
   if (byStack) return byStack[0];
   if (record.fd === null) return null;
-  const held = holders.find(({ holder, seenFromMs }) => {
+  const held = holders.find(({ key, holder, seenFromMs }) => {
     // Seen by a scan that ended after the open and began before the close (it read the fd between).
     const seenTo = Date.parse(holder.attribution.firstSeenAt);
     const seenFrom = Math.min(seenFromMs ?? seenTo, seenTo);
+    // A row whose open stack is another open of this file (the fd reused by a later test) is not this one's.
+    const own = byKey[key]?.open;
+    if (own?.found && own.viaPid === null && own.stack.path === record.path && Math.abs(own.stack.atMs - record.openedAtMs) > SAME_OPEN_MS) return false;
     return (
       holder.pid === record.pid &&
       holder.path === record.path &&
