@@ -51,3 +51,36 @@ describe('underWatchedDir', () => {
     expect(underWatchedDir(keyOf(`${SHORT_DOS.replace('C:', '\\Device\\HarddiskVolume3')}\\x.log`), plain)).toBeNull();
   });
 });
+
+describe('underWatchedDir, a subdir of an 8.3 TEMP (mkdtemp under a short TEMP)', () => {
+  // The watched dir is long; the alias the volume gives it is short in every component; the test's
+  // handle mixes them: short user folder, long leaf (Python's and Node's mkdtemp under TEMP=RUNNER~1).
+  const LONG = 'C:\\Users\\runneradmin\\AppData\\Local\\Temp\\hw-smoke-AbCdEf';
+  const KERNEL = '\\Device\\HarddiskVolume3\\Users\\runneradmin\\AppData\\Local\\Temp\\hw-smoke-AbCdEf';
+  const SHORT = 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\HW-SMO~1';
+  const dir: WatchDir = {
+    input: LONG,
+    display: LONG,
+    matchPrefix: KERNEL,
+    caseInsensitive: true,
+    aliasPrefixes: [shortKernelName(LONG, KERNEL, SHORT)!],
+  };
+  const spelled = spellingsOf(dir, keyOf);
+
+  it('finds a handle with a short user folder and a long leaf, shown under the long form', () => {
+    const held = keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\hw-smoke-AbCdEf\\held-by-smoke.txt');
+    expect(underWatchedDir(held, spelled)).toBe(`${LONG}\\held-by-smoke.txt`);
+  });
+
+  it('finds the other mix (long user folder, short leaf) and the dir itself', () => {
+    const held = keyOf('\\Device\\HarddiskVolume3\\Users\\runneradmin\\AppData\\Local\\Temp\\HW-SMO~1\\sub\\x.db');
+    expect(underWatchedDir(held, spelled)).toBe(`${LONG}\\sub\\x.db`);
+    expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\hw-smoke-AbCdEf'), spelled)).toBe(LONG);
+  });
+
+  it('a component spelled neither way, or a sibling leaf, is not under it', () => {
+    expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~2\\AppData\\Local\\Temp\\hw-smoke-AbCdEf\\x'), spelled)).toBeNull();
+    expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\hw-smoke-AbCdEg\\x'), spelled)).toBeNull();
+    expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\hw-smoke-AbCdEfG\\x'), spelled)).toBeNull();
+  });
+});

@@ -1,8 +1,10 @@
-// A watched dir spelled two ways. A Windows handle keeps the name it was opened by: a test whose
-// TEMP is `C:\Users\RUNNER~1\AppData\Local\Temp` (GitHub's runners) holds
-// `\Device\HarddiskVolume3\Users\RUNNER~1\...`, while the watched dir resolves to its long name, and
-// the two never met: the main CI case showed no holder. The dir's 8.3 short form is matched too, and a
-// holder found through it is shown under the dir's long, displayed form. Pure: names in, names out.
+// A watched dir spelled more than one way. A Windows handle keeps the name it was opened by: a test
+// whose TEMP is `C:\Users\RUNNER~1\AppData\Local\Temp` (GitHub's runners) holds
+// `\Device\HarddiskVolume3\Users\RUNNER~1\...`, while the watched dir resolves to its long name.
+// Each component may come long or 8.3 independently: `mkdtemp` under a short TEMP makes a long leaf
+// below short parents (`RUNNER~1\...\Temp\hw-smoke-AbCdEf`), so names are matched component by
+// component, and a holder found through any mix is shown under the dir's long, displayed form.
+// Pure: names in, names out.
 import { isUnder, type PathStyle } from '../../core/paths.js';
 import type { WatchDir } from '../../core/platform.js';
 import type { PathKey } from './path-keys.js';
@@ -34,6 +36,8 @@ export interface SpelledDir {
   dir: WatchDir;
   /** The long form first, then the aliases. */
   spellings: readonly DirSpelling[];
+  /** Each component of the dir's key with its every spelling (long, 8.3); empty without aliases. */
+  components: readonly (readonly string[])[];
 }
 
 /** Each spelling of `dir`, keyed by `keyOf` (the scan's PathKeys). */
@@ -42,7 +46,33 @@ export function spellingsOf(dir: WatchDir, keyOf: (name: string) => PathKey): Sp
     const keyed = keyOf(name);
     return { key: keyed.key, display: keyed.display };
   });
-  return { dir, spellings };
+  return { dir, spellings, components: componentSpellings(spellings.map((spelling) => spelling.key)) };
+}
+
+const SEP = '\\';
+
+/** Per component, the spellings the keys give it; empty when no alias lines up with the long key. */
+function componentSpellings(keys: readonly string[]): string[][] {
+  const [long, ...aliases] = keys.map((key) => key.split(SEP));
+  if (!long || aliases.length === 0) return [];
+  // 8.3 names replace a component, never add or remove one: an alias of another length is no mix.
+  const lined = aliases.filter((parts) => parts.length === long.length);
+  if (lined.length === 0) return [];
+  return long.map((part, index) => [...new Set([part, ...lined.map((parts) => parts[index]!)])]);
+}
+
+/** `name` (already found under no single spelling) under a mix of the dir's spellings, shown long. */
+function underMixedSpelling(name: PathKey, dir: SpelledDir): string | null {
+  const { components } = dir;
+  if (components.length === 0) return null;
+  const parts = name.key.split(SEP);
+  if (parts.length < components.length) return null;
+  if (!components.every((spellings, index) => spellings.includes(parts[index]!))) return null;
+  const below = parts.length - components.length;
+  if (below === 0) return dir.dir.display;
+  // The display may name the volume differently from the key (a SUBST drive): count from the end.
+  const shown = name.display.split(SEP);
+  return [dir.dir.display.replace(/\\$/, ''), ...shown.slice(shown.length - below)].join(SEP);
 }
 
 /** The watched dir `name` lies under, and the name as shown there (the long form); null when under none. */
@@ -53,5 +83,5 @@ export function underWatchedDir(name: PathKey, dir: SpelledDir): string | null {
     if (!isUnder(name.key, alias.key, FOLDED_KEYS)) continue;
     return dir.dir.display + name.display.slice(alias.display.length);
   }
-  return null;
+  return underMixedSpelling(name, dir);
 }
