@@ -10,6 +10,7 @@
 // /proc slow each other down, and one walker keeps the two sides' memory of each process in step by construction.
 import { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
+import { unpackedUrl } from '../../core/asar-unpacked.js';
 import { FdKindCache } from './fd-kind-cache.js';
 import { FdRowMemo } from './fd-row-memo.js';
 import { QuietProcesses } from './quiet-processes.js';
@@ -41,7 +42,7 @@ export interface ScanPoolOptions {
   workerUrl?: URL;
 }
 
-const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
+const WORKER_URL = unpackedUrl(new URL('./scan-worker.js', import.meta.url));
 // A walk thread booting longer than this (60-120 ms is usual) is not waited for: the caller walks.
 const BOOT_WAIT_MS = 10_000;
 // A poller walks on the caller for this long after its first walk before it starts the thread: a

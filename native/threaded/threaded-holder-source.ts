@@ -7,6 +7,7 @@ import type { PlatformName, ProcessInfo } from '../../contract/holders.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import type { ThreadCall, ThreadReply, ThreadStart } from './thread-messages.js';
+import { unpackedUrl } from '../../core/asar-unpacked.js';
 
 type CallBody = ThreadCall extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
 
@@ -30,7 +31,7 @@ export class ThreadedHolderSource implements HolderSource {
 
   /** Starts the thread and resolves once its source is open (it throws there as openHolderSource would). */
   static start(start: ThreadStart): Promise<ThreadedHolderSource> {
-    const worker = new Worker(new URL('./holder-thread.js', import.meta.url), { workerData: start });
+    const worker = new Worker(unpackedUrl(new URL('./holder-thread.js', import.meta.url)), { workerData: start });
     return new Promise((resolve, reject) => {
       const fail = (error: Error) => {
         void worker.terminate();

@@ -2,6 +2,7 @@
 // (ShellExecuteExW "runas", SEE_MASK_NOCLOSEPROCESS), its process handle owned here and closed once.
 // Under Wine there is no UAC: runas starts the program at once, with the same (administrator) rights.
 import { Worker } from 'node:worker_threads';
+import { unpackedUrl } from '../../core/asar-unpacked.js';
 import { ElevationDeclinedError, type LaunchedWorker, type WorkerLauncher } from '../remote/remote-holder-source.js';
 import { closeHandle, processExited, terminateProcess } from './kernel32.js';
 import type { ShellExecuteAnswer, ShellExecuteRequest } from './shell-execute-thread.js';
@@ -25,7 +26,7 @@ export function elevatedLauncher(program: string, prefixArgs: readonly string[])
 
 /** ShellExecuteExW on a worker thread (see shell-execute-thread.ts): the host's event loop never waits on the UAC prompt. */
 function shellExecuteOffThread(request: ShellExecuteRequest): Promise<ShellExecuteAnswer> {
-  const thread = new Worker(new URL('./shell-execute-thread.js', import.meta.url), { workerData: request });
+  const thread = new Worker(unpackedUrl(new URL('./shell-execute-thread.js', import.meta.url)), { workerData: request });
   return new Promise<ShellExecuteAnswer>((resolve, reject) => {
     thread.once('message', (answer: ShellExecuteAnswer) => resolve(answer));
     thread.once('error', reject);

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WorkerMessageSchema, type NameItem, type Named, type WorkerMessage } from '../../contract/name-worker.js';
+import { unpackedPath } from '../../core/asar-unpacked.js';
 import { DEFAULT_QUERY_MS, NAME_QUERY_THREADS, QUERY_MS_VARIABLE } from './bounded-call.js';
 
 export interface Deadlines {
@@ -30,7 +31,8 @@ export interface NameWorkerEntry {
   args: readonly string[];
 }
 
-const SHIPPED_ENTRY: NameWorkerEntry = { script: fileURLToPath(new URL('./name-worker.js', import.meta.url)), args: [] };
+// In the packaged app, from app.asar.unpacked: Electron as Node does not load ESM from inside the archive.
+const SHIPPED_ENTRY: NameWorkerEntry = { script: unpackedPath(fileURLToPath(new URL('./name-worker.js', import.meta.url))), args: [] };
 
 /** `stalled`: this handle's own query hung (asking again would hang again); else it was never asked. */
 export type NameOutcome = { kind: 'named'; answer: Named } | { kind: 'unnamed'; reason: string; stalled: boolean };
