@@ -103,3 +103,32 @@ describe('NameWorkerClient disposed while a batch is being asked', () => {
     expect(client.workerPid).toBeUndefined();
   });
 });
+
+describe("NameWorkerClient when the scan's naming budget runs out", () => {
+  const SLOW = join(import.meta.dirname, '../../tests/fixtures/name-worker/slow-worker.mjs');
+  const unasked = { kind: 'unnamed', reason: 'scan passed its naming deadline', stalled: false };
+  const handles = (count: number) => Array.from({ length: count }, (_, i) => ({ pid: 10, handle: String(4 * (i + 1)) }));
+
+  it('a healthy worker answering every 300 ms: handles past the budget are unasked, none stalled', async () => {
+    // Ten answers take 3 s; the budget is 1 s: the budget runs out mid-batch, whatever the machine's speed.
+    const client = new NameWorkerClient({ perQueryMs: 1000, totalMs: 1000, startupMs: 10_000 }, { script: SLOW, args: ['300'] });
+    try {
+      const outcomes = await client.nameAll(handles(10), []);
+      const named = outcomes.filter((o) => o.kind === 'named').length;
+      expect(named).toBeLessThan(10);
+      expect(outcomes.slice(0, named).every((o) => o.kind === 'named')).toBe(true);
+      expect(outcomes.slice(named)).toEqual(Array.from({ length: 10 - named }, () => unasked));
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('a worker whose start-up spent the budget, then answers in 20 ms: nothing is stalled', async () => {
+    const client = new NameWorkerClient({ perQueryMs: 1000, totalMs: 300, startupMs: 10_000 }, { script: SLOW, args: ['20', '600'] });
+    try {
+      expect(await client.nameAll(handles(3), [])).toEqual([unasked, unasked, unasked]);
+    } finally {
+      client.dispose();
+    }
+  });
+});

@@ -125,6 +125,8 @@ export class NameWorkerClient {
       const stopped = await this.collect(worker, id, start, items.length, outcomes, endAt);
       if (stopped === null) return finish(outcomes);
       this.killWorker();
+      // The scan's budget ran out while a healthy worker was still answering: the rest were not asked.
+      if ('unaskedAt' in stopped) break;
       if ('retiredAt' in stopped) {
         start = stopped.retiredAt; // not asked yet: a fresh worker asks them
         continue;
@@ -142,7 +144,8 @@ export class NameWorkerClient {
 
   /**
    * Reads answers for batch `id`; returns null when done, the index the worker stopped answering at,
-   * or the index a retiring worker did not reach.
+   * the index a retiring worker did not reach, or the index the scan's budget ran out at. Only a wait
+   * of the full `perQueryMs` makes a handle stalled: one cut short by the budget says nothing of it.
    */
   private async collect(
     worker: WorkerProcess,
@@ -151,12 +154,13 @@ export class NameWorkerClient {
     total: number,
     outcomes: (NameOutcome | undefined)[],
     endAt: number,
-  ): Promise<{ stalledAt: number } | { retiredAt: number } | null> {
+  ): Promise<{ stalledAt: number } | { retiredAt: number } | { unaskedAt: number } | null> {
     let pending = offset;
     const stoppedAt = () => (pending < total ? { stalledAt: pending } : null);
     for (;;) {
-      const budget = Math.min(this.deadlines.perQueryMs, Math.max(0, endAt - this.now()));
-      const message = await worker.next(budget);
+      const left = Math.max(0, endAt - this.now());
+      const message = await worker.next(Math.min(this.deadlines.perQueryMs, left));
+      if (message === null && !worker.exited && left < this.deadlines.perQueryMs) return pending < total ? { unaskedAt: pending } : null;
       if (message === null) return stoppedAt();
       if (message.type === 'done' && message.id === id) return null;
       if (message.type === 'fatal') return stoppedAt();
