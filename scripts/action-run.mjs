@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { constants, homedir, tmpdir } from 'node:os';
+import { dirname, join, relative, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The CLI contract's codes (contract/exit-codes.ts): bad input, and a failure of our own.
@@ -36,16 +36,28 @@ const command = (env.INPUT_RUN ?? '').trim();
 if (!command) fail("the 'run' input is empty: give the test command to run");
 const shell = SHELLS[env.INPUT_SHELL || 'bash'];
 if (!shell) fail(`the 'shell' input ${JSON.stringify(env.INPUT_SHELL)} is not one of ${Object.keys(SHELLS).join(', ')}`);
+// By default the temp dirs tests write to: the OS one (pytest's tmp_path, mkdtemp, t.TempDir():
+// /tmp on Linux, %TEMP% = C:\Users\RUNNER~1\AppData\Local\Temp on Windows) and the runner's own.
+const defaultWatch = [...new Set([tmpdir(), env.RUNNER_TEMP].filter(Boolean))].join('\n');
 // One directory a line, so a job can watch its workspace and its temp dir at once.
-const watch = (env.INPUT_WATCH || env.RUNNER_TEMP || '')
+const watch = (env.INPUT_WATCH || defaultWatch)
   .split('\n')
   .map((line) => line.trim())
   .filter(Boolean);
-if (watch.length === 0) fail("the 'watch' input is empty and RUNNER_TEMP is unset: give a directory to watch");
 
-// The default watch dir is RUNNER_TEMP and holdwatch refuses to write inside a watched dir, so the
-// reports go to the OS temp dir (/tmp on Linux runners, %TEMP% on Windows: neither is RUNNER_TEMP).
-const reportDir = env.INPUT_REPORT_DIR || mkdtempSync(join(tmpdir(), 'holdwatch-report-'));
+const isInside = (path, dir) => {
+  const rest = relative(dir, path);
+  return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
+};
+
+// holdwatch refuses to write inside a watched dir, and by default both temp dirs are watched: the
+// reports go beside RUNNER_TEMP (the runner's work folder), else the home folder, else the OS temp dir.
+function reportParent() {
+  const candidates = [env.RUNNER_TEMP && dirname(env.RUNNER_TEMP), homedir(), tmpdir()].filter(Boolean);
+  return candidates.find((dir) => !watch.some((watched) => isInside(dir, watched))) ?? tmpdir();
+}
+
+const reportDir = env.INPUT_REPORT_DIR || mkdtempSync(join(reportParent(), 'holdwatch-report-'));
 const reportMd = join(reportDir, 'holdwatch-report.md');
 const reportHtml = join(reportDir, 'holdwatch-report.html');
 

@@ -3,22 +3,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parse } from 'yaml';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { action, leakingCommand, readOutputs, stepEnv } from '../support/action.js';
 import { REPO_ROOT } from '../support/cli.js';
 
-interface ActionStep {
-  id?: string;
-  run?: string;
-  env?: Record<string, string>;
-}
-interface ActionMetadata {
-  inputs: Record<string, { default?: string }>;
-  runs: { steps: ActionStep[] };
-}
-
-const action = parse(readFileSync(join(REPO_ROOT, 'action.yml'), 'utf8')) as ActionMetadata;
 const runStep = action.runs.steps.find((step) => step.id === 'run')!;
 
 let scratch: string;
@@ -42,13 +31,6 @@ afterEach(() => {
   leftoverPids = [];
 });
 
-/** The step's env as the runner builds it from action.yml: `${{ inputs.x }}` with the input or its default. */
-function stepEnv(inputs: Record<string, string>): Record<string, string> {
-  const value = (name: string) => inputs[name] ?? action.inputs[name]?.default ?? '';
-  const expand = (text: string) => text.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => value(name));
-  return Object.fromEntries(Object.entries(runStep.env ?? {}).map(([key, text]) => [key, expand(text)]));
-}
-
 async function runAction(inputs: Record<string, string>) {
   runnerTemp = mkdtempSync(join(scratch, 'runner-temp-'));
   const github = mkdtempSync(join(scratch, 'github-'));
@@ -56,16 +38,17 @@ async function runAction(inputs: Record<string, string>) {
   const outputPath = join(github, 'output');
   writeFileSync(summaryPath, '');
   writeFileSync(outputPath, '');
+  const osTemp = mkdtempSync(join(github, 'tmp-'));
   const env = {
     ...process.env,
-    ...stepEnv(inputs),
+    ...stepEnv(runStep, inputs),
     RUNNER_TEMP: runnerTemp,
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_OUTPUT: outputPath,
     GITHUB_ACTION_PATH: REPO_ROOT,
     GITHUB_JOB: 'test',
-    // The reports' folder is made in the OS temp dir: this test's, so it is cleaned up with it.
-    TMPDIR: github,
+    // The OS temp dir, watched by default with RUNNER_TEMP: this test's, so it is cleaned up with it.
+    TMPDIR: osTemp,
     HOLDWATCH_DATA_DIR: join(github, 'data'),
   };
   // action.yml's step runs `node "$GITHUB_ACTION_PATH/scripts/action-run.mjs"`.
@@ -76,36 +59,8 @@ async function runAction(inputs: Record<string, string>) {
   child.stdout.on('data', (d: Buffer) => (stdout += d));
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const outputs = Object.fromEntries(
-    readFileSync(outputPath, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  ) as Record<string, string>;
-  return { code, stdout, stderr, summary: readFileSync(summaryPath, 'utf8'), outputs, github };
-}
-
-// A node:test suite whose one test opens $RUNNER_TEMP/held.log and never closes it (its process holds
-// it past the test's end), and leaves a detached `sleep` holding it too (its pid written outside the
-// watched dir); then the command exits with `exitCode`.
-function leakingCommand(name: string, exitCode: number): { command: string; pidFile: string } {
-  const pidFile = join(scratch, `${name}.pid`);
-  const testFile = join(scratch, `${name}.test.mjs`);
-  writeFileSync(
-    testFile,
-    `import { spawn } from 'node:child_process';
-import { openSync, writeFileSync } from 'node:fs';
-import { test } from 'node:test';
-test('leaves a writer', async () => {
-  const log = openSync(process.env.RUNNER_TEMP + '/held.log', 'w');
-  const child = spawn('sleep', ['30'], { stdio: ['ignore', log, 'ignore'], detached: true });
-  child.unref();
-  writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));
-  await new Promise((resolve) => setTimeout(resolve, 300));
-});
-`,
-  );
-  return { command: `node --test '${testFile}'; echo ok; exit ${exitCode}`, pidFile };
+  const outputs = readOutputs(outputPath);
+  return { code, stdout, stderr, summary: readFileSync(summaryPath, 'utf8'), outputs, github, osTemp };
 }
 
 const pidIn = (pidFile: string) => {
@@ -127,7 +82,7 @@ describe('the action run step', () => {
   });
 
   it.each([0, 3])('keeps the command exit code %i and names the holder in the step summary and the reports', async (exitCode) => {
-    const { command, pidFile } = leakingCommand(`exit-${exitCode}`, exitCode);
+    const { command, pidFile } = leakingCommand(scratch, `exit-${exitCode}`, exitCode);
     const out = await runAction({ run: command });
     const pid = pidIn(pidFile);
     expect(out.code, out.stderr).toBe(exitCode);
@@ -137,9 +92,10 @@ describe('the action run step', () => {
     expect(out.summary).toContain('### holdwatch:');
     expect(out.summary).toMatch(/^### holdwatch: .*`node` PID \d+ still held `held\.log`, opened in `\S*\.test\.mjs > leaves a writer`/);
     expect(out.summary).toMatch(/^\| `held\.log` \| `node[^`]*` \d+ \| [^|]+ \| \*\*leaked-past-test\*\* \|/m);
-    // Where the upload step looks: outside the watched dir, both reports there.
+    // Where the upload step looks: beside RUNNER_TEMP, outside both watched temp dirs, both reports there.
     const reportDir = out.outputs['report-dir']!;
-    expect(reportDir.startsWith(out.github)).toBe(true);
+    expect(dirname(reportDir)).toBe(dirname(runnerTemp));
+    expect(reportDir.startsWith(out.osTemp)).toBe(false);
     expect(out.outputs['artifact-name']).toMatch(/^holdwatch-report-test-[0-9a-f]{6}$/);
     expect(readFileSync(join(reportDir, 'holdwatch-report.md'), 'utf8')).toContain(`held.log`);
     expect(readFileSync(join(reportDir, 'holdwatch-report.html'), 'utf8')).toContain(`held.log`);
@@ -147,8 +103,16 @@ describe('the action run step', () => {
     expect(isRunning(pid)).toBe(true);
   });
 
+  it('watches the OS temp dir by default too: a file held in TMPDIR (not RUNNER_TEMP) is named', async () => {
+    const { command, pidFile } = leakingCommand(scratch, 'os-temp', 0, 'TMPDIR');
+    const out = await runAction({ run: command });
+    pidIn(pidFile);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.summary).toMatch(/^### holdwatch: .*`node` PID \d+ still held `held\.log`, opened in `\S*\.test\.mjs > leaves a writer`/);
+  });
+
   it('ends the leftover with kill-leftovers', async () => {
-    const { command, pidFile } = leakingCommand('kill', 0);
+    const { command, pidFile } = leakingCommand(scratch, 'kill', 0);
     const out = await runAction({ run: command, 'kill-leftovers': 'true' });
     const pid = pidIn(pidFile);
     expect(out.code, out.stderr).toBe(0);
