@@ -11,7 +11,7 @@ export const NameRequestSchema = z.object({
   type: z.literal('names'),
   id: z.number().int(),
   items: z.array(NameItemSchema),
-  /** Processes still alive, with create times: the worker closes cached handles of the others. */
+  /** Processes alive when the batch was made, with create times: a pid reused since is not asked. */
   live: z.array(z.object({ pid: z.number().int(), createTime: z.string() })),
 });
 export type NameRequest = z.infer<typeof NameRequestSchema>;

@@ -22,7 +22,7 @@ import {
 import { NativeMemory } from '../koffi-loader.js';
 import { parseProcessThreads } from './minidump-threads.js';
 import * as nt from './ntdll.js';
-import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
+import { ERROR_ACCESS_DENIED, ERROR_INVALID_PARAMETER, Win32Error } from './win-errors.js';
 import { fileTimeToUnixMs, type ProcessHandle } from './win-types.js';
 
 // Thread stacks, handles, thread times and the memory map: a few MB, enough for WinDbg's `~*k`
@@ -34,7 +34,6 @@ const DUMP_TYPE =
   dbghelp.MiniDumpWithUnloadedModules |
   dbghelp.MiniDumpWithProcessThreadData |
   dbghelp.MiniDumpWithIndirectlyReferencedMemory;
-const ERROR_INVALID_PARAMETER = 87;
 
 export interface MinidumpSourceOptions {
   /** `<data dir>/dumps`; never inside a watched directory. */

@@ -27,14 +27,14 @@ function scanAt(cache: NameCache, rows: HandleEntry[], nowMs: number, policy: Re
   return out;
 }
 
-/** One scan: returns how many rows had to be named. */
-function scan(cache: NameCache, rows: HandleEntry[], nowMs = 0, policy: RecheckPolicy = SYSTEM_RECHECK): number {
+/** One scan: returns how many rows had to be named (each a worker duplication of the handle). */
+function scan(cache: NameCache, rows: HandleEntry[], nowMs = 0, policy: RecheckPolicy = SYSTEM_RECHECK, name = 'new'): number {
   cache.beginScan();
   let asked = 0;
   for (const r of rows) {
     if (cache.lookup(r, nowMs, policy)) continue;
     asked++;
-    cache.store(r, named('new'), nowMs);
+    cache.store(r, named(name), nowMs);
   }
   cache.endScan([10]);
   return asked;
@@ -59,15 +59,27 @@ describe('NameCache', () => {
     expect(scan(cache, [row(0xffffc000n, 0x44n, 0x120089)])).toBe(1);
   });
 
-  it('close A, open B under the same value, no address (a focus scan): the next scan names B, not A', () => {
+  it('focus scans never duplicate an unchanged disk row again: 50 scans, 10 a second, ask the worker once', () => {
+    const cache = new NameCache();
+    const asked = Array.from({ length: 50 }, (_, i) => scan(cache, [row(0n, 0x44n), row(0n, 0x48n, 0x120089)], i * 100, FOCUS_RECHECK, `${TEMP}a.db`));
+    expect(asked[0]).toBe(2);
+    expect(asked.slice(1)).toEqual(Array.from({ length: 49 }, () => 0));
+    // The same row in a new process (pid reuse drops the pid's names), or with other rights, is asked.
+    cache.forgetProcess(10);
+    expect(scan(cache, [row(0n, 0x44n)], 5000, FOCUS_RECHECK, `${TEMP}a.db`)).toBe(1);
+    expect(scan(cache, [row(0n, 0x44n, 0x120089)], 5100, FOCUS_RECHECK, `${TEMP}a.db`)).toBe(1);
+  });
+
+  it('close A, open B under the same value, no address: a focus scan keeps A (no duplicate); the system re-check names B', () => {
     const cache = new NameCache();
     expect(scanAt(cache, [row(0n)], 0, FOCUS_RECHECK, named(`${TEMP}a.db`))).toEqual([`${TEMP}a.db`]);
     // The test closed a.db and opened b.db: same value, same rights; the worker would now say b.db.
-    expect(scanAt(cache, [row(0n)], 100, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
-    // Trusting the value alone, as before, kept a.db for ever:
+    expect(scanAt(cache, [row(0n)], 100, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}a.db`]);
+    expect(scanAt(cache, [row(0n)], 5000, SYSTEM_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
+    // Trusting the value alone everywhere kept a.db for ever:
     const trusting = new NameCache();
     scanAt(trusting, [row(0n)], 0, TRUSTING, named(`${TEMP}a.db`));
-    expect(scanAt(trusting, [row(0n)], 100, TRUSTING, named(`${TEMP}b.db`))).toEqual([`${TEMP}a.db`]);
+    expect(scanAt(trusting, [row(0n)], 5000, TRUSTING, named(`${TEMP}b.db`))).toEqual([`${TEMP}a.db`]);
   });
 
   it('24H2 without SeDebugPrivilege (no address in the system table): a disk name is re-checked within 5 s, a pipe within 15 s', () => {
@@ -91,13 +103,14 @@ describe('NameCache', () => {
     expect(scanAt(cache, [row(0n)], 10_000, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
   });
 
-  it('a match on a known address proves the name again; the same address under focus (no address) is re-checked', () => {
+  it('a match on a known address proves the name again; without one, a system scan re-checks it', () => {
     const cache = new NameCache();
     expect(scanAt(cache, [row(0xffffa000n)], 0, SYSTEM_RECHECK, named(`${TEMP}a.db`))).toEqual([`${TEMP}a.db`]);
     // Proven by its address, however old: the worker's answer (b.db) is not asked for.
     expect(scanAt(cache, [row(0xffffa000n)], 60_000, SYSTEM_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}a.db`]);
-    // The focus scan's row has no address: a disk name, unproven, is asked again.
-    expect(scanAt(cache, [row(0n)], 60_001, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
+    // The focus scan's row has no address: a disk name, unproven, but asked only by a system scan.
+    expect(scanAt(cache, [row(0n)], 60_001, FOCUS_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}a.db`]);
+    expect(scanAt(cache, [row(0n)], 65_001, SYSTEM_RECHECK, named(`${TEMP}b.db`))).toEqual([`${TEMP}b.db`]);
   });
 
   it('re-checks at most maxPerScan names a scan: a table of unproven names is re-checked over several scans, not all in one', () => {

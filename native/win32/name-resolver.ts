@@ -8,7 +8,7 @@ import { parseObjectName } from './handle-table.js';
 import { closeHandle, duplicateHandle, openProcess, PROCESS_DUP_HANDLE, processCreationTime } from './kernel32.js';
 import { NativeMemory } from '../koffi-loader.js';
 import * as nt from './ntdll.js';
-import { ERROR_ACCESS_DENIED, NtStatusError, ntSuccess, STATUS_ACCESS_DENIED, Win32Error } from './win-errors.js';
+import { ERROR_ACCESS_DENIED, ERROR_INVALID_PARAMETER, NtStatusError, ntSuccess, STATUS_ACCESS_DENIED, Win32Error } from './win-errors.js';
 import type { FileHandle, ProcessHandle, RemoteHandleValue } from './win-types.js';
 
 export interface NameAnswer {
@@ -28,8 +28,9 @@ export interface NameAnswer {
 export type AfterName = (name: string) => Promise<void> | void;
 
 export class NameResolver {
-  /** One PROCESS_DUP_HANDLE handle per live process, keyed by pid, checked against create time. */
+  /** One PROCESS_DUP_HANDLE handle per process of the batch being asked, keyed by pid, checked against create time. */
   private readonly owners = new Map<number, { handle: ProcessHandle; createTime: bigint }>();
+  private live: ReadonlyMap<number, bigint> = new Map();
 
   constructor(
     private readonly calls: BoundedCalls,
@@ -89,18 +90,22 @@ export class NameResolver {
     );
   }
 
-  /** Closes cached process handles of processes that exited or whose pid was reused. */
-  prune(live: ReadonlyMap<number, bigint>): void {
-    for (const [pid, owner] of this.owners) {
-      if (live.get(pid) === owner.createTime) continue;
-      this.owners.delete(pid);
-      closeHandle(owner.handle);
-    }
+  /**
+   * Closes every process handle, at the end of each batch: one kept while the app asks nothing more
+   * would keep an exited test process's object, and with it its image file, past the query.
+   */
+  /** The processes the app saw alive when it made the batch, by pid: their create times. */
+  beginBatch(live: ReadonlyMap<number, bigint>): void {
+    this.live = live;
+  }
+
+  releaseProcesses(): void {
+    for (const owner of this.owners.values()) closeHandle(owner.handle);
+    this.owners.clear();
   }
 
   dispose(): void {
-    for (const owner of this.owners.values()) closeHandle(owner.handle);
-    this.owners.clear();
+    this.releaseProcesses();
   }
 
   private owner(pid: number): ProcessHandle {
@@ -112,6 +117,12 @@ export class NameResolver {
       createTime = processCreationTime(handle);
     } catch {
       // Times are only used to notice pid reuse; a process that hides them is still worth naming.
+    }
+    const expected = this.live.get(pid);
+    if (expected !== undefined && createTime !== 0n && createTime !== expected) {
+      // The pid was reused since the app read the table: this handle value is another process's.
+      closeHandle(handle);
+      throw new Win32Error('OpenProcess', ERROR_INVALID_PARAMETER);
     }
     this.owners.set(pid, { handle, createTime });
     return handle;

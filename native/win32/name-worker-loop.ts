@@ -7,7 +7,7 @@ import { PlatformError } from '../../core/errors.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';
 import { isDenied, type NameResolver } from './name-resolver.js';
 import type { RemoteHandleValue } from './win-types.js';
-import { NameRequestSchema, type Named, type WorkerMessage } from '../../contract/name-worker.js';
+import { NameRequestSchema, type NameRequest, type Named, type WorkerMessage } from '../../contract/name-worker.js';
 
 function send(message: WorkerMessage): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -45,7 +45,15 @@ async function serve(resolver: NameResolver, line: string): Promise<void> {
     return;
   }
   const request = parsed.data;
-  resolver.prune(new Map(request.live.map((p) => [p.pid, BigInt(p.createTime)])));
+  resolver.beginBatch(new Map(request.live.map((p) => [p.pid, BigInt(p.createTime)])));
+  try {
+    await answerAll(resolver, request);
+  } finally {
+    resolver.releaseProcesses();
+  }
+}
+
+async function answerAll(resolver: NameResolver, request: NameRequest): Promise<void> {
   // Several queries in flight (each on its own pool thread), answered in order: a hung one costs
   // its deadline once, not once per handle behind it, and a round trip to the pool is not paid
   // handle after handle.

@@ -111,5 +111,22 @@ export function describeRunUnderWine(haveWine: boolean): void {
       const events = readFileSync(fromWine(journal!.replace(/\.jsonl$/, '.events.jsonl')), 'utf8');
       expect(events).toContain('"type":"test-start","name":"examples/node-ebusy/ebusy.test.mjs > writes the lock file"');
     }, 180_000);
+
+    // holdwatch must never be the last holder: a duplicate it holds while naming a handle keeps the
+    // file's share mode after the test closes it, and the test's delete fails because of holdwatch.
+    it('a process that closes a share-mode-0 file and deletes it at once, 50 times while run polls it: every delete succeeds', async () => {
+      const dir = join(scratch, 'close-delete');
+      mkdirSync(dir);
+      const loop = winPath(join(REPO, 'tests', 'wine', 'fixtures', 'close-delete-loop.mjs'));
+      const run = await procs.run(
+        'run-close-delete',
+        [winPath(join(REPO, 'bin', 'holdwatch.js')), 'run', '--watch', winPath(dir), '--', winPath(wine.nodeExe), loop, winPath(dir)],
+        170_000,
+      );
+      const journal = /journal (.+\.jsonl)$/m.exec(run.stderr)?.[1];
+      if (journal) journals.push(fromWine(journal), fromWine(journal.replace(/\.jsonl$/, '.events.jsonl')));
+      expect(run.stdout).toContain('deleted 50 of 50');
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+    }, 180_000);
   });
 }
