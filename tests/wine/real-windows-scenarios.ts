@@ -105,14 +105,23 @@ export function describeRealWindows(haveWine: boolean): void {
     );
 
     it.skipIf(underWine)(
-      "a file opened through the dir's 8.3 alias (C:\\Users\\RUNNER~1\\...) is found when the long form is watched, and shown in the long form (skipped under Wine: its handle names are not the opened spelling Windows keeps)",
+      "files opened through the dir's 8.3 alias, fully short and mixed (short parents, a long leaf: mkdtemp under a short TEMP), are found when the long form is watched, and shown in the long form (skipped under Wine: its handle names are not the opened spelling Windows keeps)",
       async () => {
+        // Runner images no longer give TEMP an 8.3 name (RUNNER~1): the alias is the scratch dir's own,
+        // made because the workflow lets the volume make 8.3 names (ci.yml), as many users' volumes do.
         const short = await procs.shortPathName(dir);
-        expect(short, 'no 8.3 alias: 8.3 names are off on this volume (fsutil 8dot3name query)').toContain('~');
-        const pid = await startHolder('alias-holder', [`shared=${short}\\alias.txt`]);
+        expect(short, 'no 8.3 alias: this volume makes no 8.3 names (fsutil 8dot3name set C: 0, as ci.yml does)').toContain('~');
+        const leaf = 'long-named-subfolder';
+        mkdirSync(join(dir, leaf));
+        writeFileSync(join(dir, leaf, 'mixed.txt'), 'mixed');
+        const pid = await startHolder('alias-holder', [`shared=${short}\\alias.txt`, `shared=${short}\\${leaf}\\mixed.txt`]);
         const snapshot = await scan('scan-alias');
         expect(snapshot.dir).toBe(dir);
-        expect(snapshot.holders.filter((h) => h.pid === pid).map((h) => [h.kind, h.path])).toEqual([['file', join(dir, 'alias.txt')]]);
+        const held = snapshot.holders.filter((h) => h.pid === pid).map((h) => [h.kind, h.path]);
+        expect(held.sort((a, b) => a[1]!.localeCompare(b[1]!))).toEqual([
+          ['file', join(dir, 'alias.txt')],
+          ['file', join(dir, leaf, 'mixed.txt')],
+        ]);
       },
       150_000,
     );
