@@ -8,7 +8,7 @@ import { NtStatusError, STATUS_ACCESS_DENIED, Win32Error } from './win-errors.js
 const entry = (pid: number, handle: number): HandleEntry => ({ pid, object: 0n, handle: BigInt(handle), grantedAccess: 0x12019f, typeIndex: 37 });
 const SYSTEM_TABLE = [entry(10, 4), entry(20, 8), entry(20, 12), entry(30, 16), entry(99, 20)];
 
-type Outcome = 'own' | 'open-denied' | 'query-denied' | 'gone' | 'query-failed';
+type Outcome = 'own' | 'open-denied' | 'query-denied' | 'gone' | 'terminating' | 'query-failed';
 
 function calls(outcomes: Record<number, Outcome>, { classSupported = true } = {}) {
   const log = { rights: [] as number[], systemReads: 0, closed: [] as number[] };
@@ -23,7 +23,9 @@ function calls(outcomes: Record<number, Outcome>, { classSupported = true } = {}
     ownFileHandles(process, pid) {
       if (!classSupported) return null;
       if (outcomes[pid] === 'query-denied') throw new NtStatusError('NtQueryInformationProcess(ProcessHandleInformation)', STATUS_ACCESS_DENIED);
-      if (outcomes[pid] === 'query-failed') throw new NtStatusError('NtQueryInformationProcess(ProcessHandleInformation)', 0xc000010a);
+      // An exiting process: opened, but its handle table is being torn down.
+      if (outcomes[pid] === 'terminating') throw new NtStatusError('NtQueryInformationProcess(ProcessHandleInformation)', 0xc000010a);
+      if (outcomes[pid] === 'query-failed') throw new NtStatusError('NtQueryInformationProcess(ProcessHandleInformation)', 0xc000000d);
       return SYSTEM_TABLE.filter((e) => e.pid === process);
     },
     systemFileHandles() {
@@ -60,11 +62,11 @@ describe('focusedFileHandles', () => {
     expect(log.closed).toEqual([10, 30]); // every process opened is closed
   });
 
-  it('a process gone meanwhile is left out; another failure of the query is said', () => {
-    const { fake } = calls({ 10: 'gone', 30: 'query-failed' });
+  it('a process gone or exiting meanwhile is left out, not denied; another failure of the query is said', () => {
+    const { fake } = calls({ 10: 'gone', 20: 'terminating', 30: 'query-failed' });
     const denied: [number, string][] = [];
-    expect(focusedFileHandles(new Set([10, 30]), fake, (pid, reason) => denied.push([pid, reason]))).toEqual([]);
-    expect(denied).toEqual([[30, expect.stringContaining('0xC000010A STATUS_PROCESS_IS_TERMINATING')]]);
+    expect(focusedFileHandles(new Set([10, 20, 30]), fake, (pid, reason) => denied.push([pid, reason]))).toEqual([]);
+    expect(denied).toEqual([[30, expect.stringContaining('0xC000000D STATUS_INVALID_PARAMETER')]]);
   });
 
   it('where the OS has no class 51 (Windows 7, Wine), the system table is filtered to the wanted pids', () => {

@@ -9,6 +9,7 @@ import type { HandleEntry } from './handle-table.js';
 import { ERROR_ACCESS_DENIED, NtStatusError, STATUS_ACCESS_DENIED, Win32Error } from './win-errors.js';
 
 const PROCESS_QUERY_INFORMATION = 0x0400;
+const STATUS_PROCESS_IS_TERMINATING = 0xc000010a;
 const PROCESS_DUP_HANDLE = 0x0040;
 
 /** The rights a focus scan opens each process with: class 51 needs QUERY_INFORMATION; naming needs DUP_HANDLE. */
@@ -49,7 +50,8 @@ export function focusedFileHandles<Process>(
       entries.push(...own);
     } catch (error) {
       if (isAccessDenied(error)) fromSystemTable.add(pid);
-      else deny(pid, (error as Error).message);
+      // An exiting process is as good as gone: "denied" would flash in for one scan.
+      else if (!(error instanceof NtStatusError && error.status === STATUS_PROCESS_IS_TERMINATING)) deny(pid, (error as Error).message);
     } finally {
       calls.close(process);
     }
