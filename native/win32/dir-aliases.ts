@@ -9,7 +9,7 @@ import { isUnder, type PathStyle } from '../../core/paths.js';
 import type { WatchDir } from '../../core/platform.js';
 import type { PathKey } from './path-keys.js';
 
-/** Match keys are already case-folded (core/windows-paths foldWindowsCase): compare them exactly. */
+/** Match keys are already case-folded (windows-paths.ts foldWindowsCase): compare them exactly. */
 export const FOLDED_KEYS: PathStyle = { sep: '\\', caseInsensitive: false };
 
 /**

@@ -1,7 +1,7 @@
 // Kernel and DOS names -> the key they are matched by (core's windowsMatchKey) and the DOS form users
 // see (kernelToDos). Both need the QueryDosDeviceW table; both are remembered per name, so a
 // steady-state poll computes nothing for names it has already seen.
-import { isKernelPath, kernelToDos, normalizeWindowsPath, windowsMatchKey, type DosDeviceTable } from '../../core/windows-paths.js';
+import { isKernelPath, kernelToDos, normalizeWindowsPath, windowsMatchKey, type DosDeviceTable } from './windows-paths.js';
 import { logicalDrives, queryDosDevice } from './kernel32.js';
 
 export interface PathKey {

@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { BadInputError } from '../../core/errors.js';
 import type { WatchDir } from '../../core/platform.js';
-import { extendedLengthPath, kernelToDos, normalizeWindowsPath } from '../../core/windows-paths.js';
+import { extendedLengthPath, kernelToDos, normalizeWindowsPath } from './windows-paths.js';
 import { parseObjectName } from './handle-table.js';
 import { shortKernelName } from './dir-aliases.js';
 import { closeHandle, finalPathName, openForQuery, shortPathName, VOLUME_NAME_DOS } from './kernel32.js';
@@ -35,7 +35,7 @@ function displayName(handle: FileHandle, kernel: string, input: string): string 
  */
 export function resolveWin32WatchDir(input: string, cwd = process.cwd()): WatchDir {
   if (input.trim() === '') throw new BadInputError('no directory given (an empty path)');
-  // core/windows-paths throws BadInputError for what Win32 cannot spell (quotes, `<>|`, a NUL).
+  // windows-paths.ts throws BadInputError for what Win32 cannot spell (quotes, `<>|`, a NUL).
   const path = resolveInputPath(input, cwd);
   let isDir: boolean;
   try {

@@ -1,5 +1,5 @@
 // Every form that names one directory gives one Win32 path (the pure part lives in
-// core/windows-paths.ts; this checks the backend's use of it), and the Git for Windows root is
+// windows-paths.ts; this checks the backend's use of it), and the Git for Windows root is
 // found from PATH the way MSYS path conversion needs it.
 import { describe, expect, it } from 'vitest';
 import { findMsysRoot, toWin32Path } from './win32-path-input.js';

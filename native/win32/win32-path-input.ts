@@ -1,8 +1,8 @@
-// What a user typed -> one Win32 path. The pure part is core/windows-paths.ts; this file gathers what
+// What a user typed -> one Win32 path. The pure part is windows-paths.ts; this file gathers what
 // only the OS knows (current directory, the Git for Windows root, GetTempPathW) and expands 8.3 aliases.
 import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
-import { normalizeWindowsPath, type WindowsPathEnv } from '../../core/windows-paths.js';
+import { normalizeWindowsPath, type WindowsPathEnv } from './windows-paths.js';
 import { longPathName, tempPath } from './kernel32.js';
 
 /** Pure: the canonical Win32 path for `input` in `env` (no 8.3 expansion: that needs the OS). */

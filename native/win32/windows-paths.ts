@@ -13,8 +13,8 @@
 //   windowsMatchKey(path, env?)        -> the form paths are compared in; every form naming one directory gives one key.
 //   isUnderWindows(path, dir, env?)    -> `path` is `dir` or below it, on a separator boundary.
 //   foldWindowsCase(text)              -> NTFS-style upper-case folding (see the function for why upper, not lower).
-import { BadInputError } from './errors.js';
-import { isUnder, trimTrailingSeparators, WINDOWS_STYLE, type PathStyle } from './paths.js';
+import { BadInputError } from '../../core/errors.js';
+import { isUnder, trimTrailingSeparators, WINDOWS_STYLE, type PathStyle } from '../../core/paths.js';
 
 /** QueryDosDeviceW answers, first string only: `{ 'C:': '\\Device\\HarddiskVolume3', 'S:': '\\??\\C:\\work' }`. */
 export type DosDeviceTable = Readonly<Record<string, string>>;

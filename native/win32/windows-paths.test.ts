@@ -1,7 +1,7 @@
 // Byte-exact tables for core/windows-paths.ts. The strings are written as Windows shows them; a
 // TypeScript '\\' is one backslash.
 import { describe, expect, it } from 'vitest';
-import { BadInputError } from './errors.js';
+import { BadInputError } from '../../core/errors.js';
 import {
   extendedLengthPath,
   dosToKernel,
