@@ -12,6 +12,7 @@ import { parseHandleValue, refusalToCloseHandle, refusalToCloseIn, type HandleTa
 import { BadInputError } from '../../core/errors.js';
 import { sameProcessStart } from '../../core/same-process.js';
 import { spellingsOf, underWatchedDir } from './dir-aliases.js';
+import { classifyHandle } from './handle-kind.js';
 import {
   closeHandle,
   closeRemoteHandle,
@@ -125,8 +126,7 @@ async function nameNow(target: HandleTarget, process: ProcessHandle, value: Remo
       spellingsOf(dir, (name) => keys.keyOf(name)),
     );
     if (path === null) continue;
-    if (!outcome.answer.directory) return { path, kind: 'file' };
-    return { path, kind: isCurrentDirectory(target.pid, createTime, value) ? 'cwd' : 'dir' };
+    return { path, kind: classifyHandle(outcome.answer.directory, () => isCurrentDirectory(target.pid, createTime, value)) };
   }
   return null;
 }

@@ -4,8 +4,7 @@
 // rows with the last poll's: process identities are held (process-identities.ts), names cached per
 // handle (name-cache.ts) and re-checked off the poll's path (background-rechecks.ts), match keys per
 // name (path-keys.ts), module matches per module list; only what changed costs more.
-import type { DeniedProcess, Holder, HolderKind, ProcessInfo, UnnamedHandles } from '../../contract/holders.js';
-import { windowsHandleAccess } from '../../core/handle-access.js';
+import type { DeniedProcess, ProcessInfo, UnnamedHandles } from '../../contract/holders.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { BackgroundRechecks, earliestRecheckMs, type DueProcess } from './background-rechecks.js';
 import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
@@ -13,6 +12,8 @@ import { entryAt, fileRowIndices, sameFileRows, type ProcessBlock, type TableSna
 import type { HandleEntry } from './handle-table.js';
 import { enableDebugPrivilege, type PrivilegeState } from './debug-privilege.js';
 import { focusedFileHandles } from './focused-handles.js';
+import { HolderBuilder, type RawHolding } from './holder-building.js';
+import { ModuleHoldings } from './module-holdings.js';
 import { namingOrder } from './naming-order.js';
 import { closeHandle, openProcess } from './kernel32.js';
 import { FOCUS_RECHECK, NameCache, recheckAtMs, SYSTEM_RECHECK, type CachedName, type RecheckPolicy } from './name-cache.js';
@@ -22,8 +23,6 @@ import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './pr
 import { ProcessReader } from './process-reader.js';
 import { protectedReason, protectionOf } from './protection.js';
 import { SystemTables } from './system-tables.js';
-import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
-import { fileTimeToUnixMs } from './win-types.js';
 import { describeProcess } from './win32-process-source.js';
 import { resolveWin32WatchDir } from './watch-dir.js';
 
@@ -54,16 +53,6 @@ export interface Win32ScanStats {
   workerStarts: number;
 }
 
-interface RawHolding {
-  pid: number;
-  kind: HolderKind;
-  path: string;
-  deleted: boolean;
-  handle: bigint | null;
-  watchedDir: string;
-  cached?: CachedName;
-}
-
 /** One process's part of a scan; reused as is while its File rows do not change. */
 interface PidScan {
   /** The identity it was computed for: a different one (pid reused after a drop) means recompute. */
@@ -79,9 +68,6 @@ interface PidScan {
   /** When its first name without an address comes due a re-check (background-rechecks.ts); Infinity: none. */
   recheckAtMs: number;
 }
-
-/** A process's mapped views are walked again after about this long (full scans only). */
-const MAPPED_REFRESH_MS = 10_000;
 
 /** Identities are re-synced at least this often even when the pid list is unchanged (denied pids are retried). */
 const IDENTITY_RESYNC_MS = 5000;
@@ -106,15 +92,8 @@ export class Win32HolderSource implements HolderSource {
   private workerQueue: Promise<unknown> = Promise.resolve();
   private readonly rechecks: BackgroundRechecks;
   private readonly systemRecheck: RecheckPolicy;
-  private readonly moduleRefreshMs: number;
-  /**
-   * The Holder built from each holding: an unchanged process keeps its holdings (lastScans, moduleHits),
-   * so its holders are the same objects poll after poll, and the watcher's diff (core/poll-diff.ts)
-   * sees them unchanged at one comparison each.
-   */
-  private readonly built = new WeakMap<RawHolding, { holder: Holder; identity: ProcessIdentity }>();
-  /** Per pid: the module list last matched (same array = same list), for which dirs, and the hits. */
-  private readonly moduleHits = new Map<number, { list: readonly string[]; mapped: readonly string[]; dirs: string; hits: RawHolding[] }>();
+  private readonly modules: ModuleHoldings;
+  private readonly holders = new HolderBuilder(this.identities, this.reader);
   private identitiesVersion = -1;
   private nextIdentitySyncMs = -Infinity;
   private lastPids: number[] = [];
@@ -137,7 +116,7 @@ export class Win32HolderSource implements HolderSource {
 
   constructor(options: Win32Options = {}) {
     this.debugPrivilege = tryEnableDebugPrivilege();
-    this.moduleRefreshMs = options.moduleRefreshMs ?? 2000;
+    this.modules = new ModuleHoldings(this.identities, this.reader, this.keys, options.moduleRefreshMs ?? 2000);
     this.onScanned = options.onScanned;
     this.worker = new NameWorkerClient(options.deadlines ?? DEFAULT_DEADLINES, options.nameWorker);
     this.systemRecheck = options.systemRecheck ?? SYSTEM_RECHECK;
@@ -167,9 +146,9 @@ export class Win32HolderSource implements HolderSource {
       for (const holding of scan.holdings) holdings.push(holding);
     }
     const deny = (pid: number, reason: string) => denied.set(pid, this.deniedProcess(pid, reason));
-    this.collectModules(wanted, dirs, holdings, deny, nowMs);
+    this.modules.collect({ wanted, firstSystemScan: this.systemScans === 0, nowMs }, dirs, holdings, deny);
     if (!wanted) this.systemScans++;
-    const holders = this.enrich(holdings, deny);
+    const holders = this.holders.build(holdings, deny);
     this.onScanned?.({ named: this.scanNamed, rechecked: this.rechecks.takeAsked(), changedPids: this.scanChanged, workerStarts: this.worker.starts });
     return { holders, denied: [...denied.values()], unnamed, processCount: wanted ? wanted.size : this.identities.size, handleCount };
   }
@@ -385,7 +364,7 @@ export class Win32HolderSource implements HolderSource {
     for (const identity of this.identities.values()) live.set(identity.pid, identity.createTime);
     this.reader.prune(live);
     for (const pid of [...this.cache.pids()]) if (!live.has(pid)) this.cache.forgetProcess(pid);
-    for (const pid of [...this.moduleHits.keys()]) if (!live.has(pid)) this.moduleHits.delete(pid);
+    this.modules.keepOnly(live);
   }
 
   private restrictedHandles(wanted: Set<number>, deny: (pid: number, reason: string) => void): HandleEntry[] {
@@ -448,112 +427,6 @@ export class Win32HolderSource implements HolderSource {
     });
     this.workerQueue = turn.catch(() => undefined);
     return turn;
-  }
-
-  /** `exe` (the main image) and `module` (DLLs) mapped from under a watched dir. */
-  private collectModules(
-    wanted: Set<number> | null,
-    dirs: readonly SpelledDir[],
-    holdings: RawHolding[],
-    deny: (pid: number, reason: string) => void,
-    nowMs: number,
-  ): void {
-    const dirsKey = dirs.flatMap((d) => d.spellings.map((s) => s.key)).join('\0');
-    for (const identity of this.identities.values()) {
-      if (identity.denied || (wanted && !wanted.has(identity.pid))) continue;
-      let list: readonly string[];
-      let mapped: readonly string[];
-      try {
-        list = this.reader.modules(identity.pid, identity.createTime, this.moduleRefreshMs, nowMs);
-        // Walking an address space costs a call per region (more under Wine): full scans only, each
-        // process every ~10 s, spread by pid; focus scans reuse the last walk.
-        const refreshMs = MAPPED_REFRESH_MS * (0.5 + (identity.pid % 64) / 128);
-        mapped = this.reader.mappedFiles(identity.pid, identity.createTime, refreshMs, nowMs, wanted === null, this.systemScans === 0);
-      } catch (error) {
-        if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(identity.pid, `${error.api}: access denied`);
-        continue;
-      }
-      let known = this.moduleHits.get(identity.pid);
-      if (!known || known.list !== list || known.mapped !== mapped || known.dirs !== dirsKey) {
-        const hits = [
-          ...this.matchFiles(identity.pid, list, dirs, (i) => (i === 0 ? 'exe' : 'module')),
-          ...this.matchFiles(identity.pid, mapped, dirs, () => 'mmap'),
-        ];
-        known = { list, mapped, dirs: dirsKey, hits };
-        this.moduleHits.set(identity.pid, known);
-      }
-      holdings.push(...known.hits);
-    }
-  }
-
-  /** Module files (DOS names) or mapped files (kernel names) under a watched dir, as rows of `kind`. */
-  private matchFiles(pid: number, files: readonly string[], dirs: readonly SpelledDir[], kind: (index: number) => 'exe' | 'module' | 'mmap'): RawHolding[] {
-    const hits: RawHolding[] = [];
-    files.forEach((file, index) => {
-      const keyed = this.keys.keyOf(file);
-      for (const spelled of dirs) {
-        const path = underWatchedDir(keyed, spelled);
-        if (path !== null) hits.push({ pid, kind: kind(index), path, deleted: false, handle: null, watchedDir: spelled.dir.display });
-      }
-    });
-    return hits;
-  }
-
-  private enrich(holdings: RawHolding[], deny: (pid: number, reason: string) => void): Holder[] {
-    const holders: Holder[] = [];
-    for (const raw of holdings) {
-      const identity = this.identities.get(raw.pid);
-      if (!identity) continue;
-      const built = this.built.get(raw);
-      // The current-directory question is asked again after a re-check (background-rechecks.ts).
-      const cwdUnknown = raw.kind === 'dir' && raw.cached !== undefined && raw.cached.isCwd === undefined;
-      if (built && built.identity === identity && built.holder.processName === identity.imageName && !cwdUnknown) {
-        holders.push(built.holder);
-        continue;
-      }
-      let commandLine = '';
-      let kind = raw.kind;
-      let complete = true;
-      try {
-        commandLine = this.reader.commandLine(raw.pid, identity.createTime);
-        // A process's current directory is an open handle (PEB CurrentDirectory.Handle): that
-        // handle is why rmdir fails, so it is reported as `cwd`, not as a plain `dir`. Asked once
-        // per handle: a chdir opens a new handle (a new cache entry) and closes this one.
-        if (raw.kind === 'dir' && raw.cached) {
-          raw.cached.isCwd ??= this.reader.parameters(raw.pid, identity.createTime).currentDirectoryHandle === raw.handle;
-          if (raw.cached.isCwd) kind = 'cwd';
-        }
-      } catch (error) {
-        complete = false; // asked again next scan, and denied again if so
-        if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(raw.pid, `${error.api}: access denied`);
-      }
-      const holder: Holder = {
-        pid: raw.pid,
-        ppid: identity.ppid,
-        processStartedAtMs: fileTimeToUnixMs(identity.createTime),
-        processName: identity.imageName,
-        commandLine,
-        user: this.safeUser(raw.pid, identity.createTime),
-        kind,
-        path: raw.path,
-        deleted: raw.deleted,
-        handle: raw.handle === null ? null : `0x${raw.handle.toString(16)}`,
-        watchedDir: raw.watchedDir,
-        // GrantedAccess came with the handle table row: decoding it costs a memoised lookup.
-        ...(raw.cached ? { access: windowsHandleAccess(raw.cached.access, kind) } : {}),
-      };
-      if (complete) this.built.set(raw, { holder, identity });
-      holders.push(holder);
-    }
-    return holders;
-  }
-
-  private safeUser(pid: number, createTime: bigint): string | null {
-    try {
-      return this.reader.user(pid, createTime);
-    } catch {
-      return null;
-    }
   }
 }
 
