@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { refusePipeServer, type PipeServerProbe } from './pipe-server-check.js';
 
 /** A process's File handles, each a pipe client served by a pid, or not a pipe (null). */
+const OWN_PID = 5000;
 const probe = (handles: [bigint, number | null][]): PipeServerProbe => ({
+  ownPid: OWN_PID,
   ownFileHandles: () => new Set(handles.map(([h]) => h)),
   serverPid: (handle) => handles.find(([h]) => h === handle)?.[1] ?? null,
 });
@@ -24,6 +26,12 @@ describe('refusePipeServer', () => {
         4242,
       ),
     ).toBeNull();
+  });
+
+  it("pipes this process serves itself (Chromium's own, made while the app starts) neither refuse nor stand for the connection", () => {
+    const own = (connection: [bigint, number | null][]) => probe([[0x40n, 900], [0x1b0n, OWN_PID], [0x1b4n, OWN_PID], ...connection]);
+    expect(refusePipeServer(own([[0x1a8n, 4242]]), before, 4242)).toBeNull();
+    expect(refusePipeServer(own([]), before, 4242)).toBe('no new pipe connection was found in this process');
   });
 
   it('refuses a connection served by any other pid', () => {

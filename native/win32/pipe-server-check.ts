@@ -17,6 +17,8 @@ const getNamedPipeServerProcessId = fn('bool GetNamedPipeServerProcessId(void *p
 
 /** The server pids of this process's pipe connections that are not in `before`: what connecting added. */
 export interface PipeServerProbe {
+  /** This process's pid: a pipe it serves itself (Chromium's own, made at start-up) connects it to no one. */
+  ownPid: number;
   /** This process's File handle values now. */
   ownFileHandles(): Set<bigint>;
   /** GetNamedPipeServerProcessId; null for a handle that is not a pipe client (the call fails fast). */
@@ -25,6 +27,7 @@ export interface PipeServerProbe {
 
 export function windowsPipeServerProbe(): PipeServerProbe {
   return {
+    ownPid: process.pid,
     ownFileHandles: () => {
       const tables = new SystemTables();
       try {
@@ -54,7 +57,9 @@ export function refusePipeServer(probe: PipeServerProbe, before: ReadonlySet<big
   for (const handle of probe.ownFileHandles()) {
     if (before.has(handle)) continue;
     const pid = probe.serverPid(handle);
-    if (pid !== null) servers.push(pid);
+    // In the packaged app the elevated worker is the whole Electron executable: Chromium makes its own
+    // pipes while it starts, served by this process. Only a connection to another process is evidence.
+    if (pid !== null && pid !== probe.ownPid) servers.push(pid);
   }
   if (servers.length === 0) return 'no new pipe connection was found in this process';
   const others = servers.filter((pid) => pid !== hostPid);
