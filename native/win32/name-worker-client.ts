@@ -17,7 +17,7 @@ export interface Deadlines {
   perQueryMs: number;
   /** The worker's own deadline per query (it goes on without that handle's name); 200 ms by default. */
   workerQueryMs?: number;
-  /** The whole batch, worker restarts included: what one scan may spend naming. */
+  /** The whole batch, asking and waiting for answers: what one scan may spend naming (start-ups have their own). */
   totalMs: number;
   /** Starting a worker (node startup; slow under Wine). */
   startupMs: number;
@@ -111,11 +111,15 @@ export class NameWorkerClient {
 
   async nameAll(items: readonly NameItem[], live: readonly { pid: number; createTime: string }[]): Promise<NameOutcome[]> {
     const outcomes = new Array<NameOutcome | undefined>(items.length).fill(undefined);
-    const endAt = this.now() + this.deadlines.totalMs;
+    let endAt = this.now() + this.deadlines.totalMs;
     let start = 0;
     while (start < items.length) {
       if (this.now() >= endAt) break;
+      // A start-up is bounded by startupMs, not by the naming budget: under Wine or on a loaded machine
+      // it can take longer than the whole budget, and a worker that then answers in 20 ms names everything.
+      const startingAt = this.now();
       const worker = await this.ensureWorker();
+      endAt += this.now() - startingAt;
       if (!worker) {
         for (let i = start; i < items.length; i++) outcomes[i] = { kind: 'unnamed', reason: 'name worker did not start', stalled: false };
         break;
