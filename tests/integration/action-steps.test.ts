@@ -106,7 +106,7 @@ describe('the action, its steps run from a fresh checkout on Linux', () => {
     expect(existsSync(join(checkout, 'dist/cli-bundle/main.mjs'))).toBe(true);
     const outputs = readOutputs(output);
     expect(outputs['exit-code']).toBe('0');
-    expect(readFileSync(summary, 'utf8')).toMatch(/^### holdwatch: .*`node` PID \d+ still held `held\.log`, opened in `leaves a writer`/);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^### holdwatch: .*`node` PID \d+ still held `held\.log`, opened in `\S*\.test\.mjs > leaves a writer`/);
     // The upload step: its path is the run step's report-dir, which holds both reports.
     const upload = results.find((r) => r.step.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.step.with?.path).toBe('${{ steps.run.outputs.report-dir }}');

@@ -32,7 +32,7 @@ const SUITES = [
     name: 'node:test',
     command: [process.execPath, '--test', 'examples/node-ebusy/ebusy.test.mjs'],
     file: 'cache.lock',
-    test: /^writes the lock file$/,
+    test: /ebusy\.test\.mjs > writes the lock file$/,
     openedIn: /ebusy\.test\.mjs$/,
   },
 ];
