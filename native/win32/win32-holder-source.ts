@@ -14,10 +14,10 @@ import { enableDebugPrivilege, type PrivilegeState } from './debug-privilege.js'
 import { focusedFileHandles } from './focused-handles.js';
 import { HolderBuilder, type RawHolding } from './holder-building.js';
 import { ModuleHoldings } from './module-holdings.js';
-import { namingOrder } from './naming-order.js';
+import { nameEntries } from './entry-names.js';
 import { closeHandle, openProcess } from './kernel32.js';
 import { FOCUS_RECHECK, NameCache, recheckAtMs, SYSTEM_RECHECK, type CachedName, type RecheckPolicy } from './name-cache.js';
-import { DEFAULT_DEADLINES, NameWorkerClient, type Deadlines, type NameOutcome, type NameWorkerEntry } from './name-worker-client.js';
+import { DEFAULT_DEADLINES, NameWorkerClient, type NameOutcome } from './name-worker-client.js';
 import { DosDevices, PathKeys } from './path-keys.js';
 import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './process-identities.js';
 import { ProcessReader } from './process-reader.js';
@@ -25,33 +25,9 @@ import { protectedReason, protectionOf } from './protection.js';
 import { SystemTables } from './system-tables.js';
 import { describeProcess } from './win32-process-source.js';
 import { resolveWin32WatchDir } from './watch-dir.js';
+import type { Win32Options, Win32ScanStats } from './win32-options.js';
 
-export interface Win32Options {
-  deadlines?: Deadlines;
-  /** The name worker's script (the Wine tests give one that hangs on purpose); the shipped one by default. */
-  nameWorker?: NameWorkerEntry;
-  /** How often a process's module list is re-read (default 2000 ms; 0 = every scan). */
-  moduleRefreshMs?: number;
-  /** After each scan, what it cost (the bench and the Wine tests watch this; the product passes none). */
-  onScanned?: (stats: Win32ScanStats) => void;
-  /**
-   * How long system scans trust a name no object address proves (name-cache.ts; SYSTEM_RECHECK by
-   * default). The bench gives one that trusts for ever to measure a steady state as a table with
-   * addresses has it (Windows before 24H2, or with SeDebugPrivilege): Wine's has none.
-   */
-  systemRecheck?: RecheckPolicy;
-}
-
-export interface Win32ScanStats {
-  /** Handles this scan sent to the worker: 0 in a steady state. */
-  named: number;
-  /** Names of unchanged rows asked again off the scan's path since the last scan (no object address proves them). */
-  rechecked: number;
-  /** Processes a system-wide scan re-examined because their File rows changed. */
-  changedPids: readonly number[];
-  /** Name worker starts so far: a stall restarts it. */
-  workerStarts: number;
-}
+export type { Win32Options, Win32ScanStats };
 
 /** One process's part of a scan; reused as is while its File rows do not change. */
 interface PidScan {
@@ -258,7 +234,12 @@ export class Win32HolderSource implements HolderSource {
 
   /** Names `entries` (cache first, then the worker) and turns them into per-process results. */
   private async scanEntries(entries: readonly HandleEntry[], dirs: readonly SpelledDir[], nowMs: number, policy: RecheckPolicy): Promise<Map<number, PidScan>> {
-    const named = await this.nameEntries(entries, nowMs, policy);
+    const { named, asked } = await nameEntries(entries, nowMs, policy, {
+      cache: this.cache,
+      identityOf: (pid) => this.identities.get(pid),
+      ask: (batch) => this.askWorker(batch),
+    });
+    this.scanNamed = asked;
     const scans = new Map<number, PidScan>();
     let scan: PidScan | undefined;
     let lastPid = -1;
@@ -378,42 +359,6 @@ export class Win32HolderSource implements HolderSource {
       },
       deny,
     );
-  }
-
-  /** Cached names for known handles, the worker for new ones; undefined for denied processes. */
-  private async nameEntries(entries: readonly HandleEntry[], nowMs: number, policy: RecheckPolicy): Promise<(CachedName | undefined)[]> {
-    this.cache.beginScan();
-    const named = new Array<CachedName | undefined>(entries.length);
-    const missing: number[] = [];
-    let lastPid = -1;
-    let lastIdentity: ProcessIdentity | undefined;
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      if (entry.pid !== lastPid) {
-        lastPid = entry.pid;
-        lastIdentity = this.identities.get(entry.pid);
-      }
-      // A process that refused even QUERY_LIMITED refuses DUP_HANDLE too: it is in `denied` already.
-      if (!lastIdentity || lastIdentity.denied) continue;
-      const cached = this.cache.lookup(entry, nowMs, policy);
-      if (cached) named[i] = cached;
-      else missing.push(i);
-    }
-    this.scanNamed = missing.length;
-    if (missing.length === 0) return named;
-    const order = namingOrder(entries, missing);
-    const answers = await this.askWorker(order.map((i) => entries[i]!));
-    order.forEach((entryIndex, j) => {
-      const outcome = answers[j]!;
-      // A handle that stalled stays unnamed (asking again would hang again) until it is due a
-      // re-check; one the scan's deadline never reached is asked next time.
-      if (outcome.kind === 'unnamed' && !outcome.stalled) {
-        named[entryIndex] = { object: 0n, access: 0, outcome, disk: false, provenAtMs: nowMs, seen: -1 };
-        return;
-      }
-      named[entryIndex] = this.cache.storeAnswer(entries[entryIndex]!, outcome, nowMs);
-    });
-    return named;
   }
 
   /** Names `entries` with the worker, after whatever is asking it now (a scan, or a chunk of re-checks). */
