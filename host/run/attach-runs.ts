@@ -126,8 +126,8 @@ export async function followAnnouncedRuns(context: AttachContext, owned: Disposa
         finished(context, run, await run.finish(targets), targets);
       })
       .catch(logError(context))
-      .finally(() => {
-        run.dispose();
+      .finally(async () => {
+        await run.dispose().catch(logError(context));
         finishing.delete(done);
       });
     finishing.add(done);

@@ -105,9 +105,9 @@ export class AttachedRun {
     return this.recording.journalPath;
   }
 
-  dispose(): void {
+  dispose(): Promise<void> {
     this.stop();
-    this.recording.dispose();
+    return this.recording.dispose();
   }
 }
 

@@ -16,6 +16,7 @@ import { BoundaryServer } from './boundary-server.js';
 import { EventsTail } from './events-tail.js';
 import { detectFailure } from '../../core/signatures/failure-line.js';
 import { JournalFile } from './journal-file.js';
+import { DisposableStore } from '../../core/disposable-store.js';
 import { makePrivateDir } from '../private-files.js';
 import { systemClock } from '../system-clock.js';
 import { holdwatchVersion } from '../version.js';
@@ -45,10 +46,13 @@ export class RunRecording {
   private readonly tails: EventsTail[] = [];
   private probeLogDir: string | undefined;
   private boundary: BoundaryServer | null = null;
+  /** The journal, the supervisor, the events tails and the boundary listener: released last-made first. */
+  private readonly owned = new DisposableStore();
 
   constructor(private readonly setup: RunRecordingSetup) {
     this.runId = setup.runId ?? newRunId();
     this.journal = new JournalFile(join(setup.runsDir, `${this.runId}.jsonl`), (message) => setup.onError(new Error(message)));
+    this.owned.defer(() => this.journal.close());
     try {
       this.before = snapshotTrees(setup.dirs);
       this.supervisor = new RunSupervisor({
@@ -65,6 +69,7 @@ export class RunRecording {
         detectFailure,
         onError: setup.onError,
       });
+      this.owned.add(this.supervisor);
     } catch (error) {
       this.journal.close();
       throw error;
@@ -80,6 +85,7 @@ export class RunRecording {
     const parser = new ProbeEventsParser();
     const tail = new EventsTail(path, (text) => parser.push(text).events.forEach((e) => this.supervisor.probeTestEvent(e)));
     this.tails.push(tail);
+    this.owned.defer(() => tail.close());
     return tail;
   }
 
@@ -89,7 +95,8 @@ export class RunRecording {
    * each is scanned for before its process goes on. Returns HOLDWATCH_BOUNDARY's value.
    */
   async openBoundary(): Promise<string> {
-    this.boundary ??= await BoundaryServer.start(
+    if (this.boundary) return this.boundary.address;
+    const boundary = await BoundaryServer.start(
       async (event, pid) => {
         // The integration wrote the test's own events before asking: read them first, so the timeline
         // has the test when its boundary is journaled.
@@ -102,7 +109,9 @@ export class RunRecording {
       undefined,
       (pid) => this.supervisor.knowProcess(pid),
     );
-    return this.boundary.address;
+    this.boundary = boundary;
+    this.owned.defer(() => boundary.close());
+    return boundary.address;
   }
 
   /** Where the stack probes of a command started by holdwatch write (outside every watched dir). */
@@ -135,11 +144,8 @@ export class RunRecording {
   }
 
   /** Idempotent; the sources belong to the caller. */
-  dispose(): void {
-    this.boundary?.close();
-    for (const tail of this.tails) tail.close();
-    this.supervisor.dispose();
-    this.journal.close();
+  dispose(): Promise<void> {
+    return this.owned.dispose();
   }
 }
 
