@@ -1,4 +1,4 @@
-// Byte-exact tables for core/windows-paths.ts. The strings are written as Windows shows them; a
+// Byte-exact tables for windows-paths.ts. The strings are written as Windows shows them; a
 // TypeScript '\\' is one backslash.
 import { describe, expect, it } from 'vitest';
 import { BadInputError } from '../../core/errors.js';
