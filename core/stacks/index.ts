@@ -21,7 +21,7 @@
 export { parseProbeLog } from './runtime-frames.js';
 export type { ProbeRecord } from '../../contract/probe-log.js';
 export { indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from './match.js';
-export type { HolderRef } from './match.js';
+export type { HolderRef, ProbeIndex } from './match.js';
 export { probeEnvironment } from './inject.js';
 export { findProbeLeaks, openIdentity } from './probe-leaks.js';
 export { findGcCloses } from './gc-closes.js';

@@ -18,6 +18,7 @@ import {
   openIdentity,
   parseProbeLog,
   type GcClose,
+  type ProbeIndex,
   type ProbeRecord,
 } from '../../core/stacks/index.js';
 
@@ -78,7 +79,7 @@ export async function matchRunStacks(logDir: string, holders: readonly KeyedHold
   }));
   const gcClosed = findGcCloses(index, (path) => watchedDirOf(path, dirs)).map((close) => ({
     close,
-    key: scannedKeyOf(close, holders, byKey),
+    key: scannedKeyOf(close, holders, byKey, index),
     spawn: matchSpawnStack(
       { pid: close.process.pid, ppid: close.process.ppid, startedAtMs: close.process.atMs, commandLine: close.process.argv.join(' ') },
       index,
@@ -95,10 +96,12 @@ const SAME_OPEN_MS = 50;
  * one of that process holding the same path under the same fd while it was open; null when no scan
  * saw it (opened and finalized between two polls, the usual case).
  */
-function scannedKeyOf(close: GcClose, holders: readonly KeyedHolder[], byKey: Record<string, HolderStacks>): string | null {
+function scannedKeyOf(close: GcClose, holders: readonly KeyedHolder[], byKey: Record<string, HolderStacks>, index: ProbeIndex): string | null {
   const { record } = close;
-  const sameOpen = (stack: OpenStack) =>
-    stack.pid === record.pid && stack.path === record.path && stack.fd === record.fd && Math.abs(stack.atMs - record.openedAtMs) <= SAME_OPEN_MS;
+  // Two tests a few ms apart may open one file under one reused fd: the close is the nearest open's.
+  const nearest = nearestOpenMs(record, index);
+  const isThisOpen = (stack: OpenStack) => Math.abs(stack.atMs - record.openedAtMs) <= SAME_OPEN_MS && (nearest === null || stack.atMs === nearest);
+  const sameOpen = (stack: OpenStack) => stack.pid === record.pid && stack.path === record.path && stack.fd === record.fd && isThisOpen(stack);
   const byStack = Object.entries(byKey).find(([, { open }]) => open.found && open.viaPid === null && sameOpen(open.stack));
   if (byStack) return byStack[0];
   if (record.fd === null) return null;
@@ -108,7 +111,7 @@ function scannedKeyOf(close: GcClose, holders: readonly KeyedHolder[], byKey: Re
     const seenFrom = Math.min(seenFromMs ?? seenTo, seenTo);
     // A row whose open stack is another open of this file (the fd reused by a later test) is not this one's.
     const own = byKey[key]?.open;
-    if (own?.found && own.viaPid === null && own.stack.path === record.path && Math.abs(own.stack.atMs - record.openedAtMs) > SAME_OPEN_MS) return false;
+    if (own?.found && own.viaPid === null && own.stack.path === record.path && !isThisOpen(own.stack)) return false;
     return (
       holder.pid === record.pid &&
       holder.path === record.path &&
@@ -118,6 +121,16 @@ function scannedKeyOf(close: GcClose, holders: readonly KeyedHolder[], byKey: Re
     );
   });
   return held?.key ?? null;
+}
+
+/** The time of this process's open record of the closed file nearest to the close's reading of it. */
+function nearestOpenMs(close: GcClose['record'], index: ProbeIndex): number | null {
+  let best: number | null = null;
+  for (const r of index.byPid.get(close.pid) ?? []) {
+    if ((r.kind !== 'open' && r.kind !== 'connect') || r.path !== close.path) continue;
+    if (best === null || Math.abs(r.atMs - close.openedAtMs) < Math.abs(best - close.openedAtMs)) best = r.atMs;
+  }
+  return best;
 }
 
 /**
