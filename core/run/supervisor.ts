@@ -191,9 +191,9 @@ export class RunSupervisor {
   }
 
   /**
-   * A run process said hello on the boundary channel (at its first test's end): what it is, read now,
-   * before its boundaries are handled, which on a loaded machine may come after it exited; a listed
-   * boundary needs the holder's process facts.
+   * A run process said hello on the boundary channel (before its first test): what it is, read now,
+   * while it surely runs; its boundaries may be handled after it exited on a loaded machine, and a
+   * listed boundary needs the holder's process facts.
    */
   knowProcess(pid: number): void {
     void this.processInfoOf(pid);

@@ -239,8 +239,10 @@ class SelfInventory:
 class Boundary:
     """The one owner of the test-boundary connection: at a test's end, says so and waits for the ack.
 
-    Connects at the first test's end; after any failure (no listener, a timeout, a bad reply) it stays
-    closed for the rest of the run. Never raises into the test process.
+    Connects when made, before the first test: holdwatch reads what this process is when it says
+    hello, while it surely runs (its boundaries may be handled after it exited). After any failure (no
+    listener, a timeout, a bad reply) it stays closed for the rest of the run. Never raises into the
+    test process.
     """
 
     def __init__(self, spec, inventory=None):
@@ -255,6 +257,12 @@ class Boundary:
             self._token = token
         except ValueError:
             self._broken = True
+            return
+        try:
+            self._connect()
+        except Exception:  # noqa: BLE001 - no listener: the suite goes on unobserved
+            self.close()
+            self._broken = True
 
     @classmethod
     def from_environment(cls):
@@ -266,8 +274,6 @@ class Boundary:
         if self._broken:
             return
         try:
-            if self._sock is None:
-                self._connect()
             self._seq += 1
             message = {"type": "test-end", "seq": self._seq, "name": name, "atMs": at_ms}
             if scope is not None:

@@ -97,18 +97,20 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
     for (const event of seen) expect(event.held).toContainEqual({ kind: 'cwd', path: fixture('pytest'), fd: null, deleted: false });
   });
 
-  it('each hello names its process, once, at its first test end: holdwatch reads what the process is then', async () => {
-    const hellos: number[] = [];
+  it('says hello before its first test starts, so holdwatch reads what the process is while it surely runs', async () => {
+    const hellos: { pid: number; atMs: number }[] = [];
     server = await BoundaryServer.start(
       async () => {},
       (error) => {
         throw error;
       },
       undefined,
-      (pid) => hellos.push(pid),
+      (pid) => hellos.push({ pid, atMs: Date.now() }),
     );
     const run = await pytest(server.address, { HOLDWATCH_WATCHED: fixture('pytest') });
-    expect(hellos).toEqual([run.pid]);
+    const firstStart = run.events.find((e) => e.type === 'test-start')!;
+    expect(hellos.map((h) => h.pid)).toEqual([run.pid]);
+    expect(hellos[0]!.atMs).toBeLessThanOrEqual(firstStart.atMs);
   });
 
   it('a file mapped under a watched dir, its descriptor closed, is listed as held by the mapping', async () => {
