@@ -20,7 +20,8 @@ export function commandLineOf(command: readonly string[]): CommandLine | null {
   return { prefix: command.slice(0, start), program, name: nameOf(program), args: command.slice(start + 1) };
 }
 
-function nameOf(program: string): string {
+/** A program's or script's name without folder or `.exe`/`.cmd`/`.js` ending: `bats`, `jest`, `pkg.test`. */
+export function nameOf(program: string): string {
   return basename(program.replaceAll('\\', '/')).replace(/\.(exe|cmd|c?js)$/i, '');
 }
 

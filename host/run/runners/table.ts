@@ -3,7 +3,7 @@
 // tracker of the Node preload follows its tests in-process. The first entry that recognises a command
 // is its runner; every entry's environment is added to every run (runners hide behind npm and make).
 import type { RunnerKind } from '../../../core/runners/sniffing-parser.js';
-import type { CommandLine } from './command-line.js';
+import { nameOf, type CommandLine } from './command-line.js';
 import { batsWithFormatter } from './bats.js';
 import { goExitStopEnvironment, isGoTestBinary, throughExitStop } from './go-exec.js';
 import { isNodeTest, nodeTestWithReporter } from './node-test.js';
@@ -14,16 +14,7 @@ import type { Runner } from './runner.js';
 const runsScript =
   (...names: string[]) =>
   ({ name, args }: CommandLine) =>
-    [
-      name,
-      ...args.slice(0, 2).map((a) =>
-        a
-          .replaceAll('\\', '/')
-          .split('/')
-          .pop()!
-          .replace(/\.(c?js|cmd)$/i, ''),
-      ),
-    ].some((n) => names.includes(n));
+    [name, ...args.slice(0, 2).map(nameOf)].some((n) => names.includes(n));
 
 const PRELOAD = { by: 'probe', probe: 'the Node preload' } as const;
 /** `-json`, `-v`, or neither. */
