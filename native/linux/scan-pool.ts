@@ -1,7 +1,6 @@
 // Where a walk runs. A one-shot scan walks on the calling thread: a worker's boot is longer than the
-// whole walk. A poller walks on one worker thread of its own from its first second on
-// (CALLER_ONLY_MS), so the caller's event loop (a run's process-tree refresh, its output, the app)
-// never waits behind a walk for long, and that thread
+// whole walk. A poller walks on one worker thread of its own, so the caller's event
+// loop (a run's process-tree refresh, its output, the app) never waits behind a walk, and that thread
 // remembers each process's fd rows between walks (fd-row-memo.ts): a process whose links are byte for
 // byte what they were crosses back as a reference to rows the caller already has (walk-codec.ts).
 // Until the worker is up, and when it ends mid-walk, the caller walks (with Node's fs: koffi is the
@@ -45,10 +44,6 @@ export interface ScanPoolOptions {
 const WORKER_URL = unpackedUrl(new URL('./scan-worker.js', import.meta.url));
 // A walk thread booting longer than this (60-120 ms is usual) is not waited for: the caller walks.
 const BOOT_WAIT_MS = 10_000;
-// A poller walks on the caller for this long after its first walk before it starts the thread: a
-// thread's boot costs more CPU than the walks of a short run it would take over, so a run of a
-// second never pays for one.
-const CALLER_ONLY_MS = 1000;
 
 export class ScanPool {
   private worker: Worker | undefined;
@@ -59,7 +54,6 @@ export class ScanPool {
   private workerFailed = false;
   private readonly walks = new SerialQueue();
   private walkIds = 0;
-  private firstWalkAtMs: number | undefined;
   // The calling thread's own memory, for the walks it makes itself.
   private readonly kinds = new FdKindCache();
   private readonly memo = new FdRowMemo();
@@ -85,9 +79,7 @@ export class ScanPool {
       // Until the thread is up (60-120 ms, seconds on a loaded machine), walks are made here: waiting
       // for it left a run blind for as long (polls queue behind one another), and a short test's holder
       // unseen (tried: tests/ui's one-second runs lost every holder under a full suite's load).
-      const nowMs = performance.now();
-      this.firstWalkAtMs ??= nowMs;
-      if (!this.workerFailed && nowMs - this.firstWalkAtMs >= CALLER_ONLY_MS) this.worker ??= this.startWorker();
+      if (!this.workerFailed) this.worker ??= this.startWorker();
       const worker = this.worker;
       if (worker && this.online.has(worker)) {
         const answer = await this.askWorker(worker, pids, dirs, full, idleCheck);

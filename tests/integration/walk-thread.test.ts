@@ -73,22 +73,3 @@ it('answers an unchanged process with the rows the caller already has, and a cha
     await pool.dispose();
   }
 }, 30_000);
-
-it("walks on the caller for a poller's first second: a short run starts no thread; a longer one does", async () => {
-  const { ScanPool } = (await import(`${REPO_ROOT}dist/native/linux/scan-pool.js`)) as typeof PoolModule;
-  const pool = new ScanPool('worker');
-  // This process's threads, as the OS lists them: a walk thread is one more.
-  const threads = () => readdirSync('/proc/self/task').length;
-  const dirs = [{ matchPrefix: dir, display: dir }];
-  try {
-    const before = threads();
-    await pool.walk(allPids(), dirs, true);
-    await pool.walk([process.pid], dirs, false);
-    expect(threads()).toBe(before);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await pool.walk([process.pid], dirs, false);
-    expect(threads()).toBe(before + 1);
-  } finally {
-    await pool.dispose();
-  }
-}, 30_000);
