@@ -146,18 +146,27 @@ _DELETED = " (deleted)"
 class SelfInventory:
     """The one owner of the /proc/self files read at each boundary: what this process holds under the
     watched dirs, and whether a child of it lives. Read with pread on descriptors opened once, so a
-    boundary opens no file (the stack probe would record each open)."""
+    boundary opens no file (the stack probe would record each open).
+
+    /proc/self/maps is the dear part (the kernel writes out every mapping at each read): it is read
+    again only when the address space may have gained or lost a file mapping since the last read
+    (statm's size or data moved, or the stack probe saw an mmap.mmap), or when the last read found a
+    mapping under the dirs."""
 
     def __init__(self, prefixes):
         self._prefixes = prefixes
         # The dirs as /proc/self/maps spells them (bytes, no trailing separator): a maps text that
         # contains none of them maps nothing under them, and is not parsed line by line.
         self._maps_needles = [os.fsencode(p.rstrip("/")) for p in prefixes]
-        self._maps = self._children = None
+        self._maps = self._children = self._statm = self._stat = None
+        self._maps_key = None
+        self._mapped = []
         if prefixes and sys.platform.startswith("linux"):
             try:
                 self._maps = os.open("/proc/self/maps", os.O_RDONLY | os.O_CLOEXEC)
                 self._children = os.open("/proc/self/task/%d/children" % os.getpid(), os.O_RDONLY | os.O_CLOEXEC)
+                self._statm = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+                self._stat = os.open("/proc/self/stat", os.O_RDONLY | os.O_CLOEXEC)
             except OSError:
                 self.close()
 
@@ -169,17 +178,21 @@ class SelfInventory:
     def _under(self, path):
         return any(path.startswith(p) or path + "/" == p for p in self._prefixes)
 
-    def held(self):
+    def held(self, own_fds=()):
         """What this process holds under the watched dirs, or None when a scan must say it: no /proc,
         a child alive (its holdings are not ours to list), another thread (its children file is its own),
-        or more than MAX_LISTED entries."""
-        if self._maps is None or self._children is None:
+        or more than MAX_LISTED entries. ``own_fds``: the probes' own descriptors, not looked at."""
+        if self._stat is None:
             return None
         try:
-            if os.pread(self._children, 64, 0).strip() or len(os.listdir("/proc/self/task")) > 1:
+            if os.pread(self._children, 64, 0).strip() or self._threads() > 1:
                 return None
+            own = (self._maps, self._children, self._statm, self._stat) + tuple(own_fds)
             held = []
             for name in os.listdir("/proc/self/fd"):
+                fd = int(name)
+                if fd in own:
+                    continue
                 try:
                     target = os.readlink("/proc/self/fd/" + name)
                 except OSError:
@@ -188,31 +201,46 @@ class SelfInventory:
                 path = target[: -len(_DELETED)] if deleted else target
                 if not self._under(path):
                     continue
-                fd = int(name)
                 try:
                     kind = "dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"
                 except OSError:
                     continue
                 held.append({"kind": kind, "path": path, "fd": fd, "deleted": deleted})
-            mapped = set()
-            maps = self._read_maps()
-            if not any(needle in maps for needle in self._maps_needles):
-                maps = b""
-            for line in maps.decode("utf-8", "surrogateescape").splitlines():
-                fields = line.split(None, 5)
-                if len(fields) < 6 or not fields[5].startswith("/"):
-                    continue
-                deleted = fields[5].endswith(_DELETED)
-                path = fields[5][: -len(_DELETED)] if deleted else fields[5]
-                if path not in mapped and self._under(path):
-                    mapped.add(path)
-                    held.append({"kind": "mmap", "path": path, "fd": None, "deleted": deleted})
+            held.extend(self._mapped_under())
             cwd = os.readlink("/proc/self/cwd")
             if self._under(cwd):
                 held.append({"kind": "cwd", "path": cwd, "fd": None, "deleted": False})
             return held if len(held) <= MAX_LISTED else None
-        except (OSError, ValueError):
+        except (OSError, ValueError, IndexError):
             return None
+
+    def _threads(self):
+        # num_threads, the 20th field of stat: the 18th after the command name, which may hold spaces.
+        return int(os.pread(self._stat, 1024, 0).rsplit(b")", 1)[1].split()[17])
+
+    def _mapped_under(self):
+        # Asked before the maps are read: a mapping made in between is in this read and moves the key.
+        size, _resident, _shared, _text, _lib, data = os.pread(self._statm, 128, 0).split()[:6]
+        recorder = sys.modules.get("_holdwatch_stacks.recorder")
+        key = (size, data, recorder.file_maps_made() if recorder is not None else None)
+        if key == self._maps_key and not self._mapped:
+            return []
+        self._maps_key = key
+        self._mapped = []
+        maps = self._read_maps()
+        if not any(needle in maps for needle in self._maps_needles):
+            return []
+        seen = set()
+        for line in maps.decode("utf-8", "surrogateescape").splitlines():
+            fields = line.split(None, 5)
+            if len(fields) < 6 or not fields[5].startswith("/"):
+                continue
+            deleted = fields[5].endswith(_DELETED)
+            path = fields[5][: -len(_DELETED)] if deleted else fields[5]
+            if path not in seen and self._under(path):
+                seen.add(path)
+                self._mapped.append({"kind": "mmap", "path": path, "fd": None, "deleted": deleted})
+        return list(self._mapped)
 
     def _read_maps(self):
         # /proc's seq files give about a page per read: read on from where the last read ended.
@@ -226,7 +254,7 @@ class SelfInventory:
         return b"".join(chunks)
 
     def close(self):
-        for name in ("_maps", "_children"):
+        for name in ("_maps", "_children", "_statm", "_stat"):
             fd = getattr(self, name)
             setattr(self, name, None)
             if fd is not None:
@@ -278,7 +306,7 @@ class Boundary:
             message = {"type": "test-end", "seq": self._seq, "name": name, "atMs": at_ms}
             if scope is not None:
                 message["scope"] = scope
-            held = self._inventory.held() if self._inventory is not None else None
+            held = self._inventory.held((self._sock.fileno(),)) if self._inventory is not None else None
             if held is not None:
                 # Listed here: holdwatch journals it without scanning, and nothing waits.
                 message["held"] = held

@@ -50,6 +50,23 @@ function pytest(
   });
 }
 
+/** A listener that keeps every test end, and a suite dir and a watched dir of their own. */
+async function listenWithSuiteDirs(): Promise<{ seen: BoundaryTestEnd[]; suite: string; watched: string; address: string }> {
+  const seen: BoundaryTestEnd[] = [];
+  const listening = await BoundaryServer.start(
+    async (event) => void (event.type === 'test-end' && seen.push(event)),
+    (error) => {
+      throw error;
+    },
+  );
+  const suite = join(scratch, 'suite');
+  const watched = join(scratch, 'watched');
+  mkdirSync(suite);
+  mkdirSync(watched);
+  server = listening;
+  return { seen, suite, watched, address: listening.address };
+}
+
 describe('the test-boundary channel, pytest plugin to holdwatch', () => {
   it('every test end waits for the answer: the next test starts only after holdwatch has answered', async () => {
     const seen: { event: BoundaryTestEnd | BoundaryExit; pid: number; answeredAtMs: number }[] = [];
@@ -114,27 +131,54 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
   });
 
   it('a file mapped under a watched dir, its descriptor closed, is listed as held by the mapping', async () => {
-    const seen: BoundaryTestEnd[] = [];
-    server = await BoundaryServer.start(
-      async (event) => void (event.type === 'test-end' && seen.push(event)),
-      (error) => {
-        throw error;
-      },
-    );
-    const suite = join(scratch, 'suite');
-    const watched = join(scratch, 'watched');
-    mkdirSync(suite);
-    mkdirSync(watched);
+    const { seen, suite, watched, address } = await listenWithSuiteDirs();
     const mapped = join(watched, 'mapped.bin');
     writeFileSync(mapped, Buffer.alloc(4096, 1));
     writeFileSync(
       join(suite, 'test_maps.py'),
       `import mmap\nKEPT = []\ndef test_maps():\n    with open(${JSON.stringify(mapped)}, "rb") as f:\n        KEPT.append(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))\n`,
     );
-    const run = await pytest(server.address, { HOLDWATCH_WATCHED: watched }, suite);
+    const run = await pytest(address, { HOLDWATCH_WATCHED: watched }, suite);
     expect(run.status).toBe(0);
     const end = seen.find((e) => e.name === 'test_maps.py::test_maps');
     expect(end?.held).toContainEqual({ kind: 'mmap', path: mapped, fd: null, deleted: false });
+  });
+
+  it('a mapping swapped for another of the same size between tests is listed as the new one, and an unmapped one not at all', async () => {
+    const { seen, suite, watched, address } = await listenWithSuiteDirs();
+    const [a, b] = [join(watched, 'a.bin'), join(watched, 'b.bin')];
+    for (const file of [a, b]) writeFileSync(file, Buffer.alloc(4096, 1));
+    writeFileSync(
+      join(suite, 'test_swaps.py'),
+      [
+        'import mmap, os',
+        'KEPT = []',
+        'def mapped(path):',
+        '    fd = os.open(path, os.O_RDONLY)',
+        '    try:',
+        '        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)',
+        '    finally:',
+        '        os.close(fd)',
+        'def test_1_maps_a():',
+        `    KEPT.append(mapped(${JSON.stringify(a)}))`,
+        'def test_2_swaps_for_b():',
+        '    KEPT.pop().close()',
+        `    KEPT.append(mapped(${JSON.stringify(b)}))`,
+        'def test_3_unmaps():',
+        '    KEPT.pop().close()',
+        '',
+      ].join('\n'),
+    );
+    const run = await pytest(address, { HOLDWATCH_WATCHED: watched }, suite);
+    expect(run.status).toBe(0);
+    const mapsAt = (test: string) =>
+      seen
+        .find((e) => e.name === `test_swaps.py::${test}`)
+        ?.held?.filter((h) => h.kind === 'mmap')
+        .map((h) => h.path);
+    expect(mapsAt('test_1_maps_a')).toEqual([a]);
+    expect(mapsAt('test_2_swaps_for_b')).toEqual([b]);
+    expect(mapsAt('test_3_unmaps')).toEqual([]);
   });
 
   it('a wrong token is refused: nothing reaches the run, and the suite goes on', async () => {

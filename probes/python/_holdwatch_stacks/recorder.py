@@ -36,7 +36,7 @@ from .wire import encode as _encode, json_str as _json_str
 _WIRE_VERSION = 1
 _now = time.time
 
-_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": ""}
+_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0}
 # fd -> the open about to take it, for finalizer-closed detection (gc_watch.py); None when it is off.
 _gc_opened = None
 
@@ -83,6 +83,12 @@ def set_test(name):
     """The runner probes' word (probes/python-runners): the test now running here, None between tests."""
     _write_gc_closes()  # before the change: a connection found freed now was freed in the test ending
     _state["test"] = name
+
+
+def file_maps_made():
+    """How many files this process has mapped through mmap.mmap: the test-boundary inventory re-reads
+    /proc/self/maps when it moved, even if the address space kept its size."""
+    return _state["file_maps"]
 
 
 def set_scope(kind, name):
@@ -300,6 +306,7 @@ def _on_mmap(args):
     fileno = args[0] if args else -1
     if type(fileno) is not int or fileno < 0 or not _POSIX:
         return
+    _state["file_maps"] += 1
     try:
         path = os.readlink("/proc/self/fd/%d" % fileno)
     except OSError:
