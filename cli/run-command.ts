@@ -55,6 +55,7 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
       dataDir: dataDirOf(process.env, process.platform),
       workingDirectory: process,
       listed: true,
+      walkThread: 'caller',
       ...(options.grace === undefined ? {} : { graceMs: options.grace }),
       io: {
         stdin: 'inherit',

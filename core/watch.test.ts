@@ -3,7 +3,7 @@ import type { Holder } from '../contract/holders.js';
 import { holderRow as holder } from '../tests/support/holder-row.js';
 import { ManualClock } from '../tests/support/manual-clock.js';
 import type { ChangeFeed, ChangeNews, HolderSource, ScanRequest, ScanResult, WatchDir } from './platform.js';
-import { THOROUGH_SCAN_MS, Watcher, type PollOutcome } from './watch.js';
+import { THOROUGH_SCAN_MS, Watcher, type PollOutcome, type WatcherOptions } from './watch.js';
 
 /** A scripted source: each scan returns the next holder list and records what it was asked. */
 class ScriptedSource implements HolderSource {
@@ -47,6 +47,26 @@ class ScriptedFeed implements ChangeFeed {
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 const dir: WatchDir = { input: '/w', display: '/w', matchPrefix: '/w', caseInsensitive: false };
+
+/** A watcher polling `focusPid` every 100 ms and the whole system every second, over a fixed world. */
+function focusedWatcher(world: Holder[], focusPid: number, extra: Partial<WatcherOptions> = {}) {
+  const clock = new ManualClock();
+  const source = new ScriptedSource([world], clock);
+  const watcher = new Watcher({
+    source,
+    dirs: [dir],
+    clock,
+    fullIntervalMs: 1000,
+    focusIntervalMs: 100,
+    focusPids: () => [focusPid],
+    onPoll: () => {},
+    onError: (e) => {
+      throw e;
+    },
+    ...extra,
+  });
+  return { source, clock, watcher };
+}
 
 describe('Watcher', () => {
   it('with maxRetryDelayMs, waits twice as long after each failed poll, up to the cap, and back to the interval after a success', async () => {
@@ -98,20 +118,7 @@ describe('Watcher', () => {
   });
 
   it('polls focus pids often and the whole system at the full interval', async () => {
-    const source = new ScriptedSource([[holder(1, '/w/a'), holder(2, '/w/b')]]);
-    const clock = new ManualClock();
-    const watcher = new Watcher({
-      source,
-      dirs: [dir],
-      clock,
-      fullIntervalMs: 1000,
-      focusIntervalMs: 100,
-      focusPids: () => [1],
-      onPoll: () => {},
-      onError: (e) => {
-        throw e;
-      },
-    });
+    const { source, clock, watcher } = focusedWatcher([holder(1, '/w/a'), holder(2, '/w/b')], 1);
     watcher.start();
     clock.advance(0);
     await flush();
@@ -247,6 +254,31 @@ describe('Watcher', () => {
       ).toBe(true);
       watcher.dispose();
     });
+  });
+
+  it("a run's watch makes its full scans idle checks after the first, one thorough every THOROUGH_SCAN_MS and at scanNow", async () => {
+    const { source, clock, watcher } = focusedWatcher([], 42, { strangersByIdleCheck: true });
+    watcher.start();
+    const fullScans = () => source.requests.filter((r) => r.pids === undefined).map((r) => (r.idleCheck ? 'idle' : 'thorough'));
+    for (let t = 0; t <= 3000; t += 100) {
+      clock.advance(t === 0 ? 0 : 100);
+      await flush();
+    }
+    expect(fullScans()).toEqual(['thorough', 'idle', 'idle', 'idle']);
+    // The run's own process is walked whole at every focus poll between them.
+    expect(source.requests.filter((r) => r.pids?.includes(42) && r.idleCheck === undefined).length).toBeGreaterThan(20);
+    await watcher.scanNow();
+    expect(fullScans().at(-1)).toBe('thorough');
+    for (let t = 0; t < THOROUGH_SCAN_MS + 1000; t += 100) {
+      clock.advance(100);
+      await flush();
+    }
+    expect(
+      fullScans()
+        .slice(5)
+        .filter((k) => k === 'thorough'),
+    ).toHaveLength(1);
+    watcher.dispose();
   });
 
   it('scanNow brings back the fast pace (a failure line, a run that starts)', async () => {

@@ -57,6 +57,15 @@ export interface WatcherOptions {
   onPoll: (outcome: PollOutcome) => void;
   onError: (error: unknown) => void;
   /**
+   * A run's watch: its own processes (focusPids) are walked every focusIntervalMs, so its full scans
+   * look for strangers, and a stranger that held nothing comes to hold something by a new fd, a chdir
+   * or a chroot, which an idle check (ScanRequest.idleCheck) sees. Its full scans after the first are
+   * idle checks, whatever the change feed says, with a thorough one every THOROUGH_SCAN_MS and at each
+   * scanNow (a failure line). What that can miss for up to THOROUGH_SCAN_MS: a stranger that opened
+   * something under the dirs while closing another fd, or mapped a file and closed its fd.
+   */
+  strangersByIdleCheck?: boolean;
+  /**
    * After a failed poll the next waits twice as long as the last (from fullIntervalMs), up to this; a
    * success resets it. Absent: the schedule stays as it is (a run's polls must not fall behind its tests).
    */
@@ -153,8 +162,9 @@ export class Watcher {
     const { changes, clock } = this.options;
     const news = changes?.take();
     const nowMs = clock.now();
-    const idleCheck = changes?.coversTree === true && this.quietSinceThorough && nowMs - this.lastThoroughAtMs < THOROUGH_SCAN_MS;
-    if (news?.underDirs) {
+    const quiet = this.options.strangersByIdleCheck === true || (changes?.coversTree === true && this.quietSinceThorough);
+    const idleCheck = quiet && nowMs - this.lastThoroughAtMs < THOROUGH_SCAN_MS;
+    if (news?.underDirs && this.options.strangersByIdleCheck !== true) {
       this.pace.hurry();
       this.quietSinceThorough = false;
     }
@@ -162,7 +172,7 @@ export class Watcher {
       // Something opened under the dirs after a quiet spell: most likely by a process whose fd count
       // moved, which the idle check shows in a fraction of a thorough scan's time; that follows at once.
       if (!idleCheck) await this.poll('thorough');
-      else if (!news?.underDirs) await this.poll('idle');
+      else if (!news?.underDirs || this.options.strangersByIdleCheck === true) await this.poll('idle');
       else {
         await this.poll('preview');
         await this.poll('thorough');

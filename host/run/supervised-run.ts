@@ -70,6 +70,13 @@ export interface SupervisedRunOptions {
    * the watched dirs (DEFAULT_GRACE_MS; 0: not at all).
    */
   graceMs?: number;
+  /**
+   * Linux: where the run's /proc walks go. A terminal's run walks on its own thread ('caller'): a walk
+   * thread's boot costs a short suite more than all its walks, and only the command's output, which
+   * waits for it, is held up by one. A host that serves pages walks on a thread of its own ('worker',
+   * the default).
+   */
+  walkThread?: 'caller' | 'worker';
 }
 
 export interface SupervisedRun {
@@ -143,7 +150,7 @@ interface PreparedRun {
 /** Everything before the command starts: the dirs, the backend warmed, the journal begun, the probes' channels. */
 async function prepareRun(options: SupervisedRunOptions, owned: DisposableStore): Promise<PreparedRun> {
   const { command } = options;
-  const holders = await openHolderSource({ walkThread: 'worker' });
+  const holders = await openHolderSource({ walkThread: options.walkThread ?? 'worker' });
   own(owned, 'stopping the scan workers', () => holders.dispose());
   const dirs: WatchDir[] = [];
   for (const input of options.watch) {

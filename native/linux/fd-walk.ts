@@ -84,8 +84,13 @@ interface Walk {
   kinds: FdKindCache | undefined;
   memo: FdRowMemo | undefined;
   quiet: QuietProcesses | undefined;
-  /** Remember quiet processes: only walks that may skip them pay for it. */
+  /** Skip the quiet processes whose fd count, cwd and root are unchanged. */
   idleCheck: boolean;
+  /**
+   * Remember quiet processes: a walk of the whole system does (three calls a quiet process, a small
+   * part of its walk), so the idle check after a thorough scan already skips them; a focus poll not.
+   */
+  remember: boolean;
   walkId: number;
   out: WalkResult;
 }
@@ -112,6 +117,7 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
     memo,
     quiet,
     idleCheck: options.idleCheck === true && quiet !== undefined,
+    remember: quiet !== undefined && (options.idleCheck === true || options.cover !== undefined),
     walkId: options.walkId ?? 0,
     out,
   };
@@ -156,20 +162,20 @@ function walkPid(pid: number, walk: Walk): void {
   if (batch.count === 0 && otherRows.length === 0) {
     walk.kinds?.forget(pid);
     walk.memo?.forget(pid);
-    if (walk.idleCheck) walk.quiet?.remember(pid, reader);
+    if (walk.remember) walk.quiet?.remember(pid, reader);
     return;
   }
   const remembered = walk.memo?.get(pid);
   const sameLinks = remembered !== undefined && !batch.marked && batch.equals(remembered.bytes);
   // Links that only start like a dir ("<dir>-other/..."), as last time: nothing to read or make.
   if (sameLinks && remembered.rows.length === 0 && otherRows.length === 0) {
-    if (walk.idleCheck) walk.quiet?.remember(pid, reader);
+    if (walk.remember) walk.quiet?.remember(pid, reader);
     return;
   }
   let fdRows = sameLinks ? remembered.rows : makeFdRows(pid, walk);
   if (fdRows.length === 0 && otherRows.length === 0) {
     walk.memo?.set(pid, { bytes: batch.copy(), rows: fdRows, startedAtMs: null, walkId: walk.walkId });
-    if (walk.idleCheck) walk.quiet?.remember(pid, reader);
+    if (walk.remember) walk.quiet?.remember(pid, reader);
     return;
   }
   walk.quiet?.forget(pid);

@@ -61,6 +61,17 @@ describe('QuietProcesses in an idle check', () => {
     expect(third.rows.filter((r) => r.pid === opener.pid).map((r) => [r.kind, r.path])).toEqual([['file', join(dir, 'held.txt')]]);
   });
 
+  it('a thorough walk of the whole system remembers the quiet processes, so the idle check after it skips them; a focus walk does not', async () => {
+    const still = await pythonOpener();
+    const quiet = new QuietProcesses();
+    walkPids([still.pid], dirs, { quiet, reader: nodeProcReader });
+    expect(quiet.isStillQuiet(still.pid, nodeProcReader)).toBe(false);
+    const pids = listPids();
+    walkPids(pids, dirs, { quiet, reader: nodeProcReader, cover: pids });
+    expect(quiet.isStillQuiet(still.pid, nodeProcReader)).toBe(true);
+    expect(idleWalk(quiet).reader.mapsRead.has(still.pid)).toBe(false);
+  });
+
   it('forgets a process that came to hold something, and every process when the dirs change', async () => {
     const opener = await pythonOpener();
     const quiet = new QuietProcesses();
