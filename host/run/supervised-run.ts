@@ -332,7 +332,12 @@ interface RunningChild {
 
 /** Spawns the command, hands its output on unchanged, forwards signals. */
 function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }: ChildOptions, supervisor: RunSupervisor): RunningChild {
-  const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd });
+  // Ctrl-C in a terminal already reached the whole foreground group, the command included.
+  const onTty = io.stdin === 'inherit' && Boolean(process.stdin.isTTY);
+  // Off a terminal holdwatch forwards every signal, so the command gets a process group of its own: a
+  // signal sent to holdwatch's group (CI cancelling a job, `timeout`) then reaches it once, forwarded.
+  const ownGroup = io.forwardSignals && !onTty;
+  const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd, detached: ownGroup });
   supervisor.attach(child.pid ?? -1);
   const exited = new Promise<number>((resolve, reject) => {
     const stdoutParser = new SniffingParser(command.join(' '), systemClock, tapParser);
@@ -355,8 +360,6 @@ function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }:
       for (const line of stderrLines.push(decoders.err.decode(chunk, { stream: true })).lines) supervisor.outputLine(line.text);
     });
     const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-    // Ctrl-C in a terminal already reached the whole foreground group, the command included.
-    const onTty = io.stdin === 'inherit' && Boolean(process.stdin.isTTY);
     const signals: NodeJS.Signals[] = !io.forwardSignals ? [] : onTty ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
     const handlers = signals.map((s) => [s, forward(s)] as const);
     const ignoreInt = () => {};
