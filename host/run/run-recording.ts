@@ -34,8 +34,12 @@ export interface RunRecordingSetup {
   onError: (error: unknown) => void;
 }
 
+/**
+ * The start time, for people and for sorting, and 64 random bits: another user cannot guess the name of
+ * a run's files before they exist.
+ */
 export function newRunId(): string {
-  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(8).toString('hex')}`;
 }
 
 export class RunRecording {

@@ -47,7 +47,7 @@ describe('the data holdwatch keeps', () => {
     const runs = join(data, 'runs');
     expect(mode(runs)).toBe(0o700);
     const files = readdirSync(runs);
-    const journal = files.find((f) => /^\d{8}T\d{6}-[0-9a-f]{6}\.jsonl$/.test(f))!;
+    const journal = files.find((f) => /^\d{8}T\d{6}-[0-9a-f]{16}\.jsonl$/.test(f))!;
     expect(journal).toBeDefined();
     expect(mode(join(runs, journal))).toBe(0o600);
     expect(mode(join(runs, journal.replace('.jsonl', '.events.jsonl')))).toBe(0o600);
