@@ -31,6 +31,10 @@ export type OnTestEnd = (event: BoundaryTestEnd | BoundaryExit, pid: number) => 
 
 export class BoundaryServer {
   private readonly sockets = new Set<Socket>();
+  /** Each connection's handlers in flight, chained in the order its lines came. */
+  private readonly handling = new Map<Socket, Promise<void>>();
+  /** Called when a connection ends; settle() waits for its connections this way. */
+  private onSocketGone: (() => void) | null = null;
 
   private constructor(
     private readonly server: Server,
@@ -66,6 +70,35 @@ export class BoundaryServer {
     return self;
   }
 
+  /**
+   * Reads what the run's test processes already said, before close(): connections still waiting to be
+   * accepted and lines not read yet, up to each connection's end (a process that exited has closed its
+   * end: its lines are all there) or `withinMs` (one that outlives the command keeps its own open), then
+   * waits for their handlers. A short test's process may exit, and the command with it, before holdwatch
+   * read a word of what it sent.
+   */
+  async settle(withinMs: number): Promise<void> {
+    // Past one poll phase of the loop, which accepts the queued connections: the first immediate may
+    // run before it (when called from an I/O callback), the second runs after one.
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (this.sockets.size > 0) return;
+        clearTimeout(timer);
+        this.onSocketGone = null;
+        resolve();
+      };
+      this.onSocketGone = check;
+      timer = setTimeout(() => {
+        this.onSocketGone = null;
+        resolve();
+      }, withinMs);
+      check();
+    });
+    await Promise.all(this.handling.values());
+  }
+
   /** Idempotent: stops listening and drops the connections (their test processes stop waiting at once). */
   close(): void {
     this.server.close();
@@ -82,8 +115,12 @@ export class BoundaryServer {
     socket.unref();
     let pid: number | null = null;
     let queue = Promise.resolve();
-    const drop = () => {
+    const gone = () => {
       this.sockets.delete(socket);
+      this.onSocketGone?.();
+    };
+    const drop = () => {
+      gone();
       socket.destroy();
     };
     readJsonLines(
@@ -107,8 +144,9 @@ export class BoundaryServer {
           .then(() => onTestEnd(event, from))
           .catch(onError) // the test process is answered even when the scan failed: it must go on
           .then(() => (answered ? writeJsonLine(socket, { type: 'ack', seq: event.seq }) : undefined));
+        this.handling.set(socket, queue);
       },
-      () => this.sockets.delete(socket),
+      gone,
     );
   }
 

@@ -35,6 +35,12 @@ export interface RunRecordingSetup {
 }
 
 /**
+ * At the command's exit, how long the boundary channel's open connections are read on: a test process
+ * that exited has closed its own, so this bounds only the wait for one that outlives the command.
+ */
+const BOUNDARY_SETTLE_MS = 500;
+
+/**
  * The start time, for people and for sorting, and 64 random bits: another user cannot guess the name of
  * a run's files before they exist.
  */
@@ -127,6 +133,7 @@ export class RunRecording {
 
   /** The run is over: last events, last scan, leftovers, stacks, then the end entry. */
   async finish(exitCode: number | null): Promise<RunRecord> {
+    await this.boundary?.settle(BOUNDARY_SETTLE_MS);
     this.boundary?.close();
     for (const tail of this.tails) tail.close();
     const { dirs } = this.setup;
