@@ -3,6 +3,33 @@
 (() => {
   const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const frame = () => new Promise((r) => requestAnimationFrame(r));
+  /** The table's count: its first number ("100,000 holders", "99,990 holding · 10 no longer"). */
+  const shownCount = () => Number((document.querySelector('[data-testid=row-count]')?.textContent ?? '').split(' ')[0].replace(/\D/g, '') || 0);
+
+  // The real backend: when the first message carrying the watch's holders arrives on the WebSocket.
+  // This listener is added in the constructor, so it runs before the app's own.
+  let firstHoldersMessageMs = null;
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (m) => {
+        if (firstHoldersMessageMs === null && typeof m.data === 'string' && m.data.startsWith('{"event":{"channel":"watch"'))
+          firstHoldersMessageMs = performance.now();
+      });
+    }
+  };
+  // When the page first showed its start screen, its first holder row and `expected` holders: seen
+  // as the DOM changes, stamped at the next frame (when they are painted).
+  const seen = { pageReadyMs: null, firstRowMs: null };
+  const stamp = (key) => {
+    seen[key] = 0;
+    requestAnimationFrame(() => (seen[key] = performance.now()));
+  };
+  new MutationObserver(() => {
+    if (seen.pageReadyMs === null && document.querySelector('#dir, [data-testid=row-count]')) stamp('pageReadyMs');
+    if (seen.firstRowMs === null && document.querySelector('[role=row][data-pid]')) stamp('firstRowMs');
+  }).observe(document, { childList: true, subtree: true });
 
   window.__hwBench = {
     /** Click Watch; time until the table says `expected` rows and shows the first ones. */
@@ -14,6 +41,12 @@
       }
       await frames();
       return performance.now() - t0;
+    },
+    /** After the page opened onto a watch (`holdwatch ui --watch`): when it was ready, got the holders, showed them. */
+    async arrival(expected) {
+      while (!seen.firstRowMs || shownCount() < expected) await new Promise((r) => setTimeout(r, 1));
+      await frame();
+      return { pageReadyMs: seen.pageReadyMs, firstHoldersMessageMs, firstRowMs: seen.firstRowMs, allRowsMs: performance.now() };
     },
     /** How long the DEMO backend took to invent its holders at page load (demo-service.ts's DEMO_HOLDERS_MEASURE), or null. */
     demoHoldersMs() {

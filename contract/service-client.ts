@@ -2,7 +2,19 @@
 // untrusted sender before calling the service; a front end validates each result and event before
 // acting on it. Pure (zod only): Electron's main and preload, the web host and the renderer use it.
 import { z } from 'zod';
-import { SERVICE_METHODS, ServiceEventSchema, type HoldwatchService, type RequestOf, type ResultOf, type ServiceEvent, type ServiceMethod } from './service.js';
+import { compileCheck, REFUSED } from './compiled-check.js';
+import {
+  SERVICE_METHODS,
+  ServiceEventSchema,
+  WATCH_EVENTS_PER_MESSAGE,
+  WATCH_FIRST_MESSAGE_EVENTS,
+  WatchEventsMessageSchema,
+  type HoldwatchService,
+  type RequestOf,
+  type ResultOf,
+  type ServiceEvent,
+  type ServiceMethod,
+} from './service.js';
 
 /** A payload that does not match the contract: rejected with this, never acted on. */
 export class ContractError extends Error {
@@ -32,7 +44,10 @@ export async function dispatchRequest(service: HoldwatchService, method: unknown
 /** Subscribes to every event stream of a service, as one stream of envelopes. */
 export function subscribeAll(service: HoldwatchService, emit: (event: ServiceEvent) => void): () => void {
   const offs = [
-    service.onWatchEvent((watchId, event) => emit({ channel: 'watch', watchId, event })),
+    service.onWatchEvents((watchId, events) => {
+      for (let from = 0, size = WATCH_FIRST_MESSAGE_EVENTS; from < events.length; from += size, size = Math.min(2 * size, WATCH_EVENTS_PER_MESSAGE))
+        emit({ channel: 'watch', watchId, events: events.slice(from, from + size) });
+    }),
     service.onWatchStatus((watchId, status) => emit({ channel: 'watch-status', watchId, status })),
     service.onRunEvent((runId, event) => emit({ channel: 'run', runId, event })),
     service.onOpenDirRequest((request) => emit({ channel: 'open-dir', request })),
@@ -40,7 +55,18 @@ export function subscribeAll(service: HoldwatchService, emit: (event: ServiceEve
   return () => offs.forEach((off) => off());
 }
 
+let checkWatchEvents: ReturnType<typeof compileCheck<typeof WatchEventsMessageSchema>> | null = null;
+
+/**
+ * Watch events, the stream that carries every holder, take the compiled check (compiled-check.ts);
+ * the rest, and anything it refuses, go through zod, which names what is wrong.
+ */
 export function parseServiceEvent(value: unknown): ServiceEvent {
+  if ((value as { channel?: unknown } | null)?.channel === 'watch') {
+    checkWatchEvents ??= compileCheck(WatchEventsMessageSchema);
+    const checked = checkWatchEvents(value);
+    if (checked !== REFUSED) return checked;
+  }
   return check(ServiceEventSchema, value, 'event');
 }
 
@@ -89,7 +115,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     listActiveRuns: () => call('listActiveRuns', undefined),
     attachRun: (r) => call('attachRun', r),
     elevateScanner: (r) => call('elevateScanner', r),
-    onWatchEvent: listen((e) => (e.channel === 'watch' ? [e.watchId, e.event] : null)),
+    onWatchEvents: listen((e) => (e.channel === 'watch' ? [e.watchId, e.events] : null)),
     onWatchStatus: listen((e) => (e.channel === 'watch-status' ? [e.watchId, e.status] : null)),
     onRunEvent: listen((e) => (e.channel === 'run' ? [e.runId, e.event] : null)),
     onOpenDirRequest: listen((e) => (e.channel === 'open-dir' ? [e.request] : null)),

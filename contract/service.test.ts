@@ -51,7 +51,7 @@ function recordingService(): HoldwatchService & { calls: [string, unknown][] } {
     listActiveRuns: record('listActiveRuns'),
     attachRun: record('attachRun'),
     elevateScanner: record('elevateScanner'),
-    onWatchEvent: none,
+    onWatchEvents: none,
     onWatchStatus: none,
     onRunEvent: none,
     onOpenDirRequest: none,
@@ -76,7 +76,7 @@ describe('dispatchRequest (the host side)', () => {
   it.each([
     ['unknown method', 'rmrf', {}],
     ['inherited name', 'constructor', {}],
-    ['method that is an event', 'onWatchEvent', {}],
+    ['method that is an event', 'onWatchEvents', {}],
     ['missing dirs', 'startWatch', {}],
     ['dirs not strings', 'startWatch', { dirs: [1] }],
     ['empty dirs', 'startWatch', { dirs: [] }],
@@ -148,13 +148,13 @@ describe('serviceClient (the front-end side)', () => {
     const invalid: ContractError[] = [];
     const client = serviceClient(t, (e) => invalid.push(e));
     const seen: unknown[] = [];
-    const off = client.onWatchEvent((watchId, event) => seen.push([watchId, event.type, holderKey(event.holder)]));
-    t.emit({ channel: 'watch', watchId: 'w1', event: { type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder } });
-    t.emit({ channel: 'watch', watchId: 'w1', event: { type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder: { ...holder, kind: 'socket' } } });
+    const off = client.onWatchEvents((watchId, events) => events.forEach((event) => seen.push([watchId, event.type, holderKey(event.holder)])));
+    t.emit({ channel: 'watch', watchId: 'w1', events: [{ type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder }] });
+    t.emit({ channel: 'watch', watchId: 'w1', events: [{ type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder: { ...holder, kind: 'socket' } }] });
     t.emit('garbage');
     t.emit({ channel: 'run', runId: 'r1', event: { type: 'output', stream: 'stdout', text: 'hi' } });
     off();
-    t.emit({ channel: 'watch', watchId: 'w1', event: { type: 'gone', at: '2024-01-01T00:00:00.000Z', holder } });
+    t.emit({ channel: 'watch', watchId: 'w1', events: [{ type: 'gone', at: '2024-01-01T00:00:00.000Z', holder }] });
     expect(seen).toEqual([['w1', 'appeared', '42/1000/file/fd 3//tmp/x/a.log']]);
     expect(invalid).toHaveLength(2);
     expect(invalid[0]).toBeInstanceOf(ContractError);
@@ -193,7 +193,7 @@ describe('a directory to open in the contract', () => {
     const client = serviceClient({ invoke: async () => null, onEvent: (l) => (listeners.add(l), () => listeners.delete(l)) }, () => {});
     const seen: unknown[] = [];
     client.onOpenDirRequest((request) => seen.push(request));
-    client.onWatchEvent(() => seen.push('not this one'));
+    client.onWatchEvents(() => seen.push('not this one'));
     listeners.forEach((l) => l({ channel: 'open-dir', request: { dir: 'C:\\work' } }));
     listeners.forEach((l) => l({ channel: 'open-dir', request: { dir: 42 } }));
     expect(seen).toEqual([{ dir: 'C:\\work' }]);

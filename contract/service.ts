@@ -161,9 +161,26 @@ type Call<M extends ServiceMethod> = [RequestOf<M>] extends [undefined]
   ? () => Promise<ResultOf<M>>
   : (request: RequestOf<M>) => Promise<[ResultOf<M>] extends [undefined] ? void : ResultOf<M>>;
 
+/**
+ * How one poll's watch events are cut into messages: the first small, so a page shows the first rows
+ * at once; each next one twice the last, up to the most one message carries. A first scan of 100,000
+ * holders is then eight messages, not one of tens of MB, and a page folds each into its table once
+ * (every fold sorts the whole table, so a fold per thousand holders would cost more than the holders).
+ */
+export const WATCH_FIRST_MESSAGE_EVENTS = 1_000;
+export const WATCH_EVENTS_PER_MESSAGE = 32_000;
+
+/** One poll's watch events, or one slice of them (subscribeAll cuts a poll into these). */
+export const WatchEventsMessageSchema = z.object({
+  channel: z.literal('watch'),
+  watchId: id,
+  events: z.array(WatchEventSchema).min(1).max(WATCH_EVENTS_PER_MESSAGE),
+});
+export type WatchEventsMessage = z.infer<typeof WatchEventsMessageSchema>;
+
 /** Everything the service pushes, on one stream. */
 export const ServiceEventSchema = z.discriminatedUnion('channel', [
-  z.object({ channel: z.literal('watch'), watchId: id, event: WatchEventSchema }),
+  WatchEventsMessageSchema,
   z.object({ channel: z.literal('watch-status'), watchId: id, status: WatchStatusSchema }),
   z.object({ channel: z.literal('run'), runId: id, event: RunEventSchema }),
   /** A second start of the app named a directory: the window opens onto it. */
@@ -173,7 +190,8 @@ export type ServiceEvent = z.infer<typeof ServiceEventSchema>;
 
 /** Subscriptions to the event stream, one per channel; each returns its unsubscribe function. */
 export interface ServiceSubscriptions {
-  onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void;
+  /** Each poll's changes at once (a first scan: every holder), in the order the watch saw them. */
+  onWatchEvents(listener: (watchId: string, events: readonly WatchEvent[]) => void): () => void;
   onWatchStatus(listener: (watchId: string, status: WatchStatus) => void): () => void;
   onRunEvent(listener: (runId: string, event: RunEvent) => void): () => void;
   onOpenDirRequest(listener: (request: DirToOpen) => void): () => void;

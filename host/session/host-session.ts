@@ -109,7 +109,7 @@ export class HostSession implements HoldwatchService {
     return this.watches.elevate(watchId);
   }
 
-  onWatchEvent(listener: (watchId: string, event: WatchEvent) => void): () => void {
+  onWatchEvents(listener: (watchId: string, events: readonly WatchEvent[]) => void): () => void {
     return this.watches.events.on(listener);
   }
 

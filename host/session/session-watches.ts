@@ -58,7 +58,7 @@ const IN_PROCESS = { walkThread: 'worker', offMainThread: true } as const;
 const MAX_RETRY_DELAY_MS = 30_000;
 
 export class SessionWatches {
-  readonly events = new Emitter<[string, WatchEvent]>((error) => this.options.onListenerError(error));
+  readonly events = new Emitter<[string, readonly WatchEvent[]]>((error) => this.options.onListenerError(error));
   readonly statuses = new Emitter<[string, WatchStatus]>((error) => this.options.onListenerError(error));
   private readonly watches = new Map<string, LiveWatch>();
   private scannerPlan: Promise<ScannerPlan> | null = null;
@@ -93,7 +93,7 @@ export class SessionWatches {
       ...pacing.options,
       beforePoll: watchedDirsGuard(resolved),
       onPoll: ({ events, result, full }) => {
-        for (const event of events) this.events.emit(watchId, event);
+        if (events.length > 0) this.events.emit(watchId, events);
         if (full)
           this.emitStatus(watchId, {
             scans: ++scans,

@@ -99,7 +99,7 @@ export function demoTerminalRun(nowMs: number): { active: ActiveRun; history: Ru
 }
 
 export class DemoService implements HoldwatchService {
-  private readonly watch = new Set<Listener<[string, WatchEvent]>>();
+  private readonly watch = new Set<Listener<[string, readonly WatchEvent[]]>>();
   private readonly status = new Set<Listener<[string, WatchStatus]>>();
   private readonly run = new Set<Listener<[string, RunEvent]>>();
 
@@ -133,7 +133,8 @@ export class DemoService implements HoldwatchService {
       const { ready } = this;
       this.ready = null; // a second watch invents its own, as before: a closed handle comes back with it
       this.holders = ready && ready.dir === dirs[0] ? ready.holders : demoHolders(this.count, dirs[0]!, Date.now());
-      for (const holder of this.holders) for (const l of this.watch) l(watchId, { type: 'appeared', at, holder });
+      const events = this.holders.map((holder) => ({ type: 'appeared' as const, at, holder }));
+      for (const l of this.watch) l(watchId, events);
       for (const l of this.status) l(watchId, { scans: 1, holders: this.count, denied: 0, error: null });
     }, 0);
     return { watchId };
@@ -186,7 +187,7 @@ export class DemoService implements HoldwatchService {
     if (!holder) throw new Error(`handle ${handle} of process ${pid} no longer names ${path}: nothing closed`);
     this.closed.add(holder); // its process lives on: the details panel still reads it
     const at = new Date().toISOString();
-    for (const l of this.watch) l('demo', { type: 'gone', at, holder });
+    for (const l of this.watch) l('demo', [{ type: 'gone', at, holder }]);
   }
   /** An invented stack (gdb's shape, or a minidump's on a Windows dir) after a pause, so progress and result show offline. */
   async captureLiveStack({ pid }: LiveStackRequestDto): Promise<CapturedLiveStack> {
@@ -228,7 +229,7 @@ export class DemoService implements HoldwatchService {
   async elevateScanner(): Promise<never> {
     throw new Error('the demo backend has no scanner to elevate');
   }
-  onWatchEvent(l: Listener<[string, WatchEvent]>) {
+  onWatchEvents(l: Listener<[string, readonly WatchEvent[]]>) {
     this.watch.add(l);
     return () => void this.watch.delete(l);
   }

@@ -211,9 +211,9 @@ describe('what the table shows', () => {
 
 describe('wireStore', () => {
   it('batches the events of one frame into one store update', () => {
-    const listeners: { watch?: (id: string, e: WatchEvent) => void } = {};
+    const listeners: { watch?: (id: string, events: readonly WatchEvent[]) => void } = {};
     const service = {
-      onWatchEvent: (l: (id: string, e: WatchEvent) => void) => ((listeners.watch = l), () => {}),
+      onWatchEvents: (l: (id: string, events: readonly WatchEvent[]) => void) => ((listeners.watch = l), () => {}),
       onWatchStatus: () => () => {},
       onRunEvent: () => () => {},
     } as unknown as HoldwatchService;
@@ -223,7 +223,7 @@ describe('wireStore', () => {
     const off = wireStore(service, scheduler);
     let updates = 0;
     const unsubscribe = useStore.subscribe(() => updates++);
-    for (let i = 0; i < 500; i++) listeners.watch!('w1', { type: 'appeared', at: AT, holder: holder({ pid: 2000 + i }) });
+    for (let i = 0; i < 500; i++) listeners.watch!('w1', [{ type: 'appeared', at: AT, holder: holder({ pid: 2000 + i }) }]);
     expect(frames).toHaveLength(1);
     frames.shift()!();
     expect(updates).toBe(1);

@@ -34,7 +34,9 @@ export function wireStore(service: HoldwatchService, scheduler: Scheduler = brow
     if (batch.length > 0) useStore.setState((state) => applyBatch(state, batch, scheduler.now()));
   };
   const offs = [
-    service.onWatchEvent((watchId, event) => push({ channel: 'watch', watchId, event })),
+    service.onWatchEvents((watchId, events) => {
+      for (const event of events) push({ channel: 'watch', watchId, event });
+    }),
     service.onWatchStatus((watchId, status) => push({ channel: 'watch-status', watchId, status })),
     service.onRunEvent((runId, event) => push({ channel: 'run', runId, event })),
     scheduler.every(() => {

@@ -116,7 +116,7 @@ describe('HostSession.getProcessDetails', () => {
 
   it('reads cwd, the run tag, children, the handle count, and each holding with its access', async () => {
     const seen: Holder[] = [];
-    const off = session.onWatchEvent((_id, event) => event.type === 'appeared' && seen.push(event.holder));
+    const off = session.onWatchEvents((_id, events) => events.forEach((event) => event.type === 'appeared' && seen.push(event.holder)));
     const { watchId } = await session.startWatch({ dirs: [watched], intervalMs: 200 });
     const holder = await pythonHoldingForDetails(watched, { ...process.env, HOLDWATCH_RUN: 'tag-from-test' });
     try {

@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS as FLAGS } from '../../bench/ui-browser.js';
 import { CLI, REPO_ROOT } from '../support/cli.js';
 import { pythonHoldingFile } from '../support/holders.js';
 
-export const CHROMIUM = process.env.HOLDWATCH_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM };
 /** The two window sizes developers use: a laptop's and a desktop monitor's. */
 export const WINDOW_SIZES = [
   { width: 1280, height: 800 },
@@ -18,16 +19,6 @@ export const WINDOW_SIZES = [
 /** examples/pytest-leak/test_leak.py: `log = open(work_dir() / "session.log", "w")`. */
 export const PYTEST_LEAK_OPEN_LINE = 21;
 export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts', 'ui');
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 export interface RunningUi {
   /** As printed: the token in its fragment. */
