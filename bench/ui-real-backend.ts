@@ -3,6 +3,7 @@
 // round opens a page onto watching that directory. Times are the page's own, from its navigation
 // start: page ready, the first message of holders in (the host's first scan of every process is in
 // it), the first rows painted, every holder counted; then scroll frame times over the full list.
+import { loadavg } from 'node:os';
 import { median } from './stats.js';
 import { createFixture } from './fixture.js';
 import {
@@ -69,6 +70,12 @@ function printRounds(holders: number, processes: number, heldFds: number, rounds
   };
   console.log(
     `\nui-volume: ${holders} holders on the REAL backend: ${heldFds} fds held by ${processes} Python processes, \`holdwatch ui --watch\` over its WebSocket; ${rounds.length} rounds`,
+  );
+  // The host, the browser and the page share the machine's cores: the times scale with what else runs.
+  console.log(
+    `  load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')}`,
   );
   const a = (r: Round) => r.arrival;
   line('page ready (start screen shown)', (r) => a(r).pageReadyMs);
