@@ -59,7 +59,8 @@ export const HOLDER_COLUMNS = [
   {
     id: 'kind',
     label: 'Kind',
-    width: '68px',
+    // "file 16672" whole: a process holding tens of thousands of files has five-digit fds.
+    width: '84px',
     sortValue: (row) => row.holder.kind,
     filterText: (row) => row.holder.kind,
     // The handle tells apart two rows of one process on one path (rm opens a dir twice).
