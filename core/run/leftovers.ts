@@ -16,18 +16,13 @@ export interface RunPlace {
 }
 
 /**
+ * `created`: the entries under a watched dir that were not there before the run.
  * `birthTickMs`: how far behind the moment a birth time may read (Linux stamps file times from the
  * kernel's coarse clock, which advances once a tick). The moment lies within that tick after the stamp;
  * it is placed at the tick's middle, the least error either way.
  */
-export function findLeftovers(
-  before: ReadonlySet<string>,
-  after: readonly CreatedEntry[],
-  placeAt: (ms: number) => RunPlace,
-  style: PathStyle,
-  birthTickMs = 0,
-): LeftoverRecord[] {
-  const fresh = after.filter((e) => !before.has(e.path)).sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
+export function findLeftovers(created: readonly CreatedEntry[], placeAt: (ms: number) => RunPlace, style: PathStyle, birthTickMs = 0): LeftoverRecord[] {
+  const fresh = [...created].sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
   const fold = (p: string) => (style.caseInsensitive ? p.toUpperCase() : p);
   // A place as one comparable word: a file that appeared where its new folder did is not listed apart.
   const placeKey = (p: RunPlace) => (p.during !== null ? `during:${p.during}` : p.after !== null ? `after:${p.after}` : 'before');

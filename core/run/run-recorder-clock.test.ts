@@ -26,7 +26,7 @@ const storeFiles = [1, 2, 3, 4, 5].map((n) => ({ path: `/w/store/run-${n}.json`,
 describe('leftovers placed on the runner’s own clock', () => {
   it('each file of a quiet pytest run lands on the test that wrote it, not the last one', () => {
     const recorder = replayedRun(START, fiveShortTests(true));
-    const leftovers = findLeftovers(new Set(['/w/store']), storeFiles, (ms) => recorder.placeAt(ms), POSIX_STYLE);
+    const leftovers = findLeftovers(storeFiles, (ms) => recorder.placeAt(ms), POSIX_STYLE);
     expect(leftovers.map((l) => l.createdDuring)).toEqual(['t1', 't2', 't3', 't4', 't5']);
   });
 
@@ -42,8 +42,7 @@ describe('birth times on the filesystem’s coarse clock', () => {
     // reads 3 ms before the write, inside the previous test (or before the first).
     const stamped = storeFiles.map((f) => ({ ...f, createdAtMs: f.createdAtMs - 3 }));
     const recorder = replayedRun(START, fiveShortTests(true));
-    const placed = (tickMs: number) =>
-      findLeftovers(new Set(['/w/store']), stamped, (ms) => recorder.placeAt(ms), POSIX_STYLE, tickMs).map((l) => l.createdDuring);
+    const placed = (tickMs: number) => findLeftovers(stamped, (ms) => recorder.placeAt(ms), POSIX_STYLE, tickMs).map((l) => l.createdDuring);
     expect(placed(4)).toEqual(['t1', 't2', 't3', 't4', 't5']);
     expect(placed(0)).toEqual([null, 't1', 't2', 't3', 't4']);
   });

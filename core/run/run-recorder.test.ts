@@ -324,15 +324,13 @@ describe('blockersOf', () => {
 
 describe('findLeftovers', () => {
   it('reports the top-most new paths, grouped by the test they appeared in', () => {
-    const before = new Set(['/w/old']);
     const after = [
-      { path: '/w/old', createdAtMs: 1 },
       { path: '/w/store', createdAtMs: 15 },
       { path: '/w/store/a', createdAtMs: 16 },
       { path: '/w/late.txt', createdAtMs: 25 },
     ];
     const placeAt = (ms: number) => ({ during: ms < 20 ? 't1' : 't2', after: null });
-    expect(findLeftovers(before, after, placeAt, POSIX_STYLE)).toEqual([
+    expect(findLeftovers(after, placeAt, POSIX_STYLE)).toEqual([
       { path: '/w/store', createdDuring: 't1' },
       { path: '/w/late.txt', createdDuring: 't2' },
     ]);
@@ -347,7 +345,7 @@ describe('findLeftovers', () => {
     ];
     // t1 runs 10..20; nothing runs after it.
     const placeAt = (ms: number) => ({ during: ms >= 10 && ms < 20 ? 't1' : null, after: ms >= 20 ? 't1' : null });
-    expect(findLeftovers(new Set(), after, placeAt, POSIX_STYLE)).toEqual([
+    expect(findLeftovers(after, placeAt, POSIX_STYLE)).toEqual([
       { path: '/w/early', createdDuring: null },
       { path: '/w/sub', createdDuring: 't1' },
       { path: '/w/sub/f1', createdDuring: null, createdAfter: 't1' },

@@ -11,7 +11,7 @@ import { findLeftovers } from '../../core/run/leftovers.js';
 import { leftoverProcesses, splitOutsiders } from '../../core/report/model.js';
 import { RunSupervisor } from '../../core/run/supervisor.js';
 import { ProbeEventsParser } from '../../core/runners/probe-events.js';
-import { birthTimeTickMs, listTree } from '../../native/tree-listing.js';
+import { birthTimeTickMs, listNewEntries, snapshotTree, type TreeSnapshot } from '../../native/tree-listing.js';
 import { BoundaryServer } from './boundary-server.js';
 import { EventsTail } from './events-tail.js';
 import { detectFailure } from '../../core/signatures/failure-line.js';
@@ -52,7 +52,7 @@ export class RunRecording {
   readonly runId: string;
   readonly supervisor: RunSupervisor;
   private readonly journal: JournalFile;
-  private readonly before: Set<string>;
+  private readonly before: TreeSnapshot[];
   private readonly tails: EventsTail[] = [];
   private probeLogDir: string | undefined;
   private boundary: BoundaryServer | null = null;
@@ -64,7 +64,7 @@ export class RunRecording {
     this.journal = new JournalFile(join(setup.runsDir, `${this.runId}.jsonl`), (message) => setup.onError(new Error(message)));
     this.owned.defer(() => this.journal.close());
     try {
-      this.before = snapshotTrees(setup.dirs);
+      this.before = setup.dirs.map((d) => snapshotTree(d.display));
       this.supervisor = new RunSupervisor({
         runId: this.runId,
         command: setup.command,
@@ -141,12 +141,12 @@ export class RunRecording {
     const record = await this.supervisor.finish(
       exitCode,
       async (placeAt) =>
-        dirs.flatMap((d) => {
-          const after = listTree(d.display);
+        dirs.flatMap((d, i) => {
+          const fresh = listNewEntries(this.before[i]!);
           // The tick is asked of libc through koffi, whose load costs a short run more than its whole
           // record: only when something new is there to place.
-          const tickMs = after.some((e) => !this.before.has(e.path)) ? birthTimeTickMs() : 0;
-          return findLeftovers(this.before, after, placeAt, pathStyleOf(d), tickMs);
+          const tickMs = fresh.length > 0 ? birthTimeTickMs() : 0;
+          return findLeftovers(fresh, placeAt, pathStyleOf(d), tickMs);
         }),
       // Loaded at the end: reading the probes' logs validates them with zod, which the run's start need not pay for.
       logDir ? async (holders) => (await import('./run-stacks.js')).matchRunStacks(logDir, holders, dirs) : undefined,
@@ -158,10 +158,6 @@ export class RunRecording {
   dispose(): Promise<void> {
     return this.owned.dispose();
   }
-}
-
-function snapshotTrees(dirs: readonly WatchDir[]): Set<string> {
-  return new Set(dirs.flatMap((d) => listTree(d.display).map((e) => e.path)));
 }
 
 /** The one line the front end prints after a run: what was found, and where the journal is. */
