@@ -1,13 +1,20 @@
 // The run's test timeline, fed by runner events (pytest plugin, go test -json, TAP, ...). Answers
-// "which test was running at time t" for attribution.
-import type { TestEvent, TestPhase, TestRecord } from '../../contract/runs.js';
+// "which test was running at time t" for attribution. A run may have 100,000 tests: each is kept as
+// numbers (its moments in ms, its outcomes) and becomes a TestRecord, with ISO strings, only when asked.
+import type { TestEvent, TestOutcome, TestPhase, TestRecord } from '../../contract/runs.js';
+
+type PhaseSpans = Partial<Record<TestPhase, { startedAtMs: number; endedAtMs: number }>>;
 
 interface OpenTest {
-  record: TestRecord;
+  name: string;
   startedAtMs: number;
   endedAtMs: number | null;
   /** Its start was stamped by the test's own process (TestEvent.inTestProcess): exact, not late. */
   inTestProcess: boolean;
+  outcome: TestOutcome | null;
+  phase?: TestPhase;
+  phases?: Partial<Record<TestPhase, TestOutcome>>;
+  phaseSpans?: PhaseSpans;
 }
 
 export class TestTimeline {
@@ -15,30 +22,23 @@ export class TestTimeline {
 
   apply(event: TestEvent): void {
     if (event.type === 'run-start' || event.type === 'run-end') return;
-    const iso = new Date(event.atMs).toISOString();
     if (event.type === 'test-start') {
-      this.tests.push({
-        record: { name: event.name, startedAt: iso, endedAt: null, outcome: null },
-        startedAtMs: event.atMs,
-        endedAtMs: null,
-        inTestProcess: event.inTestProcess === true,
-      });
+      this.tests.push({ name: event.name, startedAtMs: event.atMs, endedAtMs: null, inTestProcess: event.inTestProcess === true, outcome: null });
       return;
     }
     const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, event.atMs);
     if (event.type === 'phase') {
       if (!event.phase) return;
       // A phase start opens its time span; its end closes it and carries the outcome.
-      const span = test.record.phaseTimes?.[event.phase];
-      test.record.phaseTimes = { ...test.record.phaseTimes, [event.phase]: { startedAt: span?.startedAt ?? iso, endedAt: iso } };
-      if (event.outcome) test.record.phases = { ...test.record.phases, [event.phase]: event.outcome };
+      const spans = (test.phaseSpans ??= {});
+      spans[event.phase] = { startedAtMs: spans[event.phase]?.startedAtMs ?? event.atMs, endedAtMs: event.atMs };
+      if (event.outcome) (test.phases ??= {})[event.phase] = event.outcome;
       return;
     }
     test.endedAtMs = event.atMs;
-    test.record.endedAt = iso;
-    test.record.outcome = event.outcome ?? null;
-    const decidingPhase = event.phase ?? failingPhase(test.record.phases);
-    if (decidingPhase) test.record.phase = decidingPhase;
+    test.outcome = event.outcome ?? null;
+    const decidingPhase = event.phase ?? failingPhase(test.phases);
+    if (decidingPhase) test.phase = decidingPhase;
   }
 
   /**
@@ -49,7 +49,7 @@ export class TestTimeline {
     for (let i = this.tests.length - 1; i >= 0; i--) {
       const t = this.tests[i]!;
       const at = t.inTestProcess ? ms : ms + lateMs;
-      if (t.startedAtMs <= at && (t.endedAtMs === null || at <= t.endedAtMs)) return t.record.name;
+      if (t.startedAtMs <= at && (t.endedAtMs === null || at <= t.endedAtMs)) return t.name;
     }
     return null;
   }
@@ -69,29 +69,44 @@ export class TestTimeline {
       const at = t.inTestProcess ? ms : ms + lateMs;
       if (t.endedAtMs !== null && t.endedAtMs <= at && (!best || t.endedAtMs >= best.endedAtMs!)) best = t;
     }
-    return best?.record.name ?? null;
+    return best?.name ?? null;
   }
 
   /** When the named test (its latest run) ended, or null while it runs or when unknown. */
   endOf(name: string | null): number | null {
     if (name === null) return null;
-    for (let i = this.tests.length - 1; i >= 0; i--) if (this.tests[i]!.record.name === name) return this.tests[i]!.endedAtMs;
+    for (let i = this.tests.length - 1; i >= 0; i--) if (this.tests[i]!.name === name) return this.tests[i]!.endedAtMs;
     return null;
   }
 
   /** Every test's name, once each, in the order they started. */
   names(): string[] {
-    return [...new Set(this.tests.map((t) => t.record.name))];
+    return [...new Set(this.tests.map((t) => t.name))];
+  }
+
+  /** The name of the n-th test to start (from 1), as bats numbers its tests. */
+  nameOfNth(n: number): string | null {
+    return this.tests[n - 1]?.name ?? null;
+  }
+
+  /** The first test to start whose name passes `matches`. */
+  findName(matches: (name: string) => boolean): string | null {
+    return this.tests.find((t) => matches(t.name))?.name ?? null;
+  }
+
+  /** The tests whose names pass `matches`, with when each started, in the order they started. */
+  startsOf(matches: (name: string) => boolean): { name: string; startedAtMs: number }[] {
+    return this.tests.filter((t) => matches(t.name)).map((t) => ({ name: t.name, startedAtMs: t.startedAtMs }));
   }
 
   records(): TestRecord[] {
-    return this.tests.map((t) => ({ ...t.record }));
+    return this.tests.map(recordOf);
   }
 
   private latestOpen(name: string): OpenTest | undefined {
     for (let i = this.tests.length - 1; i >= 0; i--) {
       const t = this.tests[i]!;
-      if (t.record.name === name && t.endedAtMs === null) return t;
+      if (t.name === name && t.endedAtMs === null) return t;
     }
     return undefined;
   }
@@ -103,7 +118,23 @@ export class TestTimeline {
   }
 }
 
-function failingPhase(phases: TestRecord['phases']): TestPhase | undefined {
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function recordOf(t: OpenTest): TestRecord {
+  const record: TestRecord = { name: t.name, startedAt: iso(t.startedAtMs), endedAt: t.endedAtMs === null ? null : iso(t.endedAtMs), outcome: t.outcome };
+  // In the order the events add them, as reports and journals have always listed them.
+  if (t.phaseSpans) {
+    const times: NonNullable<TestRecord['phaseTimes']> = {};
+    for (const [phase, span] of Object.entries(t.phaseSpans) as [TestPhase, { startedAtMs: number; endedAtMs: number }][])
+      times[phase] = { startedAt: iso(span.startedAtMs), endedAt: iso(span.endedAtMs) };
+    record.phaseTimes = times;
+  }
+  if (t.phases) record.phases = { ...t.phases };
+  if (t.phase) record.phase = t.phase;
+  return record;
+}
+
+function failingPhase(phases: OpenTest['phases']): TestPhase | undefined {
   if (!phases) return undefined;
   return (['setup', 'call', 'teardown'] as const).find((p) => phases[p] === 'failed' || phases[p] === 'error');
 }

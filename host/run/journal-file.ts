@@ -1,5 +1,7 @@
-// The run journal on disk: one JSON object per line, written through at once (a crash loses nothing).
-// Reading one back (journal-reader.ts) validates it with zod; writing needs none, so a run loads none.
+// The run journal on disk: one JSON object per line. The entries of one turn of the event loop go out
+// in one write at its end (a pytest test's end alone is nine entries): a crash of holdwatch loses at
+// most that turn's. Reading one back (journal-reader.ts) validates it with zod; writing needs none, so
+// a run loads none.
 // A journal that cannot be written (a full disk, a quota, an I/O error) stops there, said once: the
 // run goes on, its output and exit code pass through, and its record is kept in memory. The line the
 // failing write cut short is taken back off, so what is on disk still reads as a journal.
@@ -12,6 +14,8 @@ export class JournalFile {
   private fd: number | null = null;
   private entries = 0;
   private bytes = 0;
+  /** Lines appended in this turn of the event loop, not yet written. */
+  private pending: string[] = [];
 
   constructor(
     readonly path: string,
@@ -26,18 +30,38 @@ export class JournalFile {
 
   append(entry: JournalEntry): void {
     if (this.fd === null) return;
-    const line = Buffer.from(JSON.stringify(entry) + '\n');
+    this.pending.push(JSON.stringify(entry) + '\n');
+    if (this.pending.length === 1) setImmediate(() => this.flush());
+  }
+
+  /** Writes what was appended since the last write. */
+  flush(): void {
+    if (this.fd === null || this.pending.length === 0) return;
+    const lines = Buffer.from(this.pending.join(''));
+    const count = this.pending.length;
+    this.pending = [];
+    let at = 0;
     try {
       // A write may be short when the disk fills in the middle of it: the rest, or the error, follows.
-      for (let at = 0; at < line.length;) at += writeSync(this.fd, line, at);
-      this.bytes += line.length;
-      this.entries++;
+      while (at < lines.length) at += writeSync(this.fd, lines, at);
+      this.bytes += lines.length;
+      this.entries += count;
     } catch (error) {
+      this.keepWholeLines(lines.subarray(0, at));
       this.stop(error);
     }
   }
 
+  /** Of a write cut short, the lines that went out whole stay on disk; the journal stops after the last. */
+  private keepWholeLines(written: Buffer): void {
+    // JSON.stringify escapes every newline inside a value: a newline byte is the end of an entry.
+    const end = written.lastIndexOf(0x0a) + 1;
+    for (let i = written.indexOf(0x0a); i >= 0 && i < end; i = written.indexOf(0x0a, i + 1)) this.entries++;
+    this.bytes += end;
+  }
+
   close(): void {
+    this.flush();
     if (this.fd === null) return;
     const fd = this.fd;
     this.fd = null;
