@@ -182,3 +182,21 @@ describe('RunRecorder: one leak, one row', () => {
     expect(rows).toEqual([{ pid: 10, deleted: true, also: [42] }]);
   });
 });
+
+describe('RunRecorder with a test process’s own lists (self-inventory)', () => {
+  it('a child forked in a test, holding past its end, leaked past it: its parent’s list speaks only of the parent’s fds', () => {
+    const CHILD = 11;
+    const entries: JournalEntry[] = [
+      test('test-start', 't1', T0 + 100),
+      appeared('c', holder(CHILD, '/w/held-0'), T0 + 150),
+      // The test process lists its own fds at t1's end: nothing of its own held, the child's fd not among them.
+      { t: 'boundary', test: 't1', listed: true, atMs: T0 + 200, pid: TEST_PID, scanStartedAtMs: T0 + 200, scanEndedAtMs: T0 + 200, held: [] },
+      test('test-end', 't1', T0 + 200),
+      test('test-start', 't2', T0 + 210),
+      { t: 'gone', atMs: T0 + 400, key: 'c', lastSeenAtMs: T0 + 350 },
+      test('test-end', 't2', T0 + 500),
+    ];
+    const [h] = record(entries).holders;
+    expect(h!.attribution).toMatchObject({ openedDuring: 't1', verdict: 'leaked-past-test', verdictBy: 'poll' });
+  });
+});

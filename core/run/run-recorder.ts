@@ -319,11 +319,15 @@ export class RunRecorder {
     return sinceItsStart && before(processStartedAtMs);
   }
 
-  /** The boundaries that speak for a holder: those its own process or an ancestor (its test process) waited for. */
+  /**
+   * The boundaries that speak for a holder: a scan its own process or an ancestor (its test process)
+   * waited for; a list of its own process only. A test process lists its own fds, not its children's:
+   * a child forked in a test, holding past it, is absent from that list yet still holds.
+   */
   private boundariesOf(row: LedgerRow): Boundary[] {
     if (this.boundaries.length === 0 || !row.member) return [];
     const family = new Set([row.holder.pid, ...row.member.ancestry.map((a) => a.pid)]);
-    return this.boundaries.filter((b) => family.has(b.pid));
+    return this.boundaries.filter((b) => (b.by === 'self-inventory' ? b.pid === row.holder.pid : family.has(b.pid)));
   }
 }
 
