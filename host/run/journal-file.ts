@@ -1,7 +1,7 @@
-// The run journal on disk: one JSON object per line. The entries of one turn of the event loop go out
-// in one write at its end (a pytest test's end alone is nine entries): a crash of holdwatch loses at
-// most that turn's. Reading one back (journal-reader.ts) validates it with zod; writing needs none, so
-// a run loads none.
+// The run journal on disk: one JSON object per line. The first entry of a turn of the event loop is
+// written at once, the rest of that turn's in one write at its end (a pytest test's end alone is nine
+// entries): a crash of holdwatch loses at most one turn's. Reading one back (journal-reader.ts)
+// validates it with zod; writing needs none, so a run loads none.
 // A journal that cannot be written (a full disk, a quota, an I/O error) stops there, said once: the
 // run goes on, its output and exit code pass through, and its record is kept in memory. The line the
 // failing write cut short is taken back off, so what is on disk still reads as a journal.
@@ -16,6 +16,7 @@ export class JournalFile {
   private bytes = 0;
   /** Lines appended in this turn of the event loop, not yet written. */
   private pending: string[] = [];
+  private turnScheduled = false;
 
   constructor(
     readonly path: string,
@@ -31,7 +32,15 @@ export class JournalFile {
   append(entry: JournalEntry): void {
     if (this.fd === null) return;
     this.pending.push(JSON.stringify(entry) + '\n');
-    if (this.pending.length === 1) setImmediate(() => this.flush());
+    if (this.turnScheduled) return;
+    // The first entry of a turn goes out at once (the run's start is on disk before its command starts);
+    // the rest of the turn's, together at its end.
+    this.turnScheduled = true;
+    setImmediate(() => {
+      this.turnScheduled = false;
+      this.flush();
+    });
+    this.flush();
   }
 
   /** Writes what was appended since the last write. */
