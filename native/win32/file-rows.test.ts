@@ -54,6 +54,36 @@ describe('snapshotTable', () => {
   });
 });
 
+describe('snapshotTable compared with the table read before', () => {
+  const before = snapshotTable(systemHandleTable(rows), FILE, undefined, undefined, 1);
+  const compared = (table: HandleRow[]) => snapshotTable(systemHandleTable(table), FILE, undefined, before, 2);
+  const same = (snapshot: TableSnapshot) => snapshot.blocks.filter((b) => b.sameAsCompared).map((b) => b.pid);
+
+  it('takes an unchanged block whole, with the File row count and bounds a full pass gives', () => {
+    const after = compared(rows.filter((r) => r.pid !== 4));
+    expect(after.comparedWith).toBe(1);
+    expect(same(after)).toEqual([1234, 77]);
+    expect(after.blocks.map(({ pid, start, end, fileRows }) => ({ pid, start, end, fileRows }))).toEqual(snap(rows.filter((r) => r.pid !== 4)).blocks);
+  });
+
+  it.each([
+    ['a new handle of any type', [...rows.slice(0, 5), { pid: 1234, handle: 0x300, access: 1, type: 44 }, rows[5]!], [4, 77]],
+    ['a closed handle', rows.filter((r) => r.handle !== 0x1a8), [4, 77]],
+    ['a changed row', rows.map((r) => (r.handle === 0x1a8 ? { ...r, access: 0x20019 } : r)), [4, 77]],
+    ['the last process grown past the table read before', [...rows, { pid: 77, handle: 0x14, access: 1, type: FILE }], [4, 1234]],
+  ])('scans a block again after %s, and only that one', (_, table, unchanged) => {
+    const after = compared(table);
+    expect(same(after)).toEqual(unchanged);
+    expect(after.blocks.map(({ pid, start, end, fileRows }) => ({ pid, start, end, fileRows }))).toEqual(snap(table).blocks);
+  });
+
+  it('compares nothing across File type indices', () => {
+    const other = snapshotTable(systemHandleTable(rows), 44, undefined, before, 2);
+    expect(same(other)).toEqual([]);
+    expect(other.comparedWith).toBeUndefined();
+  });
+});
+
 describe('sameFileRows', () => {
   const before = snap(rows);
 

@@ -26,6 +26,9 @@ export class SystemTables {
     () => new GrowingQuery('NtQuerySystemInformation(SystemExtendedHandleInformation)', (size) => new ReusedBuffer(size), 1024 * 1024),
   );
   private nextRead = 0;
+  /** The last snapshot: its buffer is the one the next snapshot does not read into. */
+  private lastSnapshot: TableSnapshot | undefined;
+  private reads = 0;
   private readonly processes = new GrowingQuery('NtQuerySystemInformation(SystemProcessInformation)', allocate, 256 * 1024);
   private fileTypeIndex: number | undefined;
   private perProcessUnsupported = false;
@@ -74,12 +77,16 @@ export class SystemTables {
     return parseSystemHandleTable(bytes, bytes.length, type);
   }
 
-  /** The steady-state poll's view of the same table (file-rows.ts), valid until the next-but-one snapshot. */
+  /**
+   * The steady-state poll's view of the same table (file-rows.ts), valid until the next-but-one snapshot;
+   * its blocks are compared with the last snapshot's (`comparedWith`).
+   */
   snapshot(): TableSnapshot {
     const type = this.fileType();
     const bytes = this.readHandleTable();
     this.nextRead = 1 - this.nextRead;
-    return snapshotTable(bytes, type, bytes.length);
+    this.lastSnapshot = snapshotTable(bytes, type, bytes.length, this.lastSnapshot, ++this.reads);
+    return this.lastSnapshot;
   }
 
   /**
