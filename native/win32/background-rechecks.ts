@@ -1,44 +1,30 @@
 // Re-checks of names no object address proves (Wine; Windows 11 24H2 without SeDebugPrivilege), off the
-// poll's path. A process whose File rows are word for word unchanged keeps its last result; when its
-// names come due a re-check ("close A, open B" gives B the value A had: name-cache.ts), they are asked
-// again here, after the scan has returned, a chunk at a time, while the next polls go on with the last
-// result. A name that comes back the same is proven again; one that differs is stored, and the next scan
-// examines its process again. Before, a due process was examined again inside the poll: at 100,000
-// handles under Wine every poll walked the whole process and waited for 500 names (~0.4 s).
+// poll's path. Every such name a scan keeps waits in a due list (recheck-queue.ts) for the time its
+// policy trusts it; a pick takes the names that came due, a bounded number, fairly across processes,
+// and asks them again here, after the scan has returned, a chunk at a time, while the next polls go on
+// with the last result ("close A, open B" gives B the value A had: name-cache.ts). A name that comes
+// back the same is proven again and queued for its next time; one that differs is stored, and the next
+// scan examines its process again. A poll neither waits for names nor walks the ones not due.
 import type { HandleEntry } from './handle-table.js';
 import { recheckAtMs, sameAnswer, type CachedName, type NameCache, type RecheckPolicy } from './name-cache.js';
 import type { NameOutcome } from './name-worker-client.js';
 import { mayHang } from './naming-order.js';
-
-/** A process whose rows are unchanged and whose names are due: its cached name per row. */
-export interface DueProcess {
-  pid: number;
-  /** Row k's cached name (undefined: never named, as in a denied process). */
-  names: readonly (CachedName | undefined)[];
-  /** Row k as a table entry; called only for the rows asked, before the scan returns. */
-  entryAt(k: number): HandleEntry;
-}
+import { RecheckQueue } from './recheck-queue.js';
 
 /** Names per call to the worker: a scan that needs the worker meanwhile waits for one chunk at most. */
 export const RECHECK_CHUNK = 100;
 
 /**
- * At most one pick (of up to maxPerScan names) per this long: the rate a watcher polling every 500 ms
- * (the app) re-checked at when each scan made them, however often scans come. A table of 100,000 names
- * without addresses is never all proven within the policy's periods; this bounds what chasing it costs.
+ * At most one pick of up to RECHECK_PICK_MAX names per this long, however often scans come. A table
+ * of 100,000 names without addresses is never all proven within the policy's periods; this bounds
+ * what chasing it costs, and the round-robin pick keeps every other process within its period.
  */
 export const RECHECK_PICK_MS = 500;
+export const RECHECK_PICK_MAX = 500;
 
 interface Picked {
   entry: HandleEntry;
   cached: CachedName;
-}
-
-/** When the first of `names` comes due a re-check; Infinity when none can (all proven by an address). */
-export function earliestRecheckMs(names: readonly (CachedName | undefined)[], pid: number, policy: RecheckPolicy): number {
-  let earliest = Infinity;
-  for (const cached of names) if (cached !== undefined && cached.object === 0n) earliest = Math.min(earliest, recheckAtMs(cached, pid, policy));
-  return earliest;
 }
 
 export class BackgroundRechecks {
@@ -47,6 +33,7 @@ export class BackgroundRechecks {
   private changed = new Set<number>();
   private asked = 0;
   private disposed = false;
+  private readonly due = new RecheckQueue<Picked>();
 
   constructor(
     private readonly cache: NameCache,
@@ -54,32 +41,45 @@ export class BackgroundRechecks {
     /** Names `entries` (the caller queues this behind, or before, a scan's own naming). */
     private readonly ask: (entries: readonly HandleEntry[]) => Promise<NameOutcome[]>,
     private readonly now: () => number = () => performance.now(),
+    private readonly pickMax = RECHECK_PICK_MAX,
   ) {}
+
+  /**
+   * Queues `cached`, the name a scan keeps for `entry`, for its re-check, unless no re-check is due
+   * (an address proves it, or the policy trusts it for ever) or it is queued for that time already.
+   */
+  track(entry: HandleEntry, cached: CachedName): void {
+    if (cached.object !== 0n) return;
+    const dueAtMs = recheckAtMs(cached, entry.pid, this.policy);
+    if (dueAtMs === Infinity || cached.recheckQueuedForMs === dueAtMs) return;
+    cached.recheckQueuedForMs = dueAtMs;
+    this.due.push(entry.pid, { entry, cached }, dueAtMs);
+  }
+
+  /** Drops a process's queued names (it exited, or its pid is another process's now). */
+  forget(pid: number): void {
+    this.due.forget(pid);
+  }
+
+  /** Names waiting for a re-check, including ones that changed since and will be dropped when due. */
+  get queued(): number {
+    return this.due.size;
+  }
 
   /** A pick is being asked, or the last one was made less than RECHECK_PICK_MS ago: no new pick now. */
   busy(nowMs: number): boolean {
     return this.running !== null || nowMs < this.nextPickAtMs;
   }
 
-  /** Picks up to maxPerScan due names among `due` (hang-prone access masks last) and asks them in the background. */
-  start(due: readonly DueProcess[], nowMs: number): void {
-    if (this.running !== null || this.disposed || nowMs < this.nextPickAtMs) return;
-    const safe: Picked[] = [];
-    const risky: Picked[] = [];
-    let room = this.policy.maxPerScan;
-    for (const process of due) {
-      for (let k = 0; k < process.names.length && room > 0; k++) {
-        const cached = process.names[k];
-        if (cached === undefined || cached.object !== 0n || nowMs < recheckAtMs(cached, process.pid, this.policy)) continue;
-        const entry = process.entryAt(k);
-        (mayHang(entry) ? risky : safe).push({ entry, cached });
-        room--;
-      }
-    }
-    const picked = safe.concat(risky);
+  /** Picks up to `pickMax` due names (hang-prone access masks last) and asks them in the background. */
+  start(nowMs: number): void {
+    if (this.busy(nowMs) || this.disposed) return;
+    const picked = this.due.takeDue(nowMs, this.pickMax, (p, dueAtMs) => this.stillDue(p, dueAtMs));
     if (picked.length === 0) return;
+    const safe = picked.filter((p) => !mayHang(p.entry));
+    const risky = picked.filter((p) => mayHang(p.entry));
     this.nextPickAtMs = nowMs + RECHECK_PICK_MS;
-    this.running = this.askAll(picked).finally(() => (this.running = null));
+    this.running = this.askAll(safe.concat(risky)).finally(() => (this.running = null));
   }
 
   /** Pids whose names changed since the last call: their last result is stale. */
@@ -115,26 +115,48 @@ export class BackgroundRechecks {
       try {
         outcomes = await this.ask(chunk.map((p) => p.entry));
       } catch {
-        return; // the names stay due: the next pick asks them again
+        // The names stay due: a later pick asks them again.
+        for (const p of picked.slice(at)) if (this.cache.peek(p.entry) === p.cached) this.requeue(p.entry, p.cached);
+        return;
       }
       if (this.disposed) return;
       chunk.forEach((p, i) => this.apply(p, outcomes[i]!, askedAtMs));
     }
   }
 
+  /**
+   * Whether a queued name is still the one to ask at `dueAtMs`. Proven again since (queued anew), or its
+   * handle closed: dropped. Replaced by a scan (a focus scan asked it): the new name is queued instead.
+   */
+  private stillDue({ entry, cached }: Picked, dueAtMs: number): boolean {
+    const now = this.cache.peek(entry);
+    if (now !== cached) {
+      if (now !== undefined && now.access === entry.grantedAccess) this.track(entry, now);
+      return false;
+    }
+    return cached.object === 0n && cached.recheckQueuedForMs === dueAtMs;
+  }
+
   private apply({ entry, cached }: Picked, outcome: NameOutcome, askedAtMs: number): void {
     // Examined again meanwhile (its rows changed), or its process is gone: that answer is newer than this one.
     if (this.cache.peek(entry) !== cached) return;
     // Never asked (the batch's deadline, no worker): still due, picked again later.
-    if (outcome.kind === 'unnamed' && !outcome.stalled) return;
+    if (outcome.kind === 'unnamed' && !outcome.stalled) return this.requeue(entry, cached);
     this.asked++;
     if (sameAnswer(cached.outcome, outcome)) {
       cached.provenAtMs = askedAtMs;
       // Asked again as for a new handle: a directory under the dir may have become the current directory.
       delete cached.isCwd;
+      this.track(entry, cached);
       return;
     }
-    this.cache.storeAnswer(entry, outcome, askedAtMs);
+    this.track(entry, this.cache.storeAnswer(entry, outcome, askedAtMs));
     this.changed.add(entry.pid);
+  }
+
+  /** A name picked but not asked: due again at once, for a later pick. */
+  private requeue(entry: HandleEntry, cached: CachedName): void {
+    delete cached.recheckQueuedForMs;
+    this.track(entry, cached);
   }
 }

@@ -42,8 +42,11 @@ export interface RecheckPolicy {
  * teardown deletes right after closing them, so an unchanged disk row is never duplicated again.
  */
 export const FOCUS_RECHECK: RecheckPolicy = { diskMs: Infinity, otherMs: 1000, stalledMs: 10_000, maxPerScan: 2000 };
-/** Every process, where the table has no addresses (24H2 without SeDebugPrivilege, Wine). */
-export const SYSTEM_RECHECK: RecheckPolicy = { diskMs: 5000, otherMs: 15_000, stalledMs: 30_000, maxPerScan: 500 };
+/**
+ * Every process, where the table has no addresses (24H2 without SeDebugPrivilege, Wine). A system scan
+ * re-checks nothing itself: its names wait in the background re-checks' due list (background-rechecks.ts).
+ */
+export const SYSTEM_RECHECK: RecheckPolicy = { diskMs: 5000, otherMs: 15_000, stalledMs: 30_000, maxPerScan: 0 };
 
 /** A failed name query other than access denied (a process exiting mid-query) is asked again after this. */
 export const NAME_RETRY_MS = 2000;
@@ -67,6 +70,8 @@ export interface CachedName {
   retryAtMs?: number;
   /** The scan that last saw this handle. */
   seen: number;
+  /** The due time it waits in the background re-checks' list for (background-rechecks.ts). */
+  recheckQueuedForMs?: number;
 }
 
 interface Bucket {
@@ -202,9 +207,8 @@ export class NameCache {
 
 /**
  * Until when a name matched without an address (on either side) is trusted. Spread over half the
- * period to the whole of it by process: the processes come due at different scans, and the names of
- * one process together, so an unchanged process's rows are walked again once per period, not at each
- * of its handles' own times (a system scan keeps a process's last result until one of them is due).
+ * period to the whole of it by process, so the processes come due at different times, the names of one
+ * process together.
  */
 export function recheckAtMs(cached: CachedName, pid: number, policy: RecheckPolicy): number {
   const stalled = cached.outcome.kind === 'unnamed' && cached.outcome.stalled;

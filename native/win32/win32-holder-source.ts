@@ -6,7 +6,7 @@
 // name (path-keys.ts), module matches per module list; only what changed costs more.
 import type { DeniedProcess, ProcessInfo, UnnamedHandles } from '../../contract/holders.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
-import { BackgroundRechecks, earliestRecheckMs, type DueProcess } from './background-rechecks.js';
+import { BackgroundRechecks } from './background-rechecks.js';
 import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
 import { entryAt, fileRowIndices, sameFileRows, type ProcessBlock, type TableSnapshot } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
@@ -16,7 +16,7 @@ import { HolderBuilder, type RawHolding } from './holder-building.js';
 import { ModuleHoldings } from './module-holdings.js';
 import { nameEntries } from './entry-names.js';
 import { closeHandle, openProcess } from './kernel32.js';
-import { FOCUS_RECHECK, NameCache, recheckAtMs, SYSTEM_RECHECK, type CachedName, type RecheckPolicy } from './name-cache.js';
+import { FOCUS_RECHECK, NameCache, SYSTEM_RECHECK, type RecheckPolicy } from './name-cache.js';
 import { DEFAULT_DEADLINES, NameWorkerClient, type NameOutcome } from './name-worker-client.js';
 import { DosDevices, PathKeys } from './path-keys.js';
 import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './process-identities.js';
@@ -39,10 +39,6 @@ interface PidScan {
   handleCount: number;
   /** Recompute from this time on even if the rows are unchanged (names a deadline never reached, retries). */
   redoAtMs: number;
-  /** The cached name of each of its rows, in table order (system scans; the re-checks walk it). */
-  names: (CachedName | undefined)[];
-  /** When its first name without an address comes due a re-check (background-rechecks.ts); Infinity: none. */
-  recheckAtMs: number;
 }
 
 /** Identities are re-synced at least this often even when the pid list is unchanged (denied pids are retried). */
@@ -140,8 +136,8 @@ export class Win32HolderSource implements HolderSource {
   /**
    * The whole system. A process whose File rows are those of the last scan (same handle values,
    * access and object: file-rows.ts) keeps last scan's result without a single lookup; only the
-   * processes whose rows changed go through the name cache and, for new handles, the worker. Names
-   * of unchanged processes that come due a re-check are asked after the scan, in the background.
+   * processes whose rows changed go through the name cache and, for new handles, the worker. Names no
+   * address proves are re-checked after the scan, in the background, as they come due.
    */
   private async scanSystem(dirs: readonly SpelledDir[], nowMs: number): Promise<Map<number, PidScan>> {
     const snapshot = this.tables.snapshot();
@@ -171,7 +167,6 @@ export class Win32HolderSource implements HolderSource {
     }
     const scans = new Map<number, PidScan>();
     const changed: HandleEntry[] = [];
-    const due: DueProcess[] = [];
     for (const block of blocks) {
       const { pid } = block;
       const last = this.lastScans.get(pid);
@@ -184,15 +179,9 @@ export class Win32HolderSource implements HolderSource {
         last.identity === this.identities.get(pid) &&
         nowMs < last.redoAtMs &&
         !renamed.has(pid) &&
-        sameFileRows(snapshot, block, this.lastSnapshot, lastBlock)
+        ((block.sameAsCompared === true && snapshot.comparedWith === this.lastSnapshot.read) || sameFileRows(snapshot, block, this.lastSnapshot, lastBlock))
       ) {
         scans.set(pid, last);
-        if (nowMs >= last.recheckAtMs && !this.rechecks.busy(nowMs)) {
-          last.recheckAtMs = earliestRecheckMs(last.names, pid, this.systemRecheck);
-          let rows: number[] | undefined;
-          if (nowMs >= last.recheckAtMs)
-            due.push({ pid, names: last.names, entryAt: (k) => entryAt(snapshot, (rows ??= fileRowIndices(snapshot, block))[k]!) });
-        }
         continue;
       }
       for (const row of fileRowIndices(snapshot, block)) changed.push(entryAt(snapshot, row));
@@ -206,8 +195,7 @@ export class Win32HolderSource implements HolderSource {
       scans.set(pid, scan);
     }
     this.cache.endScan(fresh.keys());
-    // Picked now, while `snapshot` is this scan's: the scan after next reads into its buffer.
-    this.rechecks.start(due, nowMs);
+    this.rechecks.start(nowMs);
     this.lastScans = scans;
     this.lastBlocks = blockOf;
     this.lastSnapshot = snapshot;
@@ -226,8 +214,7 @@ export class Win32HolderSource implements HolderSource {
       [...wanted].filter((pid) => !seen.has(pid) && !refused.has(pid)),
     );
     const scans = await this.scanEntries(entries, dirs, nowMs, FOCUS_RECHECK);
-    for (const [pid, reason] of refused)
-      scans.set(pid, { identity: undefined, holdings: [], unnamed: null, denied: reason, handleCount: 0, redoAtMs: 0, names: [], recheckAtMs: Infinity });
+    for (const [pid, reason] of refused) scans.set(pid, { identity: undefined, holdings: [], unnamed: null, denied: reason, handleCount: 0, redoAtMs: 0 });
     this.cache.endScan(wanted);
     return scans;
   }
@@ -257,19 +244,16 @@ export class Win32HolderSource implements HolderSource {
             denied: identity?.denied ?? null,
             handleCount: 0,
             redoAtMs: Infinity,
-            names: [],
-            recheckAtMs: Infinity,
           };
           scans.set(entry.pid, scan);
         }
       }
       scan.handleCount++;
       const cached = named[i];
-      scan.names.push(cached);
       if (cached === undefined) continue;
-      // No address to prove the name by: unchanged rows are asked again when it is due a re-check.
-      if (cached.object === 0n) scan.recheckAtMs = Math.min(scan.recheckAtMs, recheckAtMs(cached, entry.pid, policy));
       const outcome = cached.outcome;
+      // No address to prove the name by: it waits in the due list for its re-check (not one never asked).
+      if (outcome.kind === 'named' || outcome.stalled) this.rechecks.track(entry, cached);
       if (outcome.kind === 'unnamed') {
         scan.unnamed ??= { pid: entry.pid, name: scan.identity?.imageName || '?', count: 0, reason: outcome.reason };
         scan.unnamed.count++;
@@ -344,7 +328,11 @@ export class Win32HolderSource implements HolderSource {
     const live = new Map<number, bigint>();
     for (const identity of this.identities.values()) live.set(identity.pid, identity.createTime);
     this.reader.prune(live);
-    for (const pid of [...this.cache.pids()]) if (!live.has(pid)) this.cache.forgetProcess(pid);
+    for (const pid of [...this.cache.pids()])
+      if (!live.has(pid)) {
+        this.cache.forgetProcess(pid);
+        this.rechecks.forget(pid);
+      }
     this.modules.keepOnly(live);
   }
 
