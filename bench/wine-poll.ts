@@ -46,7 +46,9 @@ const CHURN_READS = 20;
 const WITH_ADDRESSES: RecheckPolicy = { diskMs: Infinity, otherMs: Infinity, stalledMs: Infinity, maxPerScan: 0 };
 
 interface Timing {
+  min: number;
   median: number;
+  max: number;
   p90: number;
   mean: number;
 }
@@ -66,7 +68,9 @@ async function timeInterleaved(rounds: number, steps: (() => unknown)[], gapMs =
   return samples.map((values) => {
     const sorted = [...values].sort((a, b) => a - b);
     return {
+      min: sorted[0]!,
       median: sorted[Math.floor(sorted.length / 2)]!,
+      max: sorted[sorted.length - 1]!,
       p90: sorted[Math.floor(sorted.length * 0.9)]!,
       mean: values.reduce((a, b) => a + b, 0) / values.length,
     };
@@ -178,7 +182,7 @@ const SUMMARY_COLUMNS: Column[] = [
   { header: 'File handles', align: 'right' },
   { header: 'File rows changed between reads, max', align: 'right' },
   { header: 'bare call median ms', align: 'right' },
-  { header: 'poll median ms', align: 'right' },
+  { header: 'poll min / median / max ms', align: 'right' },
   { header: 'poll p90 ms', align: 'right' },
   { header: 'poll / bare (target <= 1.5x)', align: 'right' },
   { header: 're-checked a poll, off its path', align: 'right' },
@@ -187,7 +191,8 @@ const SUMMARY_COLUMNS: Column[] = [
   { header: 'blocked max ms, no scan (this machine)', align: 'right' },
 ];
 
-const ms = (t: Timing) => `median ${t.median.toFixed(3)} ms, p90 ${t.p90.toFixed(3)} ms, mean ${t.mean.toFixed(3)} ms`;
+const ms = (t: Timing) =>
+  `min ${t.min.toFixed(3)} ms, median ${t.median.toFixed(3)} ms, p90 ${t.p90.toFixed(3)} ms, max ${t.max.toFixed(3)} ms, mean ${t.mean.toFixed(3)} ms`;
 const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
 const spread = (sorted: number[]) =>
   `median ${at(sorted, 0.5).toFixed(1)} ms, p90 ${at(sorted, 0.9).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`;
@@ -250,7 +255,7 @@ async function measure(label: string, watched: string, tables: SystemTables, rou
       String(poll.first.handleCount),
       String(churn[churn.length - 1]),
       poll.bare.median.toFixed(3),
-      poll.poll.median.toFixed(3),
+      `${poll.poll.min.toFixed(3)} / ${poll.poll.median.toFixed(3)} / ${poll.poll.max.toFixed(1)}`,
       poll.poll.p90.toFixed(3),
       `${ratio.toFixed(2)}x`,
       poll.recheckedPerPoll.toFixed(1),
