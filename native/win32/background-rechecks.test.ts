@@ -1,7 +1,7 @@
 // Re-checks of unproven names off the poll's path, with the real NameCache and a fake worker: what is
 // asked, in what chunks, and what a same or a different answer does to the cache.
 import { describe, expect, it } from 'vitest';
-import { BackgroundRechecks, RECHECK_CHUNK, RECHECK_PICK_MS } from './background-rechecks.js';
+import { BackgroundRechecks, HUNG_RECHECKS_PER_WINDOW, RECHECK_CHUNK, RECHECK_PICK_MS } from './background-rechecks.js';
 import type { HandleEntry } from './handle-table.js';
 import { NameCache, recheckAtMs, SYSTEM_RECHECK, type CachedName } from './name-cache.js';
 import type { NameOutcome } from './name-worker-client.js';
@@ -226,5 +226,43 @@ describe('BackgroundRechecks', () => {
     namedProcess(cache, rechecks, 44, 3);
     rechecks.forget(40);
     expect(rechecks.queued).toBe(3);
+  });
+});
+
+describe('BackgroundRechecks when more is due than it can ask (24H2 as a standard user)', () => {
+  const PIPE_ACCESS = 0x0012019f;
+  const hungOutcome: NameOutcome = { kind: 'unnamed', reason: "name query passed the worker's 200 ms deadline", stalled: true };
+
+  it('asks handles that hung less and less often, a bounded number a minute, and still proves every other name', async () => {
+    const cache = new NameCache();
+    const clock = { ms: 0 };
+    const askedAt = new Map<bigint, number[]>();
+    const worker = fakeWorker((e) => {
+      if (e.pid === 40) return fileName(e);
+      askedAt.set(e.handle, [...(askedAt.get(e.handle) ?? []), clock.ms]);
+      return hungOutcome;
+    });
+    const rechecks = new BackgroundRechecks(cache, SYSTEM_RECHECK, worker.ask, () => clock.ms, 100);
+    cache.beginScan();
+    for (let k = 0; k < 40; k++) {
+      const row = entry(36, 4 * (k + 1), 0n, PIPE_ACCESS);
+      rechecks.track(row, cache.store(row, hungOutcome, 0));
+    }
+    cache.endScan([36]);
+    const healthy = namedProcess(cache, rechecks, 40, 3000);
+    const minutes = 10;
+    for (; clock.ms <= minutes * 60_000; clock.ms += RECHECK_PICK_MS) {
+      rechecks.start(clock.ms);
+      await rechecks.idle();
+    }
+    const hangs = [...askedAt.values()].flat().length;
+    // Each hang holds a worker thread until 15 retire it: a bounded number a minute, not one per handle per period.
+    expect(hangs).toBeLessThanOrEqual(HUNG_RECHECKS_PER_WINDOW * (minutes + 1));
+    expect(askedAt.size).toBe(40); // none is given up on
+    for (const times of askedAt.values()) {
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      expect(gaps).toEqual([...gaps].sort((a, b) => a - b)); // backing off
+    }
+    expect(healthy.every((n, k) => cache.peek(entry(40, 4 * (k + 1))) === n && n.provenAtMs > 0)).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
 // back the same is proven again and queued for its next time; one that differs is stored, and the next
 // scan examines its process again. A poll neither waits for names nor walks the ones not due.
 import type { HandleEntry } from './handle-table.js';
-import { recheckAtMs, sameAnswer, type CachedName, type NameCache, type RecheckPolicy } from './name-cache.js';
+import { isStalled, recheckAtMs, sameAnswer, type CachedName, type NameCache, type RecheckPolicy } from './name-cache.js';
 import type { NameOutcome } from './name-worker-client.js';
 import { mayHang } from './naming-order.js';
 import { RecheckQueue } from './recheck-queue.js';
@@ -22,6 +22,15 @@ export const RECHECK_CHUNK = 100;
 export const RECHECK_PICK_MS = 500;
 export const RECHECK_PICK_MAX = 500;
 
+/**
+ * Names that hung before, asked again at most this many per HUNG_RECHECK_WINDOW_MS (the longest
+ * overdue first): each that hangs again holds a worker's thread, and 15 held threads retire the
+ * worker. However many handles hang (pipes with reads pending, many on a developer's machine),
+ * re-checks then start a worker about once every two windows, not one a pick.
+ */
+export const HUNG_RECHECKS_PER_WINDOW = 8;
+export const HUNG_RECHECK_WINDOW_MS = 60_000;
+
 interface Picked {
   entry: HandleEntry;
   cached: CachedName;
@@ -34,6 +43,8 @@ export class BackgroundRechecks {
   private asked = 0;
   private disposed = false;
   private readonly due = new RecheckQueue<Picked>();
+  private hungWindowStartMs = -Infinity;
+  private hungLeft = 0;
 
   constructor(
     private readonly cache: NameCache,
@@ -74,12 +85,33 @@ export class BackgroundRechecks {
   /** Picks up to `pickMax` due names (hang-prone access masks last) and asks them in the background. */
   start(nowMs: number): void {
     if (this.busy(nowMs) || this.disposed) return;
-    const picked = this.due.takeDue(nowMs, this.pickMax, (p, dueAtMs) => this.stillDue(p, dueAtMs));
+    const picked = this.withinHungBudget(
+      this.due.takeDue(nowMs, this.pickMax, (p, dueAtMs) => this.stillDue(p, dueAtMs)),
+      nowMs,
+    );
     if (picked.length === 0) return;
     const safe = picked.filter((p) => !mayHang(p.entry));
     const risky = picked.filter((p) => mayHang(p.entry));
     this.nextPickAtMs = nowMs + RECHECK_PICK_MS;
     this.running = this.askAll(safe.concat(risky)).finally(() => (this.running = null));
+  }
+
+  /** The picked names but the hung ones past this window's budget, which wait in the list for the next window. */
+  private withinHungBudget(picked: Picked[], nowMs: number): Picked[] {
+    if (nowMs - this.hungWindowStartMs >= HUNG_RECHECK_WINDOW_MS) {
+      this.hungWindowStartMs = nowMs;
+      this.hungLeft = HUNG_RECHECKS_PER_WINDOW;
+    }
+    const overdueSince = (p: Picked) => recheckAtMs(p.cached, p.entry.pid, this.policy);
+    const hung = picked.filter((p) => isStalled(p.cached.outcome)).sort((a, b) => overdueSince(a) - overdueSince(b));
+    const waiting = new Set(hung.slice(this.hungLeft));
+    this.hungLeft -= hung.length - waiting.size;
+    const nextWindowMs = this.hungWindowStartMs + HUNG_RECHECK_WINDOW_MS;
+    for (const p of waiting) {
+      p.cached.recheckQueuedForMs = nextWindowMs;
+      this.due.push(p.entry.pid, p, nextWindowMs);
+    }
+    return picked.filter((p) => !waiting.has(p));
   }
 
   /** Pids whose names changed since the last call: their last result is stale. */

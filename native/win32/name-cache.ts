@@ -51,6 +51,12 @@ export const SYSTEM_RECHECK: RecheckPolicy = { diskMs: 5000, otherMs: 15_000, st
 /** A failed name query other than access denied (a process exiting mid-query) is asked again after this. */
 export const NAME_RETRY_MS = 2000;
 
+/**
+ * A handle whose query hung again waits twice as long before the next ask, up to 2^this periods: a
+ * pipe with a read pending hangs every time, and each hang holds a worker's thread until it retires.
+ */
+export const MAX_HANG_DOUBLINGS = 5;
+
 export interface CachedName {
   /** The kernel object's address; 0n while not known. */
   object: bigint;
@@ -68,6 +74,8 @@ export interface CachedName {
   isCwd?: boolean;
   /** Errors other than access denied are asked again once this time (ms) has passed. */
   retryAtMs?: number;
+  /** How many times in a row this handle's name query hung (stalled answers); absent when it answered. */
+  hangs?: number;
   /** The scan that last saw this handle. */
   seen: number;
   /** The due time it waits in the background re-checks' list for (background-rechecks.ts). */
@@ -133,6 +141,7 @@ export class NameCache {
 
   store(entry: HandleEntry, outcome: NameOutcome, nowMs: number, retryAtMs?: number): CachedName {
     const bucket = this.bucket(entry.pid, true)!;
+    const hangs = hangsCounting(bucket.names.get(entry.handle), entry, outcome);
     const disk = outcome.kind === 'named' && outcome.answer.name !== null && isDiskName(outcome.answer.name);
     const cached: CachedName = {
       object: entry.object,
@@ -142,6 +151,7 @@ export class NameCache {
       provenAtMs: nowMs,
       seen: -1,
       ...(retryAtMs === undefined ? {} : { retryAtMs }),
+      ...(hangs === 0 ? {} : { hangs }),
     };
     bucket.names.set(entry.handle, cached);
     this.markSeen(bucket, cached);
@@ -211,9 +221,20 @@ export class NameCache {
  * process together.
  */
 export function recheckAtMs(cached: CachedName, pid: number, policy: RecheckPolicy): number {
-  const stalled = cached.outcome.kind === 'unnamed' && cached.outcome.stalled;
-  const period = stalled ? policy.stalledMs : cached.disk ? policy.diskMs : policy.otherMs;
+  const backOff = 2 ** Math.min(Math.max(0, (cached.hangs ?? 1) - 1), MAX_HANG_DOUBLINGS);
+  const period = isStalled(cached.outcome) ? policy.stalledMs * backOff : cached.disk ? policy.diskMs : policy.otherMs;
   return cached.provenAtMs + period * (0.5 + ((pid >> 2) % 32) / 64);
+}
+
+/** Hangs in a row, this answer included: a stall after a stall of the same handle and rights adds one. */
+function hangsCounting(before: CachedName | undefined, entry: HandleEntry, outcome: NameOutcome): number {
+  if (!isStalled(outcome)) return 0;
+  return before?.access === entry.grantedAccess && isStalled(before.outcome) ? (before.hangs ?? 1) + 1 : 1;
+}
+
+/** The handle's own name query hung (asking again would likely hang again). */
+export function isStalled(outcome: NameOutcome): boolean {
+  return outcome.kind === 'unnamed' && outcome.stalled;
 }
 
 function infoStalled(outcome: NameOutcome | undefined): boolean {
