@@ -150,7 +150,7 @@ interface PollCase {
 
 /** Times `rounds` polls of a settled Win32HolderSource (`systemRecheck` as given) against the bare call, interleaved. */
 async function timePolls(watched: string, tables: SystemTables, rounds: number, systemRecheck?: RecheckPolicy): Promise<PollCase> {
-  let last: Win32ScanStats = { named: 0, rechecked: 0, changedPids: [], workerStarts: 0 };
+  let last: Win32ScanStats = { named: 0, rechecked: 0, changedPids: [], workerStarts: 0, handleTableReads: 0 };
   const source = new Win32HolderSource({ onScanned: (stats) => (last = stats), ...(systemRecheck ? { systemRecheck } : {}) });
   let measured: Omit<PollCase, 'blockedOffThread'>;
   try {

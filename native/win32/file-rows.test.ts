@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { systemHandleTable, type HandleRow } from '../../tests/support/system-handle-table.js';
 import { windowsHandleAccess } from '../../core/handle-access.js';
-import { entryAt, fileRowIndices, sameFileRows, snapshotTable, type TableSnapshot } from './file-rows.js';
+import { entryAt, fileRowIndices, handleCountIn, sameFileRows, snapshotTable, type TableSnapshot } from './file-rows.js';
 import { parseSystemHandleTable } from './handle-table.js';
 
 const FILE = 37;
@@ -51,6 +51,8 @@ describe('snapshotTable', () => {
   it('a pid met again after another pid starts a second block (callers treat it as changed)', () => {
     const split = snap([...rows, { pid: 4, handle: 0x20, access: 1, type: FILE }]);
     expect(split.blocks.map((b) => b.pid)).toEqual([4, 1234, 77, 4]);
+    // A details request's handle count: every type, every block of the pid, as the whole-table count gives it.
+    expect([4, 1234, 77, 99].map((pid) => handleCountIn(split, pid))).toEqual([3, 3, 1, 0]);
   });
 });
 

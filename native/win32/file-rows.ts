@@ -123,6 +123,13 @@ export function fileRowIndices(snapshot: TableSnapshot, block: ProcessBlock): nu
   return rows;
 }
 
+/** How many handles of any type `pid` has in the table (its rows, in however many blocks). */
+export function handleCountIn(snapshot: TableSnapshot, pid: number): number {
+  let count = 0;
+  for (const block of snapshot.blocks) if (block.pid === pid) count += block.end - block.start;
+  return count;
+}
+
 /** Row `row` as the slow path wants it (changed processes only). */
 export function entryAt(snapshot: TableSnapshot, row: number): HandleEntry {
   const w = offset(row) / 4;

@@ -29,6 +29,8 @@ export class SystemTables {
   /** The last snapshot: its buffer is the one the next snapshot does not read into. */
   private lastSnapshot: TableSnapshot | undefined;
   private reads = 0;
+  /** Reads of the system handle table so far (Win32ScanStats: what a scan or a details request costs). */
+  handleTableReads = 0;
   private readonly processes = new GrowingQuery('NtQuerySystemInformation(SystemProcessInformation)', allocate, 256 * 1024);
   private fileTypeIndex: number | undefined;
   private perProcessUnsupported = false;
@@ -133,6 +135,7 @@ export class SystemTables {
 
   /** The system handle table's bytes, valid until the next read: read where the next snapshot goes, never over the last one. */
   private readHandleTable(): Buffer {
+    this.handleTableReads++;
     return this.handleReads[this.nextRead]!.run((memory) => nt.ntQuerySystemInformationInto(nt.SystemExtendedHandleInformation, memory.buffer)).bytes;
   }
 

@@ -8,7 +8,7 @@ import type { DeniedProcess, ProcessInfo, UnnamedHandles } from '../../contract/
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { BackgroundRechecks } from './background-rechecks.js';
 import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
-import { entryAt, fileRowIndices, sameFileRows, type ProcessBlock, type TableSnapshot } from './file-rows.js';
+import { entryAt, fileRowIndices, handleCountIn, sameFileRows, type ProcessBlock, type TableSnapshot } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
 import { enableDebugPrivilege, type PrivilegeState } from './debug-privilege.js';
 import { focusedFileHandles } from './focused-handles.js';
@@ -44,6 +44,9 @@ interface PidScan {
 /** Identities are re-synced at least this often even when the pid list is unchanged (denied pids are retried). */
 const IDENTITY_RESYNC_MS = 5000;
 
+/** A details request counts handles in the table of a system scan that ended this recently, not reading it all again. */
+const TABLE_REUSE_MS = 5000;
+
 function tryEnableDebugPrivilege(): PrivilegeState | null {
   try {
     return enableDebugPrivilege();
@@ -71,6 +74,7 @@ export class Win32HolderSource implements HolderSource {
   private lastPids: number[] = [];
   /** The last system-wide scan: its table (compared process by process), blocks and per-process results. */
   private lastSnapshot: TableSnapshot | undefined;
+  private lastSnapshotAtMs = -Infinity;
   private lastBlocks = new Map<number, ProcessBlock>();
   private lastScans = new Map<number, PidScan>();
   private lastDirsKey = '';
@@ -121,7 +125,13 @@ export class Win32HolderSource implements HolderSource {
     this.modules.collect({ wanted, firstSystemScan: this.systemScans === 0, nowMs }, dirs, holdings, deny);
     if (!wanted) this.systemScans++;
     const holders = this.holders.build(holdings, deny);
-    this.onScanned?.({ named: this.scanNamed, rechecked: this.rechecks.takeAsked(), changedPids: this.scanChanged, workerStarts: this.worker.starts });
+    this.onScanned?.({
+      named: this.scanNamed,
+      rechecked: this.rechecks.takeAsked(),
+      changedPids: this.scanChanged,
+      workerStarts: this.worker.starts,
+      handleTableReads: this.tables.handleTableReads,
+    });
     return { holders, denied: [...denied.values()], unnamed, processCount: wanted ? wanted.size : this.identities.size, handleCount };
   }
 
@@ -199,6 +209,7 @@ export class Win32HolderSource implements HolderSource {
     this.lastScans = scans;
     this.lastBlocks = blockOf;
     this.lastSnapshot = snapshot;
+    this.lastSnapshotAtMs = performance.now();
     return scans;
   }
 
@@ -305,7 +316,8 @@ export class Win32HolderSource implements HolderSource {
     } catch (error) {
       cwdUnreadableReason = `${(error as Error).message} (a process of another user or an elevated one: scan as administrator)`;
     }
-    const handleCount = this.tables.handleCountOf(pid);
+    const recent = this.lastSnapshot && performance.now() - this.lastSnapshotAtMs < TABLE_REUSE_MS ? handleCountIn(this.lastSnapshot, pid) : 0;
+    const handleCount = recent || this.tables.handleCountOf(pid);
     // A live process always holds some handle: none means it exited after the process list was read.
     return handleCount === 0 ? null : { cwd, cwdUnreadableReason, handleCount, handles: {} };
   }

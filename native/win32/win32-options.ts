@@ -27,4 +27,6 @@ export interface Win32ScanStats {
   changedPids: readonly number[];
   /** Name worker starts so far: a stall restarts it. */
   workerStarts: number;
+  /** Reads of the system handle table so far: one per system scan, none for a details request soon after. */
+  handleTableReads: number;
 }

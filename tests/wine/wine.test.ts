@@ -191,6 +191,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
     expect(access('module', 'mod\\addon-copy.node')).toBeNull(); // a mapped image has no handle
     expect(r.extras).toMatchObject({ cwd: winPath(join(dir, 'cwd-dir')), cwdUnreadableReason: null });
     expect(r.extras.handleCount).toBeGreaterThan(3);
+    expect(r.tableReadsAround).toBe(1); // the scan after it; processExtras counted in the table the scan before read
     expect(r.gone).toBeNull();
     // Wine's user is an administrator whose token holds SeDebugPrivilege, off until a process turns it on.
     expect(r.privilege).toEqual({ disabledBefore: true, state: 'enabled', enabledInToken: true });
