@@ -90,15 +90,15 @@ export class NameResolver {
     );
   }
 
-  /**
-   * Closes every process handle, at the end of each batch: one kept while the app asks nothing more
-   * would keep an exited test process's object, and with it its image file, past the query.
-   */
   /** The processes the app saw alive when it made the batch, by pid: their create times. */
   beginBatch(live: ReadonlyMap<number, bigint>): void {
     this.live = live;
   }
 
+  /**
+   * Closes every process handle, at the end of each batch: one kept while the app asks nothing more
+   * would keep an exited test process's object, and with it its image file, past the query.
+   */
   releaseProcesses(): void {
     for (const owner of this.owners.values()) closeHandle(owner.handle);
     this.owners.clear();

@@ -1,0 +1,43 @@
+// The name worker against real processes under Wine: what it answers for a process that is not the one
+// the app saw. Registered from wine.test.ts (one file per prefix).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { host, REPO, useWindowsScratch, waitForFile, winPath } from './wine-harness.js';
+
+const fixture = (name: string) => winPath(join(REPO, 'tests', 'wine', 'fixtures', name));
+const dist = winPath(join(REPO, 'dist'));
+
+interface Answer {
+  kind: string;
+  answer?: { name: string | null; error?: { api: string; code: string | number } };
+}
+
+export function describeNamingUnderWine(haveWine: boolean): void {
+  describe.skipIf(!haveWine)(`the name worker ${host.where}`, () => {
+    const suite = useWindowsScratch('naming');
+
+    /** Starts holder.mjs with `specs`; its pid once it holds them. */
+    async function startHolder(name: string, specs: string[]): Promise<number> {
+      const ready = join(suite.scratch, `${name}.ready`);
+      const { child, logs } = suite.procs.start(name, [fixture('holder.mjs'), winPath(ready), winPath(join(suite.scratch, 'release')), ...specs]);
+      return (JSON.parse(await waitForFile(ready, child, logs.err)) as { pid: number }).pid;
+    }
+
+    it('a pid whose create time is not the one the app saw (reused since the table was read) gets no names, only an error', async () => {
+      const { procs, scratch } = suite;
+      const cwd = join(scratch, 'cwd-dir');
+      mkdirSync(cwd);
+      const pid = await startHolder('reuse-holder', [`cwd=${winPath(cwd)}`]);
+      const out = join(scratch, 'reuse.json');
+      const run = await procs.run('name-worker-reuse', [fixture('name-worker-reuse.mjs'), dist, String(pid), winPath(out)]);
+      expect(run.code, run.stderr).toBe(0);
+      const r = JSON.parse(readFileSync(out, 'utf8')) as { asked: number; same: Answer[]; reused: Answer[] };
+      expect(r.asked).toBeGreaterThan(0);
+      // The control: with the create time the process list gives, its current directory is named.
+      expect(r.same.some((a) => a.answer?.name?.toLowerCase().endsWith('\\cwd-dir'))).toBe(true);
+      // One tick off: every handle value is taken for another process's, none is duplicated or named.
+      expect(r.reused.map((a) => [a.answer?.name ?? null, a.answer?.error?.api])).toEqual(r.same.map(() => [null, 'OpenProcess']));
+    }, 120_000);
+  });
+}
