@@ -35,7 +35,8 @@ export class ReusedBuffer implements QueryMemory {
 const MAX_BYTES = 512 * 1024 * 1024;
 const MAX_ATTEMPTS = 12;
 
-function isTooSmall(status: number): boolean {
+/** The answer did not fit: each query says so with one of these three. */
+export function isTooSmall(status: number): boolean {
   return status === STATUS_INFO_LENGTH_MISMATCH || status === STATUS_BUFFER_TOO_SMALL || status === STATUS_BUFFER_OVERFLOW;
 }
 

@@ -4,6 +4,7 @@
 // deadline (bounded-call.ts), and the app replaces the worker only when hung calls hold its threads.
 import type { Bounded, BoundedCalls } from './bounded-call.js';
 import { isDiskName } from './disk-names.js';
+import { isTooSmall } from './grow-query.js';
 import { parseObjectName } from './handle-table.js';
 import { closeHandle, duplicateHandle, openProcess, PROCESS_DUP_HANDLE, processCreationTime } from './kernel32.js';
 import { NativeMemory } from '../koffi-loader.js';
@@ -27,6 +28,11 @@ export interface NameAnswer {
  */
 export type AfterName = (name: string) => Promise<void> | void;
 
+/** OBJECT_NAME_INFORMATION for the names most handles have: a 16-byte UNICODE_STRING, then ~4,000 WCHARs. */
+const NAME_BYTES = 8 * 1024;
+/** Room for the longest name a UNICODE_STRING holds (65,534 bytes: 32,767 WCHARs, `\\?\` paths reach it). */
+const LONGEST_NAME_BYTES = 16 + 0x10000;
+
 export class NameResolver {
   /** One PROCESS_DUP_HANDLE handle per process of the batch being asked, keyed by pid, checked against create time. */
   private readonly owners = new Map<number, { handle: ProcessHandle; createTime: bigint }>();
@@ -35,6 +41,8 @@ export class NameResolver {
   constructor(
     private readonly calls: BoundedCalls,
     private readonly afterName: AfterName = () => {},
+    /** The first query's buffer (a Wine test gives one too small for any name: Wine cannot open a path that needs more). */
+    private readonly nameBytes = NAME_BYTES,
   ) {}
 
   /** Hung calls hold all threads but one: the app must start another worker. */
@@ -67,8 +75,15 @@ export class NameResolver {
     }
   }
 
-  private queryName(dup: FileHandle): Promise<Bounded<{ status: number; name: string | null }>> {
-    const memory = new NativeMemory(8 * 1024);
+  /** The name, asked again with room for the longest there is when the first buffer was too small. */
+  private async queryName(dup: FileHandle): Promise<Bounded<{ status: number; name: string | null }>> {
+    const first = await this.queryNameInto(dup, this.nameBytes);
+    if (first === 'stalled' || !isTooSmall(first.value.status)) return first;
+    return this.queryNameInto(dup, LONGEST_NAME_BYTES);
+  }
+
+  private queryNameInto(dup: FileHandle, bytes: number): Promise<Bounded<{ status: number; name: string | null }>> {
+    const memory = new NativeMemory(bytes);
     return this.calls.run<{ status: number; name: string | null }>(
       (done) =>
         nt.ntQueryObjectOnThread(dup, nt.ObjectNameInformation, memory, (status) => {

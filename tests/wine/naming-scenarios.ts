@@ -1,6 +1,6 @@
 // The name worker against real processes under Wine: what it answers for a process that is not the one
-// the app saw. Registered from wine.test.ts (one file per prefix).
-import { mkdirSync, readFileSync } from 'node:fs';
+// the app saw, and for a name longer than its first buffer. Registered from wine.test.ts (one file per prefix).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { host, REPO, useWindowsScratch, waitForFile, winPath } from './wine-harness.js';
@@ -38,6 +38,19 @@ export function describeNamingUnderWine(haveWine: boolean): void {
       expect(r.same.some((a) => a.answer?.name?.toLowerCase().endsWith('\\cwd-dir'))).toBe(true);
       // One tick off: every handle value is taken for another process's, none is duplicated or named.
       expect(r.reused.map((a) => [a.answer?.name ?? null, a.answer?.error?.api])).toEqual(r.same.map(() => [null, 'OpenProcess']));
+    }, 120_000);
+
+    it('a name longer than the first buffer (STATUS_BUFFER_OVERFLOW) is asked again with room for it, not dropped', async () => {
+      const { procs, scratch } = suite;
+      const held = join(scratch, 'a-name-longer-than-four-wchars.txt');
+      writeFileSync(held, 'x');
+      const pid = await startHolder('long-name-holder', [`shared=${winPath(held)}`]);
+      const out = join(scratch, 'small-buffer.json');
+      const run = await procs.run('small-buffer-names', [fixture('small-buffer-names.mjs'), dist, String(pid), winPath(out)]);
+      expect(run.code, run.stderr).toBe(0);
+      const r = JSON.parse(readFileSync(out, 'utf8')) as { shipped: { name?: string | null }[]; small: { name?: string | null; error?: string }[] };
+      expect(r.shipped.some((a) => a.name?.toLowerCase().endsWith('\\a-name-longer-than-four-wchars.txt'))).toBe(true);
+      expect(r.small).toEqual(r.shipped);
     }, 120_000);
   });
 }
