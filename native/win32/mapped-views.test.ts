@@ -1,4 +1,5 @@
-// An address space as NtQueryVirtualMemory describes it, region by region: an image (a module), a
+// An address space as NtQueryVirtualMemory describes it, region by region: an image (a module, or a DLL
+// mapped for its resources: the walk cannot tell, the module list does), a
 // file mapped as a data view in two regions of one allocation (an SQLite -shm), a pagefile-backed
 // section (shared memory, no file), a reserved view, private memory, and a second view of the file.
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,7 @@ const space: [MemoryRegion, string | null][] = [
   [{ base: 0x28000n, allocationBase: 0x28000n, size: 0x10000n, state: MEM_COMMIT, type: MEM_MAPPED }, null],
   [{ base: 0x38000n, allocationBase: 0x38000n, size: 0x10000n, state: MEM_RESERVE, type: MEM_MAPPED }, '\\Device\\HarddiskVolume3\\reserved.bin'],
   [{ base: 0x48000n, allocationBase: 0x48000n, size: 0x10000n, state: MEM_COMMIT, type: MEM_MAPPED }, SHM],
+  [{ base: 0x58000n, allocationBase: 0n, size: 0x7ff6_0000_0000n - 0x58000n, state: 0x10000 /* MEM_FREE */, type: 0 }, null],
   [
     { base: 0x7ff6_0000_0000n, allocationBase: 0x7ff6_0000_0000n, size: 0x20000n, state: MEM_COMMIT, type: MEM_IMAGE },
     '\\Device\\HarddiskVolume3\\app\\python.exe',
@@ -43,7 +45,7 @@ describe('mapped views', () => {
     expect(parseMemoryBasicInformation(mbi(space[3]![0]))).toEqual(space[3]![0]);
   });
 
-  it('finds a file kept only by a data view once, asking each allocation once; images, shared memory and reserved views are not it', () => {
+  it('finds a file kept only by a data or image view once, asking each allocation once; shared memory and reserved views are not it', () => {
     const asked: bigint[] = [];
     const files = mappedFiles({
       region: (address) => {
@@ -55,8 +57,8 @@ describe('mapped views', () => {
         return space.find(([r]) => r.allocationBase === base)?.[1] ?? null;
       },
     });
-    expect(files).toEqual([SHM]);
-    expect(asked).toEqual([0x18000n, 0x28000n, 0x48000n]);
+    expect(files).toEqual([SHM, '\\Device\\HarddiskVolume3\\app\\python.exe']);
+    expect(asked).toEqual([0x18000n, 0x28000n, 0x48000n, 0x7ff6_0000_0000n]);
   });
 
   it('stops on an answer that does not move forward', () => {

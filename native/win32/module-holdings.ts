@@ -49,10 +49,11 @@ export class ModuleHoldings {
       }
       let known = this.hits.get(identity.pid);
       if (!known || known.list !== list || known.mapped !== mapped || known.dirs !== dirsKey) {
-        const hits = [
-          ...this.matchFiles(identity.pid, list, dirs, (i) => (i === 0 ? 'exe' : 'module')),
-          ...this.matchFiles(identity.pid, mapped, dirs, () => 'mmap'),
-        ];
+        const images = this.matchFiles(identity.pid, list, dirs, (i) => (i === 0 ? 'exe' : 'module'));
+        // The walk sees every image view: the ones the module list names are modules, the rest resources.
+        const modulePaths = new Set(images.map((hit) => hit.path));
+        const views = this.matchFiles(identity.pid, mapped, dirs, () => 'mmap').filter((hit) => !modulePaths.has(hit.path));
+        const hits = [...images, ...views];
         known = { list, mapped, dirs: dirsKey, hits };
         this.hits.set(identity.pid, known);
       }
