@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../contract/holders.js';
-import { host, REPO, useWindowsScratch, waitForFile, winPath } from './wine-harness.js';
+import { host, REPO, useWindowsScratch, winPath } from './wine-harness.js';
 
 export function describeImageViewsUnderWine(haveWine: boolean): void {
   describe.skipIf(!haveWine)(`images mapped as resources ${host.where}`, () => {
@@ -19,15 +19,7 @@ export function describeImageViewsUnderWine(haveWine: boolean): void {
       const [resource, module] = [join(dir, 'resources.dll'), join(dir, 'addon.node')];
       copyFileSync(wine.koffiBinary, resource);
       copyFileSync(wine.koffiBinary, module);
-      const ready = join(scratch, 'holder.ready');
-      const holder = procs.start('resource-holder', [
-        winPath(join(REPO, 'tests', 'wine', 'fixtures', 'holder.mjs')),
-        winPath(ready),
-        winPath(join(scratch, 'release')),
-        `resource=${winPath(resource)}`,
-        `module=${winPath(module)}`,
-      ]);
-      const pid = (JSON.parse(await waitForFile(ready, holder.child, holder.logs.err)) as { pid: number }).pid;
+      const pid = await procs.startHolder('resource-holder', [`resource=${winPath(resource)}`, `module=${winPath(module)}`]);
 
       const rm = join(scratch, 'rm.cjs');
       writeFileSync(rm, `try { require('fs').unlinkSync(process.argv[2]); console.log('removed'); } catch (e) { console.log(e.code); }`);

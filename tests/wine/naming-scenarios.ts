@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { host, REPO, useWindowsScratch, waitForFile, winPath } from './wine-harness.js';
+import { host, REPO, useWindowsScratch, winPath } from './wine-harness.js';
 
 const fixture = (name: string) => winPath(join(REPO, 'tests', 'wine', 'fixtures', name));
 const dist = winPath(join(REPO, 'dist'));
@@ -17,18 +17,11 @@ export function describeNamingUnderWine(haveWine: boolean): void {
   describe.skipIf(!haveWine)(`the name worker ${host.where}`, () => {
     const suite = useWindowsScratch('naming');
 
-    /** Starts holder.mjs with `specs`; its pid once it holds them. */
-    async function startHolder(name: string, specs: string[]): Promise<number> {
-      const ready = join(suite.scratch, `${name}.ready`);
-      const { child, logs } = suite.procs.start(name, [fixture('holder.mjs'), winPath(ready), winPath(join(suite.scratch, 'release')), ...specs]);
-      return (JSON.parse(await waitForFile(ready, child, logs.err)) as { pid: number }).pid;
-    }
-
     it('a pid whose create time is not the one the app saw (reused since the table was read) gets no names, only an error', async () => {
       const { procs, scratch } = suite;
       const cwd = join(scratch, 'cwd-dir');
       mkdirSync(cwd);
-      const pid = await startHolder('reuse-holder', [`cwd=${winPath(cwd)}`]);
+      const pid = await suite.procs.startHolder('reuse-holder', [`cwd=${winPath(cwd)}`]);
       const out = join(scratch, 'reuse.json');
       const run = await procs.run('name-worker-reuse', [fixture('name-worker-reuse.mjs'), dist, String(pid), winPath(out)]);
       expect(run.code, run.stderr).toBe(0);
@@ -44,7 +37,7 @@ export function describeNamingUnderWine(haveWine: boolean): void {
       const { procs, scratch } = suite;
       const held = join(scratch, 'a-name-longer-than-four-wchars.txt');
       writeFileSync(held, 'x');
-      const pid = await startHolder('long-name-holder', [`shared=${winPath(held)}`]);
+      const pid = await suite.procs.startHolder('long-name-holder', [`shared=${winPath(held)}`]);
       const out = join(scratch, 'small-buffer.json');
       const run = await procs.run('small-buffer-names', [fixture('small-buffer-names.mjs'), dist, String(pid), winPath(out)]);
       expect(run.code, run.stderr).toBe(0);

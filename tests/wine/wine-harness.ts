@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { host } from './host.js';
 import type { WindowsEnv } from './windows-host.js';
 
+import { REPO } from './windows-host.js';
+import { winPath } from './host.js';
+
 export { REPO, type WindowsEnv } from './windows-host.js';
 export { host, underWine, winPath } from './host.js';
 
@@ -60,6 +63,18 @@ export class WindowsProcesses {
     });
     await flushed;
     return { code, stdout: readFileSync(logs.out, 'utf8'), stderr: readFileSync(logs.err, 'utf8') };
+  }
+
+  /** Starts tests/wine/fixtures/holder.mjs holding `specs` (released by `<scratch>/release`); its pid once it holds them. */
+  async startHolder(name: string, specs: string[]): Promise<number> {
+    const ready = join(this.scratch, `${name}.ready`);
+    const { child, logs } = this.start(name, [
+      winPath(join(REPO, 'tests', 'wine', 'fixtures', 'holder.mjs')),
+      winPath(ready),
+      winPath(join(this.scratch, 'release')),
+      ...specs,
+    ]);
+    return (JSON.parse(await waitForFile(ready, child, logs.err)) as { pid: number }).pid;
   }
 
   /** The 8.3 form of a path, as cmd's `%~sI` gives it (Wine makes aliases like `HOLD~DZX`). No spaces in `path`. */
