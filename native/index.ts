@@ -25,6 +25,8 @@ export interface HolderSourceOptions {
    * product passes none.
    */
   systemRecheck?: RecheckPolicy;
+  /** Windows: holdwatch's pids beside this process (the elevated scan worker's host): never listed as holders. */
+  ownPids?: readonly number[];
 }
 
 export async function openHolderSource(options: HolderSourceOptions = {}, platform = process.platform): Promise<HolderSource> {
@@ -44,7 +46,10 @@ export async function openHolderSource(options: HolderSourceOptions = {}, platfo
     case 'win32': {
       // Only this import loads koffi (lazily, on the first Windows call).
       const { Win32HolderSource } = await import('./win32/win32-holder-source.js');
-      return new Win32HolderSource(options.systemRecheck ? { systemRecheck: options.systemRecheck } : {});
+      return new Win32HolderSource({
+        ...(options.systemRecheck ? { systemRecheck: options.systemRecheck } : {}),
+        ...(options.ownPids ? { ownPids: options.ownPids } : {}),
+      });
     }
     default:
       throw new UnsupportedPlatformError(platform);

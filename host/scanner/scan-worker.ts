@@ -30,7 +30,8 @@ export async function serveScanWorker({ pipe, token, hostPid }: ScanWorkerOption
     throw new BadInputError(`scan-worker: ${refusal}; refusing to connect`);
   }
   await adoptHostIdentityClock();
-  const source = await openHolderSource({ walkThread: 'worker' });
+  // The app it scans for runs from wherever it was unpacked (the portable build: %TEMP%): never a holder.
+  const source = await openHolderSource({ walkThread: 'worker', ...(hostPid === undefined ? {} : { ownPids: [Number(hostPid)] }) });
   try {
     await serveHolderSource(socket, source, { token, elevated: await runsElevated(), closeHandle: (target, path) => closeHandleIfSame(target, path) });
   } finally {

@@ -3,7 +3,9 @@
 // its Holder object, so the watcher's diff (core/poll-diff.ts) sees it unchanged at one comparison.
 import type { Holder, HolderKind } from '../../contract/holders.js';
 import { windowsHandleAccess } from '../../core/handle-access.js';
+import { basename } from 'node:path';
 import { classifyHandle } from './handle-kind.js';
+import { ownProcesses } from './own-processes.js';
 import type { CachedName } from './name-cache.js';
 import type { ProcessIdentities, ProcessIdentity } from './process-identities.js';
 import type { ProcessReader } from './process-reader.js';
@@ -28,13 +30,16 @@ export class HolderBuilder {
   constructor(
     private readonly identities: ProcessIdentities,
     private readonly reader: ProcessReader,
+    /** holdwatch's own pids now (this process, its name worker, the host it scans for): never holders, nor their app children. */
+    private readonly ownRoots: () => Iterable<number>,
   ) {}
 
   build(holdings: readonly RawHolding[], deny: (pid: number, reason: string) => void): Holder[] {
     const holders: Holder[] = [];
+    const own = ownProcesses(this.identities.values(), this.ownRoots(), process.versions.electron ? basename(process.execPath) : null);
     for (const raw of holdings) {
       const identity = this.identities.get(raw.pid);
-      if (!identity) continue;
+      if (!identity || own.has(raw.pid)) continue;
       const built = this.built.get(raw);
       // The current-directory question is asked again after a re-check (background-rechecks.ts).
       const cwdUnknown = raw.kind === 'dir' && raw.cached !== undefined && raw.cached.isCwd === undefined;

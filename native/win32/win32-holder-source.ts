@@ -68,7 +68,7 @@ export class Win32HolderSource implements HolderSource {
   private readonly rechecks: BackgroundRechecks;
   private readonly systemRecheck: RecheckPolicy;
   private readonly modules: ModuleHoldings;
-  private readonly holders = new HolderBuilder(this.identities, this.reader);
+  private readonly holders: HolderBuilder;
   private identitiesVersion = -1;
   private nextIdentitySyncMs = -Infinity;
   private lastPids: number[] = [];
@@ -92,6 +92,7 @@ export class Win32HolderSource implements HolderSource {
 
   constructor(options: Win32Options = {}) {
     this.debugPrivilege = tryEnableDebugPrivilege();
+    this.holders = new HolderBuilder(this.identities, this.reader, () => [process.pid, this.worker.workerPid ?? 0, ...(options.ownPids ?? [])]);
     this.modules = new ModuleHoldings(this.identities, this.reader, this.keys, options.moduleRefreshMs ?? 2000);
     this.onScanned = options.onScanned;
     this.worker = new NameWorkerClient(options.deadlines ?? DEFAULT_DEADLINES, options.nameWorker);

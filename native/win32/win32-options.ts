@@ -16,6 +16,8 @@ export interface Win32Options {
    * addresses has it (Windows before 24H2, or with SeDebugPrivilege): Wine's has none.
    */
   systemRecheck?: RecheckPolicy;
+  /** Pids of holdwatch beside this process (the elevated scan worker's host): never holders, nor their app children. */
+  ownPids?: readonly number[];
 }
 
 export interface Win32ScanStats {
