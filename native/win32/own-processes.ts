@@ -19,7 +19,7 @@ const CONSOLE_HOST = 'conhost.exe';
  * null under plain Node, where a test may be node.exe too) or the console host.
  */
 export function ownProcesses(processes: Iterable<ProcessLink>, roots: Iterable<number>, appImage: string | null): Set<number> {
-  const own = new Set(roots);
+  const own = new Set([...roots].filter((pid) => pid > 0)); // 0: no name worker running
   const images = new Set([CONSOLE_HOST, ...(appImage === null ? [] : [appImage.toLowerCase()])]);
   const candidates = [...processes].filter((p) => images.has(p.imageName.toLowerCase()) && !own.has(p.pid) && p.ppid !== p.pid);
   // Parents come before children only by chance: go round until no process joins.

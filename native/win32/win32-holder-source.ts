@@ -44,8 +44,8 @@ interface PidScan {
 /** Identities are re-synced at least this often even when the pid list is unchanged (denied pids are retried). */
 const IDENTITY_RESYNC_MS = 5000;
 
-/** A details request counts handles in the table of a system scan that ended this recently, not reading it all again. */
-const TABLE_REUSE_MS = 5000;
+/** A details request counts handles in the table of a system scan that ended this recently (a watch polls every 500 ms). */
+const TABLE_REUSE_MS = 30_000;
 
 function tryEnableDebugPrivilege(): PrivilegeState | null {
   try {
@@ -125,6 +125,7 @@ export class Win32HolderSource implements HolderSource {
     const deny = (pid: number, reason: string) => denied.set(pid, this.deniedProcess(pid, reason));
     this.modules.collect({ wanted, firstSystemScan: this.systemScans === 0, nowMs }, dirs, holdings, deny);
     if (!wanted) this.systemScans++;
+    if (!wanted) this.lastSnapshotAtMs = performance.now(); // after the module walk, which can take seconds
     const holders = this.holders.build(holdings, deny);
     this.onScanned?.({
       named: this.scanNamed,
@@ -210,7 +211,6 @@ export class Win32HolderSource implements HolderSource {
     this.lastScans = scans;
     this.lastBlocks = blockOf;
     this.lastSnapshot = snapshot;
-    this.lastSnapshotAtMs = performance.now();
     return scans;
   }
 
