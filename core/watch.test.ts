@@ -281,6 +281,15 @@ describe('Watcher', () => {
     watcher.dispose();
   });
 
+  it('with focusFirst, polls the focus pids before its first scan of the whole system', async () => {
+    const { source, clock, watcher } = focusedWatcher([holder(42, '/w/a')], 42, { focusFirst: true });
+    watcher.start();
+    clock.advance(0);
+    await flush();
+    expect(source.requests.slice(0, 2).map((r) => r.pids ?? 'whole system')).toEqual([[42], 'whole system']);
+    watcher.dispose();
+  });
+
   it('scanNow brings back the fast pace (a failure line, a run that starts)', async () => {
     const clock = new ManualClock();
     const source = new ScriptedSource([[]], clock);

@@ -66,6 +66,12 @@ export interface WatcherOptions {
    */
   strangersByIdleCheck?: boolean;
   /**
+   * The first poll is of the focus pids alone, the whole system's right after: a process already
+   * running when followed (`holdwatch attach`) may end before a scan of every process does, on a busy
+   * Windows machine in seconds, taking the file it held to its exit with it unseen.
+   */
+  focusFirst?: boolean;
+  /**
    * After a failed poll the next waits twice as long as the last (from fullIntervalMs), up to this; a
    * success resets it. Absent: the schedule stays as it is (a run's polls must not fall behind its tests).
    */
@@ -101,8 +107,10 @@ export class Watcher {
     return this.pace.currentIntervalMs();
   }
 
-  /** Starts polling: a full scan now, then on the schedule. */
+  /** Starts polling: a full scan now (after a poll of the focus pids, with focusFirst), then on the schedule. */
   start(): void {
+    if (this.options.focusFirst && this.options.focusPids)
+      void this.polls.run(() => this.poll({ pids: [] })).catch((error: unknown) => this.options.onError(error));
     this.schedule(0);
   }
 

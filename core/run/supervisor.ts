@@ -95,6 +95,7 @@ export class RunSupervisor {
       fullIntervalMs: o.fullIntervalMs ?? 1000,
       focusIntervalMs: o.focusIntervalMs ?? 100,
       strangersByIdleCheck: true,
+      focusFirst: true,
       focusPids: () => this.membership?.pids() ?? [],
       // New children must be known before the focus poll that should see them.
       beforePoll: async () => void (await this.membership?.refresh({ fresh: false })),
