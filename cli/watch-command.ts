@@ -13,8 +13,11 @@ export interface WatchOptions {
 
 export async function watchCommand(dirInput: string, options: WatchOptions): Promise<number> {
   let dirDisplay = dirInput;
-  const view = options.json ? jsonLinesView() : process.stdout.isTTY ? liveTableView(() => dirDisplay) : eventLinesView();
+  let retrying: string | null = null;
+  const table = process.stdout.isTTY && !options.json;
+  const view = options.json ? jsonLinesView() : table ? liveTableView({ dir: () => dirDisplay, retrying: () => retrying }) : eventLinesView();
   let failure: Error | undefined;
+  let current = (): Holder[] => [];
   let stopped: ReturnType<typeof waitForStopSignal> | undefined;
   const watch = await watchDirs([dirInput], {
     intervalMs: options.intervalMs,
@@ -24,9 +27,20 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
       failure = error instanceof Error ? error : new Error(String(error));
       stopped?.stop();
     },
+    // One line when scans start failing and one when they work again; a table shows it in its header.
+    onRetrying: (sentence) => {
+      if (!table && retrying === null) process.stderr.write(`holdwatch: ${terminalCell(sentence)}\n`);
+      retrying = sentence;
+      if (table) view([], current());
+    },
+    onRecovered: () => {
+      retrying = null;
+      if (!table) process.stderr.write('holdwatch: scans work again\n');
+    },
   });
   try {
     dirDisplay = watch.dirs[0]!;
+    current = () => watch.current();
     stopped = waitForStopSignal();
     if (failure) stopped.stop();
     if (!process.stdout.isTTY) process.stderr.write(`holdwatch: watching ${terminalCell(dirDisplay)} — Ctrl-C to stop\n`);
@@ -57,13 +71,16 @@ function eventLinesView(): View {
 }
 
 /** Redraws the whole table in place: move up over the last frame, clear to the end, draw. */
-function liveTableView(dirDisplay: () => string): View {
+function liveTableView({ dir, retrying }: { dir: () => string; retrying: () => string | null }): View {
   let lastLines = 0;
+  let lastRetrying: string | null = null;
   let first = true;
   return (events, current) => {
-    if (!first && events.length === 0) return;
+    if (!first && events.length === 0 && retrying() === lastRetrying) return;
     first = false;
-    const header = `Watching ${terminalCell(dirDisplay())} — ${current.length} handle(s), ${new Set(current.map((h) => h.pid)).size} process(es) — ${new Date().toLocaleTimeString()} — Ctrl-C to stop`;
+    lastRetrying = retrying();
+    const state = lastRetrying === null ? new Date().toLocaleTimeString() : terminalCell(lastRetrying);
+    const header = `Watching ${terminalCell(dir())} — ${current.length} handle(s), ${new Set(current.map((h) => h.pid)).size} process(es) — ${state} — Ctrl-C to stop`;
     // Keep the frame within the terminal, or moving the cursor up cannot reach its top.
     const room = Math.max(3, (process.stdout.rows || 24) - 4);
     const shown = sortHolders(current).slice(0, room);

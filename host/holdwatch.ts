@@ -17,6 +17,7 @@ import type { SupervisedRunHandle, SupervisedRunOptions } from './run/supervised
 import { elapsedMs, systemClock } from './system-clock.js';
 import { openWatchPacing } from './watch-pacing.js';
 import { watchedDirsGuard } from './watched-dir-identity.js';
+import { WatchRetry } from './watch-retry.js';
 
 export { endProcessIfSame } from '../native/index.js';
 export type { WorkingDirectory };
@@ -47,6 +48,13 @@ export interface WatchDirsOptions extends DirOptions {
   onPoll: (events: WatchEvent[], current: Holder[]) => void;
   /** The watch failed and stopped (a watched dir went away...). */
   onError: (error: unknown) => void;
+  /**
+   * Scans fail for a passing lack of resources (EMFILE): the watch goes on, trying again less and less
+   * often (host/watch-retry.ts); `sentence` says why and when. Without it the watch retries quietly.
+   */
+  onRetrying?: (sentence: string) => void;
+  /** The first poll that worked after failed ones. */
+  onRecovered?: () => void;
 }
 
 export interface LiveWatch {
@@ -68,6 +76,11 @@ export async function watchDirs(dirs: readonly string[], options: WatchDirsOptio
     for (const dir of dirs)
       resolved.push(options.workingDirectory ? await resolveAndStepOut(source, dir, options.workingDirectory) : await source.resolveWatchDir(dir));
     const paced = owned.add(await openWatchPacing(resolved, options.intervalMs));
+    const retry = new WatchRetry({
+      onRetrying: (sentence) => options.onRetrying?.(sentence),
+      onRecovered: () => options.onRecovered?.(),
+      onStopped: (error) => options.onError(error),
+    });
     const watcher: Watcher = owned.add(
       new Watcher({
         source,
@@ -76,13 +89,14 @@ export async function watchDirs(dirs: readonly string[], options: WatchDirsOptio
         fullIntervalMs: options.intervalMs,
         ...paced.options,
         beforePoll: watchedDirsGuard(resolved),
-        onPoll: ({ events }) => options.onPoll(events, watcher.current()),
-        onError: (error) => {
-          watcher.dispose();
-          options.onError(error);
+        onPoll: ({ events }) => {
+          retry.polled();
+          options.onPoll(events, watcher.current());
         },
+        ...retry.watcherOptions,
       }),
     );
+    retry.attach(watcher);
     watcher.start();
     return { dirs: resolved.map((d) => d.display), current: () => watcher.current(), stop: () => owned.dispose() };
   } catch (error) {

@@ -6,7 +6,7 @@ import type { WatchEvent } from '../../contract/holders.js';
 import type { ScannerStatus, WatchRequestDto, WatchStatus } from '../../contract/service.js';
 import { DisposableStore } from '../../core/disposable-store.js';
 import { Emitter } from '../../core/emitter.js';
-import { BadInputError, isPassingShortage, messageOf } from '../../core/errors.js';
+import { BadInputError, messageOf } from '../../core/errors.js';
 import type { WatchDir } from '../../core/platform.js';
 import { Watcher } from '../../core/watch.js';
 import { openHolderSource, runsElevated, scannerWorkerLauncher } from '../../native/index.js';
@@ -18,6 +18,7 @@ import { WatchScanner, type WatchScannerOptions } from '../scanner/watch-scanner
 import { watchedDirsGuard } from '../watched-dir-identity.js';
 import { systemClock } from '../system-clock.js';
 import { openWatchPacing } from '../watch-pacing.js';
+import { WatchRetry } from '../watch-retry.js';
 
 export interface ScanWorkerLaunch {
   /** The program and the arguments before `scan-worker` (node and bin/holdwatch.js). */
@@ -54,9 +55,6 @@ type ScannerPlan = Pick<WatchScannerOptions, 'startWorker' | 'hint'>;
  */
 const IN_PROCESS = { walkThread: 'worker', offMainThread: true } as const;
 
-/** The longest a watch waits between tries while its scans fail for a passing lack of resources. */
-const MAX_RETRY_DELAY_MS = 30_000;
-
 export class SessionWatches {
   readonly events = new Emitter<[string, readonly WatchEvent[]]>((error) => this.options.onListenerError(error));
   readonly statuses = new Emitter<[string, WatchStatus]>((error) => this.options.onListenerError(error));
@@ -85,6 +83,20 @@ export class SessionWatches {
     });
     const fullIntervalMs = intervalMs ?? 500;
     const pacing = await openWatchPacing(resolved, fullIntervalMs);
+    const retry = new WatchRetry({
+      onRetrying: (sentence) => this.emitStatus(watchId, { error: null, retrying: sentence }),
+      // Each full poll's status sets `retrying` back to null.
+      onRecovered: () => undefined,
+      onStopped: (error) => {
+        void this.stop(watchId);
+        this.statuses.emit(watchId, {
+          scans,
+          holders: 0,
+          denied: 0,
+          error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.`,
+        });
+      },
+    });
     const watcher: Watcher = new Watcher({
       source: scanner,
       dirs: resolved,
@@ -93,6 +105,7 @@ export class SessionWatches {
       ...pacing.options,
       beforePoll: watchedDirsGuard(resolved),
       onPoll: ({ events, result, full }) => {
+        retry.polled();
         if (events.length > 0) this.events.emit(watchId, events);
         if (full)
           this.emitStatus(watchId, {
@@ -105,24 +118,9 @@ export class SessionWatches {
             scanner: scanner.status,
           });
       },
-      maxRetryDelayMs: MAX_RETRY_DELAY_MS,
-      onError: (error) => {
-        // The fd table full (a flood of connections, another process's leak) passes: the watch waits
-        // longer each time and goes on, rather than stopping for good.
-        if (isPassingShortage(error)) {
-          const inSeconds = Math.ceil(watcher.nextPollDelayMs / 1000);
-          this.emitStatus(watchId, { error: null, retrying: `Scans are failing (${messageOf(error)}); trying again in ${inSeconds} s.` });
-          return;
-        }
-        void this.stop(watchId);
-        this.statuses.emit(watchId, {
-          scans,
-          holders: 0,
-          denied: 0,
-          error: `The watch stopped: ${messageOf(error)}. Start it again; if it keeps failing, run \`holdwatch scan <dir>\` in a terminal to see the error.`,
-        });
-      },
+      ...retry.watcherOptions,
     });
+    retry.attach(watcher);
     const owned = new DisposableStore();
     owned.add(scanner);
     owned.add(pacing);
