@@ -124,7 +124,7 @@ function Splitter({ width, onWidth }: { width: number; onWidth: (px: number) => 
 }
 
 function WatchState() {
-  const { phase, scans, denied, protectedDenied, error, scanner } = useStore((s) => s.watch);
+  const { phase, scans, denied, protectedDenied, error, scanner, retrying } = useStore((s) => s.watch);
   // Elevation shows the others; a protected process stays closed to every scan.
   const elevatable = denied - protectedDenied;
   const following = useStore((s) => s.run.phase === 'starting' || s.run.phase === 'running');
@@ -145,6 +145,12 @@ function WatchState() {
       {denied > 0 ? ` · ${denied} ${denied === 1 ? 'process' : 'processes'} not inspectable` : ''}
       {protectedDenied > 0 ? ` (${protectedDenied} protected by Windows: no scan may open ${protectedDenied === 1 ? 'it' : 'them'})` : ''}
       {elevatable > 0 && !scanner ? ' (run as administrator or root to see them)' : ''}
+      {retrying && (
+        <span className="retrying" role="status" data-testid="watch-retrying">
+          {' · '}
+          {retrying} The table shows what the last scan that worked found.
+        </span>
+      )}
       {scanner && <ScannerState denied={elevatable} />}
     </span>
   );

@@ -73,6 +73,7 @@ function withStatus(watch: HoldwatchState['watch'], status: WatchStatus): Holdwa
     denied: status.denied,
     protectedDenied: status.protectedDenied ?? 0,
     error: null,
+    retrying: status.retrying ?? null,
     scanner: status.scanner ?? watch.scanner,
   };
 }

@@ -52,7 +52,7 @@ export async function startWatch(dir: string): Promise<void> {
   }
   await stopWatch();
   set((s) => ({
-    watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, scanner: null, rows: new Map() },
+    watch: { ...s.watch, watchId: null, dirs: [trimmed], phase: 'starting', error: null, scans: 0, denied: 0, scanner: null, retrying: null, rows: new Map() },
     selection: { selectedKey: null, frozenFailure: null, details: null, liveStack: null, stacks: null },
   }));
   try {

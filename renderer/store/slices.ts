@@ -21,6 +21,8 @@ export interface WatchSlice {
   protectedDenied: number;
   /** Where the watch's scans run and whether "Scan as administrator" is offered; null until the host says. */
   scanner: ScannerStatus | null;
+  /** While scans fail for a passing lack of resources (EMFILE): the host's sentence; the watch goes on. */
+  retrying: string | null;
   rows: Map<string, Row>;
 }
 
@@ -118,7 +120,7 @@ export const OUTPUT_KEEP_CHARS = 64 * 1024;
 
 export function initialState(): HoldwatchState {
   return {
-    watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, protectedDenied: 0, scanner: null, rows: new Map() },
+    watch: { watchId: null, dirs: [], phase: 'idle', error: null, scans: 0, denied: 0, protectedDenied: 0, scanner: null, retrying: null, rows: new Map() },
     run: {
       runId: null,
       phase: 'idle',

@@ -86,6 +86,12 @@ describe('watch slice', () => {
     // Of the denied, those Windows protects: the view offers no elevation for them.
     useStore.setState((s) => applyBatch(s, [status({ scans: 2, holders: 0, denied: 3, protectedDenied: 2, error: null })], 1));
     expect(useStore.getState().watch).toMatchObject({ denied: 3, protectedDenied: 2 });
+    // Scans failing for a passing reason: the watch stays live and says so; the next scan clears it.
+    const retrying = 'Scans are failing (EMFILE); trying again in 2 s.';
+    useStore.setState((s) => applyBatch(s, [status({ scans: 2, holders: 0, denied: 3, error: null, retrying })], 1));
+    expect(useStore.getState().watch).toMatchObject({ phase: 'live', retrying });
+    useStore.setState((s) => applyBatch(s, [status({ scans: 3, holders: 0, denied: 3, error: null, retrying: null })], 1));
+    expect(useStore.getState().watch).toMatchObject({ phase: 'live', retrying: null });
     useStore.setState((s) => applyBatch(s, [status({ scans: 1, holders: 0, denied: 0, error: 'The watch stopped: EIO.' })], 2));
     expect(useStore.getState().watch).toMatchObject({ phase: 'error', error: 'The watch stopped: EIO.', watchId: null });
   });

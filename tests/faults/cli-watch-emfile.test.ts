@@ -3,12 +3,12 @@
 // RLIMIT_NOFILE below the fds it already has (prlimit --pid), so its next open fails as in a flood,
 // then gives the limit back: the watch says once that it retries, and then shows a holder that came
 // while it could not scan.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../support/cli.js';
+import { setSoftFdLimit, softFdLimitOf } from '../support/fd-limit.js';
 import { killAllHolders, pythonHoldingFile } from '../support/holders.js';
 
 let scratch: string;
@@ -21,12 +21,6 @@ afterAll(async () => {
   await killAllHolders();
   rmSync(scratch, { recursive: true, force: true });
 });
-
-const softFdLimitOf = (pid: number): string =>
-  execFileSync('prlimit', ['--pid', String(pid), '--nofile', '--raw', '--noheadings', '--output=SOFT'])
-    .toString()
-    .trim();
-const setSoftFdLimit = (pid: number, soft: string): void => void execFileSync('prlimit', ['--pid', String(pid), `--nofile=${soft}:`]);
 
 describe.skipIf(process.platform !== 'linux')('holdwatch watch whose scans meet EMFILE', () => {
   it('says once that it retries, keeps going, and shows the holder that came meanwhile', async () => {
