@@ -56,6 +56,11 @@ export const HolderSchema = z.object({
   kind: HolderKindSchema,
   /** Absolute display path (DOS form on Windows). */
   path: z.string(),
+  /**
+   * The path's bytes in base64, only where they are not valid UTF-8 (a Linux name is any bytes but
+   * `/` and NUL): `path` shows U+FFFD in their place, so this is what names the file.
+   */
+  pathBytesBase64: z.string().optional(),
   /** The path was unlinked while open (Linux `(deleted)`, Windows delete-pending). */
   deleted: z.boolean(),
   /** The handle itself: `fd 7` on Linux, `0x1a4` on Windows, null for cwd/root/exe/mmap/module rows. */

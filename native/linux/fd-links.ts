@@ -51,11 +51,27 @@ export const nodeFdLinks: FdLinkReader = {
         throw error;
       }
       if (target.charCodeAt(0) !== SLASH) continue; // socket:[..], pipe:[..], anon_inode:..
-      if (prefixes === null || prefixes.text.some((p) => target.startsWith(p))) batch.addText(fd, target);
+      if (prefixes !== null && !prefixes.text.some((p) => target.startsWith(p))) continue;
+      // U+FFFD stands for bytes that are not UTF-8: the batch keeps the bytes, which name the file.
+      if (target.includes('\uFFFD')) addBytes(batch, fd, readlinkOrNull(dir + fd));
+      else batch.addText(fd, target);
     }
     return fds.length;
   },
 };
+
+function readlinkOrNull(path: string): Buffer | null {
+  try {
+    return readlinkSync(path, { encoding: 'buffer' });
+  } catch (error) {
+    if (isGoneError(error)) return null;
+    throw error;
+  }
+}
+
+function addBytes(batch: LinkBatch, fd: string, target: Buffer | null): void {
+  if (target) batch.add(Buffer.from(fd, 'latin1'), fd.length, target, target.length);
+}
 
 // struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16 at 16, d_type u8 at 18, d_name at 19.
 const RECLEN_AT = 16;

@@ -1,6 +1,7 @@
 // The hot path: walk /proc/<pid>/{fd,cwd,root,exe,maps} for a set of pids and keep what lies under
 // the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
 // promise each; a poller runs it on a thread of its own (scan-pool.ts).
+import { isUtf8 } from 'node:buffer';
 import { lstatSync, statSync } from 'node:fs';
 import type { HolderKind, ProcessInfo } from '../../contract/holders.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
@@ -23,6 +24,8 @@ export interface RawHolding {
   pid: number;
   kind: HolderKind;
   path: string;
+  /** Where `path` is not UTF-8: its bytes, base64 (Holder.pathBytesBase64). */
+  pathBytesBase64?: string;
   deleted: boolean;
   handle: string | null;
   watchedDir: string;
@@ -206,7 +209,7 @@ function makeFdRows(pid: number, walk: Walk): RawHolding[] {
   const known = kinds?.of(pid);
   let seen: PidKinds | undefined;
   const base = `/proc/${pid}/fd/`;
-  batch.forEach((fd, target) => {
+  batch.forEach((fd, target, targetBytes) => {
     const dir = dirOf(target, walk.dirs);
     if (!dir) return;
     const fdPath = base + fd;
@@ -218,11 +221,29 @@ function makeFdRows(pid: number, walk: Walk): RawHolding[] {
       facts = statted === null ? undefined : { target, dir: statted, flags: accessModeOfLink(fdPath) };
     }
     if (facts && kinds) (seen ??= new Map()).set(fd, facts);
-    rows.push({ pid, kind: facts?.dir ? 'dir' : 'file', path, deleted, handle: `fd ${fd}`, watchedDir: dir.display, openFlags: facts?.flags ?? null });
+    const bytes = target.includes('\uFFFD') ? nonUtf8Bytes(targetBytes(), path !== target) : null;
+    rows.push({
+      pid,
+      kind: facts?.dir ? 'dir' : 'file',
+      path,
+      ...(bytes ? { pathBytesBase64: bytes } : {}),
+      deleted,
+      handle: `fd ${fd}`,
+      watchedDir: dir.display,
+      openFlags: facts?.flags ?? null,
+    });
   });
   kinds?.remember(pid, seen);
   return rows;
 }
+
+/** A link target's bytes in base64 when they are not UTF-8 (a name may hold U+FFFD itself); the " (deleted)" mark cut off when `deleted`. */
+function nonUtf8Bytes(target: Buffer, deleted: boolean): string | null {
+  const bytes = deleted ? target.subarray(0, target.length - DELETED_MARK_BYTES) : target;
+  return isUtf8(bytes) ? null : bytes.toString('base64');
+}
+
+const DELETED_MARK_BYTES = ' (deleted)'.length;
 
 /** One `mmap` row per mapped path per process; the executable's own mapping is the `exe` row. */
 function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string, reader: ProcReader, out: RawHolding[]): void {

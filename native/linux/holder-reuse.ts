@@ -52,6 +52,7 @@ function sameFacts(a: ProcessInfo, b: ProcessInfo): boolean {
 function sameRow(old: Holder, raw: RawHolding): boolean {
   return (
     old.path === raw.path &&
+    old.pathBytesBase64 === raw.pathBytesBase64 &&
     old.handle === raw.handle &&
     old.kind === raw.kind &&
     old.deleted === raw.deleted &&
@@ -76,6 +77,7 @@ function toHolder(raw: RawHolding, info: ProcessInfo): Holder {
     user: info.user,
     kind: raw.kind,
     path: raw.path,
+    ...(raw.pathBytesBase64 !== undefined ? { pathBytesBase64: raw.pathBytesBase64 } : {}),
     deleted: raw.deleted,
     handle: raw.handle,
     watchedDir: raw.watchedDir,

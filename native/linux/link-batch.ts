@@ -54,13 +54,15 @@ export class LinkBatch {
     return Buffer.from(this.bytes.subarray(0, this.length));
   }
 
-  forEach(onLink: (fd: string, target: string) => void): void {
+  /** `targetBytes` copies the target's bytes: for a target that is not UTF-8 (U+FFFD in `target`). */
+  forEach(onLink: (fd: string, target: string, targetBytes: () => Buffer) => void): void {
     const bytes = this.bytes;
     for (let at = 0; at < this.length;) {
       const nameLength = bytes[at]!;
       const targetAt = at + 3 + nameLength;
       const targetLength = bytes.readUInt16LE(at + 1 + nameLength);
-      onLink(bytes.toString('latin1', at + 1, at + 1 + nameLength), bytes.toString('utf8', targetAt, targetAt + targetLength));
+      const targetBytes = () => Buffer.from(bytes.subarray(targetAt, targetAt + targetLength));
+      onLink(bytes.toString('latin1', at + 1, at + 1 + nameLength), bytes.toString('utf8', targetAt, targetAt + targetLength), targetBytes);
       at = targetAt + targetLength;
     }
   }

@@ -29,6 +29,8 @@ export interface PackedWalk {
     /** Open flags, -1 for null. */
     flags: Int32Array;
     paths: string[];
+    /** [row, bytes] for the rare paths that are not UTF-8 (RawHolding.pathBytesBase64). */
+    pathBytes: [number, string][];
   };
   denied: WalkResult['denied'];
   processCount: number;
@@ -56,6 +58,7 @@ export function packWalk(result: WalkResult, dirs: readonly MatchDir[]): PackedW
       dirs: new Uint16Array(sent.length),
       flags: new Int32Array(sent.length),
       paths: new Array<string>(sent.length),
+      pathBytes: [],
     },
     denied: result.denied,
     processCount: result.processCount,
@@ -70,6 +73,7 @@ export function packWalk(result: WalkResult, dirs: readonly MatchDir[]): PackedW
     rows.dirs[i] = dirIndex.get(h.watchedDir)!;
     rows.flags[i] = h.openFlags ?? -1;
     rows.paths[i] = h.path;
+    if (h.pathBytesBase64 !== undefined) rows.pathBytes.push([i, h.pathBytesBase64]);
   });
   return packed;
 }
@@ -107,6 +111,7 @@ export class WalkThreadDisagreement extends Error {}
  */
 export function unpackWalk(packed: PackedWalk, dirs: readonly MatchDir[], received: ReceivedFdRows, walkId: number): WalkResult {
   const { rows } = packed;
+  const pathBytes = new Map(rows.pathBytes);
   let next = 0;
   const readRows = (count: number, pid: number): RawHolding[] => {
     const out = new Array<RawHolding>(count);
@@ -117,6 +122,7 @@ export function unpackWalk(packed: PackedWalk, dirs: readonly MatchDir[], receiv
         pid,
         kind: HOLDER_KINDS[rows.kinds[next]!]!,
         path: rows.paths[next]!,
+        ...(pathBytes.has(next) ? { pathBytesBase64: pathBytes.get(next)! } : {}),
         deleted: rows.deleted[next] === 1,
         handle: fd < 0 ? null : `fd ${fd}`,
         watchedDir: dirs[rows.dirs[next]!]!.display,
