@@ -77,8 +77,11 @@ function addWatchCommand(program: Command, commander: Commander, setExitCode: (c
         .argParser((value) => parseIntervalMs(value, commander))
         .default(500),
     )
-    .action(async (dir: string, options: { json?: boolean; interval: number }) =>
-      setExitCode(await (await import('./watch-command.js')).watchCommand(dir, { json: options.json, intervalMs: options.interval })),
+    .option('--follow-dir', 'when <dir> is replaced (a symlink or another dir put in its place), watch what it names now instead of stopping')
+    .action(async (dir: string, options: { json?: boolean; interval: number; followDir?: boolean }) =>
+      setExitCode(
+        await (await import('./watch-command.js')).watchCommand(dir, { json: options.json, intervalMs: options.interval, followDir: options.followDir }),
+      ),
     );
 }
 

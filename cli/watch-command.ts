@@ -1,5 +1,6 @@
-// `holdwatch watch <dir> [--json] [--interval ms]`: live. JSON lines with --json; a table redrawn in
-// place on a terminal; one line per event when piped. Ctrl-C / SIGTERM close everything, exit 0.
+// `holdwatch watch <dir> [--json] [--interval ms] [--follow-dir]`: live. JSON lines with --json; a table
+// redrawn in place on a terminal; one line per event when piped. Ctrl-C / SIGTERM close everything,
+// exit 0; the dir deleted or replaced: one line, exit 2 (replaced, with --follow-dir: one line, go on).
 import type { Holder, WatchEvent } from '../contract/holders.js';
 import { terminalCell } from '../core/report/text.js';
 import { sortHolders } from '../core/snapshot.js';
@@ -9,6 +10,8 @@ import { formatHolderTable, holderPathForDisplay } from './holder-table.js';
 export interface WatchOptions {
   json?: boolean;
   intervalMs: number;
+  /** Watch what the dir's name points to when it is replaced, rather than stop (exit 2). */
+  followDir?: boolean;
 }
 
 export async function watchCommand(dirInput: string, options: WatchOptions): Promise<number> {
@@ -37,6 +40,7 @@ export async function watchCommand(dirInput: string, options: WatchOptions): Pro
       retrying = null;
       if (!table) process.stderr.write('holdwatch: scans work again\n');
     },
+    ...(options.followDir ? { onFollowDir: (sentence: string) => process.stderr.write(`holdwatch: ${terminalCell(sentence)}\n`) } : {}),
   });
   try {
     dirDisplay = watch.dirs[0]!;

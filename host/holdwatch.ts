@@ -9,15 +9,13 @@ import { DisposableStore } from '../core/disposable-store.js';
 import { BadInputError } from '../core/errors.js';
 import type { ProcessInfo } from '../contract/holders.js';
 import { takeSnapshot } from '../core/snapshot.js';
-import { Watcher } from '../core/watch.js';
 import { closeHandleIfSame, describeHandle, openHolderSource, openLiveStackSource } from '../native/index.js';
 import { resolveAndStepOut, type WorkingDirectory } from './resolve-dir.js';
 import type { AttachRunsOptions } from './run/attach-runs.js';
 import type { SupervisedRunHandle, SupervisedRunOptions } from './run/supervised-run.js';
 import { elapsedMs, systemClock } from './system-clock.js';
-import { openWatchPacing } from './watch-pacing.js';
-import { watchedDirsGuard } from './watched-dir-identity.js';
-import { WatchRetry } from './watch-retry.js';
+import { startDirWatch, type DirWatch } from './dir-watch.js';
+import { WatchedDirChangedError } from './watched-dir-identity.js';
 
 export { endProcessIfSame } from '../native/index.js';
 export type { WorkingDirectory };
@@ -55,6 +53,12 @@ export interface WatchDirsOptions extends DirOptions {
   onRetrying?: (sentence: string) => void;
   /** The first poll that worked after failed ones. */
   onRecovered?: () => void;
+  /**
+   * Given: a watched dir replaced by a link or another dir of its name is followed (watched anew under
+   * its name), and `sentence` says so; its holders so far go as `gone`. Absent: the watch stops with a
+   * WatchedDirChangedError. A deleted dir always stops it.
+   */
+  onFollowDir?: (sentence: string) => void;
 }
 
 export interface LiveWatch {
@@ -68,37 +72,33 @@ export interface LiveWatch {
 
 /** Watches `dirs` live until stop(); resolves once the dirs are resolved and the first poll is scheduled. */
 export async function watchDirs(dirs: readonly string[], options: WatchDirsOptions): Promise<LiveWatch> {
-  // The watcher, its pacing, then the backend: released in that order, each even if one before fails.
+  // The watch of the dirs (the one followed to, after a replacement), then the backend: released in that order.
   const owned = new DisposableStore();
   const source = owned.add(await openHolderSource({ walkThread: 'worker' }));
-  try {
-    const resolved = [];
-    for (const dir of dirs)
-      resolved.push(options.workingDirectory ? await resolveAndStepOut(source, dir, options.workingDirectory) : await source.resolveWatchDir(dir));
-    const paced = owned.add(await openWatchPacing(resolved, options.intervalMs));
-    const retry = new WatchRetry({
-      onRetrying: (sentence) => options.onRetrying?.(sentence),
-      onRecovered: () => options.onRecovered?.(),
-      onStopped: (error) => options.onError(error),
-    });
-    const watcher: Watcher = owned.add(
-      new Watcher({
-        source,
-        dirs: resolved,
-        clock: systemClock,
-        fullIntervalMs: options.intervalMs,
-        ...paced.options,
-        beforePoll: watchedDirsGuard(resolved),
-        onPoll: ({ events }) => {
-          retry.polled();
-          options.onPoll(events, watcher.current());
-        },
-        ...retry.watcherOptions,
-      }),
+  let watch: DirWatch | null = null;
+  owned.add({ dispose: () => watch?.dispose() });
+  const start = () => startDirWatch(source, dirs, { ...options, onStopped: (error) => void followOrStop(error) });
+  const followOrStop = async (error: unknown): Promise<void> => {
+    const before = watch;
+    if (!options.onFollowDir || !(error instanceof WatchedDirChangedError) || !error.followable || !before) return options.onError(error);
+    await before.dispose();
+    try {
+      const after = await start();
+      if (owned.isDisposed) return void (await after.dispose());
+      watch = after;
+    } catch (startError) {
+      return options.onError(startError);
+    }
+    const at = new Date(systemClock.now()).toISOString();
+    options.onPoll(
+      before.current().map((holder) => ({ type: 'gone', at, holder })),
+      [],
     );
-    retry.attach(watcher);
-    watcher.start();
-    return { dirs: resolved.map((d) => d.display), current: () => watcher.current(), stop: () => owned.dispose() };
+    options.onFollowDir(`${error.message}; watching what it names now: ${watch.dirs.map((d) => d.display).join(', ')}`);
+  };
+  try {
+    watch = await start();
+    return { dirs: watch.dirs.map((d) => d.display), current: () => watch?.current() ?? [], stop: () => owned.dispose() };
   } catch (error) {
     await owned.dispose();
     throw error;

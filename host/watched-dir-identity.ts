@@ -6,8 +6,33 @@ import { lstatSync, type Stats } from 'node:fs';
 import { BadInputError } from '../core/errors.js';
 import type { WatchDir } from '../core/platform.js';
 
+/** How a watched dir changed; a link or another dir of the name can be followed, the rest cannot. */
+export type DirChange = 'deleted' | 'link' | 'file' | 'another-dir';
+
+const SAID: Record<DirChange, string> = {
+  deleted: 'was deleted',
+  link: 'was replaced by a symbolic link',
+  file: 'was replaced by a file',
+  'another-dir': 'was replaced by another directory of the same name',
+};
+
+/** A one-line BadInputError (exit 2) that says which dir changed and how. */
+export class WatchedDirChangedError extends BadInputError {
+  constructor(
+    readonly path: string,
+    readonly change: DirChange,
+  ) {
+    super(`the watched directory ${path} ${SAID[change]}`);
+  }
+
+  /** Whether there is a dir under the name to watch now (`watch --follow-dir`). */
+  get followable(): boolean {
+    return this.change === 'link' || this.change === 'another-dir';
+  }
+}
+
 /**
- * A check to run before each poll; it throws BadInputError once a dir is gone or replaced. A dir found
+ * A check to run before each poll; it throws WatchedDirChangedError once a dir is gone or replaced. A dir found
  * missing is said deleted only when it is still missing at the next check: a swap (rename the dir away,
  * put a link in its place) passes through a moment with no name at all.
  */
@@ -28,14 +53,14 @@ function checkSame(path: string, started: Stats | null, missingBefore: boolean):
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return false; // unreadable for a moment: the scan says what it can
-    if (missingBefore) throw new BadInputError(`the watched directory ${path} was deleted`);
+    if (missingBefore) throw new WatchedDirChangedError(path, 'deleted');
     return true;
   }
-  if (now.isSymbolicLink()) throw new BadInputError(`the watched directory ${path} was replaced by a symbolic link`);
-  if (!now.isDirectory()) throw new BadInputError(`the watched directory ${path} was replaced by a file`);
+  if (now.isSymbolicLink()) throw new WatchedDirChangedError(path, 'link');
+  if (!now.isDirectory()) throw new WatchedDirChangedError(path, 'file');
   // Some filesystems give no inode (0): then the name is all there is to go by.
   if (started && now.ino !== 0 && started.ino !== 0 && (now.ino !== started.ino || now.dev !== started.dev))
-    throw new BadInputError(`the watched directory ${path} was replaced by another directory of the same name`);
+    throw new WatchedDirChangedError(path, 'another-dir');
   return false;
 }
 
