@@ -13,9 +13,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { HoldwatchService } from '../../contract/service.js';
-import { ContractError, dispatchRequest, subscribeAll } from '../../contract/service-client.js';
+import { ContractError, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
+import { PageOwnedWatches } from '../page-owned-watches.js';
 import { PageSender, type SendLimits } from './page-sender.js';
 import { readStaticFile, rendererCsp } from './static-files.js';
 import { API_PATH, API_PROTOCOL, TOKEN_FRAGMENT_KEY, TOKEN_PROTOCOL_PREFIX } from '../../contract/ui-protocol.js';
@@ -145,9 +146,7 @@ function serveSocket(ws: WebSocket, service: HoldwatchService, heartbeatMs: numb
   const sender = new PageSender(ws, sendLimits);
   const post = (message: unknown) => sender.reply(message);
   const unsubscribe = subscribeAll(service, (event) => sender.event(event));
-  const watches = new Set<string>();
-  let closed = false;
-  const stopWatch = (watchId: string) => void service.stopWatch(watchId).catch(() => undefined);
+  const page = new PageOwnedWatches(service);
   let answered = true;
   ws.on('pong', () => (answered = true));
   const heartbeat = setInterval(() => {
@@ -157,11 +156,9 @@ function serveSocket(ws: WebSocket, service: HoldwatchService, heartbeatMs: numb
   }, heartbeatMs);
   heartbeat.unref();
   ws.on('close', () => {
-    closed = true;
     clearInterval(heartbeat);
     unsubscribe();
-    for (const watchId of watches) stopWatch(watchId);
-    watches.clear();
+    page.dispose();
   });
   // A frame over the limit, invalid UTF-8, a reserved opcode: ws has already closed this connection
   // with 1009, 1007 or 1002; the error only reports it, and unheard it would end the process.
@@ -179,17 +176,8 @@ function serveSocket(ws: WebSocket, service: HoldwatchService, heartbeatMs: numb
     }
     const id = message.id;
     const { method, request } = message;
-    dispatchRequest(service, method, request).then(
-      (result) => {
-        if (method === 'startWatch') {
-          const { watchId } = result as { watchId: string };
-          // Closed while the watch started: nobody will ever stop it but us.
-          if (closed) stopWatch(watchId);
-          else watches.add(watchId);
-        }
-        if (method === 'stopWatch' && typeof request === 'string') watches.delete(request);
-        post({ id, ok: true, result });
-      },
+    page.request(method, request).then(
+      (result) => post({ id, ok: true, result }),
       (error: unknown) => post({ id, ok: false, error: readable(error) }),
     );
   });
