@@ -12,6 +12,7 @@ import { SerialQueue } from '../../core/serial-queue.js';
 import { unpackedUrl } from '../../core/asar-unpacked.js';
 import { FdKindCache } from './fd-kind-cache.js';
 import { FdRowMemo } from './fd-row-memo.js';
+import { KoffiLoadGate } from './koffi-load-gate.js';
 import { QuietProcesses } from './quiet-processes.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
 import { nodeProcReader } from './proc-reader.js';
@@ -29,6 +30,12 @@ export interface WorkerRequest {
   idleCheck: boolean;
   /** The main thread's boot time, so start times (identities) agree across threads. */
   bootTimeMs: number;
+}
+
+/** What a scan worker starts with. */
+export interface ScanWorkerData {
+  /** KoffiLoadGate.shared: the worker loads koffi only through it. */
+  koffiGate: SharedArrayBuffer;
 }
 
 export type WorkerAnswer = { ok: true; packed: PackedWalk } | { ok: false; error: string };
@@ -49,6 +56,8 @@ export class ScanPool {
   private worker: Worker | undefined;
   /** Workers whose thread runs JavaScript (booted). */
   private readonly online = new WeakSet<Worker>();
+  /** Each worker's koffi load, closed before the worker is ended. */
+  private readonly koffiGates = new WeakMap<Worker, KoffiLoadGate>();
   private disposed = false;
   /** A worker that could not start (its script did not load): the caller walks from then on. */
   private workerFailed = false;
@@ -119,16 +128,19 @@ export class ScanPool {
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
+    // Ref'd while koffi finishes loading in it (ended then, it aborts the process) and while terminating:
+    // an unref'd worker's exit does not keep the loop alive, and a caller awaiting this dispose (then
+    // setting process.exitCode) would see Node exit underneath it.
+    worker.ref();
+    await this.koffiGates.get(worker)?.close();
     // A worker still booting takes its boot (60-120 ms) to terminate: the whole cost of a short
-    // `holdwatch run`'s exit. It is let go unref'd, ended when it comes up or when the process exits.
+    // `holdwatch run`'s exit. It is let go unref'd (it will not load koffi now), ended when it comes
+    // up or when the process exits.
     if (!this.online.has(worker)) {
       worker.unref();
       void worker.terminate();
       return;
     }
-    // Ref'd while terminating: an unref'd worker's exit does not keep the loop alive, and a caller
-    // awaiting this dispose (then setting process.exitCode) would see Node exit underneath it.
-    worker.ref();
     await worker.terminate();
   }
 
@@ -181,11 +193,17 @@ export class ScanPool {
   private replaceWorker(worker: Worker): void {
     if (this.worker === worker) this.worker = undefined;
     this.received.clear();
-    void worker.terminate();
+    void this.koffiGates
+      .get(worker)
+      ?.close()
+      .then(() => worker.terminate());
   }
 
   private startWorker(): Worker {
-    const worker = new Worker(this.options.workerUrl ?? WORKER_URL);
+    const koffiGate = KoffiLoadGate.create();
+    const workerData: ScanWorkerData = { koffiGate: koffiGate.shared };
+    const worker = new Worker(this.options.workerUrl ?? WORKER_URL, { workerData });
+    this.koffiGates.set(worker, koffiGate);
     worker.once('online', () => this.online.add(worker));
     // Said by 'exit' too; without a listener an 'error' would be thrown on this thread.
     worker.on('error', () => undefined);
