@@ -58,6 +58,7 @@ export class ScanPool {
   private readonly online = new WeakSet<Worker>();
   /** Each worker's koffi load, closed before the worker is ended. */
   private readonly koffiGates = new WeakMap<Worker, KoffiLoadGate>();
+  private readonly exited = new WeakSet<Worker>();
   private disposed = false;
   /** A worker that could not start (its script did not load): the caller walks from then on. */
   private workerFailed = false;
@@ -132,7 +133,7 @@ export class ScanPool {
     // an unref'd worker's exit does not keep the loop alive, and a caller awaiting this dispose (then
     // setting process.exitCode) would see Node exit underneath it.
     worker.ref();
-    await this.koffiGates.get(worker)?.close();
+    await this.koffiLoaded(worker);
     // A worker still booting takes its boot (60-120 ms) to terminate: the whole cost of a short
     // `holdwatch run`'s exit. It is let go unref'd (it will not load koffi now), ended when it comes
     // up or when the process exits.
@@ -193,10 +194,14 @@ export class ScanPool {
   private replaceWorker(worker: Worker): void {
     if (this.worker === worker) this.worker = undefined;
     this.received.clear();
-    void this.koffiGates
-      .get(worker)
-      ?.close()
-      .then(() => worker.terminate());
+    void this.koffiLoaded(worker).then(() => worker.terminate());
+  }
+
+  /** Resolves once no koffi load runs in `worker` and none will start; or once it ended (mid-load, it cannot say so). */
+  private koffiLoaded(worker: Worker): Promise<void> {
+    const gate = this.koffiGates.get(worker);
+    if (!gate || this.exited.has(worker)) return Promise.resolve();
+    return Promise.race([gate.close(), new Promise<void>((resolve) => worker.once('exit', () => resolve()))]);
   }
 
   private startWorker(): Worker {
@@ -209,6 +214,7 @@ export class ScanPool {
     worker.on('error', () => undefined);
     // Gone, busy or idle: its slot is emptied, so the next walk starts a replacement, unless it never came up.
     worker.once('exit', () => {
+      this.exited.add(worker);
       if (!this.online.has(worker)) this.workerFailed = true;
       if (this.worker === worker) {
         this.worker = undefined;
