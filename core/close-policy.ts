@@ -49,6 +49,11 @@ export interface NamedHandle {
   kind: HolderKind;
 }
 
+/** The close's naming gave no answer (a loaded machine, a pipe that hangs): nothing is known of the handle, so nothing is closed. */
+export function unconfirmedHandle(handle: string, pid: number, reason: string): string {
+  return `handle ${handle} of process ${pid} could not be named (${reason}), so whether it still names the file seen is unknown: nothing closed; try again`;
+}
+
 /** Why this handle is not closed: it no longer names the path the user saw, or it is the process's current directory. */
 export function refusalToCloseHandle(handle: string, pid: number, now: NamedHandle | null, expectedPath: string): string | null {
   if (now === null)

@@ -8,7 +8,7 @@
 // Between that naming and the close lie milliseconds in which the process could close and reopen the
 // value; that window is what is left, against the minutes a value sits in a listing before a click.
 import { basename } from 'node:path/win32';
-import { parseHandleValue, refusalToCloseHandle, refusalToCloseIn, type HandleTarget, type NamedHandle } from '../../core/close-policy.js';
+import { parseHandleValue, refusalToCloseHandle, refusalToCloseIn, unconfirmedHandle, type HandleTarget, type NamedHandle } from '../../core/close-policy.js';
 import { BadInputError } from '../../core/errors.js';
 import { sameProcessStart } from '../../core/same-process.js';
 import { spellingsOf, underWatchedDir } from './dir-aliases.js';
@@ -22,13 +22,20 @@ import {
   processCreationTime,
   processImageName,
 } from './kernel32.js';
-import { DEFAULT_DEADLINES, NameWorkerClient } from './name-worker-client.js';
+import { NameWorkerClient, type Deadlines, type NameOutcome } from './name-worker-client.js';
 import { DosDevices, PathKeys } from './path-keys.js';
 import { parentPid, protectionLevel } from './process-identities.js';
 import { ProcessReader } from './process-reader.js';
 import { protectionOf } from './protection.js';
 import { ERROR_ACCESS_DENIED, Win32Error } from './win-errors.js';
 import { fileTimeToUnixMs, type ProcessHandle, type RemoteHandleValue } from './win-types.js';
+
+/**
+ * The name worker's deadlines for a close. A scan's (200 ms a query, 8 s a scan) are for thousands of
+ * handles; a close names one, which the user asked for, and on a loaded machine or under Wine its answer
+ * can come after a scan would have given up. A pipe that hangs costs this wait once.
+ */
+export const CLOSE_NAMING_DEADLINES: Deadlines = { perQueryMs: 30_000, workerQueryMs: 20_000, totalMs: 60_000, startupMs: 60_000 };
 
 /** What the handle names now under `dirs`, or null; refuses (BadInputError) a process that may not be touched. */
 export async function describeWin32Handle(target: HandleTarget): Promise<NamedHandle | null> {
@@ -109,26 +116,38 @@ function refuseProcess(target: HandleTarget, process: ProcessHandle): void {
 /** Names the value now, through a name worker of its own (disposed here), as a scan would show it. */
 async function nameNow(target: HandleTarget, process: ProcessHandle, value: RemoteHandleValue): Promise<NamedHandle | null> {
   const createTime = processCreationTime(process);
-  const worker = new NameWorkerClient(DEFAULT_DEADLINES);
+  const worker = new NameWorkerClient(CLOSE_NAMING_DEADLINES);
   let outcome;
   try {
     [outcome] = await worker.nameAll([{ pid: target.pid, handle: String(value) }], [{ pid: target.pid, createTime: String(createTime) }]);
   } finally {
     worker.dispose();
   }
-  if (outcome?.kind !== 'named' || outcome.answer.name === null) return null;
+  const answer = answerForClose(target, outcome);
+  if (answer === null) return null;
   const keys = new PathKeys(new DosDevices());
   keys.begin();
-  const named = keys.keyOf(outcome.answer.name);
+  const named = keys.keyOf(answer.name);
   for (const dir of target.dirs) {
     const path = underWatchedDir(
       named,
       spellingsOf(dir, (name) => keys.keyOf(name)),
     );
     if (path === null) continue;
-    return { path, kind: classifyHandle(outcome.answer.directory, () => isCurrentDirectory(target.pid, createTime, value)) };
+    return { path, kind: classifyHandle(answer.directory, () => isCurrentDirectory(target.pid, createTime, value)) };
   }
   return null;
+}
+
+/**
+ * The worker's answer with a name, or null when the value names nothing now (closed: DuplicateHandle
+ * fails). No answer at all says nothing of the handle, so it refuses as unconfirmed, never as closed.
+ */
+export function answerForClose(target: HandleTarget, outcome: NameOutcome | undefined): { name: string; directory: boolean } | null {
+  if (outcome === undefined || outcome.kind === 'unnamed')
+    throw new BadInputError(unconfirmedHandle(target.handle, target.pid, outcome?.reason ?? 'no answer'));
+  const { name, directory } = outcome.answer;
+  return name === null ? null : { name, directory };
 }
 
 /** The PEB's CurrentDirectory.Handle: that directory handle is the process's cwd. */
