@@ -18,7 +18,7 @@ export interface EntryNaming {
 export async function nameEntries(
   entries: readonly HandleEntry[],
   nowMs: number,
-  policy: RecheckPolicy,
+  policyOf: (pid: number) => RecheckPolicy,
   { cache, identityOf, ask }: EntryNaming,
 ): Promise<{ named: (CachedName | undefined)[]; asked: number }> {
   cache.beginScan();
@@ -26,15 +26,17 @@ export async function nameEntries(
   const missing: number[] = [];
   let lastPid = -1;
   let lastIdentity: ProcessIdentity | undefined;
+  let policy: RecheckPolicy | undefined;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     if (entry.pid !== lastPid) {
       lastPid = entry.pid;
       lastIdentity = identityOf(entry.pid);
+      policy = policyOf(entry.pid);
     }
     // A process that refused even QUERY_LIMITED refuses DUP_HANDLE too: it is in `denied` already.
     if (!lastIdentity || lastIdentity.denied) continue;
-    const cached = cache.lookup(entry, nowMs, policy);
+    const cached = cache.lookup(entry, nowMs, policy!);
     if (cached) named[i] = cached;
     else missing.push(i);
   }

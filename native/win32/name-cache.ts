@@ -12,8 +12,9 @@
 // Except in focus scans, for disk files: asking means duplicating the test's handle, and while the
 // copy exists the test's CloseHandle is not the last close, so the share access stays and its
 // `close(); os.remove()` fails with a sharing violation holdwatch caused. A focus row seen in every
-// scan since it was named, with the same value, rights and process, is never asked again there; the
-// system scans' re-checks (SYSTEM_RECHECK) and a known address still catch a reused value.
+// scan since it was named, with the same value, rights and process, is never asked again, by the system
+// scans between focus scans either; a known address still catches a reused value, and the system
+// scans' re-checks (SYSTEM_RECHECK) catch it in every other process.
 // Process identity is not part of the key: ProcessIdentities guarantees a pid still in the table is
 // the same process, and the holder source drops a pid's names when it drops the pid.
 import type { HandleEntry } from './handle-table.js';

@@ -81,6 +81,13 @@ export class Win32HolderSource implements HolderSource {
   private lastKeysVersion = -1;
   /** System-wide scans so far: the first walks every process's mapped views, later ones new processes a period late. */
   private systemScans = 0;
+  /**
+   * The last focus scan's pids (a run's tree). A system scan names their handles by FOCUS_RECHECK too and
+   * leaves their re-checks to the focus scans: a disk name asked again duplicates the test's handle at
+   * any moment, and a teardown's `close(); remove()` in that moment fails because of holdwatch.
+   */
+  private focusPids: ReadonlySet<number> = new Set();
+  private readonly policyOf = (pid: number): RecheckPolicy => (this.focusPids.has(pid) ? FOCUS_RECHECK : this.systemRecheck);
 
   private readonly onScanned: Win32Options['onScanned'];
   /** This scan's cost so far, for onScanned. */
@@ -199,7 +206,7 @@ export class Win32HolderSource implements HolderSource {
       for (const row of fileRowIndices(snapshot, block)) changed.push(entryAt(snapshot, row));
     }
     // Nothing changed is the common case: no await, no allocation beyond the pass itself.
-    const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs, this.systemRecheck);
+    const fresh = changed.length === 0 ? new Map<number, PidScan>() : await this.scanEntries(changed, dirs, nowMs, this.policyOf);
     this.scanChanged = [...fresh.keys()];
     for (const [pid, scan] of fresh) {
       // A pid listed in two runs was read mid-change: its result is not kept for the next scan.
@@ -216,6 +223,8 @@ export class Win32HolderSource implements HolderSource {
 
   /** Only `wanted` (the test run's tree): per-process handle tables where the OS has them. */
   private async scanRestricted(wanted: Set<number>, dirs: readonly SpelledDir[], nowMs: number): Promise<Map<number, PidScan>> {
+    this.focusPids = wanted;
+    for (const pid of wanted) this.rechecks.forget(pid);
     const refused = new Map<number, string>();
     const entries = this.restrictedHandles(wanted, (pid, reason) => refused.set(pid, reason));
     const seen = new Set(entries.map((e) => e.pid));
@@ -225,15 +234,20 @@ export class Win32HolderSource implements HolderSource {
       false,
       [...wanted].filter((pid) => !seen.has(pid) && !refused.has(pid)),
     );
-    const scans = await this.scanEntries(entries, dirs, nowMs, FOCUS_RECHECK);
+    const scans = await this.scanEntries(entries, dirs, nowMs, () => FOCUS_RECHECK);
     for (const [pid, reason] of refused) scans.set(pid, { identity: undefined, holdings: [], unnamed: null, denied: reason, handleCount: 0, redoAtMs: 0 });
     this.cache.endScan(wanted);
     return scans;
   }
 
   /** Names `entries` (cache first, then the worker) and turns them into per-process results. */
-  private async scanEntries(entries: readonly HandleEntry[], dirs: readonly SpelledDir[], nowMs: number, policy: RecheckPolicy): Promise<Map<number, PidScan>> {
-    const { named, asked } = await nameEntries(entries, nowMs, policy, {
+  private async scanEntries(
+    entries: readonly HandleEntry[],
+    dirs: readonly SpelledDir[],
+    nowMs: number,
+    policyOf: (pid: number) => RecheckPolicy,
+  ): Promise<Map<number, PidScan>> {
+    const { named, asked } = await nameEntries(entries, nowMs, policyOf, {
       cache: this.cache,
       identityOf: (pid) => this.identities.get(pid),
       ask: (batch) => this.askWorker(batch),
@@ -264,8 +278,9 @@ export class Win32HolderSource implements HolderSource {
       const cached = named[i];
       if (cached === undefined) continue;
       const outcome = cached.outcome;
-      // No address to prove the name by: it waits in the due list for its re-check (not one never asked).
-      if (outcome.kind === 'named' || outcome.stalled) this.rechecks.track(entry, cached);
+      // No address to prove the name by: it waits in the due list for its re-check (not one never asked),
+      // but a run's own names are its focus scans' (FOCUS_RECHECK), never asked again in the background.
+      if ((outcome.kind === 'named' || outcome.stalled) && !this.focusPids.has(entry.pid)) this.rechecks.track(entry, cached);
       if (outcome.kind === 'unnamed') {
         scan.unnamed ??= { pid: entry.pid, name: scan.identity?.imageName || '?', count: 0, reason: outcome.reason };
         scan.unnamed.count++;

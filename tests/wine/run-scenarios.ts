@@ -32,6 +32,7 @@ export function describeRunUnderWine(haveWine: boolean): void {
 
     /** A path holdwatch printed, as this process opens it (under Wine: `C:\users\...` in the prefix's drive_c). */
     const fromWine = (windowsPath: string) => host.fromWindows(windowsPath, wine);
+    const fixture = (name: string) => winPath(join(REPO, 'tests', 'wine', 'fixtures', name));
 
     it('node --test with a share-mode-0 lock file: EBUSY in the after hook, the holder blocked it, the report says so', async () => {
       const dir = join(scratch, 'node-ebusy');
@@ -110,6 +111,22 @@ export function describeRunUnderWine(haveWine: boolean): void {
       expect(JSON.parse(readFileSync(fromWine(journal!), 'utf8').split('\n')[0]!)).toMatchObject({ t: 'run-start', runId: record.runId, platform: 'win32' });
       const events = readFileSync(fromWine(journal!.replace(/\.jsonl$/, '.events.jsonl')), 'utf8');
       expect(events).toContain('"type":"test-start","name":"examples/node-ebusy/ebusy.test.mjs > writes the lock file"');
+    }, 180_000);
+
+    it("a run's file is named once, at first sight: system scans between its focus scans do not duplicate its handle again", async () => {
+      const dir = join(scratch, 'focus-names');
+      mkdirSync(dir);
+      const out = join(scratch, 'focus-names.json');
+      const scan = await procs.run(
+        'focus-names',
+        [fixture('focus-names-scan.mjs'), winPath(join(REPO, 'dist')), winPath(dir), winPath(scratch), winPath(out)],
+        150_000,
+      );
+      expect(scan.code, scan.stderr).toBe(0);
+      const r = JSON.parse(readFileSync(out, 'utf8')) as { runHeld: boolean; run: number; stranger: number };
+      // The control: a process outside the run is re-checked (its name asked again, due at once).
+      expect(r.stranger).toBeGreaterThanOrEqual(3);
+      expect([r.runHeld, r.run]).toEqual([true, 1]);
     }, 180_000);
 
     // holdwatch must never be the last holder: a duplicate it holds while naming a handle keeps the
