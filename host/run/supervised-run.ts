@@ -336,7 +336,8 @@ function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }:
   const onTty = io.stdin === 'inherit' && Boolean(process.stdin.isTTY);
   // Off a terminal holdwatch forwards every signal, so the command gets a process group of its own: a
   // signal sent to holdwatch's group (CI cancelling a job, `timeout`) then reaches it once, forwarded.
-  const ownGroup = io.forwardSignals && !onTty;
+  // POSIX only: on Windows `detached` gives the command a console of its own, not a process group.
+  const ownGroup = io.forwardSignals && !onTty && process.platform !== 'win32';
   const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd, detached: ownGroup });
   supervisor.attach(child.pid ?? -1);
   const exited = new Promise<number>((resolve, reject) => {
