@@ -19,6 +19,7 @@ const config = parse(readFileSync(join(REPO_ROOT, 'electron-builder.yml'), 'utf8
 /** What runs outside the app's own module loader, by its source file. */
 const ENTRIES = [
   'native/win32/name-worker.ts',
+  'native/win32/dump-writer.ts',
   'native/threaded/holder-thread.ts',
   'native/win32/shell-execute-thread.ts',
   'native/linux/scan-worker.ts',

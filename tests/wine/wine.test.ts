@@ -17,6 +17,7 @@ import { describeNamingUnderWine } from './naming-scenarios.js';
 import { describeOwnProcessesUnderWine } from './own-process-scenarios.js';
 import { describeRealWindows } from './real-windows-scenarios.js';
 import { describeRunUnderWine } from './run-scenarios.js';
+import { describeStackKillUnderWine } from './stack-kill-scenarios.js';
 import { host, hostSummary, prepareWindows, REPO, underWine, waitFor, waitForFile, winPath, WindowsProcesses, type WindowsEnv } from './wine-harness.js';
 
 // Natively (host.ts: vitest on Windows) nothing is missing; under Wine, Wine itself may be.
@@ -403,3 +404,4 @@ describeGoCorpusUnderWine(haveWine);
 describeNamingUnderWine(haveWine);
 describeImageViewsUnderWine(haveWine);
 describeOwnProcessesUnderWine(haveWine);
+describeStackKillUnderWine(haveWine);
