@@ -81,11 +81,9 @@ export class Win32HolderSource implements HolderSource {
   private lastKeysVersion = -1;
   /** System-wide scans so far: the first walks every process's mapped views, later ones new processes a period late. */
   private systemScans = 0;
-  /**
-   * The last focus scan's pids (a run's tree). A system scan names their handles by FOCUS_RECHECK too and
-   * leaves their re-checks to the focus scans: a disk name asked again duplicates the test's handle at
-   * any moment, and a teardown's `close(); remove()` in that moment fails because of holdwatch.
-   */
+  /** The last focus scan's pids (a run's tree): named by FOCUS_RECHECK in every scan, never re-checked in
+   * the background (a disk name asked again duplicates the test's handle, and its teardown's `close();
+   * remove()` in that moment would fail because of holdwatch). */
   private focusPids: ReadonlySet<number> = new Set();
   private readonly policyOf = (pid: number): RecheckPolicy => (this.focusPids.has(pid) ? FOCUS_RECHECK : this.systemRecheck);
 
@@ -278,8 +276,7 @@ export class Win32HolderSource implements HolderSource {
       const cached = named[i];
       if (cached === undefined) continue;
       const outcome = cached.outcome;
-      // No address to prove the name by: it waits in the due list for its re-check (not one never asked),
-      // but a run's own names are its focus scans' (FOCUS_RECHECK), never asked again in the background.
+      // No address to prove the name by: it waits in the due list for its re-check, unless a focus scan's.
       if ((outcome.kind === 'named' || outcome.stalled) && !this.focusPids.has(entry.pid)) this.rechecks.track(entry, cached);
       if (outcome.kind === 'unnamed') {
         scan.unnamed ??= { pid: entry.pid, name: scan.identity?.imageName || '?', count: 0, reason: outcome.reason };
