@@ -100,6 +100,8 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
   }),
   /** The runner named the test of a failure first seen as a bare output line (the failure at `atMs`). */
   z.object({ t: z.literal('failure-test'), atMs: ms, test: z.string() }),
+  /** The output line that said what the failure at `atMs` was, after the runner's event reported it in other words. */
+  z.object({ t: z.literal('failure-said'), atMs: ms, text: z.string(), path: z.string().nullable(), kind: z.string(), code: z.number().nullable() }),
   z.object({ t: z.literal('leftovers'), leftovers: z.array(LeftoverRecordSchema) }),
   /** Open-time and spawn-time stacks per holder key, matched from the probes' logs at the end. */
   z.object({ t: z.literal('stacks'), byKey: z.record(z.string(), HolderStacksSchema) }),

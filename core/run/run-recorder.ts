@@ -95,6 +95,11 @@ export class RunRecorder {
         if (failure) failure.test = entry.test;
         break;
       }
+      case 'failure-said': {
+        const failure = this.failures.findLast((f) => f.atMs === entry.atMs);
+        if (failure) Object.assign(failure, { text: entry.text, path: entry.path, kind: entry.kind, code: entry.code });
+        break;
+      }
       case 'leftovers':
         this.leftovers = entry.leftovers;
         break;

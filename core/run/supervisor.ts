@@ -20,6 +20,7 @@ import { RunEventFeed } from './run-events.js';
 import type { RunPlace } from './leftovers.js';
 import { SerialQueue } from '../serial-queue.js';
 import type { FailureMatch } from '../signatures/failure-line.js';
+import { FailureAmends, type FailureSlot } from './failure-amends.js';
 
 type ScopeKind = (typeof SCOPE_KINDS)[number];
 type ScanHeld = { scanStartedAtMs: number; scanEndedAtMs: number; held: string[] };
@@ -68,7 +69,11 @@ export class RunSupervisor {
   private lastFailureAtMs = -Infinity;
   private lastTeardownEventFailureAtMs = -Infinity;
   /** The last failure seen as a bare output line, until a runner event names its test. */
-  private namelessFailure: { atMs: number; test: string | null; written: boolean } | null = null;
+  private readonly amends = new FailureAmends(
+    (entry) => this.write(entry),
+    () => this.options.clock.now(),
+    FAILURE_MERGE_MS,
+  );
   private readonly tasks: SerialQueue;
   private readonly listed: ListedHoldings;
 
@@ -108,8 +113,10 @@ export class RunSupervisor {
   /** A line of the command's output (decoded by the runner parser): checked for failure signatures. */
   outputLine(line: string, test?: string): void {
     const match = this.options.detectFailure(line);
-    // A runner's teardown-error event just reported this failure (the line often follows it).
-    if (match && this.options.clock.now() - this.lastTeardownEventFailureAtMs > FAILURE_MERGE_MS) this.recordFailure(line, match, test);
+    if (!match) return;
+    // A runner's teardown-error event just reported this failure (the line often follows it): the line says what it was.
+    if (this.options.clock.now() - this.lastTeardownEventFailureAtMs > FAILURE_MERGE_MS) this.recordFailure(line, match, test);
+    else this.amends.sayWhat(line, match);
   }
 
   /**
@@ -145,7 +152,7 @@ export class RunSupervisor {
     if (!teardownFailed) return;
     const now = this.options.clock.now();
     if (now - this.lastFailureAtMs <= FAILURE_MERGE_MS) {
-      this.nameNamelessFailure(event.name); // the output line came first: this event names its test
+      this.amends.nameTest(event.name); // the output line came first: this event names its test
       return;
     }
     const text = event.detail ?? `teardown of ${event.name} failed`;
@@ -299,25 +306,14 @@ export class RunSupervisor {
     this.watcher?.dispose();
   }
 
-  /**
-   * The output line (bats' `# rm: ...`) reached us before the runner's event naming its test, and
-   * under load after the next test had begun: dating it by arrival would blame that later test.
-   */
-  private nameNamelessFailure(test: string): void {
-    const slot = this.namelessFailure;
-    if (!slot || slot.test !== null || this.options.clock.now() - slot.atMs > FAILURE_MERGE_MS) return;
-    slot.test = test;
-    if (slot.written) this.write({ t: 'failure-test', atMs: slot.atMs, test });
-  }
-
   private recordFailure(line: string, match: FailureMatch, test?: string): void {
     // pytest reports a teardown error live (plugin) and prints the same text again in its summary.
     if (!this.watcher || this.failureTexts.has(line)) return;
     this.failureTexts.add(line);
     const atMs = this.options.clock.now();
     this.lastFailureAtMs = atMs;
-    const slot = { atMs, test: test ?? null, written: false };
-    if (test === undefined) this.namelessFailure = slot;
+    const slot: FailureSlot = { atMs, test: test ?? null, line, match, written: false };
+    this.amends.opened(slot);
     // Scan now, from this line, not at the next tick: the holder may be gone by then. The poll's own
     // entries are queued (onPoll) before this promise settles, so the failure entry follows them.
     const scan = this.watcher.scanNow();
@@ -326,7 +322,7 @@ export class RunSupervisor {
         this.tasks.run(async () => {
           const holderKeys = failureBlockers({
             atMs,
-            path: match.path,
+            path: slot.match.path,
             outcome,
             current: this.watcher!.current(),
             justGone: this.justGone,
@@ -337,10 +333,10 @@ export class RunSupervisor {
             t: 'failure',
             atMs,
             scannedAtMs: outcome.startedAtMs,
-            text: line.slice(0, 2000),
-            path: match.path,
-            kind: match.kind,
-            code: match.code,
+            text: slot.line.slice(0, 2000),
+            path: slot.match.path,
+            kind: slot.match.kind,
+            code: slot.match.code,
             holderKeys,
             test: slot.test,
           });
