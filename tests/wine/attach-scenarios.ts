@@ -94,7 +94,11 @@ export function describeAttachUnderWine(haveWine: boolean): void {
       // run has no open records (holdwatch did not start the process, so no preload), and under load the
       // first poll of the new process may come after the 300 ms test.
       const lock = record.holders.filter((h) => h.path === winPath(join(dir, 'cache', 'cache.lock')));
-      expect(lock.map((h) => [h.kind, h.processName])).toEqual([['file', 'node.exe']]);
+      const rows = lock.map((h) => ({ pid: h.pid, startedAtMs: h.processStartedAtMs, handle: h.handle, verdict: h.attribution.verdict }));
+      expect(
+        lock.map((h) => [h.kind, h.processName]),
+        JSON.stringify(rows),
+      ).toEqual([['file', 'node.exe']]);
       expect(existsSync(join(scratch, 'announced.json'))).toBe(false); // each announced run gets its own file
     }, 200_000);
   });
