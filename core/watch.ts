@@ -170,9 +170,11 @@ export class Watcher {
     const { changes, clock } = this.options;
     const news = changes?.take();
     const nowMs = clock.now();
-    const quiet = this.options.strangersByIdleCheck === true || (changes?.coversTree === true && this.quietSinceThorough);
-    const idleCheck = quiet && nowMs - this.lastThoroughAtMs < THOROUGH_SCAN_MS;
-    if (news?.underDirs && this.options.strangersByIdleCheck !== true) {
+    const strangersOnly = this.options.strangersByIdleCheck === true;
+    // A run's own opens under the dirs are its focus polls' to see: they bring no thorough scan.
+    const openedUnderDirs = news?.underDirs === true && !strangersOnly;
+    const idleCheck = (strangersOnly || (changes?.coversTree === true && this.quietSinceThorough)) && nowMs - this.lastThoroughAtMs < THOROUGH_SCAN_MS;
+    if (openedUnderDirs) {
       this.pace.hurry();
       this.quietSinceThorough = false;
     }
@@ -180,7 +182,7 @@ export class Watcher {
       // Something opened under the dirs after a quiet spell: most likely by a process whose fd count
       // moved, which the idle check shows in a fraction of a thorough scan's time; that follows at once.
       if (!idleCheck) await this.poll('thorough');
-      else if (!news?.underDirs || this.options.strangersByIdleCheck === true) await this.poll('idle');
+      else if (!openedUnderDirs) await this.poll('idle');
       else {
         await this.poll('preview');
         await this.poll('thorough');
