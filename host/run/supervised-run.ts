@@ -71,7 +71,7 @@ export interface SupervisedRunOptions {
    */
   graceMs?: number;
   /**
-   * Linux: where the run's /proc walks go. A terminal's run walks on its own thread ('caller'): a walk
+   * Linux: where the run's /proc walks go. `holdwatch run` walks on its own thread ('caller'): a walk
    * thread's boot costs a short suite more than all its walks, and only the command's output, which
    * waits for it, is held up by one. A host that serves pages walks on a thread of its own ('worker',
    * the default).
