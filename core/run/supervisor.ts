@@ -68,7 +68,7 @@ export class RunSupervisor {
   private readonly failureTexts = new Set<string>();
   private lastFailureAtMs = -Infinity;
   private lastTeardownEventFailureAtMs = -Infinity;
-  /** The last failure seen as a bare output line, until a runner event names its test. */
+  /** The failures whose entry a runner's later word may still amend: its test, or what failed. */
   private readonly amends = new FailureAmends(
     (entry) => this.write(entry),
     () => this.options.clock.now(),

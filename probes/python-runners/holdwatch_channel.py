@@ -160,7 +160,8 @@ class SelfInventory:
         self._maps_needles = [os.fsencode(p.rstrip("/")) for p in prefixes]
         self._maps = self._children = self._statm = self._stat = None
         self._maps_key = None
-        self._mapped = []
+        # The last read of the maps found a mapping under the dirs: the next boundary reads them again.
+        self._mapped_any = False
         if prefixes and sys.platform.startswith("linux"):
             try:
                 self._maps = os.open("/proc/self/maps", os.O_RDONLY | os.O_CLOEXEC)
@@ -223,14 +224,14 @@ class SelfInventory:
         size, _resident, _shared, _text, _lib, data = os.pread(self._statm, 128, 0).split()[:6]
         recorder = sys.modules.get("_holdwatch_stacks.recorder")
         key = (size, data, recorder.file_maps_made() if recorder is not None else None)
-        if key == self._maps_key and not self._mapped:
+        if key == self._maps_key and not self._mapped_any:
             return []
         self._maps_key = key
-        self._mapped = []
+        self._mapped_any = False
         maps = self._read_maps()
         if not any(needle in maps for needle in self._maps_needles):
             return []
-        seen = set()
+        mapped, seen = [], set()
         for line in maps.decode("utf-8", "surrogateescape").splitlines():
             fields = line.split(None, 5)
             if len(fields) < 6 or not fields[5].startswith("/"):
@@ -239,8 +240,9 @@ class SelfInventory:
             path = fields[5][: -len(_DELETED)] if deleted else fields[5]
             if path not in seen and self._under(path):
                 seen.add(path)
-                self._mapped.append({"kind": "mmap", "path": path, "fd": None, "deleted": deleted})
-        return list(self._mapped)
+                mapped.append({"kind": "mmap", "path": path, "fd": None, "deleted": deleted})
+        self._mapped_any = bool(mapped)
+        return mapped
 
     def _read_maps(self):
         # /proc's seq files give about a page per read: read on from where the last read ended.
