@@ -22,6 +22,11 @@ export const NamedSchema = z.object({
   index: z.number().int().nonnegative(),
   /** Kernel object name (`\Device\HarddiskVolume3\x`, `\??\Z:\x` on Wine); null when it has none. */
   name: z.string().nullable(),
+  /**
+   * The granted access of the copy the worker named: the rights of whatever handle held the value when
+   * it was duplicated, which may not be the one the table row described (values are reused).
+   */
+  access: z.number().int().nonnegative().optional(),
   directory: z.boolean(),
   deletePending: z.boolean(),
   /** Set when the handle could not be named (process gone, access denied). */

@@ -70,6 +70,32 @@ describe('NameCache', () => {
     expect(scan(cache, [row(0n, 0x44n, 0x120089)], 5100, FOCUS_RECHECK, `${TEMP}a.db`)).toBe(1);
   });
 
+  it('a value that changed hands between the table read and the query is cached under the rights the worker duplicated', () => {
+    // The share-mode-0 lock file (0x12019f) and a short-lived handle (0x120089) take turns at one value.
+    const LOCK = `${TEMP}cache.lock`;
+    const lock = row(0n, 0x44n, 0x12019f);
+    const brief = row(0n, 0x44n, 0x120089);
+    const answered = (name: string, access: number): NameOutcome => ({
+      kind: 'named',
+      answer: { type: 'named', id: 1, index: 0, name, access, directory: false, deletePending: false },
+    });
+    // Read while the brief handle held the value, named once the lock file did: the focus scans that
+    // follow see the lock file's row and never duplicate it again.
+    const cache = new NameCache();
+    cache.beginScan();
+    cache.storeAnswer(brief, answered(LOCK, lock.grantedAccess), 0);
+    cache.endScan([10]);
+    expect(Array.from({ length: 50 }, (_, i) => scan(cache, [lock], 100 + i * 100, FOCUS_RECHECK, 'asked again'))).toEqual(Array.from({ length: 50 }, () => 0));
+    expect(scanAt(cache, [lock], 6000, FOCUS_RECHECK, named('asked again'))).toEqual([LOCK]);
+    // Read while the lock file held the value, named once the brief handle did: the lock file's row is
+    // asked again, not given the brief handle's name for as long as it is held.
+    const other = new NameCache();
+    other.beginScan();
+    other.storeAnswer(lock, answered(`${TEMP}brief.tmp`, brief.grantedAccess), 0);
+    other.endScan([10]);
+    expect(scanAt(other, [lock], 100, FOCUS_RECHECK, named(LOCK))).toEqual([LOCK]);
+  });
+
   it('close A, open B under the same value, no address: focus and system scans keep A (no duplicate); the background re-check names B', () => {
     const cache = new NameCache();
     expect(scanAt(cache, [row(0n)], 0, FOCUS_RECHECK, named(`${TEMP}a.db`))).toEqual([`${TEMP}a.db`]);

@@ -144,9 +144,13 @@ export class NameCache {
     const bucket = this.bucket(entry.pid, true)!;
     const hangs = hangsCounting(bucket.names.get(entry.handle), entry, outcome);
     const disk = outcome.kind === 'named' && outcome.answer.name !== null && isDiskName(outcome.answer.name);
+    // The worker reports the rights of the handle it duplicated. Other rights than the row's mean the
+    // value changed hands between the table read and the query: the name is that other handle's, and
+    // is kept under its rights (and without the row's address), so the row's own handle is asked for.
+    const access = (outcome.kind === 'named' ? outcome.answer.access : undefined) ?? entry.grantedAccess;
     const cached: CachedName = {
-      object: entry.object,
-      access: entry.grantedAccess,
+      object: access === entry.grantedAccess ? entry.object : 0n,
+      access,
       outcome,
       disk,
       provenAtMs: nowMs,

@@ -14,6 +14,11 @@ import type { FileHandle, ProcessHandle, RemoteHandleValue } from './win-types.j
 
 export interface NameAnswer {
   name: string | null;
+  /**
+   * The rights of the copy (DUPLICATE_SAME_ACCESS: those of the handle the value named when it was
+   * duplicated); absent when they could not be read.
+   */
+  access?: number;
   directory: boolean;
   deletePending: boolean;
   /** The name query passed its deadline (it hangs, or is very slow): no name. */
@@ -59,20 +64,26 @@ export class NameResolver {
     const owner = this.owner(pid);
     const dup: FileHandle = duplicateHandle(owner, value);
     try {
-      const named = await this.queryName(dup);
-      if (named === 'stalled') return { name: null, directory: false, deletePending: false, stalled: true };
-      const { status, name } = named.value;
-      if (!ntSuccess(status)) throw new NtStatusError('NtQueryObject(ObjectNameInformation)', status);
-      if (name === null || name === '') return { name: null, directory: false, deletePending: false };
-      if (!isDiskName(name)) return { name, directory: false, deletePending: false };
-      const standard = await this.queryStandard(dup);
-      if (standard === 'stalled') return { name, directory: false, deletePending: false, infoStalled: true };
-      return standard.value ? { name, ...standard.value } : { name, directory: false, deletePending: false };
+      const access = grantedAccessOf(dup);
+      const answer = await this.answerFor(dup);
+      return access === undefined ? answer : { ...answer, access };
     } finally {
       // Closed even while a hung call uses it: the call holds the object itself, and closing one of
       // its handles (not the last: the owner keeps its own) never blocks.
       closeHandle(dup);
     }
+  }
+
+  private async answerFor(dup: FileHandle): Promise<NameAnswer> {
+    const named = await this.queryName(dup);
+    if (named === 'stalled') return { name: null, directory: false, deletePending: false, stalled: true };
+    const { status, name } = named.value;
+    if (!ntSuccess(status)) throw new NtStatusError('NtQueryObject(ObjectNameInformation)', status);
+    if (name === null || name === '') return { name: null, directory: false, deletePending: false };
+    if (!isDiskName(name)) return { name, directory: false, deletePending: false };
+    const standard = await this.queryStandard(dup);
+    if (standard === 'stalled') return { name, directory: false, deletePending: false, infoStalled: true };
+    return standard.value ? { name, ...standard.value } : { name, directory: false, deletePending: false };
   }
 
   /** The name, asked again with room for the longest there is when the first buffer was too small. */
@@ -141,6 +152,19 @@ export class NameResolver {
     }
     this.owners.set(pid, { handle, createTime });
     return handle;
+  }
+}
+
+/**
+ * The copy's rights, asked on this thread: ObjectBasicInformation reads the handle table entry and
+ * never reaches the file system, so unlike the name query it cannot hang on a pipe.
+ */
+function grantedAccessOf(dup: FileHandle): number | undefined {
+  const memory = new NativeMemory(nt.OBJECT_BASIC_INFORMATION_BYTES);
+  try {
+    return ntSuccess(nt.ntQueryObject(dup, nt.ObjectBasicInformation, memory).status) ? nt.parseGrantedAccess(memory.read()) : undefined;
+  } finally {
+    memory.free();
   }
 }
 

@@ -17,6 +17,9 @@ const queryInformationFileOnThread = fn('int32_t NtQueryInformationFile(void *fi
 
 export const SystemProcessInformation = 5;
 export const SystemExtendedHandleInformation = 64;
+export const ObjectBasicInformation = 0;
+/** OBJECT_BASIC_INFORMATION's size: the call refuses any other length (STATUS_INFO_LENGTH_MISMATCH). */
+export const OBJECT_BASIC_INFORMATION_BYTES = 56;
 export const ObjectNameInformation = 1;
 export const ObjectTypesInformation = 3;
 export const ProcessBasicInformation = 0;
@@ -88,4 +91,9 @@ export function ntQueryStandardInformationOnThread(file: FileHandle, memory: Nat
 /** DeletePending @20 and Directory @21 of the FILE_STANDARD_INFORMATION after the 16-byte IO_STATUS_BLOCK. */
 export function parseStandardInformation(bytes: Buffer): { deletePending: boolean; directory: boolean } {
   return { deletePending: bytes[16 + 20] !== 0, directory: bytes[16 + 21] !== 0 };
+}
+
+/** GrantedAccess @4 of OBJECT_BASIC_INFORMATION: the rights of the handle queried. */
+export function parseGrantedAccess(bytes: Buffer): number {
+  return bytes.readUInt32LE(4);
 }

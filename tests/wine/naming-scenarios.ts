@@ -45,5 +45,24 @@ export function describeNamingUnderWine(haveWine: boolean): void {
       expect(r.shipped.some((a) => a.name?.toLowerCase().endsWith('\\a-name-longer-than-four-wchars.txt'))).toBe(true);
       expect(r.small).toEqual(r.shipped);
     }, 120_000);
+
+    it("each answer carries the rights of the copy the worker duplicated: the table row's, so the cache can tell a value that changed hands", async () => {
+      const { procs, scratch } = suite;
+      const exclusive = join(scratch, 'rights-exclusive.lock');
+      const shared = join(scratch, 'rights-shared.txt');
+      writeFileSync(exclusive, 'x');
+      writeFileSync(shared, 'x');
+      const pid = await suite.procs.startHolder('rights-holder', [`share0=${winPath(exclusive)}`, `shared=${winPath(shared)}`]);
+      const out = join(scratch, 'rights.json');
+      const run = await procs.run('worker-access', [fixture('worker-access.mjs'), dist, String(pid), winPath(out)]);
+      expect(run.code, run.stderr).toBe(0);
+      const rows = JSON.parse(readFileSync(out, 'utf8')) as { row: number; answered: number | null; name: string | null }[];
+      const held = (leaf: string) => rows.find((r) => r.name?.toLowerCase().endsWith(`\\${leaf}`));
+      // Read-write and read-only opens: two different masks, each answered as its row gives it.
+      expect(held('rights-exclusive.lock')?.answered).toBe(held('rights-exclusive.lock')?.row);
+      expect(held('rights-shared.txt')?.answered).toBe(held('rights-shared.txt')?.row);
+      expect(held('rights-exclusive.lock')?.row).not.toBe(held('rights-shared.txt')?.row);
+      expect(rows.filter((r) => r.name !== null && r.answered !== r.row)).toEqual([]);
+    }, 120_000);
   });
 }
