@@ -1,7 +1,7 @@
 // The rows of a run's holders as its journal entries describe them: first and last sight, gone, the
 // probe's stacks, the finalizer's close. RunRecorder attributes them; this only keeps the facts.
 import type { Holder } from '../../contract/holders.js';
-import { inheritedCopyKey } from '../../contract/identity.js';
+import { inheritedCopyKey, processKey } from '../../contract/identity.js';
 import type { HolderStacks, JournalEntry, MemberFacts } from '../../contract/journal.js';
 import type { GcResource } from '../../contract/probe-log.js';
 
@@ -167,4 +167,18 @@ export function foldInherited(rows: readonly LedgerRow[]): { row: LedgerRow; als
     else folded.set(root, [...(folded.get(root) ?? []), row]);
   }
   return rows.filter((r) => folded.has(r)).map((row) => ({ row, also: folded.get(row)! }));
+}
+
+/**
+ * One process, one path, one row: a handle that only names the file (no read, write or delete right:
+ * Windows attributes-only access, Linux O_PATH), beside one of the same process on the same path that
+ * has rights, adds nothing and is left out. It takes no part in share checks, and the process holds
+ * the file through the other anyway: a teardown's own stat of the file it cannot delete (Node's
+ * rmSync opens it for FILE_READ_ATTRIBUTES) would otherwise read as a second holder.
+ */
+export function withoutNamingCopies(rows: readonly LedgerRow[]): LedgerRow[] {
+  const samePlace = (r: LedgerRow) => `${processKey(r.holder)}\0${r.holder.kind}\0${r.holder.path}`;
+  const namesOnly = (r: LedgerRow) => r.holder.access !== undefined && r.holder.access.rights.length === 0;
+  const withRights = new Set(rows.filter((r) => !namesOnly(r)).map(samePlace));
+  return rows.filter((r) => !namesOnly(r) || !withRights.has(samePlace(r)));
 }

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Holder } from '../../contract/holders.js';
 import type { JournalEntry } from '../../contract/journal.js';
+import { windowsHandleAccess } from '../handle-access.js';
 import { RunRecorder } from './run-recorder.js';
 import { pytestHolder } from '../../tests/support/recorder-journal.js';
 
@@ -180,6 +181,38 @@ describe('RunRecorder: one leak, one row', () => {
     ];
     const rows = record(entries).holders.map((h) => ({ pid: h.pid, deleted: h.deleted, also: h.alsoHeldBy?.map((a) => a.pid) }));
     expect(rows).toEqual([{ pid: 10, deleted: true, also: [42] }]);
+  });
+});
+
+describe('RunRecorder: one process, one file, one row', () => {
+  // Node's rmSync in an after hook stats the share-mode-0 lock file it cannot delete: a second handle
+  // of the same process on the same file, FILE_READ_ATTRIBUTES | SYNCHRONIZE only, that a focus scan may catch.
+  const lock = (handle: string, grantedAccess: number): Holder => ({
+    ...holder(TEST_PID, '/w/cache/cache.lock'),
+    handle,
+    access: windowsHandleAccess(grantedAccess, 'file'),
+  });
+
+  it("a handle that only names the file, beside the process's handle with rights on it, is not a second holder", () => {
+    const entries: JournalEntry[] = [
+      test('test-start', 't1', T0),
+      appeared('lock', lock('0xc4', 0x12019f), T0 + 10),
+      test('test-end', 't1', T0 + 300),
+      appeared('stat', lock('0xcc', 0x100080), T0 + 400),
+      { t: 'gone', atMs: T0 + 500, key: 'stat', lastSeenAtMs: T0 + 400 },
+    ];
+    expect(record(entries).holders.map((h) => [h.pid, h.handle, h.access?.raw])).toEqual([[TEST_PID, '0xc4', '0x0012019f']]);
+  });
+
+  it('alone, or in another process, a handle that only names the file is a holder', () => {
+    const entries: JournalEntry[] = [
+      appeared('stat', lock('0xcc', 0x100080), T0 + 10),
+      appeared('other', { ...lock('0xc4', 0x12019f), pid: 77 }, T0 + 10, member(77, TEST_PID)),
+    ];
+    expect(record(entries).holders.map((h) => [h.pid, h.handle])).toEqual([
+      [TEST_PID, '0xcc'],
+      [77, '0xc4'],
+    ]);
   });
 });
 
