@@ -25,6 +25,9 @@ import time
 
 EVENTS_ENV = "HOLDWATCH_EVENTS"
 BOUNDARY_ENV = "HOLDWATCH_BOUNDARY"
+# Made once: json.dumps with any option builds a new encoder at each call, and a test writes nine lines.
+_EVENT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_MESSAGE_JSON = json.JSONEncoder(separators=(",", ":")).encode
 # How long a test's end waits for holdwatch's scan (a focused scan takes milliseconds). Past it,
 # holdwatch is stalled or gone: this process stops waiting for the rest of the run, so a stalled
 # holdwatch costs the suite one wait, never one per test.
@@ -103,7 +106,7 @@ class EventsFile:
         try:
             event["atMs"] = at_ms
             event["inTestProcess"] = True  # stamped here, in the test's process: no reading delay
-            self._pending.append(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self._pending.append(_EVENT_JSON(event) + "\n")
             if not defer:
                 self._flush()
         except Exception:  # noqa: BLE001 - a probe must never raise into the test process
@@ -159,6 +162,10 @@ class SelfInventory:
         # contains none of them maps nothing under them, and is not parsed line by line.
         self._maps_needles = [os.fsencode(p.rstrip("/")) for p in prefixes]
         self._maps = self._children = self._statm = self._stat = None
+        # fd -> the (dev, inode, ctime, links) of a file the last boundary found outside the dirs: the
+        # same file by the same descriptor is not readlink'ed again (a readlink through /proc costs four
+        # times an fstat, and a test process keeps a score of descriptors open from test to test).
+        self._outside = {}
         self._maps_key = None
         # The last read of the maps found a mapping under the dirs: the next boundary reads them again.
         self._mapped_any = False
@@ -190,23 +197,32 @@ class SelfInventory:
                 return None
             own = (self._maps, self._children, self._statm, self._stat) + tuple(own_fds)
             held = []
-            for name in os.listdir("/proc/self/fd"):
+            names = os.listdir("/proc/self/fd")
+            outside, self._outside = self._outside, {}
+            for name in names:
                 fd = int(name)
                 if fd in own:
                     continue
                 try:
-                    target = os.readlink("/proc/self/fd/" + name)
+                    info = os.fstat(fd)
                 except OSError:
                     continue  # the listing's own descriptor, or one closed since
+                # A file met outside the dirs at the last boundary, by the same descriptor: still there.
+                # A rename or an unlink moves the file's ctime; a second link could be another path.
+                identity = (info.st_dev, info.st_ino, info.st_ctime_ns, info.st_nlink)
+                if outside.get(fd) == identity and (info.st_nlink <= 1 or stat.S_ISDIR(info.st_mode)):
+                    self._outside[fd] = identity
+                    continue
+                try:
+                    target = os.readlink("/proc/self/fd/" + name)
+                except OSError:
+                    continue  # closed since
                 deleted = target.endswith(_DELETED)
                 path = target[: -len(_DELETED)] if deleted else target
                 if not self._under(path):
+                    self._outside[fd] = identity
                     continue
-                try:
-                    kind = "dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"
-                except OSError:
-                    continue
-                held.append({"kind": kind, "path": path, "fd": fd, "deleted": deleted})
+                held.append({"kind": "dir" if stat.S_ISDIR(info.st_mode) else "file", "path": path, "fd": fd, "deleted": deleted})
             held.extend(self._mapped_under())
             cwd = os.readlink("/proc/self/cwd")
             if self._under(cwd):
@@ -329,7 +345,7 @@ class Boundary:
         self._send({"type": "hello", "token": self._token, "pid": os.getpid()})
 
     def _send(self, message):
-        self._sock.sendall((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
+        self._sock.sendall((_MESSAGE_JSON(message) + "\n").encode("utf-8"))
 
     def close(self):
         if self._inventory is not None:

@@ -50,6 +50,13 @@ function pytest(
   });
 }
 
+/** The paths of `kind` that test `name`'s end listed as held. */
+const listedAt = (seen: BoundaryTestEnd[], name: string, kind: string) =>
+  seen
+    .find((e) => e.name === name)
+    ?.held?.filter((h) => h.kind === kind)
+    .map((h) => h.path);
+
 /** A listener that keeps every test end, and a suite dir and a watched dir of their own. */
 async function listenWithSuiteDirs(): Promise<{ seen: BoundaryTestEnd[]; suite: string; watched: string; address: string }> {
   const seen: BoundaryTestEnd[] = [];
@@ -171,14 +178,44 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
     );
     const run = await pytest(address, { HOLDWATCH_WATCHED: watched }, suite);
     expect(run.status).toBe(0);
-    const mapsAt = (test: string) =>
-      seen
-        .find((e) => e.name === `test_swaps.py::${test}`)
-        ?.held?.filter((h) => h.kind === 'mmap')
-        .map((h) => h.path);
+    const mapsAt = (test: string) => listedAt(seen, `test_swaps.py::${test}`, 'mmap');
     expect(mapsAt('test_1_maps_a')).toEqual([a]);
     expect(mapsAt('test_2_swaps_for_b')).toEqual([b]);
     expect(mapsAt('test_3_unmaps')).toEqual([]);
+  });
+
+  it('a descriptor met outside the dirs is listed once its file moves in, or the number names a file there', async () => {
+    // Guards the inventory's memory of descriptors it found outside: a file renamed in keeps its inode,
+    // and a reused descriptor number may name the same inode by another path.
+    const { seen, suite, watched, address } = await listenWithSuiteDirs();
+    const outside = join(scratch, 'outside');
+    mkdirSync(outside);
+    const [kept, linked] = [join(outside, 'kept.txt'), join(outside, 'linked.txt')];
+    const [moved, twin] = [join(watched, 'moved.txt'), join(watched, 'twin.txt')];
+    writeFileSync(
+      join(suite, 'test_moves.py'),
+      [
+        'import os',
+        'KEPT = []',
+        'def test_1_holds_outside():',
+        `    KEPT.append(open(${JSON.stringify(kept)}, "w"))`,
+        `    KEPT.append(open(${JSON.stringify(linked)}, "w"))`,
+        'def test_2_moves_it_in():',
+        `    os.rename(${JSON.stringify(kept)}, ${JSON.stringify(moved)})`,
+        'def test_3_reopens_by_a_link_inside():',
+        `    os.link(${JSON.stringify(linked)}, ${JSON.stringify(twin)})`,
+        `    fd = os.open(${JSON.stringify(twin)}, os.O_WRONLY)`,
+        '    os.dup2(fd, KEPT[1].fileno())',
+        '    os.close(fd)',
+        '',
+      ].join('\n'),
+    );
+    const run = await pytest(address, { HOLDWATCH_WATCHED: watched }, suite);
+    expect(run.status).toBe(0);
+    const filesAt = (test: string) => listedAt(seen, `test_moves.py::${test}`, 'file')?.sort();
+    expect(filesAt('test_1_holds_outside')).toEqual([]);
+    expect(filesAt('test_2_moves_it_in')).toEqual([moved]);
+    expect(filesAt('test_3_reopens_by_a_link_inside')).toEqual([moved, twin]);
   });
 
   it('a wrong token is refused: nothing reaches the run, and the suite goes on', async () => {
