@@ -146,6 +146,19 @@ MAX_LISTED = 256
 _DELETED = " (deleted)"
 
 
+def _same_name(info, seen):
+    """Whether a descriptor's file (its fstat) is still the one ``seen`` (dev, inode, ctime, links, named)
+    met outside the dirs, by the same name."""
+    if (info.st_dev, info.st_ino) != seen[:2]:
+        return False
+    if not seen[4]:
+        return True  # a pipe, a socket, an anonymous inode: no name to move
+    if info.st_nlink == 0:
+        return seen[3] == 0  # unlinked (a capture file): no name to move, though each write moves its ctime
+    # A rename moves the file's ctime (as a write does); a second link could be another path.
+    return (info.st_ctime_ns, info.st_nlink) == seen[2:4] and (info.st_nlink == 1 or stat.S_ISDIR(info.st_mode))
+
+
 class SelfInventory:
     """The one owner of the /proc/self files read at each boundary: what this process holds under the
     watched dirs, and whether a child of it lives. Read with pread on descriptors opened once, so a
@@ -162,9 +175,9 @@ class SelfInventory:
         # contains none of them maps nothing under them, and is not parsed line by line.
         self._maps_needles = [os.fsencode(p.rstrip("/")) for p in prefixes]
         self._maps = self._children = self._statm = self._stat = None
-        # fd -> the (dev, inode, ctime, links) of a file the last boundary found outside the dirs: the
-        # same file by the same descriptor is not readlink'ed again (a readlink through /proc costs four
-        # times an fstat, and a test process keeps a score of descriptors open from test to test).
+        # fd -> what the last boundary found outside the dirs by it (_same_name): the same file by the
+        # same descriptor is not readlink'ed again (a readlink through /proc costs four times an fstat,
+        # and a test process keeps a score of descriptors open from test to test).
         self._outside = {}
         self._maps_key = None
         # The last read of the maps found a mapping under the dirs: the next boundary reads them again.
@@ -207,11 +220,9 @@ class SelfInventory:
                     info = os.fstat(fd)
                 except OSError:
                     continue  # the listing's own descriptor, or one closed since
-                # A file met outside the dirs at the last boundary, by the same descriptor: still there.
-                # A rename or an unlink moves the file's ctime; a second link could be another path.
-                identity = (info.st_dev, info.st_ino, info.st_ctime_ns, info.st_nlink)
-                if outside.get(fd) == identity and (info.st_nlink <= 1 or stat.S_ISDIR(info.st_mode)):
-                    self._outside[fd] = identity
+                seen = outside.get(fd)
+                if seen is not None and _same_name(info, seen):
+                    self._outside[fd] = seen
                     continue
                 try:
                     target = os.readlink("/proc/self/fd/" + name)
@@ -220,7 +231,7 @@ class SelfInventory:
                 deleted = target.endswith(_DELETED)
                 path = target[: -len(_DELETED)] if deleted else target
                 if not self._under(path):
-                    self._outside[fd] = identity
+                    self._outside[fd] = (info.st_dev, info.st_ino, info.st_ctime_ns, info.st_nlink, target.startswith("/"))
                     continue
                 held.append({"kind": "dir" if stat.S_ISDIR(info.st_mode) else "file", "path": path, "fd": fd, "deleted": deleted})
             held.extend(self._mapped_under())

@@ -73,6 +73,8 @@ _FILE_NODES = tuple(t for t in (getattr(pytest, "Module", None), getattr(pytest,
 def _scopes_left(item, nextitem):
     """The class, module and package scopes (and at the end, the session) that ``item`` is the last of."""
     try:
+        if nextitem is not None and nextitem.parent is item.parent:
+            return []  # a sibling runs next: every node above this test stays
         staying = set() if nextitem is None else {id(n) for n in nextitem.listchain()}
         left = []
         for node in reversed(item.listchain()[:-1]):
