@@ -43,6 +43,20 @@ describe.skipIf(process.platform === 'win32')('writePrivateFile', () => {
     untouched();
   });
 
+  it('writes texts given one by one as they come, over what the file held, and refuses a link for them too', () => {
+    const path = join(scratch, 'pieces');
+    writeFileSync(path, 'an older and longer text\n');
+    const pieces = function* () {
+      for (let i = 0; i < 3; i++) yield `piece ${i}\n`;
+    };
+    writePrivateFile(path, pieces());
+    expect(readFileSync(path, 'utf8')).toBe('piece 0\npiece 1\npiece 2\n');
+    const link = join(scratch, 'link-pieces');
+    symlinkSync(target, link);
+    expect(() => writePrivateFile(link, pieces())).toThrow(/is a symbolic link/);
+    untouched();
+  });
+
   it('refuses a hard link to another file', () => {
     const link = join(scratch, 'hard');
     linkSync(target, link);

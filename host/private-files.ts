@@ -34,18 +34,16 @@ export function makePrivateDir(dir: string, { holdwatchs = false }: { holdwatchs
 }
 
 /**
- * Writes `content` to `path`, 0600. 'w' replaces, 'a' appends, 'wx' only creates. A link at `path`, or
- * a file that is not this user's or has other names (a hard link), is refused, not written through.
+ * Writes `content` to `path`, 0600: a text, bytes, or texts written as they come (a report too big to
+ * hold whole). 'w' replaces, 'a' appends, 'wx' only creates. A link at `path`, or a file that is not
+ * this user's or has other names (a hard link), is refused, not written through.
  */
-export function writePrivateFile(path: string, content: string | Uint8Array, flag: 'w' | 'a' | 'wx' = 'w'): void {
-  if (!POSIX) {
-    writeFileSync(path, content, { mode: PRIVATE_FILE_MODE, flag });
-    return;
-  }
-  const fd = openPrivateFile(path, flag === 'a' ? 'a' : flag === 'wx' ? 'wx' : 'w');
+export function writePrivateFile(path: string, content: string | Uint8Array | Iterable<string>, flag: 'w' | 'a' | 'wx' = 'w'): void {
+  const pieces = typeof content === 'string' || content instanceof Uint8Array ? [content] : content;
+  const fd = POSIX ? openPrivateFile(path, flag) : openSync(path, flag, PRIVATE_FILE_MODE);
   try {
-    if (flag === 'w') ftruncateSync(fd, 0);
-    writeFileSync(fd, content);
+    if (POSIX && flag === 'w') ftruncateSync(fd, 0);
+    for (const piece of pieces) writeFileSync(fd, piece);
   } finally {
     closeSync(fd);
   }

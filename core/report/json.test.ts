@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../contract/runs.js';
 import { FIXTURE_NAMES, loadRunRecord } from '../../tests/fixtures/run-records/load-run-record.js';
-import { renderJson } from './json.js';
+import { JSON_CHUNK_CHARS, jsonChunks, renderJson } from './json.js';
 
 function shuffledKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shuffledKeys);
@@ -41,5 +41,26 @@ describe('renderJson', () => {
     const text = renderJson(loadRunRecord('linux-leaked-past-test'), { redact: { home: '/home/bob', user: 'bob' } });
     expect(text).not.toMatch(/\bbob\b/);
     expect(text).toContain('"cwd": "~/src/notes"');
+  });
+
+  it('comes in pieces of about JSON_CHUNK_CHARS that join to the same text, however many tests', () => {
+    const base = loadRunRecord('linux-leaked-past-test');
+    const test = base.tests[0]!;
+    const record = { ...base, tests: Array.from({ length: 3000 }, (_, i) => ({ ...test, name: `test_many.py::test_many[${i}]` })) };
+    const chunks = [...jsonChunks(record)];
+    expect(chunks.length).toBeGreaterThan(2);
+    // A piece ends after the item that filled it: never much more than the bound.
+    for (const chunk of chunks) expect(chunk.length).toBeLessThan(JSON_CHUNK_CHARS + 2000);
+    const text = chunks.join('');
+    // The layout JSON.stringify gives the parsed text, item for item: the pieces change nothing.
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect((JSON.parse(text) as RunRecord).tests).toHaveLength(3000);
+  });
+
+  it('renders an empty array and a record without tests as JSON.stringify does', () => {
+    const record = { ...loadRunRecord('clean'), tests: [], holders: [] };
+    const text = renderJson(record);
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect(text).toContain('"tests": [],');
   });
 });

@@ -76,6 +76,52 @@ function orderedKeys(_key: string, value: unknown): unknown {
 
 /** The record as the `--json` file: stable key order, 2-space indent, one trailing newline. */
 export function renderJson(record: RunRecord, options: { redact?: RedactOptions } = {}): string {
-  const shown = options.redact ? redactRecord(record, options.redact) : record;
-  return `${JSON.stringify(shown, orderedKeys, 2)}\n`;
+  return [...jsonChunks(record, options)].join('');
+}
+
+/** About how many characters each of jsonChunks' pieces holds. */
+export const JSON_CHUNK_CHARS = 1 << 16;
+
+/**
+ * renderJson's text in pieces of about JSON_CHUNK_CHARS, for a file written as they come: the record's
+ * arrays are stringified an item at a time, so a 100,000-test record never becomes one 40 MB string.
+ */
+export function* jsonChunks(record: RunRecord, options: { redact?: RedactOptions } = {}): Generator<string> {
+  const shown = (options.redact ? redactRecord(record, options.redact) : record) as unknown as Record<string, unknown>;
+  let parts: string[] = [];
+  let size = 0;
+  const put = (text: string) => {
+    parts.push(text);
+    size += text.length;
+  };
+  const full = () => size >= JSON_CHUNK_CHARS;
+  const take = () => {
+    const chunk = parts.join('');
+    parts = [];
+    size = 0;
+    return chunk;
+  };
+  // JSON.stringify(shown, orderedKeys, 2), one level down at a time: the same text, nested values
+  // indented by re-indenting their own lines (a JSON string never holds a raw newline).
+  const nested = (value: unknown, indent: string) => JSON.stringify(value, orderedKeys, 2).replaceAll('\n', `\n${indent}`);
+  const keys = Object.keys(shown)
+    .filter((key) => shown[key] !== undefined)
+    .sort(compareKeys);
+  put('{');
+  for (const [i, key] of keys.entries()) {
+    const value = shown[key];
+    put(`${i === 0 ? '' : ','}\n  ${JSON.stringify(key)}: `);
+    if (!Array.isArray(value) || value.length === 0) {
+      put(nested(value, '  '));
+      continue;
+    }
+    put('[');
+    for (const [j, item] of value.entries()) {
+      put(`${j === 0 ? '' : ','}\n    ${nested(item, '    ')}`);
+      if (full()) yield take();
+    }
+    put('\n  ]');
+  }
+  put(keys.length === 0 ? '}\n' : '\n}\n');
+  yield take();
 }

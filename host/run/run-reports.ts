@@ -5,7 +5,7 @@ import { homedir, userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
 import type { WatchDir } from '../../core/platform.js';
-import { renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../../core/report/index.js';
+import { jsonChunks, renderHtml, renderJson, renderMarkdown, renderStepSummary, type ReportOptions } from '../../core/report/index.js';
 import { BadInputError, codeOf } from '../../core/errors.js';
 import { writePrivateFile } from '../private-files.js';
 import { refuseInsideWatched } from '../watched-dirs.js';
@@ -90,7 +90,8 @@ export function writeRunReports(record: RunRecord, targets: ReportTargets): stri
   };
   // Reports hold the run's command lines: this user's alone, like the journal they are made from.
   attempt(targets.report, (path) => writePrivateFile(path, renderReport(record, 'md', options)));
-  attempt(targets.json, (path) => writePrivateFile(path, renderReport(record, 'json', options)));
+  // Written as it is rendered: the JSON of a 100,000-test run is never one string in memory.
+  attempt(targets.json, (path) => writePrivateFile(path, jsonChunks(record, options)));
   attempt(targets.html, (path) => writePrivateFile(path, renderReport(record, 'html', options)));
   attempt(targets.stepSummary, (path) => appendFileSync(path, renderStepSummary(record, options) + '\n'));
   return failures;
