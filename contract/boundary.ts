@@ -9,6 +9,10 @@
 //   with "held":[{"kind","path","fd","deleted"}], the process listed what it holds itself and goes on
 //   without waiting: no ack comes)
 //   holdwatch -> client   {"type":"ack","seq":N}
+// A scan slower than the process waits (its wait is bounded) does not end the channel: the process
+// says when it went on without the ack, and while any ack is still owed it does not wait at all:
+//   client -> holdwatch   {"type":"went-on","seq":N,"atMs":N}   (the ack of test-end N never came in time)
+//   client -> holdwatch   {"type":"test-end",...,"waits":false}  (scanned and acked, but nobody waits)
 // A process that runs no runner integration may instead say it is stopped at its exit, its files all
 // still open (holdwatch's `go test -exec` program, for the test binary it traces), and wait the same way:
 //   client -> holdwatch   {"type":"exit","seq":N,"atMs":N}
@@ -40,6 +44,15 @@ export interface BoundaryTestEnd {
    * with no scan, and not answered (the process does not wait). Absent: scan, then ack.
    */
   held?: BoundaryHeld[];
+  /** false: the process went on at once (it still owed an earlier ack): the scan comes when it can. */
+  waits?: false;
+}
+
+/** The process stopped waiting for the ack of test-end `seq` at `atMs` (epoch ms) and went on. */
+export interface BoundaryWentOn {
+  type: 'went-on';
+  seq: number;
+  atMs: number;
 }
 
 /** One holding a test process listed of itself. */
@@ -95,6 +108,7 @@ export function toBoundaryTestEnd(value: unknown): BoundaryTestEnd | undefined {
     held = value.held.map(toHeld).filter((h) => h !== undefined);
     if (held.length !== value.held.length) return undefined;
   }
+  if (value.waits !== undefined && value.waits !== false) return undefined;
   return {
     type: 'test-end',
     seq: value.seq,
@@ -102,7 +116,14 @@ export function toBoundaryTestEnd(value: unknown): BoundaryTestEnd | undefined {
     atMs: value.atMs,
     ...(value.scope === undefined ? {} : { scope: value.scope as ScopeKind }),
     ...(held ? { held } : {}),
+    ...(value.waits === false ? { waits: false as const } : {}),
   };
+}
+
+export function toBoundaryWentOn(value: unknown): BoundaryWentOn | undefined {
+  if (!isRecord(value) || value.type !== 'went-on' || !isCount(value.seq)) return undefined;
+  if (typeof value.atMs !== 'number' || !Number.isFinite(value.atMs)) return undefined;
+  return { type: 'went-on', seq: value.seq, atMs: value.atMs };
 }
 
 export function toBoundaryExit(value: unknown): BoundaryExit | undefined {

@@ -38,6 +38,9 @@ export const SCOPE_KINDS = ['test', 'suite', 'file', 'session'] as const;
  *   seccomp-filtered), for code no probe sees (Go, C, native addons)
  * - deleted-while-held: a run process deleted or renamed a path a run process held (on Windows that fails)
  * - test-boundary: the scan at a test's end, which the test process waited for
+ * - boundary-unconfirmed: the test process went on before the scan at its test's end was done (the
+ *   wait timed out, or it was behind and did not wait): that scan did not see the holding, which says
+ *   nothing of whether it was held when the test ended
  * - exit-stop: the scan while the test process was stopped at its exit, all its files still open
  *   (a Go test binary under holdwatch's -exec program): held then, held past every test of it
  * - test-temp-dir: the file lies in a temp dir named after the test (Go's t.TempDir())
@@ -52,6 +55,7 @@ export const EVIDENCE = [
   'syscall-ledger',
   'deleted-while-held',
   'test-boundary',
+  'boundary-unconfirmed',
   'exit-stop',
   'test-temp-dir',
   'failure-scan',

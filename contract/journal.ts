@@ -82,9 +82,27 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     atMs: ms,
     /** The test process that waited: the boundary speaks for it and its descendants. */
     pid: z.number().int().nonnegative(),
+    /**
+     * The process did not wait for this scan (it was still behind on an earlier one): it went on at
+     * `atMs`, so what the scan did not see says nothing of the test's end.
+     */
+    unwaited: z.literal(true).optional(),
     scanStartedAtMs: ms,
     scanEndedAtMs: ms,
     held: z.array(z.string()),
+  }),
+  /**
+   * Process `pid` stopped waiting for the scan at the end of `test` (atMs: that end, as its boundary
+   * entry has it) at `wentOnAtMs`: a scan that ended later may have missed what the test left open
+   * and was let go since. Written when the process says so, before or after that boundary's entry.
+   */
+  z.object({
+    t: z.literal('went-on'),
+    test: z.string(),
+    scope: z.enum(SCOPE_KINDS).optional(),
+    atMs: ms,
+    pid: z.number().int().nonnegative(),
+    wentOnAtMs: ms,
   }),
   /**
    * The scan while process `pid` was stopped at its exit, its files all still open (a Go test binary

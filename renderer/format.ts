@@ -32,6 +32,7 @@ export const EVIDENCE_TEXT: Record<string, string> = {
   'syscall-ledger': "the process's system calls, in order with its test ends",
   'deleted-while-held': 'a run process deleted the path while it was held',
   'test-boundary': 'from the scans at the test boundaries',
+  'boundary-unconfirmed': 'the test went on before the scan at its end was done: not known to be held then',
   'exit-stop': 'seen when the process exited',
   'test-temp-dir': "the file is in that test's temp dir",
   'failure-scan': 'seen at the failure',

@@ -8,6 +8,7 @@ import type { RunPlace } from './leftovers.js';
 import { batsHintFromAncestry, type TestHint } from './membership.js';
 import { scratchOf } from './scratch.js';
 import { verdictOf, type Boundary, type Finding, type RunFacts } from './verdict.js';
+import { WentOnLedger } from './went-on.js';
 import { testOfGoTempDir } from './temp-dir-names.js';
 import { TestTimeline } from './timeline.js';
 
@@ -40,6 +41,7 @@ export class RunRecorder {
   private readonly failures: Failure[] = [];
   /** In journal order, which is scan order. */
   private readonly boundaries: Boundary[] = [];
+  private readonly wentOn = new WentOnLedger();
   /** Per process stopped at its exit (a Go test binary): the keys it held then. */
   private readonly heldAtExit = new Map<number, ReadonlySet<string>>();
   private leftovers: RunRecord['leftovers'] = [];
@@ -76,16 +78,24 @@ export class RunRecorder {
         this.failures.push(entry);
         this.ledger.blocked(entry.holderKeys);
         break;
-      case 'boundary':
-        this.boundaries.push({
+      case 'boundary': {
+        const boundary: Boundary = {
           test: entry.test,
           ...(entry.scope ? { scope: entry.scope } : {}),
           by: entry.listed ? 'self-inventory' : 'test-boundary',
           pid: entry.pid,
+          endedAtMs: entry.atMs,
           scanStartedAtMs: entry.scanStartedAtMs,
+          scanEndedAtMs: entry.scanEndedAtMs,
           // Most ends find nothing held: one shared empty set, not one per test of a 100,000-test run.
           held: entry.held.length === 0 ? NOTHING_HELD : new Set(entry.held),
-        });
+        };
+        this.wentOn.boundary(boundary, entry.atMs, entry.unwaited === true);
+        this.boundaries.push(boundary);
+        break;
+      }
+      case 'went-on':
+        this.wentOn.wentOn(entry);
         break;
       case 'exit-stop':
         this.heldAtExit.set(entry.pid, new Set(entry.held));
@@ -273,8 +283,16 @@ export class RunRecorder {
     // The process's own lists say exactly when it began to hold it: the first test end that lists it.
     const listed = this.boundariesOf(row).find((b) => !b.scope && b.by === 'self-inventory' && b.pid === row.holder.pid && b.held.has(row.key));
     if (listed) return { test: listed.test, by: 'self-inventory' };
-    const next = this.boundariesOf(row).find((b) => !b.scope && b.scanStartedAtMs >= row.firstScanStartedAtMs);
+    // Scans its process did not wait out may come late, out of their tests' order: the first test to end
+    // among those whose scan saw it from its first sighting, where that sighting came before the process
+    // went on.
+    const after = this.boundariesOf(row).filter((b) => !b.scope && b.scanStartedAtMs >= row.firstScanStartedAtMs);
+    const next = firstEnded(after.filter((b) => row.firstSeenAtMs <= (b.wentOnAtMs ?? Infinity)));
     if (next) return { test: next.test, by: next.by };
+    // First seen after its process went on without a test's scan: opened in that test still when its
+    // process was spawned there (a handle is never older than its process).
+    const spawned = row.member && after.length > 0 ? this.spawnTestOf(row.member, row.holder.processStartedAtMs, row.stacks?.spawn) : null;
+    if (spawned !== null && after.some((b) => b.test === spawned)) return { test: spawned, by: 'process-tree' };
     const owner = testOfGoTempDir(row.holder.path, this.timeline.names());
     if (owner) return { test: owner, by: 'test-temp-dir' };
     // The polls' clock puts the first sighting outside any test (bats' formatter dates a test's start
@@ -334,6 +352,12 @@ export class RunRecorder {
     const family = new Set([row.holder.pid, ...row.member.ancestry.map((a) => a.pid)]);
     return this.boundaries.filter((b) => (b.by === 'self-inventory' ? b.pid === row.holder.pid : family.has(b.pid)));
   }
+}
+
+function firstEnded(boundaries: readonly Boundary[]): Boundary | undefined {
+  let first: Boundary | undefined;
+  for (const b of boundaries) if (!first || b.endedAtMs < first.endedAtMs) first = b;
+  return first;
 }
 
 function closedByFinalizerOf({ atMs, during, resource, api }: NonNullable<LedgerRow['closedByFinalizer']>): Attribution['closedByFinalizer'] {

@@ -165,12 +165,20 @@ export class RunSupervisor {
    * processes are scanned at once, and what they hold is journaled against the test. Resolves when
    * that entry is written; then the test process may go on.
    */
-  async testBoundary(name: string, atMs: number, pid: number, scope?: ScopeKind): Promise<void> {
-    const boundary = { t: 'boundary' as const, test: name, ...(scope ? { scope } : {}), atMs, pid };
+  async testBoundary(name: string, atMs: number, pid: number, scope?: ScopeKind, waited = true): Promise<void> {
+    const boundary = { t: 'boundary' as const, test: name, ...(scope ? { scope } : {}), atMs, pid, ...(waited ? {} : { unwaited: true as const }) };
     await this.scanAndJournal(
       () => true,
       (scan) => ({ ...boundary, ...scan }),
     );
+  }
+
+  /**
+   * Process `pid` stopped waiting for the scan at the end of `name` (ended at `atMs`) at `wentOnAtMs`:
+   * journaled at once, whether that scan is done or not; the record weighs it against the scan's end.
+   */
+  wentOn(name: string, atMs: number, pid: number, wentOnAtMs: number, scope?: ScopeKind): void {
+    this.write({ t: 'went-on', test: name, ...(scope ? { scope } : {}), atMs, pid, wentOnAtMs });
   }
 
   /**

@@ -13,8 +13,23 @@ export interface Boundary {
   scope?: Scope['kind'];
   by: 'test-boundary' | 'self-inventory';
   pid: number;
+  /** The runner's end of the test or scope. */
+  endedAtMs: number;
   scanStartedAtMs: number;
+  scanEndedAtMs: number;
   held: ReadonlySet<string>;
+  /** When the process stopped waiting for this scan (timed out, or never waited); absent: it waited to the end. */
+  wentOnAtMs?: number;
+}
+
+/**
+ * What a boundary says of a holding: held at the end (seen by its scan, or in its process's own list),
+ * not held (unseen by a scan done while its process still waited), or nothing (unseen by a scan that
+ * ended after the process went on: it may have been let go since).
+ */
+export function heldAtEnd(b: Boundary, key: string): boolean | undefined {
+  if (b.held.has(key)) return true;
+  return b.wentOnAtMs === undefined || b.scanEndedAtMs <= b.wentOnAtMs ? false : undefined;
 }
 
 export interface Finding {
@@ -65,12 +80,17 @@ export function verdictOf(row: LedgerRow, opened: Finding, run: RunFacts): { ver
   const ledger = row.stacks?.open.found && row.stacks.open.viaPid === null && row.stacks.open.stack.runtime === 'strace';
   if (ledger && held !== undefined) return { verdict: held ? 'leaked-past-test' : 'in-run', by: 'syscall-ledger' };
   // Held when the scan at its scope's end ran (a module's fixtures finalized), the process waiting.
-  if (scopeEnd) return { verdict: scopeEnd.held.has(row.key) ? 'leaked-past-test' : 'in-run', by: scopeEnd.by };
+  const atScopeEnd = scopeEnd ? heldAtEnd(scopeEnd, row.key) : undefined;
+  if (scopeEnd && atScopeEnd !== undefined) return { verdict: atScopeEnd ? 'leaked-past-test' : 'in-run', by: scopeEnd.by };
+  // A scan its process did not wait out saw nothing: the weaker evidence below decides, or it stays unknown.
+  let unconfirmed = scopeEnd !== undefined;
   if (opened.test !== null) {
     // Held when the scan at its test's end ran, the test process waiting: it outlived its test. On
     // Linux this is the prediction of a Windows teardown failure.
     const end = run.testEnd(row, opened.test);
-    if (end) return { verdict: end.held.has(row.key) ? 'leaked-past-test' : 'in-run', by: end.by };
+    const atEnd = end ? heldAtEnd(end, row.key) : undefined;
+    if (end && atEnd !== undefined) return { verdict: atEnd ? 'leaked-past-test' : 'in-run', by: end.by };
+    unconfirmed ||= end !== undefined;
     // Held while its process was stopped at its exit (after all of that process's tests).
     if (run.heldAtExit(row)) return { verdict: 'leaked-past-test', by: 'exit-stop' };
     // Polls only: still held after the command exited is the larger claim (it outlived its test too),
@@ -82,5 +102,5 @@ export function verdictOf(row: LedgerRow, opened: Finding, run: RunFacts): { ver
   }
   // Seen by a scan begun after the command exited: its process lived on, holding it, after the run.
   if (run.seenAfterCommandExit(row)) return { verdict: 'outlived-run', by: 'poll' };
-  return { verdict: 'in-run', by: opened.by ?? 'poll' };
+  return { verdict: 'in-run', by: unconfirmed ? 'boundary-unconfirmed' : (opened.by ?? 'poll') };
 }

@@ -11,6 +11,7 @@ import {
   toBoundaryExit,
   toBoundaryHello,
   toBoundaryTestEnd,
+  toBoundaryWentOn,
   type BoundaryExit,
   type BoundaryTestEnd,
 } from '../../contract/boundary.js';
@@ -28,6 +29,19 @@ export const BOUNDARY_LIMITS: ConnectionBudgetOptions = { maxTotal: 2048, maxUnt
  * journaled. `pid`: the process that waits.
  */
 export type OnTestEnd = (event: BoundaryTestEnd | BoundaryExit, pid: number) => Promise<void>;
+
+/**
+ * Process `pid` stopped waiting for the scan of `ended` at `atMs` (epoch ms) and went on: said at once,
+ * not queued behind that scan, which may still run.
+ */
+export type OnWentOn = (ended: BoundaryTestEnd, pid: number, atMs: number) => void;
+
+interface BoundaryHandlers {
+  onTestEnd: OnTestEnd;
+  onError: (error: unknown) => void;
+  onHello: (pid: number) => void;
+  onWentOn: OnWentOn;
+}
 
 export class BoundaryServer {
   private readonly sockets = new Set<Socket>();
@@ -52,13 +66,15 @@ export class BoundaryServer {
     onError: (error: unknown) => void,
     limits = BOUNDARY_LIMITS,
     onHello: (pid: number) => void = () => {},
+    onWentOn: OnWentOn = () => {},
   ): Promise<BoundaryServer> {
+    const handlers: BoundaryHandlers = { onTestEnd, onError, onHello, onWentOn };
     const token = randomBytes(24).toString('hex');
     let self: BoundaryServer | null = null;
     const budget = new ConnectionBudget(limits);
     const server = createServer((socket) => {
       budget.admit(socket);
-      if (!socket.destroyed) self?.serve(socket, budget, { onTestEnd, onError, onHello });
+      if (!socket.destroyed) self?.serve(socket, budget, handlers);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -106,15 +122,13 @@ export class BoundaryServer {
     this.sockets.clear();
   }
 
-  private serve(
-    socket: Socket,
-    budget: ConnectionBudget,
-    { onTestEnd, onError, onHello }: { onTestEnd: OnTestEnd; onError: (error: unknown) => void; onHello: (pid: number) => void },
-  ): void {
+  private serve(socket: Socket, budget: ConnectionBudget, { onTestEnd, onError, onHello, onWentOn }: BoundaryHandlers): void {
     this.sockets.add(socket);
     socket.unref();
     let pid: number | null = null;
     let queue = Promise.resolve();
+    /** The test ends this connection is owed an ack for, by seq: what a went-on names. */
+    const unanswered = new Map<number, BoundaryTestEnd>();
     const gone = () => {
       this.sockets.delete(socket);
       this.onSocketGone?.();
@@ -135,15 +149,25 @@ export class BoundaryServer {
           onHello(pid);
           return;
         }
+        const wentOn = toBoundaryWentOn(value);
+        if (wentOn) {
+          const ended = unanswered.get(wentOn.seq);
+          if (ended) onWentOn(ended, pid, wentOn.atMs);
+          return;
+        }
         const event = toBoundaryTestEnd(value) ?? toBoundaryExit(value);
         if (!event) return drop();
         const from = pid;
         // A process that listed its own holdings goes on without an answer.
         const answered = !(event.type === 'test-end' && event.held);
+        if (answered && event.type === 'test-end') unanswered.set(event.seq, event);
         queue = queue
           .then(() => onTestEnd(event, from))
           .catch(onError) // the test process is answered even when the scan failed: it must go on
-          .then(() => (answered ? writeJsonLine(socket, { type: 'ack', seq: event.seq }) : undefined));
+          .then(() => {
+            unanswered.delete(event.seq);
+            if (answered) writeJsonLine(socket, { type: 'ack', seq: event.seq });
+          });
         this.handling.set(socket, queue);
       },
       gone,

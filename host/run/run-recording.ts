@@ -113,11 +113,12 @@ export class RunRecording {
         for (const tail of this.tails) tail.drain();
         if (event.type === 'exit') await this.supervisor.exitStop(event.atMs, pid);
         else if (event.held) await this.supervisor.listedBoundary(event.name, event.atMs, pid, event.held, event.scope);
-        else await this.supervisor.testBoundary(event.name, event.atMs, pid, event.scope);
+        else await this.supervisor.testBoundary(event.name, event.atMs, pid, event.scope, event.waits !== false);
       },
       this.setup.onError,
       undefined,
       (pid) => this.supervisor.knowProcess(pid),
+      (ended, pid, atMs) => this.supervisor.wentOn(ended.name, ended.atMs, pid, atMs, ended.scope),
     );
     this.boundary = boundary;
     this.owned.defer(() => boundary.close());

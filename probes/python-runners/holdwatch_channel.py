@@ -18,6 +18,7 @@ Nothing here may raise into the test process: every failure stops that part quie
 
 import json
 import os
+import select
 import socket
 import stat
 import sys
@@ -28,10 +29,20 @@ BOUNDARY_ENV = "HOLDWATCH_BOUNDARY"
 # Made once: json.dumps with any option builds a new encoder at each call, and a test writes nine lines.
 _EVENT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _MESSAGE_JSON = json.JSONEncoder(separators=(",", ":")).encode
-# How long a test's end waits for holdwatch's scan (a focused scan takes milliseconds). Past it,
-# holdwatch is stalled or gone: this process stops waiting for the rest of the run, so a stalled
-# holdwatch costs the suite one wait, never one per test.
+# How long a test's end waits for holdwatch's scan (a focused scan takes milliseconds; thousands of
+# processes, seconds). Past it this process says it went on, and waits again only once every owed ack
+# has come: a stalled holdwatch costs the suite one wait, never one per test.
 BOUNDARY_WAIT_S = 2.0
+BOUNDARY_WAIT_ENV = "HOLDWATCH_BOUNDARY_WAIT_MS"
+
+
+def boundary_wait_s():
+    """BOUNDARY_WAIT_S, or HOLDWATCH_BOUNDARY_WAIT_MS when set to a positive number of milliseconds."""
+    try:
+        value = float(os.environ.get(BOUNDARY_WAIT_ENV) or 0) / 1000.0
+    except ValueError:
+        value = 0.0
+    return value if 0 < value < 3600 else BOUNDARY_WAIT_S
 
 
 def tell_stack_probe(test):
@@ -297,17 +308,23 @@ class Boundary:
     """The one owner of the test-boundary connection: at a test's end, says so and waits for the ack.
 
     Connects when made, before the first test: holdwatch reads what this process is when it says
-    hello, while it surely runs (its boundaries may be handled after it exited). After any failure (no
-    listener, a timeout, a bad reply) it stays closed for the rest of the run. Never raises into the
-    test process.
+    hello, while it surely runs (its boundaries may be handled after it exited). A wait that passes
+    its bound says so (``went-on``) and goes on; while that ack or any later one is still owed, test
+    ends are sent without waiting (``waits: false``), and holdwatch scans them when it can: one slow
+    scan costs the suite one wait, and the rest of the run is still observed. After a failure (no
+    listener, a closed connection, a bad reply) it stays closed for the rest of the run. Never raises
+    into the test process.
     """
 
     def __init__(self, spec, inventory=None):
         self._sock = None
-        self._reader = None
         self._seq = 0
+        # Acks owed by holdwatch (test ends it scans, answered in order), and the bytes of a line begun.
+        self._owed = 0
+        self._pending = b""
         self._broken = False
         self._inventory = inventory
+        self._wait_s = boundary_wait_s()
         try:
             host, port, token = spec.rsplit(":", 2)
             self._address = (host, int(port))
@@ -341,18 +358,50 @@ class Boundary:
                 message["held"] = held
                 self._send(message)
                 return
+            if self._owed > 0:
+                self._read_acks(0)
+            if self._owed > 0:
+                # Still behind on an earlier scan: waiting now would wait for that one too.
+                message["waits"] = False
+                self._send(message)
+                self._owed += 1
+                return
             self._send(message)
-            reply = json.loads(self._reader.readline() or "null")
-            if not isinstance(reply, dict) or reply.get("type") != "ack" or reply.get("seq") != self._seq:
-                raise ValueError("not an ack")
-        except Exception:  # noqa: BLE001 - holdwatch is gone or stalled: the suite goes on unobserved
+            self._owed += 1
+            if not self._read_acks(self._wait_s):
+                self._send({"type": "went-on", "seq": self._seq, "atMs": time.time() * 1000.0})
+        except Exception:  # noqa: BLE001 - holdwatch is gone or answered nonsense: the suite goes on unobserved
             self.close()
             self._broken = True
 
+    def _read_acks(self, within_s):
+        """Reads the acks that come within ``within_s`` (0: those already here); True once none is owed."""
+        deadline = time.monotonic() + within_s
+        while self._owed > 0:
+            while b"\n" in self._pending:
+                line, self._pending = self._pending.split(b"\n", 1)
+                reply = json.loads(line.decode("utf-8"))
+                if not isinstance(reply, dict) or reply.get("type") != "ack" or not isinstance(reply.get("seq"), int):
+                    raise ValueError("not an ack")
+                self._owed -= 1
+            if self._owed == 0:
+                break
+            left = deadline - time.monotonic()
+            if not select.select([self._sock], [], [], max(0.0, left))[0]:
+                return False
+            chunk = self._sock.recv(4096)
+            if not chunk:
+                raise ConnectionError("holdwatch closed the boundary channel")
+            self._pending += chunk
+            if len(self._pending) > 1 << 16:
+                raise ValueError("not an ack")
+        return True
+
     def _connect(self):
-        self._sock = socket.create_connection(self._address, timeout=BOUNDARY_WAIT_S)
-        self._sock.settimeout(BOUNDARY_WAIT_S)
-        self._reader = self._sock.makefile("r", encoding="utf-8", newline="\n")
+        self._sock = socket.create_connection(self._address, timeout=self._wait_s)
+        # Blocking from here: every wait for an ack is bounded by select, not by a socket timeout (a
+        # timed-out socket file cannot be read again).
+        self._sock.settimeout(None)
         self._send({"type": "hello", "token": self._token, "pid": os.getpid()})
 
     def _send(self, message):
@@ -361,10 +410,9 @@ class Boundary:
     def close(self):
         if self._inventory is not None:
             self._inventory.close()
-        sock, reader, self._sock, self._reader = self._sock, self._reader, None, None
-        for closable in (reader, sock):
-            if closable is not None:
-                try:
-                    closable.close()
-                except OSError:
-                    pass
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            try:
+                sock.close()
+            except OSError:
+                pass

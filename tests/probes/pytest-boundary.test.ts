@@ -231,7 +231,37 @@ describe('the test-boundary channel, pytest plugin to holdwatch', () => {
     expect(run.events.filter((e) => e.type === 'test-end')).toHaveLength(4);
   });
 
-  it('a listener that never answers costs one bounded wait; the plugin then stops asking', async () => {
+  it('a scan slower than the wait: the plugin says it went on, and sends the next ends without waiting', async () => {
+    const seen: { name: string; waits: boolean }[] = [];
+    const wentOn: { name: string; pid: number; afterEndMs: number }[] = [];
+    server = await BoundaryServer.start(
+      async (event) => {
+        if (event.type !== 'test-end') return;
+        seen.push({ name: event.name, waits: event.waits !== false });
+        // The first end's scan is slow; the rest are quick.
+        await new Promise((resolve) => setTimeout(resolve, seen.length === 1 ? 1500 : 1));
+      },
+      (error) => {
+        throw error;
+      },
+      undefined,
+      undefined,
+      (ended, pid, atMs) => wentOn.push({ name: ended.name, pid, afterEndMs: atMs - ended.atMs }),
+    );
+    const run = await pytest(server.address, { HOLDWATCH_BOUNDARY_WAIT_MS: '200' });
+    await server.settle(10_000); // the ends queued behind the slow scan
+    expect(run.status).toBe(1);
+    const names = ['test_passes', 'test_fails_in_body', 'test_fails_in_teardown', 'test_skipped'].map((n) => `test_example.py::${n}`);
+    // Every end still reached holdwatch, the session's last.
+    expect(seen.map((s) => s.name)).toEqual([...names, 'test_example.py', 'session']);
+    expect(wentOn).toEqual([{ name: names[0], pid: run.pid, afterEndMs: expect.any(Number) }]);
+    expect(wentOn[0]!.afterEndMs).toBeGreaterThanOrEqual(200);
+    // While the first answer was owed, ends went without waiting.
+    expect(seen[0]!.waits).toBe(true);
+    expect(seen.slice(1).some((s) => !s.waits)).toBe(true);
+  });
+
+  it('a listener that never answers costs one bounded wait; the ends after it go without waiting', async () => {
     const seen: string[] = [];
     server = await BoundaryServer.start(
       (event) => {
