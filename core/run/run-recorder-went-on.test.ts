@@ -109,6 +109,21 @@ describe('RunRecorder: a scan its process did not wait out', () => {
     expect(attribution(entries)).toMatchObject({ openedDuring: 't1', openedDuringBy: 'process-tree', verdict: 'leaked-past-test', verdictBy: 'test-boundary' });
   });
 
+  it('a holding first seen in the next test, whose end went unwaited too, is still of the test its process was spawned in', () => {
+    const entries: JournalEntry[] = [
+      test('test-start', 't1', T0 + 100),
+      test('test-end', 't1', T0 + 200),
+      wentOn('t1', T0 + 200, T0 + 201),
+      test('test-start', 't2', T0 + 201),
+      boundary('t1', T0 + 200, T0 + 210, []),
+      appeared(T0 + 260),
+      test('test-end', 't2', T0 + 300),
+      boundary('t2', T0 + 300, T0 + 310, ['c'], true),
+      gone(T0 + 450),
+    ];
+    expect(attribution(entries)).toMatchObject({ openedDuring: 't1', openedDuringBy: 'process-tree' });
+  });
+
   it('an end sent without waiting (`unwaited`) is the same: what its scan missed is not known let go', () => {
     const entries: JournalEntry[] = [
       test('test-start', 't1', T0 + 100),

@@ -283,16 +283,16 @@ export class RunRecorder {
     // The process's own lists say exactly when it began to hold it: the first test end that lists it.
     const listed = this.boundariesOf(row).find((b) => !b.scope && b.by === 'self-inventory' && b.pid === row.holder.pid && b.held.has(row.key));
     if (listed) return { test: listed.test, by: 'self-inventory' };
+    // Spawned in a test whose end no scan was waited out for: opened in that test (a handle is never
+    // older than its process), however late a scan first saw it.
+    const spawnedIn = this.unconfirmedSpawnTest(row);
+    if (spawnedIn !== null) return { test: spawnedIn, by: 'process-tree' };
     // Scans its process did not wait out may come late, out of their tests' order: the first test to end
     // among those whose scan saw it from its first sighting, where that sighting came before the process
     // went on.
     const after = this.boundariesOf(row).filter((b) => !b.scope && b.scanStartedAtMs >= row.firstScanStartedAtMs);
     const next = firstEnded(after.filter((b) => row.firstSeenAtMs <= (b.wentOnAtMs ?? Infinity)));
     if (next) return { test: next.test, by: next.by };
-    // First seen after its process went on without a test's scan: opened in that test still when its
-    // process was spawned there (a handle is never older than its process).
-    const spawned = row.member && after.length > 0 ? this.spawnTestOf(row.member, row.holder.processStartedAtMs, row.stacks?.spawn) : null;
-    if (spawned !== null && after.some((b) => b.test === spawned)) return { test: spawned, by: 'process-tree' };
     const owner = testOfGoTempDir(row.holder.path, this.timeline.names());
     if (owner) return { test: owner, by: 'test-temp-dir' };
     // The polls' clock puts the first sighting outside any test (bats' formatter dates a test's start
@@ -304,6 +304,15 @@ export class RunRecorder {
       if (spawned !== null && (end === null || row.firstSeenAtMs <= end)) return { test: spawned, by: 'process-tree' };
     }
     return { test: firstSeenDuring, by: firstSeenDuring === null ? null : 'poll' };
+  }
+
+  /** The test a holding's process was spawned in, when every scan at that test's end ran after its process went on. */
+  private unconfirmedSpawnTest(row: LedgerRow): string | null {
+    if (!row.member) return null;
+    const spawned = this.spawnTestOf(row.member, row.holder.processStartedAtMs, row.stacks?.spawn);
+    if (spawned === null) return null;
+    const ends = this.boundariesOf(row).filter((b) => !b.scope && b.test === spawned);
+    return ends.length > 0 && ends.every((b) => b.wentOnAtMs !== undefined) ? spawned : null;
   }
 
   /**

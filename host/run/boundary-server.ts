@@ -127,8 +127,11 @@ export class BoundaryServer {
     socket.unref();
     let pid: number | null = null;
     let queue = Promise.resolve();
-    /** The test ends this connection is owed an ack for, by seq: what a went-on names. */
-    const unanswered = new Map<number, BoundaryTestEnd>();
+    /**
+     * The last test end the process waited for: what its went-on names. Kept after the ack too: on a
+     * busy loop the went-on may be read only after the scan it gave up on was answered.
+     */
+    let waitedFor: BoundaryTestEnd | undefined;
     const gone = () => {
       this.sockets.delete(socket);
       this.onSocketGone?.();
@@ -151,8 +154,7 @@ export class BoundaryServer {
         }
         const wentOn = toBoundaryWentOn(value);
         if (wentOn) {
-          const ended = unanswered.get(wentOn.seq);
-          if (ended) onWentOn(ended, pid, wentOn.atMs);
+          if (waitedFor?.seq === wentOn.seq) onWentOn(waitedFor, pid, wentOn.atMs);
           return;
         }
         const event = toBoundaryTestEnd(value) ?? toBoundaryExit(value);
@@ -160,14 +162,11 @@ export class BoundaryServer {
         const from = pid;
         // A process that listed its own holdings goes on without an answer.
         const answered = !(event.type === 'test-end' && event.held);
-        if (answered && event.type === 'test-end') unanswered.set(event.seq, event);
+        if (answered && event.type === 'test-end' && event.waits !== false) waitedFor = event;
         queue = queue
           .then(() => onTestEnd(event, from))
           .catch(onError) // the test process is answered even when the scan failed: it must go on
-          .then(() => {
-            unanswered.delete(event.seq);
-            if (answered) writeJsonLine(socket, { type: 'ack', seq: event.seq });
-          });
+          .then(() => (answered ? writeJsonLine(socket, { type: 'ack', seq: event.seq }) : undefined));
         this.handling.set(socket, queue);
       },
       gone,
