@@ -29,20 +29,29 @@ BOUNDARY_ENV = "HOLDWATCH_BOUNDARY"
 # Made once: json.dumps with any option builds a new encoder at each call, and a test writes nine lines.
 _EVENT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _MESSAGE_JSON = json.JSONEncoder(separators=(",", ":")).encode
-# How long a test's end waits for holdwatch's scan (a focused scan takes milliseconds; thousands of
-# processes, seconds). Past it this process says it went on, and waits again only once every owed ack
-# has come: a stalled holdwatch costs the suite one wait, never one per test.
+# How long a test's end waits for holdwatch's scan (a focused scan takes milliseconds), and more per
+# child of this process alive then: the scan walks each one, a few milliseconds apiece on a loaded
+# machine, so a test that forked thousands is not given up on the moment it ends. Past it this process
+# says it went on, and waits again only once every owed ack has come: a stalled holdwatch costs the
+# suite one wait, never one per test. HOLDWATCH_BOUNDARY_WAIT_MS sets the whole wait instead.
 BOUNDARY_WAIT_S = 2.0
+BOUNDARY_WAIT_PER_CHILD_S = 0.003
+BOUNDARY_WAIT_MAX_S = 20.0
 BOUNDARY_WAIT_ENV = "HOLDWATCH_BOUNDARY_WAIT_MS"
 
 
 def boundary_wait_s():
-    """BOUNDARY_WAIT_S, or HOLDWATCH_BOUNDARY_WAIT_MS when set to a positive number of milliseconds."""
+    """HOLDWATCH_BOUNDARY_WAIT_MS in seconds when set to a positive number of milliseconds, else None."""
     try:
         value = float(os.environ.get(BOUNDARY_WAIT_ENV) or 0) / 1000.0
     except ValueError:
         value = 0.0
-    return value if 0 < value < 3600 else BOUNDARY_WAIT_S
+    return value if 0 < value < 3600 else None
+
+
+def scaled_wait_s(children):
+    """The wait for a scan of this process and its ``children`` (a count; None when unknown)."""
+    return min(BOUNDARY_WAIT_MAX_S, BOUNDARY_WAIT_S + BOUNDARY_WAIT_PER_CHILD_S * (children or 0))
 
 
 def tell_stack_probe(test):
@@ -253,6 +262,21 @@ class SelfInventory:
         except (OSError, ValueError, IndexError):
             return None
 
+    def children(self):
+        """How many children of this process live now (its main thread's), or None when unknown."""
+        if self._children is None:
+            return None
+        try:
+            listed, offset = [], 0
+            while True:
+                chunk = os.pread(self._children, 1 << 16, offset)
+                if not chunk:
+                    return len(b"".join(listed).split())
+                listed.append(chunk)
+                offset += len(chunk)
+        except OSError:
+            return None
+
     def _threads(self):
         # num_threads, the 20th field of stat: the 18th after the command name, which may hold spaces.
         return int(os.pread(self._stat, 1024, 0).rsplit(b")", 1)[1].split()[17])
@@ -368,7 +392,10 @@ class Boundary:
                 return
             self._send(message)
             self._owed += 1
-            if not self._read_acks(self._wait_s):
+            wait_s = self._wait_s
+            if wait_s is None:
+                wait_s = scaled_wait_s(self._inventory.children() if self._inventory is not None else None)
+            if not self._read_acks(wait_s):
                 self._send({"type": "went-on", "seq": self._seq, "atMs": time.time() * 1000.0})
         except Exception:  # noqa: BLE001 - holdwatch is gone or answered nonsense: the suite goes on unobserved
             self.close()
@@ -398,7 +425,7 @@ class Boundary:
         return True
 
     def _connect(self):
-        self._sock = socket.create_connection(self._address, timeout=self._wait_s)
+        self._sock = socket.create_connection(self._address, timeout=self._wait_s or BOUNDARY_WAIT_S)
         # Blocking from here: every wait for an ack is bounded by select, not by a socket timeout (a
         # timed-out socket file cannot be read again).
         self._sock.settimeout(None)
