@@ -12,6 +12,7 @@ import { LinkBatch } from './link-batch.js';
 import { isGoneError } from './proc-errors.js';
 import { procReaderForWalk, ReadBuffer, type ProcReader } from './proc-reader.js';
 import type { QuietProcesses } from './quiet-processes.js';
+import type { MapsMemo } from './maps-memo.js';
 import { readProcessInfo } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
@@ -78,6 +79,8 @@ export interface WalkOptions {
   quiet?: QuietProcesses;
   /** Skip the walk of a quiet process whose fd count, cwd and root are unchanged (quiet-processes.ts). */
   idleCheck?: boolean;
+  /** The processes whose maps held nothing under the dirs, by their statm (a long-lived watcher's thread). */
+  maps?: MapsMemo;
 }
 
 interface Walk {
@@ -94,6 +97,9 @@ interface Walk {
    * part of its walk), so the idle check after a thorough scan already skips them; a focus poll not.
    */
   remember: boolean;
+  maps: MapsMemo | undefined;
+  /** Read every process's maps, whatever `maps` remembers: a thorough scan of the whole system. */
+  rereadMaps: boolean;
   walkId: number;
   out: WalkResult;
 }
@@ -104,13 +110,15 @@ const mapsBuffer = new ReadBuffer();
 
 export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], options: WalkOptions = {}): WalkResult {
   const out: WalkResult = { groups: [], denied: [], processCount: 0, handleCount: 0 };
-  const { kinds, memo, quiet } = options;
+  const { kinds, memo, quiet, maps } = options;
   memo?.useDirs(dirs);
   quiet?.useDirs(dirs);
+  maps?.useDirs(dirs);
   if (options.cover) {
     kinds?.retainOnly(options.cover);
     memo?.retainOnly(options.cover);
     quiet?.retainOnly(options.cover);
+    maps?.retainOnly(options.cover);
   }
   const walk: Walk = {
     dirs,
@@ -121,6 +129,8 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
     quiet,
     idleCheck: options.idleCheck === true && quiet !== undefined,
     remember: quiet !== undefined && (options.idleCheck === true || options.cover !== undefined),
+    maps,
+    rereadMaps: options.cover !== undefined && options.idleCheck !== true,
     walkId: options.walkId ?? 0,
     out,
   };
@@ -135,6 +145,7 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
       kinds?.forget(pid);
       memo?.forget(pid);
       quiet?.forget(pid);
+      maps?.forget(pid);
       if (isGoneError(error)) continue; // exited mid-scan: normal
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM') out.denied.push({ pid, reason: `${code} reading /proc/${pid}/fd` });
@@ -161,7 +172,7 @@ function walkPid(pid: number, walk: Walk): void {
   }
   // No exe: a kernel thread (no mappings), a process being reaped, or one that denies it, and then its
   // maps too (both need ptrace's read access). 60 kernel threads here: 180 calls a poll saved.
-  if (exe !== null) walkMaps(pid, dirs, splitDeletedSuffix(exe).path, reader, otherRows);
+  if (exe !== null) walkMapsOnce(pid, splitDeletedSuffix(exe).path, walk, otherRows);
   if (batch.count === 0 && otherRows.length === 0) {
     walk.kinds?.forget(pid);
     walk.memo?.forget(pid);
@@ -244,6 +255,16 @@ function nonUtf8Bytes(target: Buffer, deleted: boolean): string | null {
 }
 
 const DELETED_MARK_BYTES = ' (deleted)'.length;
+
+/** walkMaps, skipped for a process whose maps held nothing and whose address space has not moved since (maps-memo.ts). */
+function walkMapsOnce(pid: number, exePath: string, walk: Walk, out: RawHolding[]): void {
+  const { maps, reader } = walk;
+  const signature = maps ? maps.signature(pid, reader) : null;
+  if (maps && signature !== null && !walk.rereadMaps && maps.emptyAt(pid, signature)) return;
+  const before = out.length;
+  walkMaps(pid, walk.dirs, exePath, reader, out);
+  maps?.readWith(pid, signature, out.length === before);
+}
 
 /** One `mmap` row per mapped path per process; the executable's own mapping is the `exe` row. */
 function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string, reader: ProcReader, out: RawHolding[]): void {

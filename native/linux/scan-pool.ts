@@ -14,6 +14,7 @@ import { FdKindCache } from './fd-kind-cache.js';
 import { FdRowMemo } from './fd-row-memo.js';
 import { KoffiLoadGate } from './koffi-load-gate.js';
 import { QuietProcesses } from './quiet-processes.js';
+import { MapsMemo } from './maps-memo.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';
 import { nodeProcReader } from './proc-reader.js';
 import { readBootTimeMs } from './proc-stat.js';
@@ -68,6 +69,7 @@ export class ScanPool {
   private readonly kinds = new FdKindCache();
   private readonly memo = new FdRowMemo();
   private readonly quiet = new QuietProcesses();
+  private readonly maps = new MapsMemo();
   /** The worker's rows as received, for its answers that name them. */
   private readonly received = new ReceivedFdRows();
 
@@ -102,6 +104,7 @@ export class ScanPool {
       kinds: this.kinds,
       memo: this.memo,
       quiet: this.quiet,
+      maps: this.maps,
       idleCheck,
       ...(reader ? { reader } : {}),
       ...(full ? { cover: pids } : {}),

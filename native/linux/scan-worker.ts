@@ -8,12 +8,14 @@ import { walkPids } from './fd-walk.js';
 import { libcProcReader, nodeProcReader } from './proc-reader.js';
 import { adoptBootTimeMs } from './proc-stat.js';
 import { QuietProcesses } from './quiet-processes.js';
+import { MapsMemo } from './maps-memo.js';
 import type { ScanWorkerData, WorkerRequest } from './scan-pool.js';
 import { packWalk } from './walk-codec.js';
 
 const kinds = new FdKindCache();
 const memo = new FdRowMemo();
 const quiet = new QuietProcesses();
+const maps = new MapsMemo();
 // libc from the first walk: koffi loads here while the thread boots, off the caller's thread; not at
 // all when the pool is ending this thread already (koffi-load-gate.ts).
 const gate = (workerData as ScanWorkerData | null)?.koffiGate;
@@ -26,6 +28,7 @@ parentPort?.on('message', (request: WorkerRequest) => {
       kinds,
       memo,
       quiet,
+      maps,
       reader,
       walkId: request.walkId,
       idleCheck: request.idleCheck,
