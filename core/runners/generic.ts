@@ -30,6 +30,11 @@ export class GenericLineParser implements RunnerStreamParser {
     return { events: [...events, end], lines };
   }
 
+  /** The unterminated line so far, which the reader of the rest of the stream takes over. */
+  takeUnterminated(): string {
+    return this.splitter.takeUnterminated();
+  }
+
   private startEvent(): TestEvent[] {
     if (this.started) return [];
     this.started = true;

@@ -35,6 +35,11 @@ export class LineSplitter {
     return lines;
   }
 
+  /** What of the unterminated line was kept, as it is (a reader that goes on from here takes it over). */
+  takeUnterminated(): string {
+    return this.take();
+  }
+
   /** The unterminated last line, if any. */
   end(): string[] {
     const last = this.take();

@@ -84,6 +84,14 @@ export class SniffingParser implements RunnerStreamParser {
     return joined([rest, parser.end(exitCode)]);
   }
 
+  /**
+   * Once the stream is plain lines (kind 'generic'): the unterminated line so far, which this parser
+   * then forgets; its owner reads the rest of the lines itself, and ends this parser for the run's end.
+   */
+  takeUnterminated(): string {
+    return this.chosen instanceof GenericLineParser ? this.chosen.takeUnterminated() : '';
+  }
+
   private choose(): RunnerStreamParser {
     this.chosen =
       this.kind === 'go-test-json'

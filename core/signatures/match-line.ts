@@ -38,6 +38,23 @@ export function mayBeTeardownFailure(line: string): boolean {
   return PREFILTER.test(line);
 }
 
+const utf8 = new TextEncoder();
+const longestAsciiRun = (text: string) => text.split(/[^\x00-\x7f]+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+
+// For a line not decoded yet, one char a byte (latin1): an anchor with a byte above 0x7F is searched
+// as its longest ASCII run where it has a long one (a shorter anchor rejects no line the whole one
+// passes), else on its own as its UTF-8 bytes, since in the regex such bytes fail its quick check far
+// less often in binary output. A YAML-quoted line is matched once its escapes are decoded
+// (failure-line.ts), and `\u` may hide an anchor's letters.
+const BYTE_ANCHORS = ANCHORS.map((anchor) => (longestAsciiRun(anchor).length >= 6 ? longestAsciiRun(anchor) : anchor));
+const BINARY_PREFILTER = new RegExp([...BYTE_ANCHORS.filter((a) => longestAsciiRun(a) === a), '\\u'].map(escape).join('|'));
+const BINARY_WIDE_ANCHORS = BYTE_ANCHORS.filter((a) => longestAsciiRun(a) !== a).map((a) => String.fromCharCode(...utf8.encode(a)));
+
+/** mayBeTeardownFailure for a line given one char a byte (latin1): output that is mostly not text is tested without decoding it. */
+export function mayBeTeardownFailureBytes(binaryLine: string): boolean {
+  return BINARY_PREFILTER.test(binaryLine) || BINARY_WIDE_ANCHORS.some((anchor) => binaryLine.includes(anchor));
+}
+
 /** Recognises a teardown-failure line (one line, no trailing newline needed); undefined for any other line. */
 export function matchTeardownFailure(rawLine: string): TeardownFailure | undefined {
   if (!PREFILTER.test(rawLine)) return undefined;

@@ -12,7 +12,10 @@ import { BadInputError, codeOf } from '../../core/errors.js';
 import type { WatchDir } from '../../core/platform.js';
 import type { RunEventFeed } from '../../core/run/run-events.js';
 import type { RunSupervisor } from '../../core/run/supervisor.js';
+import type { ParsedOutput } from '../../core/runners/events.js';
 import { SniffingParser } from '../../core/runners/sniffing-parser.js';
+import { CommandOutputReader } from './command-output-reader.js';
+import { FailureLineFilter } from './failure-line-filter.js';
 import { loadTapParserBeforeTheCommand, tapParser, tapParserSettled } from './tap-parser-loader.js';
 import { openHolderSource, openProcessSource } from '../../native/index.js';
 import { runsDir } from '../data-dir.js';
@@ -341,24 +344,23 @@ function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }:
   const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd, detached: ownGroup });
   supervisor.attach(child.pid ?? -1);
   const exited = new Promise<number>((resolve, reject) => {
-    const stdoutParser = new SniffingParser(command.join(' '), systemClock, tapParser);
-    const feed = (parsed: ReturnType<SniffingParser['push']>) => {
+    const stdoutReader = new CommandOutputReader(new SniffingParser(command.join(' '), systemClock, tapParser));
+    const feed = (parsed: ParsedOutput) => {
       // A probe inside the runner writes a test's start before the runner prints anything of it: read
       // the events file first, so the supervisor knows the probe reports these tests (mocha under npm).
       if (parsed.events.length > 0) readProbeEvents();
       for (const event of parsed.events) supervisor.outputTestEvent(event);
       for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
     };
-    const stderrLines = new SniffingParser('stderr', systemClock, tapParser);
-    const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+    const stderrLines = new FailureLineFilter();
     const streams = new OutputStreams(io, child.stdout, child.stderr);
     child.stdout.on('data', (chunk: Buffer) => {
       streams.pass('stdout', chunk); // first, unchanged: the user sees it before we look at it
-      feed(stdoutParser.push(decoders.out.decode(chunk, { stream: true })));
+      feed(stdoutReader.push(chunk));
     });
     child.stderr.on('data', (chunk: Buffer) => {
       streams.pass('stderr', chunk);
-      for (const line of stderrLines.push(decoders.err.decode(chunk, { stream: true })).lines) supervisor.outputLine(line.text);
+      for (const line of stderrLines.push(chunk)) supervisor.outputLine(line);
     });
     const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
     const signals: NodeJS.Signals[] = !io.forwardSignals ? [] : onTty ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -382,8 +384,8 @@ function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }:
         .drained()
         .then(tapParserSettled)
         .then(() => {
-          feed(stdoutParser.end(code));
-          for (const line of stderrLines.end().lines) supervisor.outputLine(line.text);
+          feed(stdoutReader.end(code));
+          for (const line of stderrLines.end()) supervisor.outputLine(line);
           resolve(exitCodeOf(code, signal));
         });
     });
