@@ -31,13 +31,19 @@ export function isServiceMethod(name: unknown): name is ServiceMethod {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(SERVICE_METHODS, name);
 }
 
+/** What a host passes with a request besides it: a method that starts work it can end takes it as a second argument. */
+export interface CallContext {
+  /** Aborted when the sender is gone (its page closed): what the call still runs for it ends. */
+  signal?: AbortSignal;
+}
+
 /** The host side: validates a request from an untrusted sender and calls the service. */
-export async function dispatchRequest(service: HoldwatchService, method: unknown, request: unknown): Promise<unknown> {
+export async function dispatchRequest(service: HoldwatchService, method: unknown, request: unknown, context: CallContext = {}): Promise<unknown> {
   if (!isServiceMethod(method)) throw new ContractError(`unknown method ${JSON.stringify(method)?.slice(0, 80)}`);
   const schema: z.ZodType<unknown, unknown> = SERVICE_METHODS[method].request;
   const valid = check(schema, request, `${method} request`);
-  const call = service[method] as (r: unknown) => Promise<unknown>;
-  const result = await call.call(service, valid);
+  const call = service[method] as (r: unknown, context: CallContext) => Promise<unknown>;
+  const result = await call.call(service, valid, context);
   return result === undefined ? null : result;
 }
 

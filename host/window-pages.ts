@@ -1,9 +1,9 @@
 // The pages one Electron window shows over its life. A reload or a navigation of its main frame ends
 // one document and starts the next; a crashed renderer or a closed window ends it too. What a document
-// started (PageOwnedWatches) is released as it ends, as a browser tab's is when its WebSocket closes.
+// started (PageOwned) is released as it ends, as a browser tab's is when its WebSocket closes.
 // Written against the few webContents events it needs, so it runs (and is tested) without Electron.
 import type { HoldwatchService } from '../contract/service.js';
-import { PageOwnedWatches } from './page-owned-watches.js';
+import { PageOwned } from './page-owned.js';
 
 /** The events of Electron's WebContents this listens to (positional `did-start-navigation` arguments). */
 export interface WindowContents {
@@ -12,14 +12,14 @@ export interface WindowContents {
 }
 
 export class WindowPages {
-  private page: PageOwnedWatches;
+  private page: PageOwned;
   private ended = false;
 
   constructor(
     private readonly service: HoldwatchService,
     contents: WindowContents,
   ) {
-    this.page = new PageOwnedWatches(service);
+    this.page = new PageOwned(service);
     contents.on('did-start-navigation', (_event, _url, isInPlace, isMainFrame) => {
       // A fragment change or a frame inside the page keeps the document (and what it started).
       if (isMainFrame && !isInPlace) this.nextPage();
@@ -44,6 +44,6 @@ export class WindowPages {
 
   private nextPage(): void {
     this.page.dispose();
-    if (!this.ended) this.page = new PageOwnedWatches(this.service);
+    if (!this.ended) this.page = new PageOwned(this.service);
   }
 }

@@ -7,6 +7,7 @@ import type { HolderStacks } from '../../contract/journal.js';
 import type { ProcessDetails } from '../../contract/details.js';
 import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import type { CapturedLiveStack } from '../../contract/live-stack.js';
+import type { CallContext } from '../../contract/service-client.js';
 import type { ActiveRun, RunEvent } from '../../contract/runs.js';
 import type {
   CloseHandleRequestDto,
@@ -170,14 +171,27 @@ export class HostSession implements HoldwatchService {
   }
 
   /** Refuses a reused pid; the capture runs in a child process with a deadline (see live-stack-capture.ts). */
-  async captureLiveStack({ pid, startedAtMs }: LiveStackRequestDto): Promise<CapturedLiveStack> {
+  /** `context.signal`: the asking page is gone (CallContext), and the capture ends with its debugger. */
+  async captureLiveStack({ pid, startedAtMs }: LiveStackRequestDto, context: CallContext = {}): Promise<CapturedLiveStack> {
     const source = await this.holders();
     const info = await source.processInfo(pid);
     if (!info || !isSameProcess(info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
     // Only Windows writes (a minidump); on Linux the tools print and nothing lands on disk.
     if (source.platform === 'win32') dumpsDirOutside(this.options.dataDir, this.watchedDirs());
-    const result = await captureLiveStackInWorker(pid, startedAtMs, { dataDir: this.options.dataDir, env: this.options.env });
+    const result = await captureLiveStackInWorker(pid, startedAtMs, {
+      dataDir: this.options.dataDir,
+      env: this.options.env,
+      ...(context.signal ? { signal: context.signal } : {}),
+      onEnded: () => this.resumeIfStopped(pid, startedAtMs),
+    });
     return result.kind === 'stack' ? { ...result, text: formatLiveStack(result) } : result;
+  }
+
+  /** SIGCONT to the process seen (a debugger ended mid-walk leaves it stopped); nothing on Windows or once the pid is another's. */
+  private async resumeIfStopped(pid: number, startedAtMs: number): Promise<void> {
+    if (process.platform === 'win32') return;
+    const info = await (await this.holders()).processInfo(pid);
+    if (info && isSameProcess(info, startedAtMs)) process.kill(pid, 'SIGCONT');
   }
 
   async revealPath(path: string): Promise<void> {

@@ -22,6 +22,13 @@ export interface CaptureOptions {
   /** The environment the `holdwatch stack` child starts with (the host's own). */
   env: NodeJS.ProcessEnv;
   deadlineMs?: number;
+  /** Aborted when the page that asked is gone: the capture ends with its debugger. */
+  signal?: AbortSignal;
+  /**
+   * Called once a capture was ended (deadline or signal) and its debugger is gone: a debugger ended
+   * while it walks a target's threads leaves the target stopped (group-stop), for the caller to resume.
+   */
+  onEnded?: () => Promise<void>;
 }
 
 /** Where minidumps go (as stack-command.ts puts them); refused inside a watched directory (holdwatch never writes there). */
@@ -47,7 +54,11 @@ export async function captureLiveStackInWorker(pid: number, startedAtMs: number,
   const run = await runTool(process.execPath, [CLI_SCRIPT, 'stack', String(pid), '--started-at', String(Math.round(startedAtMs)), '--json'], {
     deadlineMs,
     env,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ownGroup: true,
   });
+  if (run.aborted || run.timedOut) await options.onEnded?.();
+  if (run.aborted) return { kind: 'unavailable', pid, reason: 'the capture was ended: the page that asked for it is gone', nextStep: 'ask again' };
   if (run.timedOut) {
     return {
       kind: 'unavailable',

@@ -29,6 +29,8 @@ interface SessionRun {
   record: RunRecord | null;
   /** A terminal run this session follows (attachRun). */
   followed?: FollowedRun;
+  /** How many attachRun calls follow it and have not stopped: each page's stop ends only its own. */
+  followers: number;
   /** Resolved before the command starts; a minidump is never written under them. */
   dirs: readonly WatchDir[];
 }
@@ -96,9 +98,11 @@ export class SessionRuns {
     return { runId };
   }
 
-  /** Ends a started run's command; detaches from a followed one (never signalled). */
+  /** Ends a started run's command; detaches from a followed one (never signalled) once no one else follows it. */
   stop(runId: string): void {
-    this.runOf(runId).stop?.();
+    const run = this.runOf(runId);
+    if (run.followed && --run.followers > 0) return;
+    run.stop?.();
   }
 
   async listActive(): Promise<ActiveRun[]> {
@@ -115,8 +119,10 @@ export class SessionRuns {
     // Its dirs, so that no minidump taken while following lands under them (a dir gone since is skipped).
     const dirs = (await Promise.all(live.watched.map((d) => source.resolveWatchDir(d).catch(() => null)))).filter((d) => d !== null);
     // Attached again (another window): one follower, replaying from the start to every window.
-    this.runs.get(runId)?.followed?.close();
+    const earlier = this.runs.get(runId);
+    earlier?.followed?.close();
     const { run, emit, end } = this.track(runId);
+    run.followers = (earlier?.followed ? earlier.followers : 0) + 1;
     run.dirs = dirs;
     try {
       run.followed = new FollowedRun(join(runsPathIn(this.options.dataDir), `${runId}.jsonl`), live.pid, () => isRunning(live, processInfo), {
@@ -176,7 +182,7 @@ export class SessionRuns {
 
   /** A run's place in the session: its events, and its end (the record kept). */
   private track(runId: string) {
-    const run: SessionRun = { stop: null, source: null, record: null, dirs: [] };
+    const run: SessionRun = { stop: null, source: null, record: null, dirs: [], followers: 0 };
     this.runs.set(runId, run);
     const emit = (event: RunEvent) => this.events.emit(runId, event);
     const end = ({ exitCode, record, error }: { exitCode: number | null; record: RunRecord | null; error: string | null }) => {

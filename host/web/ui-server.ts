@@ -16,7 +16,7 @@ import type { HoldwatchService } from '../../contract/service.js';
 import { ContractError, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
-import { PageOwnedWatches } from '../page-owned-watches.js';
+import { PageOwned } from '../page-owned.js';
 import { PageSender, type SendLimits } from './page-sender.js';
 import { readStaticFile, rendererCsp } from './static-files.js';
 import { API_PATH, API_PROTOCOL, TOKEN_FRAGMENT_KEY, TOKEN_PROTOCOL_PREFIX } from '../../contract/ui-protocol.js';
@@ -138,15 +138,15 @@ function listenOnLoopback(server: Server, port: number): Promise<number> {
 }
 
 /**
- * One browser tab: requests in, answers and the event stream out. The watches it starts are its own:
- * a tab closed or reloaded without stopWatch would leave them scanning for no one, so they stop with
- * the connection.
+ * One browser tab: requests in, answers and the event stream out. What it starts is its own (PageOwned):
+ * a tab closed, reloaded or silent past the heartbeat would leave it running for no one, so it ends
+ * with the connection.
  */
 function serveSocket(ws: WebSocket, service: HoldwatchService, heartbeatMs: number, sendLimits?: SendLimits): void {
   const sender = new PageSender(ws, sendLimits);
   const post = (message: unknown) => sender.reply(message);
   const unsubscribe = subscribeAll(service, (event) => sender.event(event));
-  const page = new PageOwnedWatches(service);
+  const page = new PageOwned(service);
   let answered = true;
   ws.on('pong', () => (answered = true));
   const heartbeat = setInterval(() => {

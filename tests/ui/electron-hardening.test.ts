@@ -69,9 +69,9 @@ describe('electron/ hardening (static)', () => {
     const users = files.filter(({ source }) => /\bipcMain\b/.test(source.text)).map((f) => f.name);
     expect(users).toEqual(['ipc-host.ts']);
     const host = files.find((f) => f.name === 'ipc-host.ts')!.source.text;
-    // Each window's pages answer through the contract's dispatcher, which validates (host/page-owned-watches.ts).
+    // Each window's pages answer through the contract's dispatcher, which validates (host/page-owned.ts).
     expect(host).toMatch(/pagesOf\(event\.sender\)\.request\(method, request\)/);
-    expect(readFileSync(join(REPO_ROOT, 'host', 'page-owned-watches.ts'), 'utf8')).toMatch(/await dispatchRequest\(this\.service, method, request\)/);
+    expect(readFileSync(join(REPO_ROOT, 'host', 'page-owned.ts'), 'utf8')).toMatch(/await dispatchRequest\(this\.service, method, request, /);
     expect(host).toMatch(/if \(!trusted\(event\)\) throw/);
     expect(host).not.toMatch(/ipcMain\.on\(/); // invoke/handle only: every request gets an answer or an error
   });
