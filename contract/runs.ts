@@ -134,6 +134,8 @@ export type FailureRecord = z.infer<typeof FailureRecordSchema>;
 
 export const LeftoverRecordSchema = z.object({
   path: z.string(),
+  /** Where `path` is not UTF-8: its bytes, base64 (as Holder.pathBytesBase64). */
+  pathBytesBase64: z.string().optional(),
   createdDuring: z.string().nullable(),
   /** With createdDuring null: the last test that had ended when it appeared (a process that outlived its test); absent before the first test, and in older journals. */
   createdAfter: z.string().optional(),

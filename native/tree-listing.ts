@@ -3,13 +3,17 @@
 // in a sorted Float64Array — a few bytes an entry, no path strings held for the run's length. After the
 // command the tree is listed again the same way, and only the paths the first listing lacked are
 // stat'ed for their birth time. Reads never follow symlinks and keep nothing open: each readdir closes
-// before the next.
-import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+// before the next. A name that is not UTF-8 is read as its bytes, which name it on disk where its
+// decoded text (U+FFFD where the bytes were) names nothing.
+import { isUtf8 } from 'node:buffer';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { coarseClockTickMs } from './linux/coarse-clock.js';
 
 export interface TreeEntry {
   path: string;
+  /** Where `path` is not UTF-8: its bytes, base64 (as Holder.pathBytesBase64). */
+  pathBytesBase64?: string;
   /** Birth time where the filesystem records it, else the change time. */
   createdAtMs: number;
   isDirectory: boolean;
@@ -46,10 +50,12 @@ export function listNewEntries(before: TreeSnapshot): TreeEntry[] {
   const entries: TreeEntry[] = [];
   walkTree(before.root, (dir, entry, hash) => {
     if (hasHash(before.hashes, hash)) return true;
-    const path = join(dir, entry.name);
+    const path = join(dir.path, entry.name);
+    const bytes = dir.bytes || entry.nameBytes ? childBytes(dir, entry) : null;
     try {
-      const stat = lstatSync(path);
-      entries.push({ path, createdAtMs: stat.birthtimeMs > 0 ? stat.birthtimeMs : stat.ctimeMs, isDirectory: stat.isDirectory() });
+      const stat = lstatSync(bytes ?? path);
+      const createdAtMs = stat.birthtimeMs > 0 ? stat.birthtimeMs : stat.ctimeMs;
+      entries.push({ path, ...(bytes ? { pathBytesBase64: bytes.toString('base64') } : {}), createdAtMs, isDirectory: stat.isDirectory() });
       return true;
     } catch {
       return false; // gone between readdir and lstat
@@ -58,25 +64,62 @@ export function listNewEntries(before: TreeSnapshot): TreeEntry[] {
   return entries;
 }
 
+/** A dir being walked: its path as text, and as bytes once it or a dir above it is not UTF-8. */
+interface WalkedDir {
+  path: string;
+  bytes: Buffer | null;
+}
+
+interface WalkedEntry {
+  /** As text (U+FFFD for bytes that are not UTF-8). */
+  name: string;
+  /** The name's bytes where they are not UTF-8; else null. */
+  nameBytes: Buffer | null;
+  isDirectory: boolean;
+}
+
+const childBytes = (dir: WalkedDir, entry: WalkedEntry): Buffer =>
+  Buffer.concat([dir.bytes ?? Buffer.from(dir.path), Buffer.from('/'), entry.nameBytes ?? Buffer.from(entry.name)]);
+
+/**
+ * A dir's entries; read again as bytes when a name came back with U+FFFD (or the dir's own path is
+ * bytes), the rare case that costs a second readdir. null when it is gone or unreadable.
+ */
+function readEntries(dir: WalkedDir): WalkedEntry[] | null {
+  try {
+    if (dir.bytes === null) {
+      const entries = readdirSync(dir.path, { withFileTypes: true });
+      if (!entries.some((e) => e.name.includes('\uFFFD'))) return entries.map((e) => ({ name: e.name, nameBytes: null, isDirectory: e.isDirectory() }));
+    }
+    return readdirSync(dir.bytes ?? dir.path, { withFileTypes: true, encoding: 'buffer' }).map((e) => ({
+      name: e.name.toString('utf8'),
+      nameBytes: isUtf8(e.name) ? null : e.name,
+      isDirectory: e.isDirectory(),
+    }));
+  } catch {
+    return null; // removed meanwhile, or unreadable
+  }
+}
+
 /**
  * Depth first under `root`, each entry with its path's hash; a dir's entries are listed when `visit`
  * returns true for it. Stops after MAX_ENTRIES entries.
  */
-function walkTree(root: string, visit: (dir: string, entry: Dirent, hash: number) => boolean): void {
-  const stack: { dir: string; hash: PathHash }[] = [{ dir: root, hash: ROOT_HASH }];
+function walkTree(root: string, visit: (dir: WalkedDir, entry: WalkedEntry, hash: number) => boolean): void {
+  const stack: { dir: WalkedDir; hash: PathHash }[] = [{ dir: { path: root, bytes: null }, hash: ROOT_HASH }];
   let count = 0;
   while (stack.length > 0 && count < MAX_ENTRIES) {
     const { dir, hash } = stack.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue; // removed meanwhile, or unreadable
-    }
+    const entries = readEntries(dir);
+    if (entries === null) continue;
     for (const entry of entries) {
       count++;
-      const child = childHash(hash, entry.name);
-      if (visit(dir, entry, hashNumber(child)) && entry.isDirectory()) stack.push({ dir: join(dir, entry.name), hash: child });
+      // Bytes hashed as one char each: two names that decode alike stay two paths.
+      const child = childHash(hash, entry.nameBytes ? entry.nameBytes.toString('latin1') : entry.name);
+      if (visit(dir, entry, hashNumber(child)) && entry.isDirectory) {
+        const path = join(dir.path, entry.name);
+        stack.push({ dir: { path, bytes: dir.bytes || entry.nameBytes ? childBytes(dir, entry) : null }, hash: child });
+      }
     }
   }
 }

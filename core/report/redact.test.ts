@@ -51,4 +51,12 @@ describe('redactRecord', () => {
     expect(redacted.holders.map((h) => h.pid)).toEqual(record.holders.map((h) => h.pid));
     expect(JSON.stringify(record)).toBe(before);
   });
+
+  it('leaves out the raw bytes of a path, which hold the home where no text rewrite reaches', () => {
+    const record = loadRunRecord('pytest-winerror32');
+    const bytes = Buffer.from('/home/alice/w/bad-\xff.log', 'latin1').toString('base64');
+    const withBytes = { ...record, leftovers: [{ path: '/home/alice/w/bad-\uFFFD.log', pathBytesBase64: bytes, createdDuring: null }] };
+    const redacted = redactRecord(withBytes, { home: '/home/alice', user: 'alice' });
+    expect(redacted.leftovers).toEqual([{ path: '~/w/bad-\uFFFD.log', createdDuring: null }]);
+  });
 });

@@ -84,7 +84,9 @@ function mapStrings(value: unknown, fn: (text: string) => string): unknown {
   if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) return redactSecretArgs(value).map(fn);
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, fn)]));
+    // A path's raw bytes (pathBytesBase64) hold the home as bytes no text rewrite reaches: left out.
+    const kept = Object.entries(value).filter(([key]) => key !== 'pathBytesBase64');
+    return Object.fromEntries(kept.map(([key, item]) => [key, mapStrings(item, fn)]));
   }
   return value;
 }

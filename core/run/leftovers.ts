@@ -6,6 +6,8 @@ import type { PathStyle } from '../paths.js';
 
 export interface CreatedEntry {
   path: string;
+  /** Where `path` is not UTF-8: its bytes, base64. */
+  pathBytesBase64?: string;
   createdAtMs: number;
 }
 
@@ -34,7 +36,13 @@ export function findLeftovers(created: readonly CreatedEntry[], placeAt: (ms: nu
     placeOfNew.set(fold(entry.path), key);
     const parentPlace = newAncestorPlace(fold(entry.path), placeOfNew, style);
     if (parentPlace !== undefined && parentPlace === key) continue;
-    tops.push({ path: entry.path, createdDuring: place.during, ...(place.during === null && place.after !== null ? { createdAfter: place.after } : {}) });
+    const bytes = entry.pathBytesBase64 !== undefined ? { pathBytesBase64: entry.pathBytesBase64 } : {};
+    tops.push({
+      path: entry.path,
+      ...bytes,
+      createdDuring: place.during,
+      ...(place.during === null && place.after !== null ? { createdAfter: place.after } : {}),
+    });
   }
   const createdAt = new Map(fresh.map((e) => [e.path, e.createdAtMs]));
   return tops.sort((a, b) => createdAt.get(a.path)! - createdAt.get(b.path)!);

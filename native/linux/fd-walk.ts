@@ -2,7 +2,7 @@
 // the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
 // promise each; a poller runs it on a thread of its own (scan-pool.ts).
 import { isUtf8 } from 'node:buffer';
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import type { HolderKind, ProcessInfo } from '../../contract/holders.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
 import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
@@ -168,7 +168,8 @@ function walkPid(pid: number, walk: Walk): void {
     const dir = dirOf(target, dirs);
     if (!dir) continue;
     const { path, deleted } = resolveDeleted(target, () => !pathExists(splitDeletedSuffix(target).path));
-    otherRows.push({ pid, kind, path, deleted, handle: null, watchedDir: dir.display, openFlags: null });
+    const bytes = target.includes('\uFFFD') ? nonUtf8Bytes(linkBytes(base + kind), path !== target) : null;
+    otherRows.push({ pid, kind, path, ...(bytes ? { pathBytesBase64: bytes } : {}), deleted, handle: null, watchedDir: dir.display, openFlags: null });
   }
   // No exe: a kernel thread (no mappings), a process being reaped, or one that denies it, and then its
   // maps too (both need ptrace's read access). 60 kernel threads here: 180 calls a poll saved.
@@ -249,7 +250,8 @@ function makeFdRows(pid: number, walk: Walk): RawHolding[] {
 }
 
 /** A link target's bytes in base64 when they are not UTF-8 (a name may hold U+FFFD itself); the " (deleted)" mark cut off when `deleted`. */
-function nonUtf8Bytes(target: Buffer, deleted: boolean): string | null {
+function nonUtf8Bytes(target: Buffer | null, deleted: boolean): string | null {
+  if (target === null) return null;
   const bytes = deleted ? target.subarray(0, target.length - DELETED_MARK_BYTES) : target;
   return isUtf8(bytes) ? null : bytes.toString('base64');
 }
@@ -266,6 +268,15 @@ function walkMapsOnce(pid: number, exePath: string, walk: Walk, out: RawHolding[
   maps?.readWith(pid, signature, out.length === before);
 }
 
+/** A link's target as bytes, read again for the rare target that is not UTF-8; null once it is gone. */
+function linkBytes(path: string): Buffer | null {
+  try {
+    return readlinkSync(path, { encoding: 'buffer' });
+  } catch {
+    return null;
+  }
+}
+
 /** One `mmap` row per mapped path per process; the executable's own mapping is the `exe` row. */
 function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string, reader: ProcReader, out: RawHolding[]): void {
   const length = reader.readFile(`/proc/${pid}/maps`, mapsBuffer);
@@ -277,16 +288,30 @@ function walkMaps(pid: number, dirs: readonly MatchDir[], exePath: string, reade
   const text = bytes.toString('utf8');
   if (!dirs.some((d) => text.includes(d.matchPrefix))) return;
   const seen = new Set<string>();
-  for (const line of text.split('\n')) {
-    const mapping = parseMapsLine(line);
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const mapping = parseMapsLine(lines[i]!);
     if (!mapping || seen.has(mapping.target)) continue;
     seen.add(mapping.target);
     const dir = dirOf(mapping.target, dirs);
     if (!dir) continue;
     const { path, deleted } = resolveDeleted(mapping.target, () => inodeOf(splitDeletedSuffix(mapping.target).path) !== mapping.inode);
     if (path === exePath) continue;
-    out.push({ pid, kind: 'mmap', path, deleted, handle: null, watchedDir: dir.display, openFlags: null });
+    const raw = mapping.target.includes('\uFFFD') ? nonUtf8Bytes(mapsLineTarget(bytes, i), path !== mapping.target) : null;
+    out.push({ pid, kind: 'mmap', path, ...(raw ? { pathBytesBase64: raw } : {}), deleted, handle: null, watchedDir: dir.display, openFlags: null });
   }
+}
+
+/**
+ * The bytes of the path of line `index` of a maps file: lines are cut at the same newlines in its bytes
+ * as in its text, and the columns before the path are ASCII.
+ */
+function mapsLineTarget(maps: Buffer, index: number): Buffer {
+  let start = 0;
+  for (let i = 0; i < index; i++) start = maps.indexOf(0x0a, start) + 1;
+  const end = maps.indexOf(0x0a, start);
+  const line = maps.subarray(start, end < 0 ? maps.length : end);
+  return line.subarray(line.indexOf(0x2f));
 }
 
 /** `addr perms offset dev inode   path` — the path (which may contain spaces) starts at column 6. */
