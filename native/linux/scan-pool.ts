@@ -12,7 +12,7 @@ import { SerialQueue } from '../../core/serial-queue.js';
 import { unpackedUrl } from '../../core/asar-unpacked.js';
 import { FdKindCache } from './fd-kind-cache.js';
 import { FdRowMemo } from './fd-row-memo.js';
-import { KoffiLoadGate } from './koffi-load-gate.js';
+import { KoffiLoadGate } from '../koffi-load-gate.js';
 import { QuietProcesses } from './quiet-processes.js';
 import { MapsMemo } from './maps-memo.js';
 import { walkPids, type MatchDir, type WalkResult } from './fd-walk.js';

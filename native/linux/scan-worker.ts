@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { FdKindCache } from './fd-kind-cache.js';
 import { FdRowMemo } from './fd-row-memo.js';
-import { KoffiLoadGate } from './koffi-load-gate.js';
+import { KoffiLoadGate } from '../koffi-load-gate.js';
 import { walkPids } from './fd-walk.js';
 import { libcProcReader, nodeProcReader } from './proc-reader.js';
 import { adoptBootTimeMs } from './proc-stat.js';
@@ -17,7 +17,7 @@ const memo = new FdRowMemo();
 const quiet = new QuietProcesses();
 const maps = new MapsMemo();
 // libc from the first walk: koffi loads here while the thread boots, off the caller's thread; not at
-// all when the pool is ending this thread already (koffi-load-gate.ts).
+// all when the pool is ending this thread already (native/koffi-load-gate.ts).
 const gate = (workerData as ScanWorkerData | null)?.koffiGate;
 const reader = (gate ? KoffiLoadGate.of(gate).load(libcProcReader) : libcProcReader()) ?? nodeProcReader;
 

@@ -12,6 +12,8 @@ export interface ThreadStart {
   hostClockEnv: Record<string, string>;
   /** Windows: HolderSourceOptions.systemRecheck (the bench's). */
   systemRecheck?: RecheckPolicy;
+  /** KoffiLoadGate.shared: the thread loads koffi only through it. */
+  koffiGate: SharedArrayBuffer;
 }
 
 export type ThreadCall = { id: number } & (

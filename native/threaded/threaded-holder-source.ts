@@ -8,6 +8,7 @@ import { BadInputError, messageOf } from '../../core/errors.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import type { ThreadCall, ThreadReply, ThreadStart } from './thread-messages.js';
 import { unpackedUrl } from '../../core/asar-unpacked.js';
+import { KoffiLoadGate } from '../koffi-load-gate.js';
 
 type CallBody = ThreadCall extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
 
@@ -29,19 +30,30 @@ export class ThreadedHolderSource implements HolderSource {
     if (extras) this.processExtras = (pid, handles) => this.call({ method: 'processExtras', pid, handles }) as Promise<ProcessExtras | null>;
   }
 
-  /** Starts the thread and resolves once its source is open (it throws there as openHolderSource would). */
-  static start(start: ThreadStart): Promise<ThreadedHolderSource> {
-    const worker = new Worker(unpackedUrl(new URL('./holder-thread.js', import.meta.url)), { workerData: start });
+  /**
+   * Starts the thread and resolves once its source is open (it throws there as openHolderSource would).
+   * `signal`: the owner gives up the start (it is ending); the thread ends, never mid-way through a koffi load.
+   */
+  static start(start: Omit<ThreadStart, 'koffiGate'>, signal?: AbortSignal): Promise<ThreadedHolderSource> {
+    const gate = KoffiLoadGate.create();
+    const workerData: ThreadStart = { ...start, koffiGate: gate.shared };
+    const worker = new Worker(unpackedUrl(new URL('./holder-thread.js', import.meta.url)), { workerData });
     return new Promise((resolve, reject) => {
       const fail = (error: Error) => {
-        void worker.terminate();
+        signal?.removeEventListener('abort', abort);
+        // Ended while koffi loads in it, Node aborts the whole process (koffi-load-gate.ts).
+        void gate.close().then(() => worker.terminate());
         reject(error);
       };
+      const abort = () => fail(new Error('the scan thread was ended before its source opened'));
+      if (signal?.aborted) return abort();
+      signal?.addEventListener('abort', abort, { once: true });
       worker.once('error', fail);
       worker.once('exit', (code) => fail(new Error(`the scan thread exited (${code}) before its source opened`)));
       worker.once('message', (reply: ThreadReply) => {
         worker.off('error', fail);
         worker.removeAllListeners('exit');
+        signal?.removeEventListener('abort', abort);
         if ('ready' in reply) resolve(new ThreadedHolderSource(reply.platform, worker, reply.extras));
         else fail(new Error('the scan thread spoke before it was ready'));
       });

@@ -1,7 +1,9 @@
 // Node aborts the whole process (FATAL ERROR: Error::ThrowAsJavaScriptException napi_throw) when a
 // worker thread is terminated while koffi loads in it: its addon's init and its bindings throw into an
 // environment that is stopping. A gate in memory both threads share lets them agree: the worker loads
-// koffi only while nobody is ending it, and whoever ends it first waits out a load under way.
+// koffi only while nobody is ending it, and whoever ends it first waits out a load under way. Both
+// threads that load it use one: the Linux walk thread (linux/scan-pool.ts) and the thread of a
+// ThreadedHolderSource (threaded/), Windows' scans off the owning thread.
 const OPEN = 0;
 const LOADING = 1;
 const LOADED = 2;
