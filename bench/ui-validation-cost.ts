@@ -1,11 +1,13 @@
 // What checking 100,000 watch events against the contract costs the receiving side, as a page pays
 // it: zod jitless (the page's CSP forbids eval, so zod cannot compile itself there), JSON parsed from
 // the wire. Per event: one message per holder, each parsed and checked alone (how the events used to
-// travel). Per batch: the messages subscribeAll cuts a poll into, checked by parseServiceEvent.
+// travel). Per batch: the messages subscribeAll cuts a poll into (columns, contract/watch-columns.ts),
+// checked by parseServiceEvent and rebuilt into events, as a page receives them.
 import { z } from 'zod';
 import { WatchEventSchema, type WatchEvent } from '../contract/holders.js';
-import { parseServiceEvent, subscribeAll } from '../contract/service-client.js';
-import type { HoldwatchService, ServiceEvent } from '../contract/service.js';
+import { parseServiceEvent, subscribeAll, watchEventsOf } from '../contract/service-client.js';
+import type { ServiceEvent } from '../contract/service.js';
+import { pollingService } from '../contract/polling-service.fixture.js';
 import { median } from './stats.js';
 import { ms1 } from './ui-browser.js';
 
@@ -34,18 +36,14 @@ function pollOf(count: number): WatchEvent[] {
 
 /** The wire text of one poll, as subscribeAll sends it. */
 function batchMessages(poll: WatchEvent[]): string[] {
-  let emitPoll: (watchId: string, events: readonly WatchEvent[]) => void = () => {};
-  const service = {
-    onWatchEvents: (l: typeof emitPoll) => ((emitPoll = l), () => {}),
-    onWatchStatus: () => () => {},
-    onRunEvent: () => () => {},
-    onOpenDirRequest: () => () => {},
-  };
+  const { service, emitPoll } = pollingService();
   const sent: ServiceEvent[] = [];
-  subscribeAll(service as unknown as HoldwatchService, (e) => sent.push(e));
+  subscribeAll(service, (e) => sent.push(e));
   emitPoll('w1', poll);
   return sent.map((event) => JSON.stringify({ event }));
 }
+
+const received = (event: ServiceEvent) => (event.channel === 'watch' ? watchEventsOf(event.columns) : []);
 
 export function benchValidationCost(count: number): void {
   z.config({ jitless: true });
@@ -63,13 +61,14 @@ export function benchValidationCost(count: number): void {
   const parseOnly: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     perEvent.push(time(() => single.forEach((m) => singleSchema.parse((JSON.parse(m) as { event: unknown }).event))));
-    perBatch.push(time(() => batches.forEach((m) => parseServiceEvent((JSON.parse(m) as { event: unknown }).event))));
+    perBatch.push(time(() => batches.forEach((m) => received(parseServiceEvent((JSON.parse(m) as { event: unknown }).event)))));
     parseOnly.push(time(() => batches.forEach((m) => void JSON.parse(m))));
   }
+  const bytes = (messages: string[]) => `${(messages.reduce((sum, m) => sum + Buffer.byteLength(m), 0) / 2 ** 20).toFixed(1)} MB`;
   const spread = (s: number[]) => `min ${ms1(Math.min(...s))} ms, median ${ms1(median(s))} ms, max ${ms1(Math.max(...s))} ms`;
   console.log(`\nui-volume: contract checks of ${count} watch events, JSON.parse included, zod jitless as in the page; ${ROUNDS} rounds`);
-  console.log(`  per event (${count} messages, zod each): ${spread(perEvent)}`);
-  console.log(`  per batch (${batches.length} messages, compiled check): ${spread(perBatch)}`);
+  console.log(`  per event (${count} messages, ${bytes(single)}, zod each): ${spread(perEvent)}`);
+  console.log(`  per batch (${batches.length} messages of columns, ${bytes(batches)}, compiled check, events rebuilt): ${spread(perBatch)}`);
   console.log(`  of which JSON.parse alone: ${spread(parseOnly)}`);
   console.log(`  per batch / per event (medians): ${(median(perBatch) / median(perEvent)).toFixed(2)}x`);
 }

@@ -6,8 +6,6 @@ import { compileCheck, REFUSED } from './compiled-check.js';
 import {
   SERVICE_METHODS,
   ServiceEventSchema,
-  WATCH_EVENTS_PER_MESSAGE,
-  WATCH_FIRST_MESSAGE_EVENTS,
   WatchEventsMessageSchema,
   type HoldwatchService,
   type RequestOf,
@@ -15,6 +13,15 @@ import {
   type ServiceEvent,
   type ServiceMethod,
 } from './service.js';
+import {
+  WATCH_EVENTS_PER_MESSAGE,
+  WATCH_FIRST_MESSAGE_EVENTS,
+  WatchColumnsError,
+  decodeWatchColumns,
+  encodeWatchColumns,
+  type WatchColumns,
+} from './watch-columns.js';
+import type { WatchEvent } from './holders.js';
 
 /** A payload that does not match the contract: rejected with this, never acted on. */
 export class ContractError extends Error {
@@ -52,7 +59,7 @@ export function subscribeAll(service: HoldwatchService, emit: (event: ServiceEve
   const offs = [
     service.onWatchEvents((watchId, events) => {
       for (let from = 0, size = WATCH_FIRST_MESSAGE_EVENTS; from < events.length; from += size, size = Math.min(2 * size, WATCH_EVENTS_PER_MESSAGE))
-        emit({ channel: 'watch', watchId, events: events.slice(from, from + size) });
+        emit({ channel: 'watch', watchId, columns: encodeWatchColumns(events.slice(from, from + size)) });
     }),
     service.onWatchStatus((watchId, status) => emit({ channel: 'watch-status', watchId, status })),
     service.onRunEvent((runId, event) => emit({ channel: 'run', runId, event })),
@@ -76,6 +83,16 @@ export function parseServiceEvent(value: unknown): ServiceEvent {
   return check(ServiceEventSchema, value, 'event');
 }
 
+/** The events a watch message carries; an index outside its table is the contract broken, as any other. */
+export function watchEventsOf(columns: WatchColumns): WatchEvent[] {
+  try {
+    return decodeWatchColumns(columns);
+  } catch (error) {
+    if (error instanceof WatchColumnsError) throw new ContractError(`event: ${error.message}`);
+    throw error;
+  }
+}
+
 /** How a front end reaches the host: one request function and one event stream (IPC or WebSocket). */
 export interface ServiceTransport {
   invoke(method: ServiceMethod, request: unknown): Promise<unknown>;
@@ -91,14 +108,13 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     <A extends unknown[]>(pick: (e: ServiceEvent) => A | null) =>
     (listener: (...args: A) => void) =>
       transport.onEvent((payload) => {
-        let event: ServiceEvent;
+        let args: A | null;
         try {
-          event = parseServiceEvent(payload);
+          args = pick(parseServiceEvent(payload));
         } catch (error) {
           onInvalidEvent(error as ContractError);
           return;
         }
-        const args = pick(event);
         if (args) listener(...args);
       });
   return {
@@ -121,7 +137,7 @@ export function serviceClient(transport: ServiceTransport, onInvalidEvent: (erro
     listActiveRuns: () => call('listActiveRuns', undefined),
     attachRun: (r) => call('attachRun', r),
     elevateScanner: (r) => call('elevateScanner', r),
-    onWatchEvents: listen((e) => (e.channel === 'watch' ? [e.watchId, e.events] : null)),
+    onWatchEvents: listen((e) => (e.channel === 'watch' ? [e.watchId, watchEventsOf(e.columns)] : null)),
     onWatchStatus: listen((e) => (e.channel === 'watch-status' ? [e.watchId, e.status] : null)),
     onRunEvent: listen((e) => (e.channel === 'run' ? [e.runId, e.event] : null)),
     onOpenDirRequest: listen((e) => (e.channel === 'open-dir' ? [e.request] : null)),

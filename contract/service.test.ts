@@ -3,6 +3,8 @@ import type { Holder } from './holders.js';
 import type { HoldwatchService } from './service.js';
 import { holderKey } from './identity.js';
 import { ContractError, dispatchRequest, parseServiceEvent, serviceClient, type ServiceTransport } from './service-client.js';
+import { HOLDER_KINDS } from './enums.js';
+import { encodeWatchColumns } from './watch-columns.js';
 
 const holder: Holder = {
   pid: 42,
@@ -149,12 +151,13 @@ describe('serviceClient (the front-end side)', () => {
     const client = serviceClient(t, (e) => invalid.push(e));
     const seen: unknown[] = [];
     const off = client.onWatchEvents((watchId, events) => events.forEach((event) => seen.push([watchId, event.type, holderKey(event.holder)])));
-    t.emit({ channel: 'watch', watchId: 'w1', events: [{ type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder }] });
-    t.emit({ channel: 'watch', watchId: 'w1', events: [{ type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder: { ...holder, kind: 'socket' } }] });
+    const columns = encodeWatchColumns([{ type: 'appeared', at: '2024-01-01T00:00:00.000Z', holder }]);
+    t.emit({ channel: 'watch', watchId: 'w1', columns });
+    t.emit({ channel: 'watch', watchId: 'w1', columns: { ...columns, kind: [HOLDER_KINDS.length] } });
     t.emit('garbage');
     t.emit({ channel: 'run', runId: 'r1', event: { type: 'output', stream: 'stdout', text: 'hi' } });
     off();
-    t.emit({ channel: 'watch', watchId: 'w1', events: [{ type: 'gone', at: '2024-01-01T00:00:00.000Z', holder }] });
+    t.emit({ channel: 'watch', watchId: 'w1', columns: encodeWatchColumns([{ type: 'gone', at: '2024-01-01T00:00:00.000Z', holder }]) });
     expect(seen).toEqual([['w1', 'appeared', '42/1000/file/fd 3//tmp/x/a.log']]);
     expect(invalid).toHaveLength(2);
     expect(invalid[0]).toBeInstanceOf(ContractError);

@@ -4,11 +4,12 @@
 // IPC channel names and the WebSocket protocol derive from it too (service-client.ts).
 import { z } from 'zod';
 import { ProcessDetailsSchema } from './details.js';
-import { SnapshotSchema, WatchEventSchema, type WatchEvent } from './holders.js';
+import { SnapshotSchema, type WatchEvent } from './holders.js';
 import { HolderStacksSchema } from './journal.js';
 import { CapturedLiveStackSchema } from './live-stack.js';
 import { boundedPath, id, pid } from './primitives.js';
 import { ActiveRunSchema, RunEventSchema, type RunEvent } from './runs.js';
+import { WatchColumnsSchema } from './watch-columns.js';
 
 const dirs = z.array(boundedPath).min(1).max(64);
 const nothing = z.undefined();
@@ -161,20 +162,11 @@ type Call<M extends ServiceMethod> = [RequestOf<M>] extends [undefined]
   ? () => Promise<ResultOf<M>>
   : (request: RequestOf<M>) => Promise<[ResultOf<M>] extends [undefined] ? void : ResultOf<M>>;
 
-/**
- * How one poll's watch events are cut into messages: the first small, so a page shows the first rows
- * at once; each next one twice the last, up to the most one message carries. A first scan of 100,000
- * holders is then eight messages, not one of tens of MB, and a page folds each into its table once
- * (every fold sorts the whole table, so a fold per thousand holders would cost more than the holders).
- */
-export const WATCH_FIRST_MESSAGE_EVENTS = 1_000;
-export const WATCH_EVENTS_PER_MESSAGE = 32_000;
-
-/** One poll's watch events, or one slice of them (subscribeAll cuts a poll into these). */
+/** One poll's watch events, or one slice of them (subscribeAll cuts a poll into these), as columns. */
 export const WatchEventsMessageSchema = z.object({
   channel: z.literal('watch'),
   watchId: id,
-  events: z.array(WatchEventSchema).min(1).max(WATCH_EVENTS_PER_MESSAGE),
+  columns: WatchColumnsSchema,
 });
 export type WatchEventsMessage = z.infer<typeof WatchEventsMessageSchema>;
 
