@@ -10,7 +10,7 @@ import { relativePath } from './row-text.js';
 import { attachRun, refreshActiveRuns, stopRun } from './intents.js';
 import { MARK_MS, sweepRows } from './rows.js';
 import { resetStore, useStore } from './store.js';
-import { wireStore, type Scheduler } from './wire.js';
+import { FIRST_FOLD_ITEMS, wireStore, type Scheduler } from './wire.js';
 
 const AT = '2024-05-01T10:00:00.000Z';
 const atMs = Date.parse(AT);
@@ -216,7 +216,8 @@ describe('what the table shows', () => {
 });
 
 describe('wireStore', () => {
-  it('batches the events of one frame into one store update', () => {
+  /** The store wired to a service whose polls the test pushes, frames run by hand. */
+  function wired() {
     const listeners: { watch?: (id: string, events: readonly WatchEvent[]) => void } = {};
     const service = {
       onWatchEvents: (l: (id: string, events: readonly WatchEvent[]) => void) => ((listeners.watch = l), () => {}),
@@ -227,6 +228,11 @@ describe('wireStore', () => {
     const scheduler: Scheduler = { soon: (fn) => void frames.push(fn), every: () => () => {}, now: () => 0 };
     watching();
     const off = wireStore(service, scheduler);
+    return { listeners, frames, off };
+  }
+
+  it('batches the events of one frame into one store update', () => {
+    const { listeners, frames, off } = wired();
     let updates = 0;
     const unsubscribe = useStore.subscribe(() => updates++);
     for (let i = 0; i < 500; i++) listeners.watch!('w1', [{ type: 'appeared', at: AT, holder: holder({ pid: 2000 + i }) }]);
@@ -235,6 +241,26 @@ describe('wireStore', () => {
     expect(updates).toBe(1);
     expect(useStore.getState().watch.rows.size).toBe(500);
     unsubscribe();
+    off();
+  });
+
+  it('folds a first screen of an empty table first and the rest of what arrived a frame later', () => {
+    const { listeners, frames, off } = wired();
+    const poll = Array.from({ length: 5 * FIRST_FOLD_ITEMS }, (_, i) => ({ type: 'appeared' as const, at: AT, holder: holder({ pid: 2000 + i }) }));
+    listeners.watch!('w1', poll);
+    frames.shift()!();
+    expect(useStore.getState().watch.rows.size).toBe(FIRST_FOLD_ITEMS);
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(useStore.getState().watch.rows.size).toBe(poll.length);
+    // A table that shows rows takes a frame's events whole.
+    listeners.watch!(
+      'w1',
+      poll.map((e, i) => ({ ...e, holder: holder({ pid: 9000 + i }) })),
+    );
+    frames.shift()!();
+    expect(useStore.getState().watch.rows.size).toBe(2 * poll.length);
+    expect(frames).toHaveLength(0);
     off();
   });
 });
