@@ -1,27 +1,15 @@
 // The live holders table: virtualized (only the visible rows exist in the DOM), sortable by any
 // column, filterable; new rows glow, gone rows fade in place before they are swept.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, memo, useDeferredValue, useMemo, useRef, type CSSProperties } from 'react';
+import { useDeferredValue, useMemo, type CSSProperties } from 'react';
 import { processKey } from '../../contract/identity.js';
-import {
-  foldShortLived,
-  frozenRows,
-  groupByProcess,
-  shownRows,
-  stillHolds,
-  summarizeShown,
-  withRunHolders,
-  type ShownRow,
-  type ShownSummary,
-  type TableItem,
-} from '../store/derive.js';
-import { sectionedItems, sectionKey } from '../store/sections.js';
-import { selectRow, setFilter, setGroupByProcess, sortBy, toggleGroup } from '../store/intents.js';
+import { foldShortLived, frozenRows, groupByProcess, shownRows, stillHolds, summarizeShown, withRunHolders, type ShownSummary } from '../store/derive.js';
+import { sectionedItems } from '../store/sections.js';
+import { setFilter, setGroupByProcess, sortBy } from '../store/intents.js';
 import { useStore } from '../store/store.js';
 import { thousands, VERDICT_LABEL } from '../format.js';
-import { HOLDER_COLUMNS, HOLDER_GRID_COLUMNS, type CellContext } from '../holder-columns.js';
+import { HOLDER_COLUMNS, HOLDER_GRID_COLUMNS } from '../holder-columns.js';
+import { HolderRows } from './HolderRows.js';
 
-const ROW_HEIGHT = 28;
 const GRID_STYLE = { '--holder-columns': HOLDER_GRID_COLUMNS } as CSSProperties;
 
 export function HoldersTable() {
@@ -50,20 +38,10 @@ export function HoldersTable() {
     () => (record ? sectionedItems(rows, toggledGroups, grouped) : grouped ? groupByProcess(rows, toggledGroups) : null),
     [rows, record, grouped, toggledGroups],
   );
-  const itemAt = (index: number): TableItem => items?.[index] ?? { type: 'row', row: rows[index]!, inGroup: false };
   // Processes that still hold something: a row no longer held whose process is among them was closed, not exited.
   const holdingProcesses = useMemo(() => new Set([...liveRows.values()].filter(stillHolds).map((row) => processKey(row.holder))), [liveRows]);
 
-  // The virtualizer renders this component again on every scrolled frame: nothing here may walk all rows then.
   const summary = useMemo(() => summarizeShown(rows), [rows]);
-
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: items?.length ?? rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
 
   return (
     <section className="holders" aria-label="Holders" style={GRID_STYLE}>
@@ -98,8 +76,8 @@ export function HoldersTable() {
           </button>
         ))}
       </div>
-      <div className="scroller" ref={scroller} data-testid="holders-scroller" role="table">
-        {rows.length === 0 ? (
+      {rows.length === 0 ? (
+        <div className="scroller" data-testid="holders-scroller" role="table">
           <p className="empty">
             {deferredFilter
               ? 'No holder matches the filter.'
@@ -107,112 +85,11 @@ export function HoldersTable() {
                 ? 'Nothing held the directory at that moment.'
                 : 'Nothing holds the directory right now.'}
           </p>
-        ) : (
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((virtual) => {
-              const item = itemAt(virtual.index);
-              if (item.type === 'group') return <GroupRow key={`group:${item.key}`} group={item} top={virtual.start} />;
-              if (item.type === 'section') return <SectionRow key={`section:${item.section}`} section={item} top={virtual.start} />;
-              const row = item.row;
-              return (
-                <HolderRow
-                  key={row.key}
-                  row={row}
-                  top={virtual.start}
-                  inGroup={item.inGroup}
-                  ended={stillHolds(row) ? null : holdingProcesses.has(processKey(row.holder)) ? 'closed' : 'exited'}
-                  selected={row.key === selectedKey || (row.folded !== undefined && row.folded.firstKey === selectedKey)}
-                />
-              );
-            })}
-          </div>
-        )}
-      </div>
+        </div>
+      ) : (
+        <HolderRows rows={rows} items={items} selectedKey={selectedKey} holdingProcesses={holdingProcesses} />
+      )}
     </section>
-  );
-}
-
-// Memoized: while scrolling, rows already on screen keep their props and skip rendering.
-const HolderRow = memo(function HolderRow({
-  row,
-  top,
-  selected,
-  inGroup,
-  ended,
-}: {
-  row: ShownRow;
-  top: number;
-  selected: boolean;
-  inGroup: boolean;
-  ended: CellContext['ended'];
-}) {
-  const verdict = row.attribution?.verdict;
-  const classes = [
-    'grid',
-    'row',
-    `state-${row.state}`,
-    selected ? 'selected' : '',
-    row.highlighted ? 'highlighted' : '',
-    verdict ? `verdict-${verdict}` : '',
-    inGroup ? 'in-group' : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return (
-    <div
-      className={classes}
-      role="row"
-      style={{ transform: `translateY(${top}px)` }}
-      onClick={() => void selectRow(row.folded?.firstKey ?? row.key)}
-      data-pid={row.holder.pid}
-      aria-selected={selected}
-    >
-      {HOLDER_COLUMNS.map((c) => (
-        <Fragment key={c.id}>{c.cell(row, { ended })}</Fragment>
-      ))}
-    </div>
-  );
-});
-
-const SECTION_TEXT = {
-  outlived: (n: number) =>
-    `Outlived the run: ${thousands(n)} ${n === 1 ? 'holder whose process was' : 'holders whose processes were'} still alive and holding when the command exited`,
-  outside: (n: number) => `${thousands(n)} ${n === 1 ? 'holder' : 'holders'} of processes outside the run`,
-};
-
-/** A run's section header: its count; clicking folds or opens its rows. */
-function SectionRow({ section, top }: { section: Extract<TableItem, { type: 'section' }>; top: number }) {
-  return (
-    <button
-      className={`row section-row ${section.section}`}
-      style={{ transform: `translateY(${top}px)` }}
-      onClick={() => toggleGroup(sectionKey(section.section))}
-      aria-expanded={!section.collapsed}
-      data-testid={`section-${section.section}`}
-    >
-      <span className="fold-mark">{section.collapsed ? '▸' : '▾'}</span> {SECTION_TEXT[section.section](section.count)}
-    </button>
-  );
-}
-
-/** A process's header when grouped: its name, PID and how many of its files still hold; clicking folds or opens its rows. */
-function GroupRow({ group, top }: { group: Extract<TableItem, { type: 'group' }>; top: number }) {
-  const h = group.first.holder;
-  const files = `${thousands(group.files)} ${group.files === 1 ? 'handle' : 'handles'}`;
-  const held = group.holding === group.files ? 'all held' : group.holding === 0 ? 'none held now' : `${thousands(group.holding)} held`;
-  return (
-    <button
-      className="row group-row"
-      style={{ transform: `translateY(${top}px)` }}
-      onClick={() => toggleGroup(group.key)}
-      aria-expanded={!group.collapsed}
-      title={h.commandLine}
-      data-testid="process-group"
-    >
-      <span className="fold-mark">{group.collapsed ? '▸' : '▾'}</span> <strong>{h.processName}</strong> PID {h.pid} · {files} ({held})
-      {group.rows !== group.files ? ` in ${group.rows} rows` : ''}
-      <span className="command"> {h.commandLine}</span>
-    </button>
   );
 }
 
