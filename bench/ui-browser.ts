@@ -44,6 +44,10 @@ export interface WatchArrival {
   firstHoldersMessageMs: number | null;
   firstRowMs: number;
   allRowsMs: number;
+  /** Holders the table counted when it stopped waiting: all of them, unless the page was closed. */
+  shown: number;
+  /** The WebSocket's close code if the host closed the page (1013: it read too slowly), else null. */
+  closeCode: number | null;
 }
 
 /** What bench/ui-volume-page.js puts on the page's window. */

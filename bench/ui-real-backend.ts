@@ -6,6 +6,7 @@
 import { loadavg } from 'node:os';
 import { median } from './stats.js';
 import { createFixture } from './fixture.js';
+import { scrollFrameCpu, type FrameCpu } from './ui-frame-cpu.js';
 import {
   FRAME_TARGET_MS,
   RENDER_TARGET_MS,
@@ -28,34 +29,45 @@ interface Round {
   idleMs: number;
   wheel: ScrollTimes;
   flick: ScrollTimes;
+  wheelCpu: FrameCpu;
+  flickCpu: FrameCpu;
 }
 
-export async function benchRealBackend(holders: number): Promise<void> {
+/** `holdwatch ui --watch` on a directory where real processes hold `holders` files; `use` gets its URL. */
+export async function withWatchedHolders<T>(holders: number, use: (url: string, fixture: { processes: number; heldFds: number }) => Promise<T>): Promise<T> {
   const processes = Math.ceil(holders / MAX_FILES_PER_HOLDER);
   const fixture = await createFixture({ fileHolders: processes, filesPerHolder: Math.ceil(holders / processes), cwdEvery: processes + 1, noiseHolders: 0 });
   try {
     const ui = await startHoldwatchUi(['--watch', fixture.dir]);
     try {
-      const rounds = await withBrowser(async (context) => {
-        const done: Round[] = [];
-        for (let i = 0; i < ROUNDS; i++) {
-          const { page, bench } = await openBenchPage(context, ui.url);
-          const arrival = await bench.evaluate((b, n) => b.arrival(n), holders);
-          const idleMs = await bench.evaluate((b) => b.idleFrames());
-          const wheel = await bench.evaluate((b) => b.scroll(100));
-          const flick = await bench.evaluate((b) => b.scroll(1000));
-          done.push({ arrival, idleMs, wheel, flick });
-          await page.close();
-        }
-        return done;
-      });
-      printRounds(holders, processes, fixture.heldFds, rounds);
+      return await use(ui.url, { processes, heldFds: fixture.heldFds });
     } finally {
       ui.stop();
     }
   } finally {
     await fixture.dispose();
   }
+}
+
+export async function benchRealBackend(holders: number): Promise<void> {
+  await withWatchedHolders(holders, async (url, { processes, heldFds }) => {
+    const rounds = await withBrowser(async (context) => {
+      const done: Round[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        const { page, bench } = await openBenchPage(context, url);
+        const arrival = await bench.evaluate((b, n) => b.arrival(n), holders);
+        const idleMs = await bench.evaluate((b) => b.idleFrames());
+        const wheel = await bench.evaluate((b) => b.scroll(100));
+        const flick = await bench.evaluate((b) => b.scroll(1000));
+        const wheelCpu = await scrollFrameCpu(context, page, bench, 100);
+        const flickCpu = await scrollFrameCpu(context, page, bench, 1000);
+        done.push({ arrival, idleMs, wheel, flick, wheelCpu, flickCpu });
+        await page.close();
+      }
+      return done;
+    });
+    printRounds(holders, processes, heldFds, rounds);
+  });
 }
 
 function printRounds(holders: number, processes: number, heldFds: number, rounds: readonly Round[]): void {
@@ -87,6 +99,11 @@ function printRounds(holders: number, processes: number, heldFds: number, rounds
   line('scroll +100 px a frame, p95', (r) => r.wheel.p95Ms);
   line('scroll +1000 px a frame, p95', (r) => r.flick.p95Ms);
   line('jump to the end', (r) => r.flick.jumpMs);
+  // Thread time, not wall time: the page's own work per frame, apart from waiting for a core.
+  line('main-thread CPU a frame, +100 px, median', (r) => r.wheelCpu.medianMs);
+  line('main-thread CPU a frame, +100 px, p95', (r) => r.wheelCpu.p95Ms);
+  line('main-thread CPU a frame, +1000 px, median', (r) => r.flickCpu.medianMs);
+  line('main-thread CPU a frame, +1000 px, p95', (r) => r.flickCpu.p95Ms);
   const worstP95 = Math.max(...rounds.map((r) => Math.max(r.wheel.p95Ms, r.flick.p95Ms)));
   const worstIdle = Math.max(...rounds.map((r) => r.idleMs));
   console.log(`  rows in the DOM while ${holders} are listed: ${rounds[0]?.flick.domRows}`);

@@ -9,10 +9,13 @@
   // The real backend: when the first message carrying the watch's holders arrives on the WebSocket.
   // This listener is added in the constructor, so it runs before the app's own.
   let firstHoldersMessageMs = null;
+  // The host closes a page that reads too slowly (1013): then the holders never all arrive.
+  let closeCode = null;
   const NativeWebSocket = window.WebSocket;
   window.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
       super(...args);
+      this.addEventListener('close', (e) => (closeCode = e.code));
       this.addEventListener('message', (m) => {
         if (firstHoldersMessageMs === null && typeof m.data === 'string' && m.data.startsWith('{"event":{"channel":"watch"'))
           firstHoldersMessageMs = performance.now();
@@ -44,9 +47,16 @@
     },
     /** After the page opened onto a watch (`holdwatch ui --watch`): when it was ready, got the holders, showed them. */
     async arrival(expected) {
-      while (!seen.firstRowMs || shownCount() < expected) await new Promise((r) => setTimeout(r, 1));
+      while ((!seen.firstRowMs || shownCount() < expected) && closeCode === null) await new Promise((r) => setTimeout(r, 1));
       await frame();
-      return { pageReadyMs: seen.pageReadyMs, firstHoldersMessageMs, firstRowMs: seen.firstRowMs, allRowsMs: performance.now() };
+      return {
+        pageReadyMs: seen.pageReadyMs,
+        firstHoldersMessageMs,
+        firstRowMs: seen.firstRowMs,
+        allRowsMs: performance.now(),
+        shown: shownCount(),
+        closeCode,
+      };
     },
     /** How long the DEMO backend took to invent its holders at page load (demo-service.ts's DEMO_HOLDERS_MEASURE), or null. */
     demoHoldersMs() {
@@ -64,9 +74,14 @@
       durations.sort((a, b) => a - b);
       return durations[Math.floor(durations.length / 2)];
     },
-    /** 120 steps of `stepPx`, one per frame: 100 px is a wheel notch, 1,000 px (36 rows) a fast flick. */
+    /**
+     * 120 steps of `stepPx`, one per frame, from the top: 100 px is a wheel notch, 1,000 px (36 rows) a
+     * fast flick. From the top, because a scroller left at the end by the last call would not move.
+     */
     async scroll(stepPx) {
       const scroller = document.querySelector('[data-testid=holders-scroller]');
+      scroller.scrollTop = 0;
+      await frames();
       const durations = [];
       let last = await frame();
       for (let i = 0; i < 120; i++) {

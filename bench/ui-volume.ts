@@ -3,16 +3,19 @@
 //   invents its holders when the page loads, so that is printed apart;
 // - the REAL backend at 100,000 (ui-real-backend.ts): real processes holding real files, the service
 //   over the WebSocket with its contract checks.
-// Run: npm run bench:ui [-- demoCount realCount] (npm run bench runs it too, when there is a Chromium).
+// - the REAL backend at 150,000 (ui-wire-limit.ts): one first scan that big still reaches the page whole.
+// Run: npm run bench:ui [-- demoCount realCount limitCount] (npm run bench runs it too, when there is a Chromium).
 // Targets (issues 17 and 36): the table shown within 200 ms, scroll frames p95 <= 16.7 ms (one 60 Hz frame).
 import { existsSync } from 'node:fs';
 import { runBenchMain } from './bench-main.js';
 import { benchRealBackend } from './ui-real-backend.js';
 import { benchValidationCost } from './ui-validation-cost.js';
+import { benchWireLimit } from './ui-wire-limit.js';
 import { CHROMIUM, FRAME_TARGET_MS, RENDER_TARGET_MS, ms1, openBenchPage, passOrMiss, scrollOnPace, startHoldwatchUi, withBrowser } from './ui-browser.js';
 
 const DEMO_COUNT = Number(process.argv[2] ?? 20_000);
 const REAL_COUNT = Number(process.argv[3] ?? 100_000);
+const LIMIT_COUNT = Number(process.argv[4] ?? 150_000);
 
 async function benchDemoBackend(count: number): Promise<void> {
   const ui = await startHoldwatchUi();
@@ -61,4 +64,5 @@ runBenchMain(async () => {
   await benchDemoBackend(DEMO_COUNT);
   benchValidationCost(REAL_COUNT);
   await benchRealBackend(REAL_COUNT);
+  await benchWireLimit(LIMIT_COUNT);
 });
