@@ -18,7 +18,7 @@
 // many File rows the table itself changes between reads.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -278,8 +278,8 @@ async function measure(label: string, watched: string, tables: SystemTables, rou
   console.error(`  this thread with no scan, ${idle.length} 3 ms waits (what the machine adds: other processes on the CPU, Wine's timers): ${spread(idle)}`);
 }
 
-/** Node.exe children each holding `files` files (one under `watched`) until killed. */
-async function startLoad(scratch: string, watched: string): Promise<ChildProcess[]> {
+/** `processes` node.exe children each holding `files` files (one under `watched`) until killed. */
+async function startLoad(scratch: string, watched: string, processes = LOAD_PROCESSES, files = LOAD_FILES, name = 'load'): Promise<ChildProcess[]> {
   const script = join(scratch, 'load-holder.cjs');
   writeFileSync(
     script,
@@ -290,8 +290,8 @@ console.log('ready'); setInterval(() => {}, 1 << 30);`,
   );
   const children: ChildProcess[] = [];
   const ready: Promise<void>[] = [];
-  for (let i = 0; i < LOAD_PROCESSES; i++) {
-    const child = spawn(process.execPath, [script, join(scratch, 'load', String(i)), join(watched, `load-${i}.txt`), String(LOAD_FILES)], {
+  for (let i = 0; i < processes; i++) {
+    const child = spawn(process.execPath, [script, join(scratch, name, String(i)), join(watched, `${name}-${i}.txt`), String(files)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
@@ -338,14 +338,14 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'holdwatch-bench-'));
   const watched = join(scratch, 'watched');
   mkdirSync(watched);
-  writeFileSync(join(watched, 'held.txt'), 'x');
-  // This process holds one file under the dir, so the poll has a holder to report every round.
-  const fd = openSync(join(watched, 'held.txt'), 'r');
   const tables = new SystemTables();
   let load: ChildProcess[] = [];
   try {
+    // A child holds one file under the dir, so the poll has a holder to report every round (this process
+    // is holdwatch's own, never a holder).
+    load = await startLoad(scratch, watched, 1, 1, 'held');
     await measure('table as found', watched, tables);
-    load = await startLoad(scratch, watched);
+    load.push(...(await startLoad(scratch, watched)));
     await measure(`with ${LOAD_PROCESSES} node.exe x ${LOAD_FILES} files`, watched, tables);
     load.push(await startBigHolder(scratch, BIG_HANDLES));
     await measure(`and one node.exe holding ${BIG_HANDLES} handles`, watched, tables, BIG_ROUNDS);
@@ -364,7 +364,6 @@ async function main(): Promise<void> {
     for (const child of load) child.kill();
     await Promise.all(load.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve())));
     tables.dispose();
-    closeSync(fd);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
