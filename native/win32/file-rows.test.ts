@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { systemHandleTable, type HandleRow } from '../../tests/support/system-handle-table.js';
 import { windowsHandleAccess } from '../../core/handle-access.js';
-import { entryAt, fileRowIndices, handleCountIn, sameFileRows, snapshotTable, type TableSnapshot } from './file-rows.js';
+import { entryAt, fileRowIndices, handleCountIn, sameFileRows, sharedHeadRows, sharedTailRows, snapshotTable, type TableSnapshot } from './file-rows.js';
 import { parseSystemHandleTable } from './handle-table.js';
 
 const FILE = 37;
@@ -119,6 +119,51 @@ describe('sameFileRows', () => {
     buf.writeUInt16LE(9, 16 + 4 * 40 + 28);
     const after = snapshotTable(buf, FILE);
     expect(sameFileRows(after, blockOf(after, 1234), before, blockOf(before, 1234))).toBe(true);
+  });
+});
+
+describe('a process with thousands of handles', () => {
+  // 5,000 rows: every seventh an event, the rest File handles; a change touches one row somewhere in it.
+  const big: HandleRow[] = Array.from({ length: 5000 }, (_, i) => ({ pid: 1234, handle: 4 * (i + 1), access: 0x120089, type: i % 7 === 3 ? 44 : FILE }));
+  const before = snap(big);
+  const block = (snapshot: TableSnapshot) => blockOf(snapshot, 1234);
+  const headByRow = (a: Buffer, b: Buffer, limit: number) => {
+    let rows = 0;
+    while (rows < limit && a.compare(b, 16 + rows * 40, 56 + rows * 40, 16 + rows * 40, 56 + rows * 40) === 0) rows++;
+    return rows;
+  };
+
+  it.each([0, 1, 63, 64, 65, 2500, 4998, 4999])('finds the shared head and tail rows around a change in row %i, as a row-by-row compare does', (at) => {
+    const changed = snap(big.map((r, i) => (i === at ? { ...r, access: 0x12019f } : r)));
+    expect(sharedHeadRows(changed.bytes, 0, before.bytes, 0, 5000)).toBe(headByRow(changed.bytes, before.bytes, 5000));
+    expect(sharedHeadRows(changed.bytes, 0, before.bytes, 0, 5000)).toBe(at);
+    expect(sharedTailRows(changed.bytes, 5000, before.bytes, 5000, 5000)).toBe(4999 - at);
+    expect(sharedTailRows(changed.bytes, 5000, before.bytes, 5000, 5000 - at)).toBe(Math.min(4999 - at, 5000 - at));
+  });
+
+  it('finds every row shared when nothing changed, and none when the first rows differ', () => {
+    expect(sharedHeadRows(before.bytes, 0, before.bytes, 0, 5000)).toBe(5000);
+    expect(sharedTailRows(before.bytes, 5000, before.bytes, 5000, 3000)).toBe(3000);
+    const shifted = snap([{ pid: 1234, handle: 2, access: 1, type: 44 }, ...big]);
+    expect(sharedHeadRows(shifted.bytes, 0, before.bytes, 0, 5000)).toBe(0);
+    expect(sharedTailRows(shifted.bytes, 5001, before.bytes, 5000, 5000)).toBe(5000);
+  });
+
+  it('is the same process after an event opened or closed among its File rows', () => {
+    const opened = snap([...big.slice(0, 2500), { pid: 1234, handle: 0x40000, access: 1, type: 44 }, ...big.slice(2500)]);
+    expect(sameFileRows(opened, block(opened), before, block(before))).toBe(true);
+    const closed = snap(big.filter((_, i) => i !== 3));
+    expect(sameFileRows(closed, block(closed), before, block(before))).toBe(true);
+  });
+
+  it.each([
+    ['one File row with other access', big.map((r, i) => (i === 2501 ? { ...r, access: 0x12019f } : r))],
+    ['a File handle closed and another opened', [...big.filter((_, i) => i !== 11), { pid: 1234, handle: 0x40000, access: 0x120089, type: FILE }]],
+    ['an event become a File handle and a File handle closed', big.filter((_, i) => i !== 4999).map((r, i) => (i === 2502 ? { ...r, type: FILE } : r))],
+  ])('is a changed process after %s', (_, table) => {
+    const after = snap(table);
+    expect(block(after).fileRows).toBe(block(before).fileRows);
+    expect(sameFileRows(after, block(after), before, block(before))).toBe(false);
   });
 });
 
