@@ -39,6 +39,17 @@ describe('GrowingQuery', () => {
     expect(log).toEqual(['alloc 256']);
   });
 
+  it('reserve: the next call gets memory of that size at once, allocated now; a smaller reserve keeps what it has', () => {
+    const log: string[] = [];
+    const query = new GrowingQuery('Q', (n) => memory(n, log), 256);
+    query.reserve(4096);
+    expect(log).toEqual(['alloc 4096']);
+    const sizes: number[] = [];
+    query.run((m) => (sizes.push(m.size), { status: m.size < 4000 ? STATUS_INFO_LENGTH_MISMATCH : 0, returnLength: 4000 }));
+    query.reserve(1024);
+    expect([sizes, query.size, log]).toEqual([[4096], 4096, ['alloc 4096']]);
+  });
+
   it('throws NtStatusError for any other failure, and gives up on a table that never fits', () => {
     const log: string[] = [];
     const query = new GrowingQuery('NtQueryX', (n) => memory(n, log), 16);

@@ -69,6 +69,19 @@ export class GrowingQuery<M extends QueryMemory> {
     throw new NtStatusError(this.api, STATUS_INFO_LENGTH_MISMATCH);
   }
 
+  /** Bytes the next call gets at least: the memory is replaced now, outside any poll, if smaller. */
+  reserve(bytes: number): void {
+    if (bytes <= (this.memory?.size ?? this.initialBytes)) return;
+    this.memory?.free();
+    this.initialBytes = bytes;
+    this.memory = this.allocate(bytes);
+  }
+
+  /** The size of the memory the next call gets. */
+  get size(): number {
+    return this.memory?.size ?? this.initialBytes;
+  }
+
   dispose(): void {
     this.memory?.free();
     this.memory = undefined;

@@ -136,7 +136,12 @@ export class SystemTables {
   /** The system handle table's bytes, valid until the next read: read where the next snapshot goes, never over the last one. */
   private readHandleTable(): Buffer {
     this.handleTableReads++;
-    return this.handleReads[this.nextRead]!.run((memory) => nt.ntQuerySystemInformationInto(nt.SystemExtendedHandleInformation, memory.buffer)).bytes;
+    const read = this.handleReads[this.nextRead]!;
+    const { bytes } = read.run((memory) => nt.ntQuerySystemInformationInto(nt.SystemExtendedHandleInformation, memory.buffer));
+    // The other buffer grows with this one (Buffer.alloc zero-fills it: its pages are in memory), so the
+    // next poll reads into a buffer that fits and is warm, not one that is grown by a failed call first.
+    this.handleReads[1 - this.nextRead]!.reserve(read.size);
+    return bytes;
   }
 
   dispose(): void {
