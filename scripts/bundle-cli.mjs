@@ -26,13 +26,37 @@ const ownUrls = {
   },
 };
 
+/**
+ * `import { a, b as c } from "node:x"` as `const { a, b: c } = process.getBuiltinModule("node:x")`. An
+ * ESM import of a built-in copies every export into a namespace, and so runs every lazy getter: for
+ * node:fs that loads fs/promises, streams and readline, a one-shot scan's largest start-up cost after
+ * Node's own. getBuiltinModule hands over the CommonJS object as it is.
+ */
+const builtinsWithoutNamespaces = {
+  name: 'holdwatch-builtins-without-namespaces',
+  renderChunk(code) {
+    let changed = false;
+    const out = code.replace(/^import \{([^}]*)\} from "(node:[^"]+)";$/gm, (_line, names, id) => {
+      changed = true;
+      const bindings = names
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '')
+        .map((name) => name.replace(/^(\S+) as (\S+)$/, '$1: $2'));
+      return `const { ${bindings.join(', ')} } = process.getBuiltinModule(${JSON.stringify(id)});`;
+    });
+    if (/^import [^;]*from "node:/m.test(out)) throw new Error('bundle-cli: an import of a built-in in a form this script does not rewrite');
+    return changed ? { code: out, map: null } : null;
+  },
+};
+
 rmSync(outDir, { recursive: true, force: true });
 const bundle = await rolldown({
   input: { main: join(root, 'dist', 'cli', 'main.js') },
   platform: 'node',
   // koffi is a native addon, loaded by require from its own files; node: modules are Node's.
   external: [/^node:/, 'koffi'],
-  plugins: [ownUrls],
+  plugins: [ownUrls, builtinsWithoutNamespaces],
   logLevel: 'warn',
 });
 try {

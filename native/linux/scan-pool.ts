@@ -7,7 +7,7 @@
 // worker's to load): a walk is always whole.
 // One thread, not several sharing the pids: on 2-CPU machines two threads of one process walking
 // /proc slow each other down, and one walker keeps the two sides' memory of each process in step by construction.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { SerialQueue } from '../../core/serial-queue.js';
 import { unpackedUrl } from '../../core/asar-unpacked.js';
 import { FdKindCache } from './fd-kind-cache.js';
@@ -210,6 +210,8 @@ export class ScanPool {
   private startWorker(): Worker {
     const koffiGate = KoffiLoadGate.create();
     const workerData: ScanWorkerData = { koffiGate: koffiGate.shared };
+    // Loaded here, not imported: a one-shot scan walks on its own thread and never pays for the module.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(this.options.workerUrl ?? WORKER_URL, { workerData });
     this.koffiGates.set(worker, koffiGate);
     worker.once('online', () => this.online.add(worker));

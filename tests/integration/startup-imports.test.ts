@@ -56,6 +56,18 @@ describe('start-up imports', () => {
     expect(loaded().some(isCommander)).toBe(true);
   });
 
+  it('scan in its plain form loads no walk thread, fs/promises or perf_hooks', async () => {
+    const watched = join(scratch, 'watched');
+    mkdirSync(watched);
+    const builtins = join(REPO_ROOT, 'tests/fixtures/module-log/builtins.mjs');
+    const scan = await runCli(['scan', watched, '--json'], { env: { ...env(), NODE_OPTIONS: `--import ${builtins}` } });
+    expect(scan.code).toBe(0);
+    const modules = loaded();
+    expect(modules).toContain('NativeModule fs'); // the log works
+    // An ESM import of node:fs copies every export, and so loads fs/promises and what it needs.
+    expect(modules.filter((m) => ['NativeModule worker_threads', 'NativeModule internal/fs/promises', 'NativeModule perf_hooks'].includes(m))).toEqual([]);
+  });
+
   it('watch scans, reports a holder and polls on without loading zod', async () => {
     const watched = join(scratch, 'watched');
     mkdirSync(watched);
