@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibcFdLinks, linkPrefixes, nodeFdLinks, type FdLinkReader, type LinkPrefixes } from './fd-links.js';
 import { loadLibc } from './libc.js';
-import { LinkBatch } from './link-batch.js';
+import { LinkBatch, type LinkFacts } from './link-batch.js';
 
 const HOLDER = `
 import os, resource, socket, sys
@@ -77,6 +77,21 @@ describe('fd link readers', () => {
     expect(links(libc(), null)).toEqual(byNode);
     expect(byNode.links.some((l) => l.includes('socket:') || l.includes('pipe:'))).toBe(false);
     expect(byNode.links.some((l) => l.endsWith('/w-other/sibling.txt'))).toBe(true);
+  });
+
+  it('libc with facts stats each link under the dir as it reads it, and no "<dir>-other" sibling', () => {
+    const batch = new LinkBatch();
+    libc().read(child.pid!, linkPrefixes([join(root, 'w')]), batch, true);
+    const facts: [sibling: boolean, read: LinkFacts | null | undefined][] = [];
+    batch.forEach((fd, target, _bytes, read) => facts.push([target.endsWith('/w-other/sibling.txt'), read]));
+    expect(facts).toHaveLength(batch.count);
+    expect(facts.filter(([sibling]) => sibling)).toEqual([[true, null]]);
+    // plain.txt's many read-only fds; the others opened for writing (os.O_RDWR for the undecodable name).
+    expect(facts.filter(([sibling]) => !sibling).map(([, read]) => JSON.stringify(read))).toEqual(
+      expect.arrayContaining([JSON.stringify({ dir: false, flags: 0 }), JSON.stringify({ dir: false, flags: 1 }), JSON.stringify({ dir: false, flags: 2 })]),
+    );
+    nodeFdLinks.read(child.pid!, linkPrefixes([join(root, 'w')]), batch, true);
+    expect(batch.facts).toEqual([]); // Node's fs stats later, in the walk
   });
 
   it('a prefix holding U+FFFD (from undecodable bytes) cannot be compared as bytes: every path passes', () => {

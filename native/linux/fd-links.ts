@@ -3,11 +3,11 @@
 // the watched dirs (bench/ prints how far that is from the C floor). libc through koffi reads the fd dir with
 // getdents64 into one buffer and each link with readlinkat relative to the open dir (the kernel
 // walks one path component, not four), and keeps a target's bytes (link-batch.ts) only when they
-// start like a watched dir's. Loading koffi costs more than a one-shot walk saves, so a
-// walker switches to libc on its second walk (proc-reader.ts): `scan` never pays it, a poller once.
+// start like a watched dir's; for a one-shot walk it also statx-es each matching fd relative to the
+// open dir. Loading koffi costs more than a small one-shot walk saves: proc-reader.ts chooses.
 import { readdirSync, readlinkSync } from 'node:fs';
 import { ENOENT, ESRCH, errnoError, O_RDONLY_DIRECTORY_CLOEXEC, type Libc } from './libc.js';
-import type { LinkBatch } from './link-batch.js';
+import type { LinkBatch, LinkFacts } from './link-batch.js';
 import { isGoneError } from './proc-errors.js';
 
 /** The watched dirs' match prefixes, as text and as UTF-8 bytes; null lets every absolute target through. */
@@ -28,9 +28,24 @@ export interface FdLinkReader {
    * Puts into `batch` (cleared first) each fd of `pid` whose target is a path starting with one of
    * `prefixes` (the caller still matches it on a separator boundary), and returns how many fds the
    * process has. Throws Node-shaped errors (`code` ENOENT/ESRCH when it exited, EACCES/EPERM when
-   * denied); an fd closed between the listing and its readlink is skipped.
+   * denied); an fd closed between the listing and its readlink is skipped. With `withFacts`, a reader
+   * that can stat an fd cheaply beside its readlink puts each link's facts in `batch.facts`.
    */
-  read(pid: number, prefixes: LinkPrefixes, batch: LinkBatch): number;
+  read(pid: number, prefixes: LinkPrefixes, batch: LinkBatch, withFacts?: boolean): number;
+}
+
+const O_PATH = 0o10000000;
+
+/**
+ * The fd's access mode as open(2) flags (O_RDONLY, O_WRONLY, O_RDWR; O_PATH when neither), from the
+ * mode of its /proc/<pid>/fd link: the kernel sets the link's owner r and w bits from the open file's
+ * FMODE_READ and FMODE_WRITE (fs/proc/fd.c). One lstat, where fdinfo costs an open, a read and a close
+ * per fd, a large share of a cold scan. The full flags are read for the details panel.
+ */
+export function openFlagsOfLinkMode(mode: number): number {
+  const read = (mode & 0o400) !== 0;
+  const write = (mode & 0o200) !== 0;
+  return read && write ? 2 : write ? 1 : read ? 0 : O_PATH;
 }
 
 const SLASH = 47;
@@ -81,16 +96,22 @@ const NAME_AT = 19;
 // fds remain), so the call that would return 0 is not made.
 const ROOM_FOR_ONE_MORE = 64;
 
+// statx(2): the type and the permission bits share stx_mode, a u16 at offset 28 on every arch.
+const STATX = { TYPE: 0x1, MODE: 0x2, MODE_AT: 28, SYMLINK_NOFOLLOW: 0x100 } as const;
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+
 export class LibcFdLinks implements FdLinkReader {
   readonly name = 'libc';
   // One of each per thread, reused for every process: the listing, one name, one target at a time.
   private readonly entries = Buffer.alloc(64 * 1024);
   private readonly fdName = Buffer.alloc(16);
   private readonly target = Buffer.alloc(4096);
+  private readonly statx = Buffer.alloc(256);
 
   constructor(private readonly libc: Libc) {}
 
-  read(pid: number, prefixes: LinkPrefixes, batch: LinkBatch): number {
+  read(pid: number, prefixes: LinkPrefixes, batch: LinkBatch, withFacts = false): number {
     batch.clear();
     const { libc, entries, fdName, target } = this;
     const path = `/proc/${pid}/fd`;
@@ -117,7 +138,12 @@ export class LibcFdLinks implements FdLinkReader {
             throw errnoError(errno, 'readlinkat', path);
           }
           if (target[0] !== SLASH) continue; // socket:[..], pipe:[..], anon_inode:..
-          if (prefixes === null || startsWithAny(target, length, prefixes.bytes)) batch.add(fdName, nameLength, target, length);
+          const matched = prefixes === null ? 0 : matchedPrefixLength(target, length, prefixes.bytes);
+          if (matched < 0) continue;
+          batch.add(fdName, nameLength, target, length);
+          // Statted only under a dir (not "<dir>-other/..."); the rest get null facts and no rows.
+          const under = prefixes === null || length === matched || target[matched] === SLASH;
+          if (withFacts) batch.facts.push(under ? this.factsAt(dirFd, fdName) : null);
         }
         if (filled < entries.length - ROOM_FOR_ONE_MORE) break;
       }
@@ -126,15 +152,27 @@ export class LibcFdLinks implements FdLinkReader {
     }
     return count;
   }
+
+  /**
+   * The kind and access mode of the fd named `fdName` in the open fd dir: two statx calls relative to
+   * it, where Node's stat and lstat each walk /proc/<pid>/fd/<n> from the root and build a Stats object.
+   */
+  private factsAt(dirFd: number, fdName: Buffer): LinkFacts | null {
+    const { libc, statx } = this;
+    if ((libc.statx(dirFd, fdName, 0, STATX.TYPE, statx) as number) !== 0) return null; // closed since its readlink
+    const dir = (statx.readUInt16LE(STATX.MODE_AT) & S_IFMT) === S_IFDIR;
+    if ((libc.statx(dirFd, fdName, STATX.SYMLINK_NOFOLLOW, STATX.MODE, statx) as number) !== 0) return { dir, flags: null };
+    return { dir, flags: openFlagsOfLinkMode(statx.readUInt16LE(STATX.MODE_AT)) };
+  }
 }
 
-/** A byte loop: most targets differ within a few bytes, sooner than a Buffer.compare call returns. */
-function startsWithAny(target: Buffer, length: number, prefixes: readonly Buffer[]): boolean {
+/** The length of the first prefix `target` starts with, or -1. A byte loop: most targets differ within a few bytes, sooner than a Buffer.compare call returns. */
+function matchedPrefixLength(target: Buffer, length: number, prefixes: readonly Buffer[]): number {
   for (const prefix of prefixes) {
     if (length < prefix.length) continue;
     let i = 1; // both start with '/'
     while (i < prefix.length && target[i] === prefix[i]) i++;
-    if (i === prefix.length) return true;
+    if (i === prefix.length) return i;
   }
-  return false;
+  return -1;
 }

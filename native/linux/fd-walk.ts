@@ -6,9 +6,9 @@ import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import type { HolderKind, ProcessInfo } from '../../contract/holders.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
 import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
-import { linkPrefixes, type LinkPrefixes } from './fd-links.js';
+import { linkPrefixes, openFlagsOfLinkMode, type LinkPrefixes } from './fd-links.js';
 import type { FdRowMemo } from './fd-row-memo.js';
-import { LinkBatch } from './link-batch.js';
+import { LinkBatch, type LinkFacts } from './link-batch.js';
 import { isGoneError } from './proc-errors.js';
 import { procReaderForWalk, ReadBuffer, type ProcReader } from './proc-reader.js';
 import type { QuietProcesses } from './quiet-processes.js';
@@ -73,8 +73,10 @@ export interface WalkOptions {
   walkId?: number;
   /** Every process this walker's caches are for, when known (a full scan): they forget the others. */
   cover?: readonly number[];
-  /** How /proc is read; by default Node's fs on this thread's first walk, libc after (proc-reader.ts). */
+  /** How /proc is read; by default as procReaderForWalk chooses (proc-reader.ts). */
   reader?: ProcReader;
+  /** With `reader`: have it stat each matching fd as it reads the link (a libc reader does; Node's fs stats later). */
+  withFacts?: boolean;
   /** The processes that held nothing at their last walk (a long-lived watcher's thread). */
   quiet?: QuietProcesses;
   /** Skip the walk of a quiet process whose fd count, cwd and root are unchanged (quiet-processes.ts). */
@@ -87,6 +89,8 @@ interface Walk {
   dirs: readonly MatchDir[];
   prefixes: LinkPrefixes;
   reader: ProcReader;
+  /** The reader stats each matching fd as it reads its link (procReaderForWalk). */
+  withFacts: boolean;
   kinds: FdKindCache | undefined;
   memo: FdRowMemo | undefined;
   quiet: QuietProcesses | undefined;
@@ -120,10 +124,13 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
     quiet?.retainOnly(options.cover);
     maps?.retainOnly(options.cover);
   }
+  const pidList = Array.isArray(pids) ? (pids as readonly number[]) : [...pids];
+  const { reader, withFacts } = options.reader ? { reader: options.reader, withFacts: options.withFacts === true } : procReaderForWalk(pidList);
   const walk: Walk = {
     dirs,
     prefixes: linkPrefixes(dirs.map((d) => d.matchPrefix)),
-    reader: options.reader ?? procReaderForWalk(),
+    reader,
+    withFacts,
     kinds,
     memo,
     quiet,
@@ -134,7 +141,7 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
     walkId: options.walkId ?? 0,
     out,
   };
-  for (const pid of pids) {
+  for (const pid of pidList) {
     try {
       if (walk.idleCheck && quiet!.isStillQuiet(pid, walk.reader)) {
         out.processCount++;
@@ -158,7 +165,7 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
 function walkPid(pid: number, walk: Walk): void {
   const { dirs, reader, out } = walk;
   const base = `/proc/${pid}/`;
-  out.handleCount += reader.fdLinks.read(pid, walk.prefixes, batch);
+  out.handleCount += reader.fdLinks.read(pid, walk.prefixes, batch, walk.withFacts);
   out.processCount++;
   const otherRows: RawHolding[] = [];
   const exe = reader.readLink(base + 'exe');
@@ -221,16 +228,17 @@ function makeFdRows(pid: number, walk: Walk): RawHolding[] {
   const known = kinds?.of(pid);
   let seen: PidKinds | undefined;
   const base = `/proc/${pid}/fd/`;
-  batch.forEach((fd, target, targetBytes) => {
+  batch.forEach((fd, target, targetBytes, read) => {
     const dir = dirOf(target, walk.dirs);
     if (!dir) return;
     const fdPath = base + fd;
     const { path, deleted } = resolveDeleted(target, () => statSync(fdPath).nlink === 0);
     let facts = known?.get(fd);
     if (facts === undefined || facts.target !== target) {
-      const statted = isDirectoryFd(fdPath);
-      // The access mode is read with the kind, once per (fd, target): see fd-kind-cache.ts.
-      facts = statted === null ? undefined : { target, dir: statted, flags: accessModeOfLink(fdPath) };
+      // The access mode is read with the kind, once per (fd, target): see fd-kind-cache.ts. Read with
+      // the link when the reader did (null: the fd closed first), else here.
+      const fresh = read !== undefined ? read : factsOfFd(fdPath);
+      facts = fresh === null ? undefined : { target, ...fresh };
     }
     if (facts && kinds) (seen ??= new Map()).set(fd, facts);
     const bytes = target.includes('\uFFFD') ? nonUtf8Bytes(targetBytes(), path !== target) : null;
@@ -336,20 +344,16 @@ function resolveDeleted(target: string, isReallyDeleted: () => boolean): { path:
   return deleted ? { path, deleted } : { path: target, deleted };
 }
 
-const O_PATH = 0o10000000;
+/** The fd's kind and access mode with Node's fs; null when it closed before it could be statted. */
+function factsOfFd(fdPath: string): LinkFacts | null {
+  const dir = isDirectoryFd(fdPath);
+  return dir === null ? null : { dir, flags: accessModeOfLink(fdPath) };
+}
 
-/**
- * The fd's access mode as open(2) flags (O_RDONLY, O_WRONLY, O_RDWR; O_PATH when neither), from the
- * mode of its /proc/<pid>/fd link: the kernel sets the link's owner r and w bits from the open file's
- * FMODE_READ and FMODE_WRITE (fs/proc/fd.c). One lstat, where fdinfo costs an open, a read and a close
- * per fd, a large share of a cold scan. The full flags are read for the details panel.
- */
+/** The access mode from the link's own mode (openFlagsOfLinkMode); null when the fd closed. */
 function accessModeOfLink(fdPath: string): number | null {
   const mode = lstatSync(fdPath, { throwIfNoEntry: false })?.mode;
-  if (mode === undefined) return null;
-  const read = (mode & 0o400) !== 0;
-  const write = (mode & 0o200) !== 0;
-  return read && write ? 2 : write ? 1 : read ? 0 : O_PATH;
+  return mode === undefined ? null : openFlagsOfLinkMode(mode);
 }
 
 /** null when the fd closed before it could be statted (then it is reported as a file, and not remembered). */

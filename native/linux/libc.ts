@@ -1,6 +1,6 @@
-// libc through koffi, for a poller's walk of /proc: each of Node's fs calls costs a binding, a
-// request object and, on a failure, an Error with a stack (60 kernel threads have no exe: 60 throws
-// a poll), where a libc call returns -1 and leaves errno. Bound once per thread, on first use; null
+// libc through koffi, for walks of /proc (a poller's; a one-shot's over many fds): each of Node's fs
+// calls costs a binding, a request object and, on a failure, an Error with a stack (60 kernel threads
+// have no exe: 60 throws a poll), where a libc call returns -1 and leaves errno. Bound once per thread, on first use; null
 // where koffi or these symbols cannot be had (then Node's fs serves, proc-reader.ts). The inotify
 // calls, which Node does not expose with IN_OPEN (fs.watch), are bound apart, for a watch's change feed.
 import type { KoffiFunction } from '../koffi-loader.js';

@@ -4,6 +4,12 @@
 // Layout per link: [u8 name length][name][u16 target length][target].
 
 const DELETED_MARK = Buffer.from(' (deleted)', 'latin1');
+
+/** An fd's kind and access mode (open(2) flags, null when unreadable), read as its link was. */
+export interface LinkFacts {
+  dir: boolean;
+  flags: number | null;
+}
 const CLOSE_PAREN = 0x29;
 
 export class LinkBatch {
@@ -15,11 +21,17 @@ export class LinkBatch {
    * so), not from the bytes, so these links are never taken as unchanged.
    */
   marked = false;
+  /**
+   * Each link's facts in order, when its reader statted the fd beside the readlink (a one-shot walk
+   * with libc: fd-links.ts); null for an fd that closed first. Empty when the reader did not.
+   */
+  readonly facts: (LinkFacts | null)[] = [];
 
   clear(): void {
     this.length = 0;
     this.count = 0;
     this.marked = false;
+    this.facts.length = 0;
   }
 
   /** A link read by libc: the name is `name[0, nameLength)`, the target `target[0, targetLength)`. */
@@ -55,14 +67,14 @@ export class LinkBatch {
   }
 
   /** `targetBytes` copies the target's bytes: for a target that is not UTF-8 (U+FFFD in `target`). */
-  forEach(onLink: (fd: string, target: string, targetBytes: () => Buffer) => void): void {
+  forEach(onLink: (fd: string, target: string, targetBytes: () => Buffer, facts: LinkFacts | null | undefined) => void): void {
     const bytes = this.bytes;
-    for (let at = 0; at < this.length;) {
+    for (let at = 0, index = 0; at < this.length; index++) {
       const nameLength = bytes[at]!;
       const targetAt = at + 3 + nameLength;
       const targetLength = bytes.readUInt16LE(at + 1 + nameLength);
       const targetBytes = () => Buffer.from(bytes.subarray(targetAt, targetAt + targetLength));
-      onLink(bytes.toString('latin1', at + 1, at + 1 + nameLength), bytes.toString('utf8', targetAt, targetAt + targetLength), targetBytes);
+      onLink(bytes.toString('latin1', at + 1, at + 1 + nameLength), bytes.toString('utf8', targetAt, targetAt + targetLength), targetBytes, this.facts[index]);
       at = targetAt + targetLength;
     }
   }
