@@ -176,9 +176,15 @@ describe.skipIf(process.platform !== 'linux')('a terminal run followed and a liv
     await new Promise<void>((resolve) => target.stdout!.on('data', (d: Buffer) => d.includes('ready') && resolve()));
   }, 60_000);
 
-  afterAll(() => {
-    terminalRun?.child.kill('SIGKILL');
+  afterAll(async () => {
     target?.kill('SIGKILL');
+    // SIGTERM, which holdwatch forwards to its command: SIGKILL would leave the `sleep` behind.
+    const child = terminalRun?.child;
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   /** A page follows the terminal run and asks for the target's live stack; resolves once gdb is attached. */
