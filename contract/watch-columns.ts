@@ -102,7 +102,7 @@ function emptyEventColumns(): Pick<WatchColumns, EventColumn> {
 }
 
 /** How many events a batch carries: the length every event column shares. */
-export function eventCount(columns: WatchColumns): number {
+function eventCount(columns: WatchColumns): number {
   return columns.type.length;
 }
 
