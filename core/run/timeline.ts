@@ -2,6 +2,7 @@
 // "which test was running at time t" for attribution. A run may have 100,000 tests: each is kept as
 // numbers (its moments in ms, its outcomes) and becomes a TestRecord, with ISO strings, only when asked.
 import type { TestEvent, TestOutcome, TestPhase, TestRecord } from '../../contract/runs.js';
+import { isoOfMs } from '../iso-time.js';
 
 type PhaseSpans = Partial<Record<TestPhase, { startedAtMs: number; endedAtMs: number }>>;
 
@@ -118,15 +119,18 @@ export class TestTimeline {
   }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 function recordOf(t: OpenTest): TestRecord {
-  const record: TestRecord = { name: t.name, startedAt: iso(t.startedAtMs), endedAt: t.endedAtMs === null ? null : iso(t.endedAtMs), outcome: t.outcome };
+  const record: TestRecord = {
+    name: t.name,
+    startedAt: isoOfMs(t.startedAtMs),
+    endedAt: t.endedAtMs === null ? null : isoOfMs(t.endedAtMs),
+    outcome: t.outcome,
+  };
   // In the order the events add them, as reports and journals have always listed them.
   if (t.phaseSpans) {
     const times: NonNullable<TestRecord['phaseTimes']> = {};
     for (const [phase, span] of Object.entries(t.phaseSpans) as [TestPhase, { startedAtMs: number; endedAtMs: number }][])
-      times[phase] = { startedAt: iso(span.startedAtMs), endedAt: iso(span.endedAtMs) };
+      times[phase] = { startedAt: isoOfMs(span.startedAtMs), endedAt: isoOfMs(span.endedAtMs) };
     record.phaseTimes = times;
   }
   if (t.phases) record.phases = { ...t.phases };
