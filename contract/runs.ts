@@ -48,6 +48,11 @@ export const TestRecordSchema = z.object({
   phases: z.partialRecord(TestPhaseSchema, TestOutcomeSchema).optional(),
   /** When each phase ran, where the runner reports it (pytest's report start/stop); the HTML timeline draws them. */
   phaseTimes: z.partialRecord(TestPhaseSchema, z.object({ startedAt: iso, endedAt: iso })).optional(),
+  /**
+   * The test process went on before the scan at this test's end was done (its wait timed out, or it
+   * did not wait): what that scan did not see is not known to have been let go by the end.
+   */
+  endUnconfirmed: z.literal(true).optional(),
 });
 export type TestRecord = z.infer<typeof TestRecordSchema>;
 

@@ -63,6 +63,12 @@ describe('RunRecorder: a scan its process did not wait out', () => {
     'that misses a holding says nothing of it: not known held, never "in-run" by that scan (%s)',
     (order) => {
       expect(attribution(lateScan(order))).toMatchObject({ openedDuring: 't1', verdict: 'in-run', verdictBy: 'boundary-unconfirmed' });
+      // The record says which test's end went unconfirmed.
+      const tests = replayedRun(T0, lateScan(order)).record().tests;
+      expect(tests.map((t) => [t.name, t.endUnconfirmed ?? false])).toEqual([
+        ['t1', true],
+        ['t2', false],
+      ]);
     },
   );
 

@@ -7,7 +7,7 @@ import { foldInherited, HolderLedger, withoutNamingCopies, type LedgerRow } from
 import type { RunPlace } from './leftovers.js';
 import { batsHintFromAncestry, type TestHint } from './membership.js';
 import { scratchOf } from './scratch.js';
-import { verdictOf, type Boundary, type Finding, type RunFacts } from './verdict.js';
+import { heldAtEnd, verdictOf, type Boundary, type Finding, type RunFacts } from './verdict.js';
 import { WentOnLedger } from './went-on.js';
 import { testOfGoTempDir } from './temp-dir-names.js';
 import { TestTimeline } from './timeline.js';
@@ -196,7 +196,7 @@ export class RunRecorder {
       endedAt: this.end ? iso(this.end.atMs) : null,
       ...(this.commandExitAtMs === undefined ? {} : { commandExitedAt: iso(this.commandExitAtMs) }),
       ...(!this.end && this.lastStage !== undefined ? { stoppedWhile: this.lastStage } : {}),
-      tests: this.timeline.records(),
+      tests: this.testRecords(),
       holders: foldInherited(withoutNamingCopies(this.ledger.values())).map(({ row, also }) => ({
         ...this.attribute(row),
         ...(also.length > 0
@@ -207,6 +207,13 @@ export class RunRecorder {
       leftovers: this.leftovers,
       versions: start.versions,
     };
+  }
+
+  /** The timeline's tests, those whose end no scan was waited out for marked. */
+  private testRecords(): RunRecord['tests'] {
+    const unconfirmed = new Set(this.boundaries.filter((b) => !b.scope && heldAtEnd(b, '') === undefined).map((b) => b.test));
+    const tests = this.timeline.records();
+    return unconfirmed.size === 0 ? tests : tests.map((t) => (unconfirmed.has(t.name) ? { ...t, endUnconfirmed: true as const } : t));
   }
 
   /** The latest failure as attributed now (what a front end sends per failure entry); null before any. */
