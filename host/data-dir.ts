@@ -3,7 +3,7 @@
 // and hands it to the host. probes/holdwatch-announce.mjs finds the same dir on its own (probes may
 // not import our code): keep the two in step.
 import { mkdtempSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isUnder, pathStyleOf } from '../core/paths.js';
 import type { WatchDir } from '../core/platform.js';
@@ -11,11 +11,7 @@ import { makePrivateDir } from './private-files.js';
 import { BadInputError } from '../core/errors.js';
 import { refuseInsideWatched } from './watched-dirs.js';
 
-export function dataDirOf(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
-  if (env.HOLDWATCH_DATA_DIR) return env.HOLDWATCH_DATA_DIR;
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'holdwatch');
-  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'holdwatch');
-}
+export { dataDirOf } from './data-dir-path.js';
 
 /** Where run journals live; runsDir() checks and creates it before anything is written there. */
 export function runsPathIn(dataDir: string): string {

@@ -52,7 +52,7 @@ const builtinsWithoutNamespaces = {
 
 rmSync(outDir, { recursive: true, force: true });
 const bundle = await rolldown({
-  input: { main: join(root, 'dist', 'cli', 'main.js') },
+  input: { main: join(root, 'dist', 'cli', 'main.js'), 'compile-cache': join(root, 'dist', 'host', 'compile-cache.js') },
   platform: 'node',
   // koffi is a native addon, loaded by require from its own files; node: modules are Node's.
   external: [/^node:/, 'koffi'],
