@@ -4,13 +4,13 @@
 // Layout per link: [u8 name length][name][u16 target length][target].
 
 const DELETED_MARK = Buffer.from(' (deleted)', 'latin1');
+const CLOSE_PAREN = 0x29;
 
 /** An fd's kind and access mode (open(2) flags, null when unreadable), read as its link was. */
 export interface LinkFacts {
   dir: boolean;
   flags: number | null;
 }
-const CLOSE_PAREN = 0x29;
 
 export class LinkBatch {
   private bytes = Buffer.allocUnsafe(64 * 1024);
