@@ -66,6 +66,18 @@ describe('RunRecorder: processes that outlive the command', () => {
     expect(a).toMatchObject({ verdict: 'outlived-run', verdictBy: 'poll', openedDuring: null });
   });
 
+  it('a holder whose command line the scan could not read is named by the one the run read when it joined', () => {
+    const unread: JournalEntry[] = lateWriter(START + 300, START + 600).map((e) =>
+      e.t === 'appeared' ? { ...e, holder: { ...e.holder, commandLine: '' } } : e,
+    );
+    const record = replayedRun(
+      START,
+      [...unread, { t: 'run-end', atMs: START + 2000, exitCode: 0, lastSeen: { k: START + 1900 } }],
+      ['node', '--test'],
+    ).record();
+    expect(record.holders.map((h) => h.commandLine)).toEqual(['node writer.cjs']);
+  });
+
   it('a scan that began before the exit does not make it outlived: its process may have exited with the command', () => {
     const [a] = attributionOf([
       ...lateWriter(START + 300, START + 250),

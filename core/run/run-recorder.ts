@@ -250,6 +250,7 @@ export class RunRecorder {
     const { verdict, by } = verdictOf(row, opened, this.facts);
     return {
       ...row.holder,
+      commandLine: commandLineOf(row),
       attribution: {
         spawnedDuring,
         firstSeenDuring,
@@ -378,4 +379,14 @@ function firstEnded(boundaries: readonly Boundary[]): Boundary | undefined {
 
 function closedByFinalizerOf({ atMs, during, resource, api }: NonNullable<LedgerRow['closedByFinalizer']>): Attribution['closedByFinalizer'] {
   return { at: new Date(atMs).toISOString(), during, resource, api };
+}
+
+/**
+ * The holder's command line, or where the scan that met it could not read one (a process busy or
+ * being torn down when asked: Windows reads it from the process's memory), the one the run read when
+ * the process joined it.
+ */
+function commandLineOf(row: LedgerRow): string {
+  const own = row.member?.ancestry[0];
+  return row.holder.commandLine === '' && own?.pid === row.holder.pid ? own.commandLine : row.holder.commandLine;
 }

@@ -75,7 +75,7 @@ export class HolderBuilder {
         // GrantedAccess came with the handle table row: decoding it costs a memoised lookup.
         ...(raw.cached ? { access: windowsHandleAccess(raw.cached.access, kind) } : {}),
       };
-      if (complete) this.built.set(raw, { holder, identity });
+      if (complete && commandLine !== '') this.built.set(raw, { holder, identity });
       holders.push(holder);
     }
     return holders;

@@ -46,10 +46,14 @@ export class ProcessReader {
     return readParameters(remoteMemory(this.entry(pid, createTime).handle));
   }
 
-  /** Command line, read once per process (it rarely changes and is what users recognise). */
+  /**
+   * Command line, read once per process (it rarely changes and is what users recognise). An empty one
+   * is not kept: every Windows process has at least its image's name there, so it is a read that came
+   * while the process's parameters were not (or no longer) in place, and the next scan asks again.
+   */
   commandLine(pid: number, createTime: bigint): string {
     const entry = this.entry(pid, createTime);
-    entry.commandLine ??= this.parameters(pid, createTime).commandLine;
+    if (!entry.commandLine) entry.commandLine = this.parameters(pid, createTime).commandLine;
     return entry.commandLine;
   }
 
