@@ -34,9 +34,14 @@ export class HolderBuilder {
     private readonly ownRoots: () => Iterable<number>,
   ) {}
 
+  /** holdwatch's own processes now: never holders, so a scan need not name their handles either. */
+  ownPids(): Set<number> {
+    return ownProcesses(this.identities.values(), this.ownRoots(), process.versions.electron ? basename(process.execPath) : null);
+  }
+
   build(holdings: readonly RawHolding[], deny: (pid: number, reason: string) => void): Holder[] {
     const holders: Holder[] = [];
-    const own = ownProcesses(this.identities.values(), this.ownRoots(), process.versions.electron ? basename(process.execPath) : null);
+    const own = this.ownPids();
     for (const raw of holdings) {
       const identity = this.identities.get(raw.pid);
       if (!identity || own.has(raw.pid)) continue;

@@ -6,6 +6,7 @@
 // name (path-keys.ts), module matches per module list; only what changed costs more.
 import type { DeniedProcess, ProcessInfo, UnnamedHandles } from '../../contract/holders.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
+import { trimTrailingSeparators, WINDOWS_STYLE } from '../../core/paths.js';
 import { BackgroundRechecks } from './background-rechecks.js';
 import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
 import { entryAt, fileRowIndices, handleCountIn, sameFileRows, type ProcessBlock, type TableSnapshot } from './file-rows.js';
@@ -168,6 +169,8 @@ export class Win32HolderSource implements HolderSource {
       this.lastPids = pids;
       this.nextIdentitySyncMs = this.identities.startingSeen ? -Infinity : nowMs + IDENTITY_RESYNC_MS;
     }
+    // holdwatch's own processes are never holders: their handles (new at each journal write) are not named.
+    const own = this.holders.ownPids();
     const dirsKey = dirs.flatMap((d) => d.spellings.map((s) => s.key)).join('\0');
     // Other dirs, or another drive table (the keys of every name change): every result is stale.
     if (dirsKey !== this.lastDirsKey || this.keys.tableVersion !== this.lastKeysVersion) {
@@ -186,6 +189,7 @@ export class Win32HolderSource implements HolderSource {
     const changed: HandleEntry[] = [];
     for (const block of blocks) {
       const { pid } = block;
+      if (own.has(pid)) continue;
       const last = this.lastScans.get(pid);
       const lastBlock = this.lastBlocks.get(pid);
       if (
@@ -325,7 +329,7 @@ export class Win32HolderSource implements HolderSource {
     let cwd: string | null = null;
     let cwdUnreadableReason: string | null = null;
     try {
-      cwd = trimDirectorySeparator(this.reader.parameters(pid, row.createTime).currentDirectory);
+      cwd = trimTrailingSeparators(this.reader.parameters(pid, row.createTime).currentDirectory, WINDOWS_STYLE); // the PEB keeps `C:\work\`
     } catch (error) {
       cwdUnreadableReason = `${(error as Error).message} (a process of another user or an elevated one: scan as administrator)`;
     }
@@ -386,11 +390,6 @@ export class Win32HolderSource implements HolderSource {
     this.workerQueue = turn.catch(() => undefined);
     return turn;
   }
-}
-
-/** The PEB keeps `C:\work\` with its trailing separator; a drive root keeps it. */
-function trimDirectorySeparator(path: string): string {
-  return path.length > 3 && path.endsWith('\\') ? path.slice(0, -1) : path;
 }
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {

@@ -28,5 +28,16 @@ export function describeOwnProcessesUnderWine(haveWine: boolean): void {
       expect(r.execPath.toLowerCase()).toBe(winPath(portableNode).toLowerCase()); // the scenario: holdwatch runs from the dir
       expect(r.holders).toEqual([{ pid: holderPid, kind: 'file', path: winPath(held) }]);
     }, 120_000);
+
+    it("a system scan does not name holdwatch's own new handles (they are never holders), and still names a child's", async () => {
+      const { procs, scratch } = suite;
+      const dir = join(scratch, 'own-rows');
+      mkdirSync(dir);
+      const out = join(scratch, 'own-rows.json');
+      const fixture = winPath(join(REPO, 'tests', 'wine', 'fixtures', 'own-rows-scan.mjs'));
+      const run = await procs.run('own-rows-scan', [fixture, winPath(join(REPO, 'dist')), winPath(dir), winPath(scratch), winPath(out)]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ ownExamined: false, childExamined: true, childSeen: true });
+    }, 120_000);
   });
 }
