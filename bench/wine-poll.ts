@@ -113,8 +113,16 @@ async function startBareThread(): Promise<{ read: () => Promise<unknown>; close:
   const thread = new Worker(new URL('./wine-poll-bare-thread.js', import.meta.url));
   const read = () =>
     new Promise((resolve, reject) => {
-      thread.once('message', resolve);
-      thread.once('error', reject);
+      // One listener pair per read, both gone when it settles: a bench of many reads adds none.
+      const settle = (done: () => void) => {
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        done();
+      };
+      const onMessage = (value: unknown) => settle(() => resolve(value));
+      const onError = (error: unknown) => settle(() => reject(error));
+      thread.on('message', onMessage);
+      thread.on('error', onError);
       thread.postMessage('read');
     });
   await read(); // the File type resolved and the buffer sized outside the measurement
