@@ -1,9 +1,10 @@
 // `holdwatch run` as a user starts it in a terminal, with tests/fixtures/attach/teardown-blocked.bats:
 // the suite waits for its go file, so a UI can attach before anything happens; then its first test's
 // teardown fails on a file a detached python holds. Each run is its own process group, as a terminal
-// job is, so endTerminalRuns() ends all of it; the detached holders (setsid) are ended by pid.
+// job is; off a terminal holdwatch starts its command in a group of its own (run's signal handling), so
+// ending a run ends both groups. The detached holders (setsid) are ended by pid.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, REPO_ROOT } from './cli.js';
 
@@ -45,15 +46,32 @@ export function startTerminalRun(dir: string, dataDir: string, command: string[]
   return { child, work, cwd: dir, go: () => writeFileSync(goFile, ''), exited, stderr: () => stderr };
 }
 
-/** SIGKILL to a run's whole group: holdwatch and the suite, as closing its terminal would end them. */
+/** SIGKILL to a run's groups: holdwatch and the suite, as closing its terminal would end them. */
 export function killTerminalRun(run: TerminalRun): void {
-  signal(-run.child.pid!, 'SIGKILL');
+  killGroups(run.child.pid!);
 }
 
 export function endTerminalRuns(holderPids: Iterable<number> = []): void {
-  for (const child of groups) signal(-child.pid!, 'SIGKILL');
+  for (const child of groups) killGroups(child.pid!);
   groups.clear();
   for (const pid of holderPids) signal(pid, 'SIGTERM');
+}
+
+/** holdwatch's group and its command's, read before either is signalled (the command leads its own group). */
+function killGroups(holdwatchPid: number): void {
+  const commands = childrenOf(holdwatchPid);
+  signal(-holdwatchPid, 'SIGKILL');
+  for (const pid of commands) signal(-pid, 'SIGKILL');
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return []; // gone, or no /proc
+  }
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
