@@ -68,14 +68,15 @@ export const nodeFdLinks: FdLinkReader = {
       if (target.charCodeAt(0) !== SLASH) continue; // socket:[..], pipe:[..], anon_inode:..
       if (prefixes !== null && !prefixes.text.some((p) => target.startsWith(p))) continue;
       // U+FFFD stands for bytes that are not UTF-8: the batch keeps the bytes, which name the file.
-      if (target.includes('\uFFFD')) addBytes(batch, fd, readlinkOrNull(dir + fd));
+      if (target.includes('\uFFFD')) addBytes(batch, fd, readLinkBytes(dir + fd));
       else batch.addText(fd, target);
     }
     return fds.length;
   },
 };
 
-function readlinkOrNull(path: string): Buffer | null {
+/** A link's target as bytes (a name that is not UTF-8 is read again this way); null once it is gone. */
+export function readLinkBytes(path: string): Buffer | null {
   try {
     return readlinkSync(path, { encoding: 'buffer' });
   } catch (error) {

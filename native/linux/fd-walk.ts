@@ -2,11 +2,11 @@
 // the watched dirs. Synchronous on purpose: thousands of tiny readlinks are cheapest without a
 // promise each; a poller runs it on a thread of its own (scan-pool.ts).
 import { isUtf8 } from 'node:buffer';
-import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import type { HolderKind, ProcessInfo } from '../../contract/holders.js';
 import { isUnder, POSIX_STYLE, splitDeletedSuffix } from '../../core/paths.js';
 import type { FdKindCache, PidKinds } from './fd-kind-cache.js';
-import { linkPrefixes, openFlagsOfLinkMode, type LinkPrefixes } from './fd-links.js';
+import { linkPrefixes, openFlagsOfLinkMode, readLinkBytes, type LinkPrefixes } from './fd-links.js';
 import type { FdRowMemo } from './fd-row-memo.js';
 import { LinkBatch, type LinkFacts } from './link-batch.js';
 import { isGoneError } from './proc-errors.js';
@@ -175,7 +175,7 @@ function walkPid(pid: number, walk: Walk): void {
     const dir = dirOf(target, dirs);
     if (!dir) continue;
     const { path, deleted } = resolveDeleted(target, () => !pathExists(splitDeletedSuffix(target).path));
-    const bytes = target.includes('\uFFFD') ? nonUtf8Bytes(linkBytes(base + kind), path !== target) : null;
+    const bytes = target.includes('\uFFFD') ? nonUtf8Bytes(readLinkBytes(base + kind), path !== target) : null;
     otherRows.push({ pid, kind, path, ...(bytes ? { pathBytesBase64: bytes } : {}), deleted, handle: null, watchedDir: dir.display, openFlags: null });
   }
   // No exe: a kernel thread (no mappings), a process being reaped, or one that denies it, and then its
@@ -274,15 +274,6 @@ function walkMapsOnce(pid: number, exePath: string, walk: Walk, out: RawHolding[
   const before = out.length;
   walkMaps(pid, walk.dirs, exePath, reader, out);
   maps?.readWith(pid, signature, out.length === before);
-}
-
-/** A link's target as bytes, read again for the rare target that is not UTF-8; null once it is gone. */
-function linkBytes(path: string): Buffer | null {
-  try {
-    return readlinkSync(path, { encoding: 'buffer' });
-  } catch {
-    return null;
-  }
 }
 
 /** One `mmap` row per mapped path per process; the executable's own mapping is the `exe` row. */
