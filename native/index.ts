@@ -120,6 +120,14 @@ export async function endProcessIfSame(pid: number, startedAtMs: number, platfor
 }
 
 /**
+ * Whether `pid` sits in a job-control stop (Ctrl-Z, SIGSTOP): a stop that is the user's, which
+ * holdwatch leaves alone. Windows has no such state.
+ */
+export async function isJobStopped(pid: number, platform = process.platform): Promise<boolean> {
+  return platform === 'linux' ? (await import('./linux/live-stack-source.js')).isJobStopped(pid) : false;
+}
+
+/**
  * One handle of another process (Windows), as the user saw it: what it names now under the dirs
  * (null: nothing there any more), and closing it while it still names `expectedPath`. Both throw
  * BadInputError with the reason when holdwatch will not: Linux (LINUX_CLOSE_REFUSAL), holdwatch itself,

@@ -29,7 +29,7 @@ import { BadInputError } from '../../core/errors.js';
 import { formatLiveStack } from '../../core/live-stack.js';
 import type { HolderSource, ProcessSource } from '../../core/platform.js';
 import { takeSnapshot } from '../../core/snapshot.js';
-import { closeHandleIfSame, openHolderSource, openProcessSource } from '../../native/index.js';
+import { closeHandleIfSame, isJobStopped, openHolderSource, openProcessSource } from '../../native/index.js';
 import type { RecentDirs } from '../recent-dirs.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { revealInFileManager } from '../reveal.js';
@@ -178,11 +178,13 @@ export class HostSession implements HoldwatchService {
     if (!info || !isSameProcess(info, startedAtMs)) throw new BadInputError(`process ${pid} has already exited`);
     // Only Windows writes (a minidump); on Linux the tools print and nothing lands on disk.
     if (source.platform === 'win32') dumpsDirOutside(this.options.dataDir, this.watchedDirs());
+    // A process stopped before the capture (Ctrl-Z, SIGSTOP) stays stopped: that stop is the user's.
+    const stoppedBefore = await isJobStopped(pid);
     const result = await captureLiveStackInWorker(pid, startedAtMs, {
       dataDir: this.options.dataDir,
       env: this.options.env,
       ...(context.signal ? { signal: context.signal } : {}),
-      onEnded: () => this.resumeIfStopped(pid, startedAtMs),
+      ...(stoppedBefore ? {} : { onEnded: () => this.resumeIfStopped(pid, startedAtMs) }),
     });
     return result.kind === 'stack' ? { ...result, text: formatLiveStack(result) } : result;
   }

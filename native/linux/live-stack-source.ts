@@ -93,10 +93,12 @@ export class LinuxLiveStackSource implements LiveStackSource {
     parse: (text: string) => LiveStackThread[],
     note?: string,
   ): Promise<LiveStackResult> {
+    const stoppedBefore = isJobStopped(pid);
     const run = await runTool(file, args, { deadlineMs: this.deadlineMs });
     if (run.timedOut) {
-      // A SIGKILLed tracer leaves its target in a stopped group-stop: let it run again.
-      resumeStopped(pid);
+      // A SIGKILLed tracer leaves its target in a stopped group-stop: let it run again, unless it was
+      // stopped before (Ctrl-Z, SIGSTOP, a debugger of the user's) — that stop is the user's.
+      if (!stoppedBefore) resumeStopped(pid);
       return {
         kind: 'unavailable',
         pid,
@@ -181,9 +183,18 @@ function readPtraceScope(): number | null {
   }
 }
 
+/** Whether `pid` is in a job-control stop (State T); false when gone or unreadable. */
+export function isJobStopped(pid: number): boolean {
+  try {
+    return /^State:\s+T/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 function resumeStopped(pid: number): void {
   try {
-    if (/^State:\s+T/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'))) process.kill(pid, 'SIGCONT');
+    if (isJobStopped(pid)) process.kill(pid, 'SIGCONT');
   } catch {
     // gone, or not ours to signal
   }

@@ -93,6 +93,24 @@ describe('captureLiveStack', () => {
     expect(state(python.pid!)).toBe('S');
   });
 
+  // A process the user stopped (Ctrl-Z, SIGSTOP) is theirs to resume: a capture ended mid-walk resumes
+  // only a process it found running.
+  it('a capture ended by its page leaves a process the user had stopped stopped', async () => {
+    const sleeper = spawn('sleep', ['1000'], { stdio: 'ignore' });
+    try {
+      sleeper.kill('SIGSTOP');
+      while (state(sleeper.pid!) !== 'T') await new Promise((resolve) => setTimeout(resolve, 10));
+      const sleeperStartedAtMs = (await session.getProcessDetails(sleeper.pid!))!.process.startedAtMs;
+      const pageGone = new AbortController();
+      setTimeout(() => pageGone.abort(), 50);
+      const result = await session.captureLiveStack({ pid: sleeper.pid!, startedAtMs: sleeperStartedAtMs }, { signal: pageGone.signal });
+      expect(result).toMatchObject({ kind: 'unavailable', reason: 'the capture was ended: the page that asked for it is gone' });
+      expect(state(sleeper.pid!)).toBe('T');
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
+
   it('through the contract: a malformed request is a ContractError and never reaches the tools', async () => {
     for (const request of [{ pid: python.pid }, { pid: String(python.pid), startedAtMs }, { pid: python.pid, startedAtMs, argv: ['gdb'] }, null]) {
       await expect(dispatchRequest(session, 'captureLiveStack', request)).rejects.toBeInstanceOf(ContractError);

@@ -98,6 +98,17 @@ describe.skipIf(!which('gdb'))('gdb', () => {
     expect(state(sleeper)).toBe('S');
   });
 
+  it('at the deadline a process the user had stopped (SIGSTOP) stays stopped', async () => {
+    const { LinuxLiveStackSource } = (await import(`${REPO_ROOT}dist/native/linux/live-stack-source.js`)) as typeof SourceModule;
+    const stopped = spawn('sleep', ['1000'], { stdio: 'ignore' });
+    children.push(stopped);
+    stopped.kill('SIGSTOP');
+    while (state(stopped.pid!) !== 'T') await new Promise((resolve) => setTimeout(resolve, 10));
+    const result: LiveStackResult = await new LinuxLiveStackSource({ deadlineMs: 1, path: pathWith('gdb') }).liveStack(stopped.pid!);
+    expect(result).toMatchObject({ kind: 'unavailable', tool: 'gdb', reason: 'gdb took longer than 1 ms and was ended' });
+    expect(state(stopped.pid!)).toBe('T');
+  });
+
   it.runIf(process.getuid?.() === 0)("another user's process: one line saying ptrace permission is needed, exit 1", async () => {
     const run = await runCli(['stack', String(sleeper)], { asUser: 'nobody' });
     expect(run.code).toBe(1);
