@@ -145,6 +145,11 @@ export function DetailsPanel() {
               {info.user ? ` · ${info.user}` : ''}
             </>
           )}
+          {!info && !processGone && details?.state !== 'loading' && details?.state !== 'error' && (
+            <span className="dim" data-testid="now-unread">
+              {details?.state === 'gone' ? 'The system has no process with this PID now; the row is what was last seen.' : 'Not read yet.'}
+            </span>
+          )}
         </dd>
       </dl>
       {details?.data && <ProcessFacts details={details.data} />}

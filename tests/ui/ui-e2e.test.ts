@@ -155,6 +155,14 @@ describe('holdwatch ui with 20,000 holders (the DEMO backend, ?demo=N)', () => {
     // Descending, the lowest pid (10000) comes last: only a rendered end of the list shows it.
     await page.locator('[role=row][data-pid="10000"]').last().waitFor();
     await screenshot(page, '07-demo-20000-scrolled-to-end');
+    // An invented process the system does not have: its "Now" row says so instead of standing empty.
+    await page.locator('[role=row][data-pid="10000"]').last().click();
+    await page
+      .getByTestId('details')
+      .getByTestId('now-unread')
+      .getByText('The system has no process with this PID now; the row is what was last seen.')
+      .waitFor();
+    await screenshot(page, '08-demo-details-now-unread');
   }, 60_000);
 });
 
