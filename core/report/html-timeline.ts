@@ -97,6 +97,9 @@ function rect(x: number, y: number, w: number, h: number, fill: string, extra = 
   return `<rect x="${x.toFixed(1)}" y="${y}" width="${Math.max(1.5, w).toFixed(1)}" height="${h}" fill="${fill}"${extra}/>`;
 }
 
+/** Why a holder seen only later in this test's process may still have been let go by its end. */
+const UNCONFIRMED_END = "its end is not confirmed: the test process went on before holdwatch's scan at the end was done";
+
 function testBar(record: RunRecord, scale: Scale, t: TestRecord, y: number): string {
   const endIso = t.endedAt ?? record.endedAt ?? t.startedAt;
   const x0 = scale.x(t.startedAt);
@@ -105,6 +108,7 @@ function testBar(record: RunRecord, scale: Scale, t: TestRecord, y: number): str
     t.name,
     `${outcomeLabel(t)}${phaseSummary(t) ? ` (${phaseSummary(t)})` : ''}`,
     `${offset(record, t.startedAt)}, ${formatDuration(timeMs(endIso) - timeMs(t.startedAt))}`,
+    ...(t.endUnconfirmed ? [UNCONFIRMED_END] : []),
   ].join('\n');
   const parts: string[] = [`<g class="test"><title>${html(tip)}</title>`];
   const times = t.phaseTimes;

@@ -50,6 +50,13 @@ describe('renderHtml content', () => {
     expect(page).toMatch(/<h1>Teardown of <code>tests\/<wbr>test_bridge.py::<wbr>test_shutdown<\/code> failed \(WinError 32\)/);
   });
 
+  it("says in a test's tooltip when its end went unconfirmed (the test process went on before the scan)", () => {
+    const record = loadRunRecord('pytest-winerror32');
+    record.tests[0] = { ...record.tests[0]!, endUnconfirmed: true };
+    const tips = [...svgOf(renderHtml(record)).matchAll(/<g class="test"><title>([^<]*)<\/title>/g)].map((m) => m[1]!);
+    expect(tips.filter((tip) => tip.includes('its end is not confirmed'))).toEqual([tips[0]]);
+  });
+
   it('draws every test, a lane per holder and a marker per failure', () => {
     const record = loadRunRecord('pytest-winerror32');
     const svg = svgOf(renderHtml(record));
