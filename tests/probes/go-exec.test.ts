@@ -62,12 +62,12 @@ afterEach(() => {
 
 interface GoTest {
   status: number | null;
-  /** stdout and stderr, durations and temp names made stable. */
+  /** stdout and stderr, durations, times and temp names made stable. */
   output: string;
 }
 
-function goTest(env: NodeJS.ProcessEnv): Promise<GoTest> {
-  const child = spawn('go', ['test', '-count=1', '-vet=off', '-v', '.'], {
+function goTest(env: NodeJS.ProcessEnv, verbosity = ['-v']): Promise<GoTest> {
+  const child = spawn('go', ['test', '-count=1', '-vet=off', ...verbosity, '.'], {
     cwd: module,
     env: { ...process.env, TMPDIR: join(scratch, 'tmp'), GOFLAGS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,12 +77,12 @@ function goTest(env: NodeJS.ProcessEnv): Promise<GoTest> {
   child.stderr.on('data', (d: Buffer) => (output += d));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, output: output.replace(/\d+\.\d+s/g, 'N.NNs') }));
+    child.on('close', (status) => resolve({ status, output: output.replace(/\d+\.\d+s/g, 'N.NNs').replace(/"Time":"[^"]*"|"Elapsed":[\d.]+/g, '') }));
   });
 }
 
-const throughExec = (boundary: string, extra: NodeJS.ProcessEnv = {}) =>
-  goTest({ GOFLAGS: `-exec=${SCRIPT}`, HOLDWATCH_GO_EXEC_BIN: join(scratch, 'cache', 'holdwatch-go-exec'), HOLDWATCH_BOUNDARY: boundary, ...extra });
+const throughExec = (boundary: string, extra: NodeJS.ProcessEnv = {}, verbosity?: string[]) =>
+  goTest({ GOFLAGS: `-exec=${SCRIPT}`, HOLDWATCH_GO_EXEC_BIN: join(scratch, 'cache', 'holdwatch-go-exec'), HOLDWATCH_BOUNDARY: boundary, ...extra }, verbosity);
 
 function fdsOf(pid: number): string[] {
   return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
@@ -154,7 +154,8 @@ describe("holdwatch's go test -exec program", () => {
 });
 
 describe.skipIf(spawnSync('strace', ['-V']).status !== 0)("holdwatch's go test -exec program with strace (the syscall ledger)", () => {
-  const underStrace = (logDir: string, extra: NodeJS.ProcessEnv = {}) => throughExec('', { HOLDWATCH_STRACE: 'strace', HOLDWATCH_PROBE_LOG: logDir, ...extra });
+  const underStrace = (logDir: string, extra: NodeJS.ProcessEnv = {}, verbosity?: string[]) =>
+    throughExec('', { HOLDWATCH_STRACE: 'strace', HOLDWATCH_PROBE_LOG: logDir, ...extra }, verbosity);
   const ledgers = (logDir: string) => readdirSync(logDir).filter((n) => /^strace-\d+-\d+\.ledger$/.test(n));
 
   it("runs the binary under strace, go test printing and exiting as it would have, and leaves the binary's ledger beside the probes' logs", async () => {
@@ -166,6 +167,20 @@ describe.skipIf(spawnSync('strace', ['-V']).status !== 0)("holdwatch's go test -
     expect(text.split('\n')[0]).toMatch(/^\d+ +\d+\.\d{6} execve\(".*leak\.test", .* = 0$/);
     expect(text).toMatch(/write\(1<[^>]*>, "=== RUN   TestLeaks\\n", \d+\) = \d+/);
     expect(text).toMatch(/openat\(AT_FDCWD<[^>]*>, ".*\/TestLeaks\d+\/001\/held\.txt", .*\) = \d+<.*held\.txt>/);
+  }, 120_000);
+
+  it("traces a quiet binary's opens but not its writes, which carry no test lines without -v; -json's are traced", async () => {
+    const ledgerOf = async (verbosity: string[]) => {
+      const logDir = mkdtempSync(join(scratch, 'probes-'));
+      const plain = await goTest({}, verbosity);
+      expect(await underStrace(logDir, {}, verbosity)).toEqual(plain);
+      const [ledger] = ledgers(logDir);
+      return readFileSync(join(logDir, ledger!), 'utf8');
+    };
+    const quiet = await ledgerOf([]);
+    expect(quiet).toMatch(/openat\(AT_FDCWD<[^>]*>, ".*\/TestLeaks\d+\/001\/held\.txt", .*\) = \d+<.*held\.txt>/);
+    expect(quiet).not.toMatch(/ write\(/);
+    expect(await ledgerOf(['-json'])).toMatch(/write\(1<[^>]*>, ".*=== RUN   TestLeaks\\n", \d+\) = \d+/);
   }, 120_000);
 
   it('a binary killed by a signal is reported by go test the same way under strace', async () => {

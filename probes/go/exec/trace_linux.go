@@ -16,7 +16,7 @@ import (
 
 // A `?` lets an architecture without the old calls (arm64: no open, fork, rename...) run it too.
 const ledgerCalls = "?open,openat,?openat2,?creat,close,dup,?dup2,dup3,fcntl,clone,?clone3,?fork,?vfork,execve," +
-	"exit_group,?unlink,unlinkat,?rmdir,?rename,renameat,?renameat2,write"
+	"exit_group,?unlink,unlinkat,?rmdir,?rename,renameat,?renameat2"
 
 // runTraced runs the binary under strace and ends this program as the binary ended, when holdwatch
 // named a strace and a place for its ledger; it returns when strace never ran the binary (ptrace not
@@ -27,8 +27,14 @@ func runTraced(program string, args []string) {
 		return
 	}
 	ledger := filepath.Join(logDir, fmt.Sprintf("strace-%d-%d.ledger", os.Getpid(), time.Now().UnixNano()/int64(time.Millisecond)))
+	calls := ledgerCalls
+	// Its writes are read for its test lines (`=== RUN`, `--- PASS`) alone, which it prints only when
+	// verbose; each traced call stops the binary twice, so a quiet binary's writes are not traced.
+	if isVerbose(args) {
+		calls += ",write"
+	}
 	// -y names each fd's file; -s keeps a write's test lines whole; signals (Go's SIGURG) are not kept.
-	flags := []string{"-f", "--seccomp-bpf", "-ttt", "-y", "-qq", "-s", "4096", "-e", "signal=none", "-e", "trace=" + ledgerCalls, "-o", ledger, "--", program}
+	flags := []string{"-f", "--seccomp-bpf", "-ttt", "-y", "-qq", "-s", "4096", "-e", "signal=none", "-e", "trace=" + calls, "-o", ledger, "--", program}
 	cmd := exec.Command(strace, append(flags, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
@@ -61,6 +67,21 @@ func isTestBinary(args []string) bool {
 		}
 	}
 	return false
+}
+
+// isVerbose: -test.v as go test -v (`=true`) and -json (`=test2json`) pass it, and bare; not `=false`.
+func isVerbose(args []string) bool {
+	verbose := false
+	for _, arg := range args {
+		flag := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+		if flag == "test.v" {
+			verbose = true
+		} else if strings.HasPrefix(flag, "test.v=") {
+			value := flag[len("test.v="):]
+			verbose = value != "false" && value != "0" && value != "f" && value != "F" && value != "FALSE" && value != "False"
+		}
+	}
+	return verbose
 }
 
 // ranProgram: the ledger begins with the binary's own successful execve, so strace did run it.
