@@ -33,12 +33,22 @@ const RESUMED = /^<\.\.\. (\w+) resumed>(.*)$/;
 const WHOLE = /^(\w+)\((.*)$/;
 const END = /^\+\+\+ (exited|killed) /;
 
-/** Splits `args) = 3</x>` at the last `) = ` (strace pads it to a column: `exit_group(0)   = ?`). */
+/** Where the last `) = ` is (strace pads it to a column: `exit_group(0)   = ?`): `)`'s index and the result's. */
+function lastResultMark(rest: string): { close: number; result: number } | null {
+  for (let equals = rest.lastIndexOf(' = '); equals !== -1; equals = rest.lastIndexOf(' = ', equals - 1)) {
+    let close = equals;
+    while (close > 0 && rest[close - 1] === ' ') close--;
+    if (close > 0 && rest[close - 1] === ')') return { close: close - 1, result: equals + 3 };
+  }
+  return null;
+}
+
+/** Splits `args) = 3</x>` at the last `) = `. */
 function splitResult(rest: string): { args: string; result: number | null; resultPath: string | null } | null {
-  const found = [...rest.matchAll(/\) += /g)].at(-1);
-  if (found === undefined) return null;
-  const args = rest.slice(0, found.index);
-  const tail = rest.slice(found.index + found[0].length);
+  const found = lastResultMark(rest);
+  if (found === null) return null;
+  const args = rest.slice(0, found.close);
+  const tail = rest.slice(found.result);
   if (tail.startsWith('?')) return { args, result: null, resultPath: null };
   const m = /^(-?\d+|0x[0-9a-f]+)(?:<(.*)>)?/.exec(tail);
   if (!m) return null;
@@ -55,17 +65,18 @@ export function parseStraceLines(text: string): TracedLine[] {
     const tid = Number(m[1]);
     const atMs = Number(m[2]) * 1000 + Number(m[3]) / 1000;
     const body = m[4]!;
-    const end = END.exec(body);
+    // Most lines are whole calls: the rarer shapes are tested for only where their first or last characters say so.
+    const end = body.startsWith('+++') ? END.exec(body) : null;
     if (end) {
       out.push({ tid, atMs, end: end[1] as 'exited' | 'killed' });
       continue;
     }
-    const unfinished = UNFINISHED.exec(body);
+    const unfinished = body.endsWith('...>') ? UNFINISHED.exec(body) : null;
     if (unfinished) {
       pending.set(tid, { name: unfinished[1]!, args: unfinished[2]! });
       continue;
     }
-    const resumed = RESUMED.exec(body);
+    const resumed = body.startsWith('<...') ? RESUMED.exec(body) : null;
     let name: string;
     let rest: string;
     if (resumed) {
@@ -112,6 +123,12 @@ export function firstStringArg(args: string): string | null {
     } else out += next;
   }
   return out; // cut by -s: what was printed
+}
+
+/** The fd a call's first argument names (`3</tmp/x>`, `3`), read without splitting the others. */
+export function firstFd(args: string): number | null {
+  const m = /^\s*(-?\d+)(?=<|,|\s*$)/.exec(args);
+  return m ? Number(m[1]) : null;
 }
 
 /** The path -y prints for the argument fd at `index` (`3</tmp/x>`, `AT_FDCWD</cwd>`), and its number. */

@@ -6,7 +6,7 @@
 // open names all of them (`among`) and no test. Pure: the ledger's text in, records out.
 import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
 import { goTestMarks } from './go-test-marks.js';
-import { fdArg, firstStringArg, parseStraceLines, splitArgs, type TracedCall } from './strace-lines.js';
+import { fdArg, firstFd, firstStringArg, parseStraceLines, splitArgs, type TracedCall } from './strace-lines.js';
 
 export interface LedgerOptions {
   /** The traced program's parent as the run knows it (the ledger starts at the program's own exec). */
@@ -140,13 +140,13 @@ class LedgerReplay {
       const path = call.resultPath ?? stringAt(call.args, call.name === 'open' || call.name === 'creat' ? 0 : 1);
       if (path !== null) this.open(life, call, call.result!, join(life.cwd, path) ?? path, /O_CLOEXEC/.test(call.args), call.name);
     } else if (call.name === 'close') {
-      const fd = fdArg(call.args, 0).fd;
+      const fd = life.fds.size === 0 ? null : firstFd(call.args);
       if (fd !== null) this.close(life, call, fd);
     } else if ((DUPS.has(call.name) || (call.name === 'fcntl' && /F_DUPFD/.test(call.args))) && ok) {
-      const from = life.fds.get(fdArg(call.args, 0).fd ?? -1);
+      const from = life.fds.get(firstFd(call.args) ?? -1);
       if (from) this.open(life, call, call.result!, from.path, /O_CLOEXEC|F_DUPFD_CLOEXEC/.test(call.args), call.name);
     } else if (call.name === 'fcntl' && /F_SETFD/.test(call.args) && ok) {
-      const entry = life.fds.get(fdArg(call.args, 0).fd ?? -1);
+      const entry = life.fds.get(firstFd(call.args) ?? -1);
       if (entry) entry.cloexec = /FD_CLOEXEC/.test(call.args);
     } else if (FORKS.has(call.name) && ok && call.result! > 0 && !/CLONE_THREAD/.test(call.args)) this.lifeOf(call.result!, call);
     else if (DELETES.has(call.name) && call.result === 0) this.deleted(call, life);
@@ -220,7 +220,7 @@ class LedgerReplay {
   }
 
   private mark(call: TracedCall, life: Life): void {
-    if (life.process.pid !== this.root || fdArg(call.args, 0).fd !== 1 || call.result === null || call.result <= 0) return;
+    if (life.process.pid !== this.root || firstFd(call.args) !== 1 || call.result === null || call.result <= 0) return;
     for (const { mark, test } of goTestMarks(firstStringArg(call.args) ?? '')) {
       if (mark === 'pause') this.paused.add(test);
       else if (mark === 'cont') this.paused.delete(test);
@@ -251,6 +251,7 @@ class LedgerReplay {
   }
 
   private deleted(call: TracedCall, life: Life): void {
+    if (this.openNow.size === 0) return; // a delete is recorded only where it hits a held path
     for (const path of deletedPaths(call, life.cwd)) {
       const held = [...this.openNow.entries()].filter(([, o]) => o.record.path === path || o.record.path.startsWith(`${path}/`));
       for (const [, o] of held) o.unlinked = true;
