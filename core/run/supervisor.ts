@@ -121,14 +121,15 @@ export class RunSupervisor {
 
   /**
    * A test event read from the command's output (go test -json and -v, TAP): nothing waits for holdwatch
-   * there, so a test's end gets a scan of the run's processes at once, the nearest to its end there is.
+   * there, so a test's end gets a scan of the run's processes at once, the nearest to its end there is;
+   * not when `ledgered`: a syscall ledger of the process that ran it says what was open at that end.
    */
-  outputTestEvent(event: TestEvent): void {
+  outputTestEvent(event: TestEvent, ledgered = false): void {
     // A probe inside the runner reports its tests (mocha and jest through the Node preload, under
     // `npm test` too): the same tests read from stdout would be counted twice.
     if (this.testsFromProbe) return;
     this.testEvent(event);
-    if (event.type === 'test-end' && this.watcher) this.watcher.scanNow({ full: false }).catch(this.options.onError);
+    if (event.type === 'test-end' && !ledgered && this.watcher) this.watcher.scanNow({ full: false }).catch(this.options.onError);
   }
 
   /** The runner table knows this runner's tests are reported by a probe, before any of them starts. */

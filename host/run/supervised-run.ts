@@ -25,6 +25,7 @@ import { runEnvironment } from './run-env.js';
 import type { EventsTail } from './events-tail.js';
 import { checkReportTargets, type ReportTargets } from './run-reports.js';
 import { newRunId, RunRecording } from './run-recording.js';
+import { goLedgerWritten } from './runners/go-exec.js';
 import { prepareForRunners } from './runners/prepare.js';
 import { PROBES_DIR } from '../install-paths.js';
 import { systemClock } from '../system-clock.js';
@@ -344,12 +345,15 @@ function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }:
   const child = spawn(command[0]!, command.slice(1), { stdio: [io.stdin, 'pipe', 'pipe'], env, cwd, detached: ownGroup });
   supervisor.attach(child.pid ?? -1);
   const exited = new Promise<number>((resolve, reject) => {
-    const stdoutReader = new CommandOutputReader(new SniffingParser(command.join(' '), systemClock, tapParser));
+    const parser = new SniffingParser(command.join(' '), systemClock, tapParser);
+    const stdoutReader = new CommandOutputReader(parser);
+    const goLedger = goLedgerWritten(env);
     const feed = (parsed: ParsedOutput) => {
       // A probe inside the runner writes a test's start before the runner prints anything of it: read
       // the events file first, so the supervisor knows the probe reports these tests (mocha under npm).
       if (parsed.events.length > 0) readProbeEvents();
-      for (const event of parsed.events) supervisor.outputTestEvent(event);
+      const ledgered = parsed.events.length > 0 && (parser.kind === 'go-test-json' || parser.kind === 'go-test-v') && goLedger();
+      for (const event of parsed.events) supervisor.outputTestEvent(event, ledgered);
       for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
     };
     const stderrLines = new FailureLineFilter();

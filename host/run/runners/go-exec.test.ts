@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { commandLineOf } from './command-line.js';
-import { goExecEnvironment, isGoTestBinary, onPath, prepareGoExec, throughExitStop } from './go-exec.js';
+import { goExecEnvironment, goLedgerOn, goLedgerWritten, isGoTestBinary, onPath, prepareGoExec, throughExitStop } from './go-exec.js';
 import type { RunnerContext } from './runner.js';
 
 const probesDir = join(import.meta.dirname, '../../../probes');
@@ -39,6 +39,31 @@ describe('goExecEnvironment', () => {
     expect(goExecEnvironment({ PATH: straceDir, HOLDWATCH_STRACE: '/opt/strace' }, '/data', linux).HOLDWATCH_STRACE).toBe('/opt/strace');
     expect(goExecEnvironment({ PATH: straceDir, HOLDWATCH_STRACE: '' }, '/data', linux)).not.toHaveProperty('HOLDWATCH_STRACE');
     rmSync(straceDir, { recursive: true });
+  });
+
+  it("says the ledger is on only for holdwatch's own -exec with a strace and a log dir, the probes not disabled", () => {
+    const log = { HOLDWATCH_PROBE_LOG: '/data/runs/r.probes' };
+    const run = (base: NodeJS.ProcessEnv) => ({ ...base, ...log, ...goExecEnvironment(base, '/data', linux) });
+    expect(goLedgerOn(run({ HOLDWATCH_STRACE: '/usr/bin/strace' }), probesDir)).toBe(true);
+    expect(goLedgerOn(run({ HOLDWATCH_STRACE: '/usr/bin/strace', GOFLAGS: '-mod=mod' }), probesDir)).toBe(true);
+    expect(goLedgerOn(run({ HOLDWATCH_STRACE: '' }), probesDir)).toBe(false);
+    expect(goLedgerOn(run({ HOLDWATCH_STRACE: '/usr/bin/strace', GOFLAGS: '-exec=wine' }), probesDir)).toBe(false);
+    expect(goLedgerOn(run({ HOLDWATCH_STRACE: '/usr/bin/strace', HOLDWATCH_PROBE_DISABLED: '1' }), probesDir)).toBe(false);
+    expect(goLedgerOn({ ...goExecEnvironment({ HOLDWATCH_STRACE: '/usr/bin/strace' }, '/data', linux) }, probesDir)).toBe(false);
+  });
+
+  it('says a ledger is written once strace has begun one in the log dir, and from then on', () => {
+    scratch = mkdtempSync(join(tmpdir(), 'hw-go-ledger-'));
+    const env = { HOLDWATCH_PROBE_LOG: scratch, ...goExecEnvironment({ HOLDWATCH_STRACE: '/usr/bin/strace' }, '/data', linux) };
+    const written = goLedgerWritten(env, probesDir);
+    writeFileSync(join(scratch, '123.jsonl'), '');
+    expect(written()).toBe(false);
+    writeFileSync(join(scratch, 'strace-123-1796455048214.ledger'), '');
+    expect(written()).toBe(true);
+    rmSync(join(scratch, 'strace-123-1796455048214.ledger'));
+    expect(written()).toBe(true);
+    expect(goLedgerWritten({ ...env, HOLDWATCH_STRACE: '' }, probesDir)()).toBe(false);
+    expect(goLedgerWritten({ ...env, HOLDWATCH_PROBE_LOG: join(scratch, 'gone') }, probesDir)()).toBe(false);
   });
 
   it('on Windows names the built program itself (no script runs there), and only once it is built', () => {

@@ -10,7 +10,7 @@
 // opened each file and whether it was still open at that test's end, which no scan of a 1 ms test can.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { shortPathOf } from '../../../native/index.js';
 import { PROBES_DIR } from '../../install-paths.js';
@@ -73,6 +73,36 @@ export function goExecEnvironment(
   const env = withExec(base, join(probesDir, 'go/holdwatch-go-exec'));
   if (env.GOFLAGS === undefined) return {};
   return { ...env, HOLDWATCH_GO_EXEC_BIN: bin, ...(strace === null ? {} : { HOLDWATCH_STRACE: strace }) };
+}
+
+/**
+ * A run's environment has Go's test binaries write a syscall ledger (holdwatch's -exec program under
+ * strace, as probes/go/exec/trace_linux.go decides): what was open at each of their tests' ends is read
+ * from it, not from a scan made when go test prints the end.
+ */
+export function goLedgerOn(env: NodeJS.ProcessEnv, probesDir = PROBES_DIR): boolean {
+  const exec = /(?:^|\s)-exec=(\S+)$/.exec(env.GOFLAGS ?? '')?.[1];
+  return Boolean(env.HOLDWATCH_STRACE && env.HOLDWATCH_PROBE_LOG) && env.HOLDWATCH_PROBE_DISABLED !== '1' && exec === join(probesDir, 'go/holdwatch-go-exec');
+}
+
+/**
+ * Asks whether a ledger is being written: goLedgerOn, and strace has begun one (it creates the file
+ * before it runs the binary; where ptrace is refused, none is left and test ends are scanned as before).
+ * Once one was seen, the answer stays yes for the run.
+ */
+export function goLedgerWritten(env: NodeJS.ProcessEnv, probesDir = PROBES_DIR): () => boolean {
+  if (!goLedgerOn(env, probesDir)) return () => false;
+  const logDir = env.HOLDWATCH_PROBE_LOG!;
+  let seen = false;
+  return () => (seen ||= hasLedger(logDir));
+}
+
+function hasLedger(logDir: string): boolean {
+  try {
+    return readdirSync(logDir).some((name) => /^strace-\d+-\d+\.ledger$/.test(name));
+  } catch {
+    return false; // no log dir: no ledger
+  }
 }
 
 /** GOFLAGS with `-exec=<program>` added, or {} when the user named one or GOFLAGS cannot carry the path. */
