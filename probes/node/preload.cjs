@@ -31,7 +31,7 @@ const { onTestStarted, onTestEnded, onScopeEnded, onExit, openTimeline } = requi
 const { wrapFs } = require('./wrap-fs.cjs');
 const { wrapChildProcess, wrapChdir } = require('./wrap-processes.cjs');
 const { trackRunnerTests } = require('./runners/index.cjs');
-const { watchedPrefixes } = require('./self-inventory.cjs');
+const { SelfInventory, watchedPrefixes } = require('./self-inventory.cjs');
 
 function start() {
   const dir = process.env.HOLDWATCH_PROBE_LOG;
@@ -57,6 +57,7 @@ function start() {
   // told which test made it, and each test's end which of its opens are still open then (the leak,
   // seen from inside, however short the test).
   state.watched = watchedPrefixes(process.env);
+  if (state.watched.length > 0) state.inventory = new SelfInventory(state.watched, original);
   state.listedAtMs = Date.now();
   const tracker = trackRunnerTests(process.env, process.argv[1], onTestStarted, onTestEnded, onScopeEnded);
   if (tracker !== null) {

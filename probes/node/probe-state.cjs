@@ -31,6 +31,7 @@ const original = {
   writeSync: fs.writeSync,
   closeSync: fs.closeSync,
   fstatSync: fs.fstatSync,
+  statSync: fs.statSync,
 };
 
 function noTest() {
@@ -61,6 +62,8 @@ const state = {
   currentScope: noTest,
   /** The watched dirs, each ending in a separator: what the self-inventory lists. */
   watched: [],
+  /** The lister of this process's own descriptors under the watched dirs (self-inventory.cjs). */
+  inventory: null,
   /** When this process last listed its own descriptors (a native open found then was made after the one before). */
   listedAtMs: 0,
   /** The chdir record of the working directory, while it lies under a watched dir. */

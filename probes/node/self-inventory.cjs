@@ -2,9 +2,18 @@
 // The test process's own list of what it holds under the watched dirs, read from inside at a scope's
 // start and end: /proc/self/fd's links name every descriptor, whoever opened it (a native addon such
 // as better-sqlite3, a WASM VFS, fs calls the probe does not wrap). The working directory is the
-// probe's process.chdir wrapper's to follow. Reading it takes a readlink per descriptor, no round trip to holdwatch, so a
-// loaded machine does not multiply its cost. Linux only: elsewhere `listHeld` returns null and the run
-// falls back to holdwatch's scans.
+// probe's process.chdir wrapper's to follow. No round trip to holdwatch, so a loaded machine does not
+// multiply its cost. Linux only: elsewhere `held` returns null and the run falls back to holdwatch's
+// scans.
+//
+// A test process keeps a score of descriptors from test to test, nearly all pipes, sockets and
+// anonymous inodes (the runner's channels, the event loop's epoll and eventfds), and a readlink through
+// /proc costs four times an fstat. A descriptor whose link named no path (`pipe:[…]`, `socket:[…]`,
+// `anon_inode:…`) names none while fstat finds the same (dev, inode) there: such inodes never gain a
+// path. So those are fstat'ed, not read again; a descriptor with a path is read at every listing (a
+// rename moves it in or out). And since Linux 6.2 a stat of /proc/self/fd gives the number of open
+// descriptors: when it is the number the last listing found, and each of those is still open as it
+// was, no descriptor can be new, and the directory is not read at all.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -26,33 +35,123 @@ function isWatched(prefixes, p) {
   return prefixes.some((prefix) => p.startsWith(prefix) || p + '/' === prefix);
 }
 
-/**
- * Every descriptor of this process on a path at or under a watched dir; `skip` are the probe's own
- * descriptors. Null where /proc is not there to ask.
- */
-function listHeld(prefixes, skip, readdirSync = fs.readdirSync, readlinkSync = fs.readlinkSync) {
-  if (process.platform !== 'linux' || prefixes.length === 0) return null;
-  let names;
+/** Reads a descriptor's link: its file (null for a pipe, a socket, an anonymous inode); null when closed. */
+function readTarget(calls, fd) {
+  let link;
   try {
-    names = readdirSync(FD_DIR);
+    link = calls.readlinkSync(`${FD_DIR}/${fd}`);
   } catch {
-    return null;
+    return null; // the listing's own descriptor, or one closed since
   }
-  const fds = [];
-  for (const name of names) {
-    const fd = Number(name);
-    if (skip.includes(fd)) continue;
-    let target;
-    try {
-      target = readlinkSync(`${FD_DIR}/${name}`);
-    } catch {
-      continue; // the listing's own descriptor, or one closed since
-    }
-    const deleted = target.endsWith(DELETED);
-    const file = deleted ? target.slice(0, -DELETED.length) : target;
-    if (file.startsWith('/') && isWatched(prefixes, file)) fds.push({ fd, path: file, deleted });
-  }
-  return fds;
+  if (!link.startsWith('/')) return { file: null, deleted: false };
+  const deleted = link.endsWith(DELETED);
+  return { file: deleted ? link.slice(0, -DELETED.length) : link, deleted };
 }
 
-module.exports = { isWatched, listHeld, watchedPrefixes };
+function sameInode(calls, fd, entry) {
+  try {
+    const stat = calls.fstatSync(fd);
+    return stat.ino === entry.ino && stat.dev === entry.dev;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One process's lister of its own descriptors under `prefixes`; `calls` are the fs functions it uses
+ * (the probe passes those it took before wrapping any).
+ */
+class SelfInventory {
+  constructor(prefixes, calls = fs) {
+    this.prefixes = prefixes;
+    this.calls = calls;
+    // fd -> what the last listing found there: { dev, ino } for a descriptor with no path, `true` for
+    // one with a path (read again each time), `false` for one of the probe's own.
+    this.known = new Map();
+  }
+
+  /**
+   * Every descriptor of this process on a path at or under a watched dir; `skip` are the probe's own
+   * descriptors. Null where /proc is not there to ask.
+   */
+  held(skip) {
+    if (process.platform !== 'linux' || this.prefixes.length === 0) return null;
+    if (this.known.size > 0 && this.openCount() === this.known.size && this.unchangedSince(skip)) {
+      const found = this.rereadPaths();
+      if (found !== null) return found;
+    }
+    return this.listAll(skip);
+  }
+
+  /** Still open as the last listing found it, for every descriptor that listing found. */
+  unchangedSince(skip) {
+    for (const [fd, entry] of this.known) {
+      if (entry === false) {
+        if (!skip.includes(fd)) return false;
+      } else if (entry !== true && !sameInode(this.calls, fd, entry)) return false;
+    }
+    return true;
+  }
+
+  /** The last listing's descriptors with a path, read again; null when one has closed since. */
+  rereadPaths() {
+    const found = [];
+    for (const [fd, entry] of this.known) {
+      if (entry !== true) continue;
+      const target = readTarget(this.calls, fd);
+      if (target === null) return null;
+      if (target.file !== null && isWatched(this.prefixes, target.file)) found.push({ fd, path: target.file, deleted: target.deleted });
+    }
+    return found;
+  }
+
+  openCount() {
+    try {
+      return this.calls.statSync(FD_DIR).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  listAll(skip) {
+    let names;
+    try {
+      names = this.calls.readdirSync(FD_DIR);
+    } catch {
+      return null;
+    }
+    const last = this.known;
+    this.known = new Map();
+    const found = [];
+    for (const name of names) {
+      const fd = Number(name);
+      if (skip.includes(fd)) {
+        this.known.set(fd, false);
+        continue;
+      }
+      const entry = last.get(fd);
+      if (entry !== undefined && entry !== true && entry !== false && sameInode(this.calls, fd, entry)) {
+        this.known.set(fd, entry);
+        continue;
+      }
+      const target = readTarget(this.calls, fd);
+      if (target === null) continue;
+      if (target.file !== null) {
+        this.known.set(fd, true);
+        if (isWatched(this.prefixes, target.file)) found.push({ fd, path: target.file, deleted: target.deleted });
+      } else this.rememberInode(fd);
+    }
+    return found;
+  }
+
+  rememberInode(fd) {
+    try {
+      const stat = this.calls.fstatSync(fd);
+      this.known.set(fd, { dev: stat.dev, ino: stat.ino });
+    } catch {
+      // closed since
+    }
+  }
+}
+
+module.exports = { isWatched, SelfInventory, watchedPrefixes };

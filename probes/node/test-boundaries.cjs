@@ -9,7 +9,6 @@ const { original, state, listedByFd, writtenByFd } = require('./probe-state.cjs'
 const { schedule, flush, toPath } = require('./probe-log.cjs');
 const { openRecords } = require('./records.cjs');
 const { checkWatchedHandles } = require('./file-handles.cjs');
-const { listHeld } = require('./self-inventory.cjs');
 
 function onTestStarted(name, startedAtMs) {
   if (state.disabled) return;
@@ -82,8 +81,8 @@ function timelineEvent(event) {
  * test, in the scope running then; one gone since is closed.
  */
 function listOwnHolds(test) {
-  if (state.watched.length === 0) return;
-  const held = listHeld(state.watched, [state.logFd, state.timelineFd], original.readdirSync, original.readlinkSync);
+  if (state.inventory === null) return;
+  const held = state.inventory.held([state.logFd, state.timelineFd]);
   if (held === null) return;
   const now = Date.now();
   const seen = new Set();

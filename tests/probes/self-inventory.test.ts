@@ -1,0 +1,85 @@
+// The Node probe's self-inventory in this very process, on real descriptors: what it skips reading
+// again (a descriptor with no path whose inode is unchanged; the whole directory while the count of
+// open descriptors and each one's identity hold) must never hide a descriptor that now names a file
+// under the watched dir.
+import { closeSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+interface Held {
+  fd: number;
+  path: string;
+  deleted: boolean;
+}
+const { SelfInventory } = createRequire(import.meta.url)('../../probes/node/self-inventory.cjs') as {
+  SelfInventory: new (prefixes: string[]) => { held(skip: number[]): Held[] | null };
+};
+
+const root = mkdtempSync(join(tmpdir(), 'hw-self-inventory-'));
+const watched = join(root, 'watched');
+const outside = join(root, 'outside');
+mkdirSync(watched);
+mkdirSync(outside);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const listen = (server: Server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+const pathsOf = (held: Held[] | null) => held?.map((h) => h.path).sort();
+
+describe.runIf(process.platform === 'linux')('Node self-inventory', () => {
+  it('lists a file opened under the watched dir in place of a socket the last listing found', async () => {
+    // The socket has no path: the listing after it checks its inode, not its link. Closed, and a file
+    // opened under the dir (at its number, the lowest free): the count is as before, the inode is not.
+    const inventory = new SelfInventory([watched + '/']);
+    const server = createServer();
+    await listen(server);
+    expect(inventory.held([])).toEqual([]);
+    expect(inventory.held([])).toEqual([]);
+    await close(server);
+    const file = join(watched, 'after-socket.db');
+    const fd = openSync(file, 'w');
+    try {
+      expect(inventory.held([])).toEqual([{ fd, path: file, deleted: false }]);
+    } finally {
+      closeSync(fd);
+    }
+    expect(inventory.held([])).toEqual([]);
+  });
+
+  it('lists a file held outside once it is renamed in, and drops it once renamed out', () => {
+    const inventory = new SelfInventory([watched + '/']);
+    const away = join(outside, 'moving.txt');
+    const inside = join(watched, 'moving.txt');
+    writeFileSync(away, 'x');
+    const fd = openSync(away, 'r');
+    try {
+      expect(inventory.held([])).toEqual([]);
+      expect(inventory.held([])).toEqual([]);
+      renameSync(away, inside);
+      expect(pathsOf(inventory.held([]))).toEqual([inside]);
+      renameSync(inside, away);
+      expect(inventory.held([])).toEqual([]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('names an unlinked file as deleted, and skips the descriptors it is told are the probe’s', () => {
+    const inventory = new SelfInventory([watched + '/']);
+    const kept = join(watched, 'kept.txt');
+    const own = join(watched, 'own.log');
+    const fd = openSync(kept, 'w');
+    const ownFd = openSync(own, 'w');
+    try {
+      expect(inventory.held([ownFd])).toEqual([{ fd, path: kept, deleted: false }]);
+      rmSync(kept);
+      expect(inventory.held([ownFd])).toEqual([{ fd, path: kept, deleted: true }]);
+    } finally {
+      closeSync(fd);
+      closeSync(ownFd);
+    }
+  });
+});
