@@ -4,7 +4,6 @@
 // that inbox exists (holdwatch creates it), so a user without holdwatch pays one stat() and no file.
 // The data dir is found as host/data-dir.ts finds it; keep the two in step.
 import { closeSync, constants, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -34,7 +33,7 @@ export function openAnnounced({ pid, argv, runner }) {
   try {
     const inbox = inboxDir();
     if (!statSync(inbox, { throwIfNoEntry: false })?.isDirectory()) return null;
-    const path = join(inbox, `${pid}-${randomBytes(4).toString('hex')}.jsonl`);
+    const path = join(inbox, `${pid}-${randomHex8()}.jsonl`);
     fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o644);
     // One write, so holdwatch never sees half a header.
     writeSync(fd, `${JSON.stringify({ type: 'announce', pid, cwd: process.cwd(), argv, runner, atMs: Date.now() })}\n`);
@@ -49,6 +48,16 @@ export function openAnnounced({ pid, argv, runner }) {
     }
     return null;
   }
+}
+
+/**
+ * A name's random part. Not node:crypto, whose load costs the test runner's process more than the whole
+ * announcement: the name needs only to differ from another process's, and O_EXCL refuses a clash.
+ */
+function randomHex8() {
+  return Math.floor(Math.random() * 0x100000000)
+    .toString(16)
+    .padStart(8, '0');
 }
 
 /**

@@ -14,6 +14,7 @@
 // (what the Node preload calls it inside that file's process); it is written when it completes,
 // started when it was dequeued. A file with tests is not a test of ours.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { Transform } from 'node:stream';
 import { openEventsFile } from '../holdwatch-announce.mjs';
 
 function openEvents(path) {
@@ -39,8 +40,12 @@ function detailOf(data) {
     .slice(0, 500);
 }
 
-export default async function* holdwatchReporter(source) {
-  const events = openEvents(process.env.HOLDWATCH_EVENTS);
+/**
+ * The reporter's state and its handling of one event of Node's TestsStream; `end` writes the run's end.
+ * A Transform, not an async generator: Node pipes every event of the run to each reporter, and a
+ * generator pays a promise round trip per event, which a run of short tests multiplies.
+ */
+function timelineWriter(events) {
   const stacks = new Map(); // file -> names by nesting level
   let live = false;
   let failed = false;
@@ -75,38 +80,58 @@ export default async function* holdwatchReporter(source) {
     events.emit({ type: 'test-start', name, atMs: fileStartedAtMs.get(data.file) });
     ended(data, name);
   };
-  try {
-    events.emit({ type: 'run-start', name: 'node --test' });
-    for await (const { type, data } of source) {
+  const onEvent = ({ type, data }) => {
+    if (!data || typeof data.name !== 'string') return;
+    // In --test mode each file is itself reported as a test named by its path: absolute up to
+    // Node 22, relative to the working directory from Node 24.
+    if (data.file && (data.name === data.file || resolve(data.name) === data.file)) {
+      if (type === 'test:dequeue') live = true;
+      fileEvent(type, data);
+      return;
+    }
+    if (data.file) filesWithTests.add(data.file);
+    if (type === 'test:dequeue') {
+      live = true;
+      began(data);
+    } else if (type === 'test:complete') {
+      ended(data);
+    } else if (!live && type === 'test:start') {
+      began(data);
+    } else if (!live && (type === 'test:pass' || type === 'test:fail')) {
+      ended(data);
+    }
+  };
+  const end = () => events.emit({ type: 'run-end', name: 'node --test', outcome: failed ? 'failed' : 'passed' });
+  return { onEvent, end };
+}
+
+function holdwatchReporter() {
+  const events = openEvents(process.env.HOLDWATCH_EVENTS);
+  events.emit({ type: 'run-start', name: 'node --test' });
+  const writer = timelineWriter(events);
+  return new Transform({
+    writableObjectMode: true,
+    transform(event, _encoding, callback) {
       try {
-        if (!data || typeof data.name !== 'string') continue;
-        // In --test mode each file is itself reported as a test named by its path: absolute up to
-        // Node 22, relative to the working directory from Node 24.
-        if (data.file && (data.name === data.file || resolve(data.name) === data.file)) {
-          if (type === 'test:dequeue') live = true;
-          fileEvent(type, data);
-          continue;
-        }
-        if (data.file) filesWithTests.add(data.file);
-        if (type === 'test:dequeue') {
-          live = true;
-          began(data);
-        } else if (type === 'test:complete') {
-          ended(data);
-        } else if (!live && type === 'test:start') {
-          began(data);
-        } else if (!live && (type === 'test:pass' || type === 'test:fail')) {
-          ended(data);
-        }
+        writer.onEvent(event);
       } catch {
         // a malformed event must not stop the run's reporting
       }
-    }
-    events.emit({ type: 'run-end', name: 'node --test', outcome: failed ? 'failed' : 'passed' });
-  } finally {
-    events.close();
-  }
+      callback();
+    },
+    flush(callback) {
+      writer.end();
+      events.close();
+      callback();
+    },
+    destroy(error, callback) {
+      events.close();
+      callback(error);
+    },
+  });
 }
+
+export default holdwatchReporter();
 
 /**
  * A test file by its path from the working directory, `/`-separated; one outside it by its whole path.
