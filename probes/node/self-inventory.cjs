@@ -10,8 +10,8 @@
 // anonymous inodes (the runner's channels, the event loop's epoll and eventfds), and a readlink through
 // /proc costs four times an fstat. A descriptor whose link named no path (`pipe:[…]`, `socket:[…]`,
 // `anon_inode:…`) names none while fstat finds the same (dev, inode) there: such inodes never gain a
-// path. So those are fstat'ed, not read again; a descriptor with a path is read at every listing (a
-// rename moves it in or out). And since Linux 6.2 a stat of /proc/self/fd gives the number of open
+// path. Nor does a character device under /dev (/dev/null, a tty) leave it. So those are fstat'ed, not
+// read again; any other descriptor with a path is read at every listing (a rename moves it in or out). And since Linux 6.2 a stat of /proc/self/fd gives the number of open
 // descriptors: when it is the number the last listing found, and each of those is still open as it
 // was, no descriptor can be new, and the directory is not read at all.
 const fs = require('node:fs');
@@ -19,6 +19,7 @@ const path = require('node:path');
 
 const FD_DIR = '/proc/self/fd';
 const DELETED = ' (deleted)';
+const DEVICES = '/dev/';
 
 /** The watched dirs as HOLDWATCH_WATCHED names them (path.delimiter-separated), each ending in a separator. */
 function watchedPrefixes(env) {
@@ -136,21 +137,26 @@ class SelfInventory {
       }
       const target = readTarget(this.calls, fd);
       if (target === null) continue;
-      if (target.file !== null) {
+      if (target.file === null) this.rememberInode(fd);
+      else if (isWatched(this.prefixes, target.file)) {
         this.known.set(fd, true);
-        if (isWatched(this.prefixes, target.file)) found.push({ fd, path: target.file, deleted: target.deleted });
-      } else this.rememberInode(fd);
+        found.push({ fd, path: target.file, deleted: target.deleted });
+      } else if (!target.file.startsWith(DEVICES) || !this.rememberInode(fd, true)) this.known.set(fd, true);
     }
     return found;
   }
 
-  rememberInode(fd) {
+  /** Remembers `fd` by its inode (only if it is a character device, with `devicesOnly`); false when it is not. */
+  rememberInode(fd, devicesOnly = false) {
+    let stat;
     try {
-      const stat = this.calls.fstatSync(fd);
-      this.known.set(fd, { dev: stat.dev, ino: stat.ino });
+      stat = this.calls.fstatSync(fd);
     } catch {
-      // closed since
+      return true; // closed since
     }
+    if (devicesOnly && !stat.isCharacterDevice()) return false;
+    this.known.set(fd, { dev: stat.dev, ino: stat.ino });
+    return true;
   }
 }
 

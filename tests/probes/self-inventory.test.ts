@@ -2,6 +2,7 @@
 // again (a descriptor with no path whose inode is unchanged; the whole directory while the count of
 // open descriptors and each one's identity hold) must never hide a descriptor that now names a file
 // under the watched dir.
+import * as fs from 'node:fs';
 import { closeSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
@@ -14,8 +15,9 @@ interface Held {
   path: string;
   deleted: boolean;
 }
+type FsCalls = Pick<typeof fs, 'readdirSync' | 'readlinkSync' | 'fstatSync' | 'statSync'>;
 const { SelfInventory } = createRequire(import.meta.url)('../../probes/node/self-inventory.cjs') as {
-  SelfInventory: new (prefixes: string[]) => { held(skip: number[]): Held[] | null };
+  SelfInventory: new (prefixes: string[], calls?: FsCalls) => { held(skip: number[]): Held[] | null };
 };
 
 const root = mkdtempSync(join(tmpdir(), 'hw-self-inventory-'));
@@ -80,6 +82,31 @@ describe.runIf(process.platform === 'linux')('Node self-inventory', () => {
     } finally {
       closeSync(fd);
       closeSync(ownFd);
+    }
+  });
+
+  it('reads the link of a socket or of /dev/null once, while its descriptor holds the same inode', async () => {
+    // The real fs calls, with the links read counted: what the listings after the first skip.
+    const server = createServer();
+    await listen(server);
+    const devNull = openSync('/dev/null', 'r');
+    const socketFd = (server as unknown as { _handle: { fd: number } })._handle.fd;
+    const read: number[] = [];
+    const counting: FsCalls = {
+      ...fs,
+      readlinkSync: ((link: string) => {
+        read.push(Number(link.split('/').at(-1)));
+        return fs.readlinkSync(link);
+      }) as typeof fs.readlinkSync,
+    };
+    try {
+      const inventory = new SelfInventory([watched + '/'], counting);
+      for (let i = 0; i < 3; i++) expect(inventory.held([])).toEqual([]);
+      expect(read.filter((fd) => fd === devNull)).toEqual([devNull]);
+      expect(read.filter((fd) => fd === socketFd)).toEqual([socketFd]);
+    } finally {
+      closeSync(devNull);
+      await close(server);
     }
   });
 });
