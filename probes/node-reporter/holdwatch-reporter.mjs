@@ -40,11 +40,7 @@ function detailOf(data) {
     .slice(0, 500);
 }
 
-/**
- * The reporter's state and its handling of one event of Node's TestsStream; `end` writes the run's end.
- * A Transform, not an async generator: Node pipes every event of the run to each reporter, and a
- * generator pays a promise round trip per event, which a run of short tests multiplies.
- */
+/** The reporter's state and its handling of one event of Node's TestsStream; `end` writes the run's end. */
 function timelineWriter(events) {
   const stacks = new Map(); // file -> names by nesting level
   let live = false;
@@ -105,6 +101,10 @@ function timelineWriter(events) {
   return { onEvent, end };
 }
 
+/**
+ * A Transform that passes nothing on, not an async generator: Node pipes every event of the run to each
+ * reporter, and a generator pays a promise round trip per event, which a run of short tests multiplies.
+ */
 function holdwatchReporter() {
   const events = openEvents(process.env.HOLDWATCH_EVENTS);
   events.emit({ type: 'run-start', name: 'node --test' });
