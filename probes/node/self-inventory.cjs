@@ -11,9 +11,11 @@
 // /proc costs four times an fstat. A descriptor whose link named no path (`pipe:[…]`, `socket:[…]`,
 // `anon_inode:…`) names none while fstat finds the same (dev, inode) there: such inodes never gain a
 // path. Nor does a character device under /dev (/dev/null, a tty) leave it. So those are fstat'ed, not
-// read again; any other descriptor with a path is read at every listing (a rename moves it in or out). And since Linux 6.2 a stat of /proc/self/fd gives the number of open
-// descriptors: when it is the number the last listing found, and each of those is still open as it
-// was, no descriptor can be new, and the directory is not read at all.
+// read again; any other descriptor with a path is read at every listing (a rename moves it in or out).
+// And since Linux 6.2 a stat of /proc/self/fd gives the number of open descriptors (checked against
+// each full listing: where it does not, every listing is a full one). When it is the number the last
+// listing found, and each of those is still open as it was, no descriptor can be new, and the
+// directory is not read at all.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -69,6 +71,8 @@ class SelfInventory {
     // fd -> what the last listing found there: { dev, ino } for a descriptor with no path, `true` for
     // one with a path (read again each time), `false` for one of the probe's own.
     this.known = new Map();
+    // The stat's size was the count the last full listing found: this kernel reports the count there.
+    this.counts = false;
   }
 
   /**
@@ -77,7 +81,7 @@ class SelfInventory {
    */
   held(skip) {
     if (process.platform !== 'linux' || this.prefixes.length === 0) return null;
-    if (this.known.size > 0 && this.openCount() === this.known.size && this.unchangedSince(skip)) {
+    if (this.counts && this.openCount() === this.known.size && this.unchangedSince(skip)) {
       const found = this.rereadPaths();
       if (found !== null) return found;
     }
@@ -143,6 +147,7 @@ class SelfInventory {
         found.push({ fd, path: target.file, deleted: target.deleted });
       } else if (!target.file.startsWith(DEVICES) || !this.rememberInode(fd, true)) this.known.set(fd, true);
     }
+    this.counts = this.known.size > 0 && this.openCount() === this.known.size;
     return found;
   }
 
