@@ -30,7 +30,7 @@ export interface DirOptions {
 
 /** One snapshot of what holds `dir` now, as `options` ask. Rejects with BadInputError for a dir that is not one. */
 export async function scanDir(dir: string, options: DirOptions & ScanOptions = {}): Promise<Snapshot> {
-  const source = await openHolderSource({ walkThread: 'caller' });
+  const source = await openHolderSource({ walkThread: 'caller', once: true });
   try {
     const resolved = options.workingDirectory ? await resolveAndStepOut(source, dir, options.workingDirectory) : await source.resolveWatchDir(dir);
     return await takeSnapshot(source, resolved, systemClock, elapsedMs, scanRequestOf(options));

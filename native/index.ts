@@ -15,6 +15,11 @@ export interface HolderSourceOptions {
    */
   walkThread?: 'caller' | 'worker';
   /**
+   * Linux: the source scans once and is disposed (a one-shot `scan`): its walk remembers nothing for a
+   * next one, which spares it the reads that only a poller's next walk would use.
+   */
+  once?: boolean;
+  /**
    * Windows: run the scans on a worker thread (native/threaded/), not on the calling one: for a
    * thread that owns a window. Linux walks on a thread of its own with walkThread 'worker' and ignores this.
    */

@@ -17,8 +17,8 @@ export class LinuxHolderSource implements HolderSource {
   private readonly pool: ScanPool;
   private readonly reuse = new HolderReuse();
 
-  constructor(options: { walkThread?: WalkThread } = {}) {
-    this.pool = new ScanPool(options.walkThread ?? 'caller');
+  constructor(options: { walkThread?: WalkThread; once?: boolean } = {}) {
+    this.pool = new ScanPool(options.walkThread ?? 'caller', { remember: options.once !== true });
   }
 
   async resolveWatchDir(input: string): Promise<WatchDir> {

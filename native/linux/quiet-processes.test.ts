@@ -1,5 +1,5 @@
 // An idle check against real processes: one that stays quiet is not walked again, one that moves its
-// cwd into the dir or opens a file there is.
+// cwd into the dir or opens a file there is; a one-shot source's walks remember nothing for it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { holdingsOf, walkPids, type MatchDir } from './fd-walk.js';
 import { listPids } from './pid-list.js';
 import { nodeProcReader, type ProcReader } from './proc-reader.js';
 import { QuietProcesses } from './quiet-processes.js';
+import { ScanPool } from './scan-pool.js';
 
 let dir: string;
 let dirs: MatchDir[];
@@ -81,5 +82,23 @@ describe('QuietProcesses in an idle check', () => {
     expect(quiet.isStillQuiet(opener.pid, nodeProcReader)).toBe(false);
     quiet.useDirs([{ matchPrefix: join(dir, 'elsewhere'), display: 'elsewhere' }]);
     expect(quiet.size).toBe(0);
+  });
+
+  it('is remembered by a pool for its idle check by default, and not by a pool told to remember nothing', async () => {
+    const still = await pythonOpener();
+    // The fds an idle check counts after a thorough walk of the one process: none once it is remembered.
+    const fdsSeenByIdleCheck = async (pool: ScanPool) => {
+      await pool.walk([still.pid], dirs, true);
+      return (await pool.walk([still.pid], dirs, true, true)).handleCount;
+    };
+    const poller = new ScanPool('caller');
+    const once = new ScanPool('caller', { remember: false });
+    try {
+      expect(await fdsSeenByIdleCheck(poller)).toBe(0);
+      expect(await fdsSeenByIdleCheck(once)).toBeGreaterThan(0);
+    } finally {
+      await poller.dispose();
+      await once.dispose();
+    }
   });
 });

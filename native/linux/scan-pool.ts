@@ -47,6 +47,12 @@ export type WalkThread = 'caller' | 'worker';
 export interface ScanPoolOptions {
   /** The worker's script; scan-worker.js. (Tests give one that dies, to see it replaced.) */
   workerUrl?: URL;
+  /**
+   * Whether a walk remembers each process for the next (false: a one-shot scan's only walk). What it
+   * remembers costs reads of its own: statm before the maps, the fd count, cwd and root of every
+   * process that holds nothing.
+   */
+  remember?: boolean;
 }
 
 const WORKER_URL = unpackedUrl(new URL('./scan-worker.js', import.meta.url));
@@ -100,6 +106,7 @@ export class ScanPool {
     }
     // Node's fs for a poller's own walks: loading koffi here would cost this thread what the worker spares it.
     const reader = this.walkThread === 'worker' ? nodeProcReader : undefined;
+    if (this.options.remember === false) return walkPids(pids, dirs, reader ? { reader } : {});
     return walkPids(pids, dirs, {
       kinds: this.kinds,
       memo: this.memo,
