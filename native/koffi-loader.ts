@@ -1,7 +1,9 @@
-// Loads koffi on first use only: Windows binds its DLLs through it, a Linux poller its libc calls
-// (linux/fd-links.ts), and a one-shot Linux scan never loads it (native/index.ts imports win32/ lazily,
-// and nothing here runs at import time). createRequire: koffi is CommonJS with a native addon.
+// Loads koffi on first use only: Windows binds its DLLs through it, a Linux walk its libc calls
+// (linux/fd-links.ts); nothing here runs at import time (native/index.ts imports win32/ lazily).
+// createRequire: koffi is CommonJS with a native addon.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type * as Koffi from 'koffi';
 
 export type KoffiModule = typeof Koffi;
@@ -10,8 +12,34 @@ export type KoffiFunction = ReturnType<Koffi.LibraryHandle['func']>;
 let koffi: KoffiModule | undefined;
 
 export function loadKoffi(): KoffiModule {
-  koffi ??= createRequire(import.meta.url)('koffi') as KoffiModule;
+  koffi ??= linuxPrebuiltAddon() ?? (createRequire(import.meta.url)('koffi') as KoffiModule);
   return koffi;
+}
+
+/**
+ * On Linux under Node: koffi's prebuilt addon for glibc, required by its file. The package's loader
+ * finds the same file, but first copies every export of node:fs and node:util into namespaces (which
+ * loads streams, fs/promises and worker_threads) and reads Node's ELF header for glibc or musl: most of
+ * the cost of koffi's load, which a one-shot scan pays. Null where that file is not this machine's
+ * (musl fails to load it, other arches name it otherwise, Electron keeps it in asar) or is of another
+ * koffi: the package's loader serves.
+ */
+function linuxPrebuiltAddon(): KoffiModule | null {
+  if (process.platform !== 'linux' || process.versions.electron !== undefined) return null;
+  if (process.arch !== 'x64' && process.arch !== 'arm64') return null;
+  try {
+    const koffiEntry = createRequire(import.meta.url).resolve('koffi');
+    const fromKoffi = createRequire(koffiEntry);
+    const addon = fromKoffi(`@koromix/koffi-linux-${process.arch}/linux_${process.arch}/koffi.node`) as KoffiModule & { version?: unknown };
+    return addon.version === koffiVersion(koffiEntry) ? addon : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The version in koffi's package.json (its exports do not list the file, so it is read by path). */
+function koffiVersion(koffiEntry: string): unknown {
+  return (JSON.parse(readFileSync(join(dirname(koffiEntry), 'package.json'), 'utf8')) as { version?: unknown }).version;
 }
 
 /** One DLL, its functions bound the first time each is called (declared once, in its module). */

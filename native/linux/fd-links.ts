@@ -4,7 +4,7 @@
 // getdents64 into one buffer and each link with readlinkat relative to the open dir (the kernel
 // walks one path component, not four), and keeps a target's bytes (link-batch.ts) only when they
 // start like a watched dir's; for a one-shot walk it also statx-es each matching fd relative to the
-// open dir. Loading koffi costs more than a small one-shot walk saves: proc-reader.ts chooses.
+// open dir. Node's fs serves where koffi cannot be had (proc-reader.ts chooses).
 import { readdirSync, readlinkSync } from 'node:fs';
 import { ENOENT, ESRCH, errnoError, O_RDONLY_DIRECTORY_CLOEXEC, type Libc } from './libc.js';
 import type { LinkBatch, LinkFacts } from './link-batch.js';

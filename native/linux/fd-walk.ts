@@ -125,7 +125,7 @@ export function walkPids(pids: Iterable<number>, dirs: readonly MatchDir[], opti
     maps?.retainOnly(options.cover);
   }
   const pidList = Array.isArray(pids) ? (pids as readonly number[]) : [...pids];
-  const { reader, withFacts } = options.reader ? { reader: options.reader, withFacts: options.withFacts === true } : procReaderForWalk(pidList);
+  const { reader, withFacts } = options.reader ? { reader: options.reader, withFacts: options.withFacts === true } : procReaderForWalk();
   const walk: Walk = {
     dirs,
     prefixes: linkPrefixes(dirs.map((d) => d.matchPrefix)),

@@ -1,4 +1,4 @@
-// libc through koffi, for walks of /proc (a poller's; a one-shot's over many fds): each of Node's fs
+// libc through koffi, for walks of /proc (a poller's and a one-shot's): each of Node's fs
 // calls costs a binding, a request object and, on a failure, an Error with a stack (60 kernel threads
 // have no exe: 60 throws a poll), where a libc call returns -1 and leaves errno. Bound once per thread, on first use; null
 // where koffi or these symbols cannot be had (then Node's fs serves, proc-reader.ts). The inotify

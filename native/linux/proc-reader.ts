@@ -1,7 +1,6 @@
 // How a walk reads /proc: fd links, the cwd/root/exe links and whole small files (maps, stat,
-// cmdline). Node's fs for a thread's first walk over few fds; libc through koffi otherwise
-// (procReaderForWalk), where each call costs a fraction of fs's and a process that is gone or denies
-// a read is an errno, not a thrown Error.
+// cmdline). libc through koffi where it loads (procReaderForWalk), where each call costs a fraction of
+// fs's and a process that is gone or denies a read is an errno, not a thrown Error; Node's fs otherwise.
 import { closeSync, openSync, readlinkSync, readSync, statSync } from 'node:fs';
 import { LibcFdLinks, nodeFdLinks, type FdLinkReader } from './fd-links.js';
 import { EACCES, ENOENT, EPERM, ESRCH, errnoError, loadLibc, O_RDONLY_CLOEXEC, type Libc } from './libc.js';
@@ -158,25 +157,14 @@ export function libcProcReader(): ProcReader | null {
 
 let walksOnThisThread = 0;
 
-// Where a one-shot walk's saving with libc passes koffi's load: each fd's readlinkat, and each matching
-// fd's two statx, relative to its open fd dir cost less than fs's calls by their paths (bench/run.ts).
-const LIBC_PAYS_FROM_FDS = 6_000;
-
 /**
- * How a walk reads. A thread's first walk (a one-shot scan's only one) reads with Node's fs unless the
- * processes hold so many fds that loading koffi pays: then with libc, statting each matching fd as its
- * link is read (`withFacts`). Later walks (a poller's) read with libc when it loads, and leave the
- * stats to their kind cache.
+ * How a walk reads: with libc when it loads (koffi's addon costs less to load than libc saves on one
+ * walk of a few hundred processes), else with Node's fs. A thread's first walk (a one-shot scan's only
+ * one) stats each matching fd as its link is read (`withFacts`), relative to the open fd dir; later
+ * walks (a poller's) leave the stats to their kind cache.
  */
-export function procReaderForWalk(pids: readonly number[]): { reader: ProcReader; withFacts: boolean } {
-  if (walksOnThisThread++ > 0) return { reader: libcProcReader() ?? nodeProcReader, withFacts: false };
-  const libc = fdsUpTo(pids, LIBC_PAYS_FROM_FDS) >= LIBC_PAYS_FROM_FDS ? libcProcReader() : null;
-  return libc ? { reader: libc, withFacts: true } : { reader: nodeProcReader, withFacts: false };
-}
-
-/** How many fds `pids` hold, counted up to `limit` (0 a process before Linux 6.2: fdCount). */
-function fdsUpTo(pids: readonly number[], limit: number): number {
-  let total = 0;
-  for (let i = 0; i < pids.length && total < limit; i++) total += nodeProcReader.fdCount(pids[i]!) ?? 0;
-  return total;
+export function procReaderForWalk(): { reader: ProcReader; withFacts: boolean } {
+  const libc = libcProcReader();
+  if (!libc) return { reader: nodeProcReader, withFacts: false };
+  return { reader: libc, withFacts: walksOnThisThread++ === 0 };
 }

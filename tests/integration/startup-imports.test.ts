@@ -56,7 +56,7 @@ describe('start-up imports', () => {
     expect(loaded().some(isCommander)).toBe(true);
   });
 
-  it('scan in its plain form loads no walk thread, fs/promises or perf_hooks', async () => {
+  it("scan in its plain form loads no walk thread, fs/promises, perf_hooks or koffi's package loader", async () => {
     const watched = join(scratch, 'watched');
     mkdirSync(watched);
     const builtins = join(REPO_ROOT, 'tests/fixtures/module-log/builtins.mjs');
@@ -66,9 +66,11 @@ describe('start-up imports', () => {
     expect(modules).toContain('NativeModule fs'); // the log works
     // An ESM import of node:fs copies every export, and so loads fs/promises and what it needs.
     const unwanted = ['NativeModule internal/fs/promises', 'NativeModule perf_hooks'];
-    // No walk thread: worker_threads only with koffi, which requires it itself (a machine with many fds).
-    if (!modules.includes('koffi')) unwanted.push('NativeModule worker_threads');
+    // No walk thread; and koffi's addon loaded by its file, without its package's loader, which loads
+    // worker_threads and streams (native/koffi-loader.ts).
+    unwanted.push('NativeModule worker_threads', 'koffi package loader');
     expect(modules.filter((m) => unwanted.includes(m))).toEqual([]);
+    expect(modules).toContain('koffi addon');
   });
 
   it('watch scans, reports a holder and polls on without loading zod', async () => {
