@@ -180,11 +180,6 @@ function addToolCommands(program: Command, commander: Commander, setExitCode: (c
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // `holdwatch scan | head`: a reader that went away is not an error. Commands that must react
-  // themselves (watch stops, run keeps supervising) add their own listener.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
-  });
   if (argv.length === 0) {
     // commander would print the whole help on stderr: bad input is one line.
     process.stderr.write('holdwatch: no command given (scan, watch, run, attach, runs, report, stack, close, ui); `holdwatch --help` lists them\n');
@@ -194,9 +189,15 @@ export async function main(argv: string[]): Promise<void> {
   try {
     const plain = plainScanArgs(argv);
     if (plain) {
+      // Prints without process.stdout (stdout-sync.ts), which it never makes.
       process.exitCode = await runScan(plain.dir, plain);
       return;
     }
+    // `holdwatch scan --help | head`: a reader that went away is not an error. Commands that must react
+    // themselves (watch stops, run keeps supervising) add their own listener.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
+    });
     const program = buildProgram(await import('commander'), (code) => (process.exitCode = code));
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {

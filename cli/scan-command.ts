@@ -3,20 +3,22 @@ import { EXIT_HOLDERS_FOUND } from '../contract/exit-codes.js';
 import { terminalCell } from '../core/report/text.js';
 import { scanDir } from '../host/holdwatch.js';
 import { formatHolderTable } from './holder-table.js';
+import { writeStdoutSync } from './stdout-sync.js';
 import type { ScanOptions } from '../contract/scan-options.js';
 
 export async function scanCommand(dirInput: string, options: ScanOptions): Promise<number> {
   const snapshot = await scanDir(dirInput, { ...options, workingDirectory: process });
   if (options.json) {
-    process.stdout.write(JSON.stringify(snapshot) + '\n');
+    writeStdoutSync(JSON.stringify(snapshot) + '\n');
   } else {
     const count = snapshot.holders.length;
     const pids = new Set(snapshot.holders.map((h) => h.pid)).size;
     const dir = terminalCell(snapshot.dir);
-    process.stdout.write(
-      count === 0 ? `Nothing holds ${dir}\n` : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${dir}\n`,
+    const denied = snapshot.denied.length > 0 ? `${deniedLine(snapshot.denied)}\n` : '';
+    writeStdoutSync(
+      (count === 0 ? `Nothing holds ${dir}\n` : `${formatHolderTable(snapshot.holders)}\n\n${count} handle(s) held by ${pids} process(es) under ${dir}\n`) +
+        denied,
     );
-    if (snapshot.denied.length > 0) process.stdout.write(`${deniedLine(snapshot.denied)}\n`);
   }
   return options.check && snapshot.holders.length > 0 ? EXIT_HOLDERS_FOUND : 0;
 }

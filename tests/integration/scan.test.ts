@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Holder, Snapshot } from '../../contract/holders.js';
-import { runCli } from '../support/cli.js';
+import { runCli, startCli } from '../support/cli.js';
 import {
   killAllHolders,
   nodeHoldingDir,
@@ -113,6 +113,15 @@ describe('holdwatch scan --json', () => {
     const free = await runCli(['scan', empty, '--check']);
     expect(free.code).toBe(0);
     expect(free.stdout).toContain('Nothing holds');
+  });
+
+  it('exits with its answer and says nothing when the reader of its output went away first', async () => {
+    const { child } = startCli(['scan', dir, '--json', '--check']);
+    child.stdout.destroy(); // `holdwatch scan ... | head -c 0`: the pipe is closed before the scan writes
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect([code, stderr]).toEqual([1, '']);
   });
 
   it('prints a readable table with paths relative to the dir', async () => {
