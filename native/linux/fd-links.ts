@@ -124,7 +124,7 @@ export class LibcFdLinks implements FdLinkReader {
         const filled = Number(libc.getdents64(dirFd, entries, entries.length));
         if (filled === 0) break;
         if (filled < 0) throw errnoError(libc.errno(), 'getdents64', path);
-        for (let at = 0; at < filled; at += entries.readUInt16LE(at + RECLEN_AT)) {
+        for (let at = 0; at < filled; at += u16At(entries, at + RECLEN_AT)) {
           const nameAt = at + NAME_AT;
           if (entries[nameAt] === DOT) continue; // . and ..
           count++;
@@ -161,10 +161,18 @@ export class LibcFdLinks implements FdLinkReader {
   private factsAt(dirFd: number, fdName: Buffer): LinkFacts | null {
     const { libc, statx } = this;
     if ((libc.statx(dirFd, fdName, 0, STATX.TYPE, statx) as number) !== 0) return null; // closed since its readlink
-    const dir = (statx.readUInt16LE(STATX.MODE_AT) & S_IFMT) === S_IFDIR;
+    const dir = (u16At(statx, STATX.MODE_AT) & S_IFMT) === S_IFDIR;
     if ((libc.statx(dirFd, fdName, STATX.SYMLINK_NOFOLLOW, STATX.MODE, statx) as number) !== 0) return { dir, flags: null };
-    return { dir, flags: openFlagsOfLinkMode(statx.readUInt16LE(STATX.MODE_AT)) };
+    return { dir, flags: openFlagsOfLinkMode(u16At(statx, STATX.MODE_AT)) };
   }
+}
+
+/**
+ * The little-endian u16 at `at` (the kernel's structs on the arches koffi's builds serve), read by index:
+ * Buffer.readUInt16LE validates its offset through a call of its own, once per fd in the walk's loops.
+ */
+function u16At(bytes: Buffer, at: number): number {
+  return bytes[at]! | (bytes[at + 1]! << 8);
 }
 
 /** The length of the first prefix `target` starts with, or -1. A byte loop: most targets differ within a few bytes, sooner than a Buffer.compare call returns. */
