@@ -47,6 +47,12 @@ describe('evaluateClaims', () => {
 });
 
 describe('evaluateClaims, one-shot against its peers', () => {
+  it('gives the CPU each used beside the wall times, min/median/max', () => {
+    const withCpu = (tool: string, samplesMs: number[], cpuSamplesMs: number[]): Measurement => ({ ...m(tool, samplesMs, [10, 13]), cpuSamplesMs });
+    const claims = evaluateClaims(rows({ oneShot: withCpu('one-shot', [90], [40, 50, 70]), fuser: withCpu('fuser', [100], [60, 80, 90]) }), holders);
+    expect(claims[0]!.text).toContain('; CPU ms min/median/max 40.0/50.0/70.0 vs 60.0/80.0/90.0');
+  });
+
   it('misses when a peer did not run: the fastest of three is not known', () => {
     const claims = evaluateClaims(rows({ lsofGrep: { tool: 'lsof | grep', samplesMs: [], pids: null, note: 'failed: exit 2' } }), holders);
     expect(claims[0]!.pass).toBe(false);

@@ -24,9 +24,15 @@ export const WARM_POLL_MAX_FLOOR_RATIO = 1.3;
 export const ONE_SHOT_MAX_PEER_RATIO = 0.9;
 
 /** "min/median/max" of a measurement's samples, in ms. */
-function spreadOf(m: Measurement): string {
-  if (m.samplesMs.length === 0) return '-';
-  return [Math.min(...m.samplesMs), median(m.samplesMs), Math.max(...m.samplesMs)].map(formatMs).join('/');
+function spreadOf(m: Measurement, samples = m.samplesMs): string {
+  if (samples.length === 0) return '-';
+  return [Math.min(...samples), median(samples), Math.max(...samples)].map(formatMs).join('/');
+}
+
+/** The CPU each used (10 ms ticks), beside the wall times: on a loaded machine the steadier of the two. */
+function cpuSpreads(a: Measurement, b: Measurement): string {
+  if (!a.cpuSamplesMs?.length || !b.cpuSamplesMs?.length) return '';
+  return `; CPU ms min/median/max ${spreadOf(a, a.cpuSamplesMs)} vs ${spreadOf(b, b.cpuSamplesMs)}`;
 }
 
 export function formatBenchTable(rows: BenchRows, holders: readonly FixtureHolder[]): string {
@@ -79,7 +85,7 @@ export function evaluateClaims(rows: BenchRows, holders: readonly FixtureHolder[
   claims.push({
     pass: peers.length === 3 && oneShotRatio <= ONE_SHOT_MAX_PEER_RATIO,
     text: fastest
-      ? `one-shot CLI <= ${ONE_SHOT_MAX_PEER_RATIO}x the fastest of lsof +D, lsof | grep and fuser (${fastest.tool}): ${formatRatio(oneShotRatio)}; ms min/median/max ${spreadOf(rows.oneShot)} vs ${spreadOf(fastest)}`
+      ? `one-shot CLI <= ${ONE_SHOT_MAX_PEER_RATIO}x the fastest of lsof +D, lsof | grep and fuser (${fastest.tool}): ${formatRatio(oneShotRatio)}; ms min/median/max ${spreadOf(rows.oneShot)} vs ${spreadOf(fastest)}${cpuSpreads(rows.oneShot, fastest)}`
       : 'one-shot CLI against lsof and fuser: none of them ran',
   });
 
