@@ -281,6 +281,33 @@ describe('Watcher', () => {
     watcher.dispose();
   });
 
+  it("a run's last scan is an idle check and its own processes walked whole, thorough once THOROUGH_SCAN_MS passed", async () => {
+    const { source, clock, watcher } = focusedWatcher([], 42, { strangersByIdleCheck: true });
+    watcher.start();
+    clock.advance(0);
+    await flush();
+    const kindOf = (r: ScanRequest) => (r.pids ? `pids ${r.pids.join(',')}` : r.idleCheck ? 'idle' : 'thorough');
+    expect(source.requests.map(kindOf)).toEqual(['thorough']);
+    await watcher.scanLast();
+    expect(source.requests.slice(1).map(kindOf)).toEqual(['idle', 'pids 42']);
+    watcher.dispose(); // no scan of its own meanwhile
+    clock.advance(THOROUGH_SCAN_MS);
+    const asked = source.requests.length;
+    await watcher.scanLast();
+    expect(source.requests.slice(asked).map(kindOf)).toEqual(['thorough']);
+  });
+
+  it("a watch that is not a run's makes its last scan thorough", async () => {
+    const { source, clock, watcher } = focusedWatcher([], 42);
+    watcher.start();
+    clock.advance(0);
+    await flush();
+    watcher.dispose();
+    const asked = source.requests.length;
+    await watcher.scanLast();
+    expect(source.requests.slice(asked).map((r) => (r.pids ? 'pids' : r.idleCheck ? 'idle' : 'thorough'))).toEqual(['thorough']);
+  });
+
   it('with focusFirst, polls the focus pids before its first scan of the whole system', async () => {
     const { source, clock, watcher } = focusedWatcher([holder(42, '/w/a')], 42, { focusFirst: true });
     watcher.start();

@@ -122,6 +122,19 @@ export class Watcher {
     return this.polls.run(() => this.poll(whole ? 'thorough' : { pids: [] }));
   }
 
+  /**
+   * The last scan of a run's watch (strangersByIdleCheck): an idle check of the whole system while the
+   * last thorough scan is under THOROUGH_SCAN_MS old, then the focus pids walked whole, so the run's own
+   * processes never rest on the idle check; otherwise a thorough scan. A stranger it skips held nothing
+   * and kept its fd count, cwd and root since: what the run's periodic idle checks already accept.
+   */
+  async scanLast(): Promise<PollOutcome> {
+    const nowMs = this.options.clock.now();
+    if (!this.options.strangersByIdleCheck || !this.options.focusPids || nowMs - this.lastThoroughAtMs >= THOROUGH_SCAN_MS) return this.scanNow();
+    await this.polls.run(() => this.poll('idle'));
+    return this.polls.run(() => this.poll({ pids: [] }));
+  }
+
   /** Idempotent; the source and the change feed belong to the caller. */
   dispose(): void {
     this.disposed = true;

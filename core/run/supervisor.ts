@@ -285,7 +285,7 @@ export class RunSupervisor {
       });
     };
     const watcher = this.watcher;
-    if (watcher) await bounded(() => watcher.scanNow(), 'the final scan');
+    if (watcher) await bounded(() => watcher.scanLast(), 'the final scan');
     await bounded(() => this.tasks.drain(), 'the snapshots still queued');
     this.watcher?.dispose();
     const found = await bounded(() => leftovers((ms) => this.recorder.placeAt(ms)), 'listing the leftovers');
