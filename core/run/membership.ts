@@ -70,6 +70,8 @@ export class RunMembership {
   private readonly describedIn = new Map<string, number>();
   private refreshes = 0;
   private alive = new Set<number>();
+  /** When the run's command started, once a refresh listed it. */
+  private rootStartedAtMs: number | undefined;
 
   constructor(
     private readonly source: ProcessSource,
@@ -141,6 +143,7 @@ export class RunMembership {
     const processes = await this.source.listProcesses({ fresh: options.fresh ?? true });
     this.refreshes++;
     const byPid = new Map(processes.map((p) => [p.pid, p]));
+    this.rootStartedAtMs ??= byPid.get(this.rootPid)?.startedAtMs;
     const fresh: Member[] = [];
     const alive = new Set<number>();
     // Parents first, so a child's chain can reuse its parent's recorded ancestry.
@@ -179,6 +182,10 @@ export class RunMembership {
       const [own] = await this.describe([process]);
       return childOf(parentMember, { pid: process.pid, startedAtMs: process.startedAtMs, name: process.name }, own!, (await this.hintOf(process.pid)).testHint);
     }
+    // Forked before the command: its environment (as it was exec'd, all /proc shows) was set before
+    // anything held the run's id, and the first refresh, right after the command's spawn, judged it.
+    // Not read: on a busy machine that is every process there is.
+    if (this.rootStartedAtMs !== undefined && process.startedAtMs < this.rootStartedAtMs) return undefined;
     const tag = await this.source.readEnvironmentVariable(process.pid, RUN_TAG_VARIABLE);
     if (tag !== this.runId) return undefined;
     // Tagged but detached: keep what chain there still is (up to PID 1), and the parent's recorded one.
