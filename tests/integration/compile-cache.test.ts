@@ -1,5 +1,5 @@
-// A one-shot scan keeps V8's compile cache in the data dir (host/compile-cache.ts), and only there: not
-// when the data dir lies under the scanned dir (holdwatch writes nothing under it), not in a data dir
+// A one-shot scan or run keeps V8's compile cache in the data dir (host/compile-cache.ts), and only
+// there: not when the data dir lies under the scanned dir or a dir the run watches (holdwatch writes nothing under it), not in a data dir
 // other users can write, and not for the long-lived commands.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,26 @@ describe('the compile cache', () => {
     for (const dir of [watched, join(scratch, 'link')]) {
       const result = await runCli(['scan', dir, '--json'], { env: { HOLDWATCH_DATA_DIR: join(watched, 'data') } });
       expect(result.code).toBe(0);
+    }
+    expect(filesUnder(watched)).toEqual([]);
+  });
+
+  it('a run writes it in the data dir', async () => {
+    const data = join(scratch, 'data');
+    const watched = join(scratch, 'watched');
+    mkdirSync(watched);
+    const result = await runCli(['run', '--quiet', '--watch', watched, '--', process.execPath, '-e', '0'], { env: { HOLDWATCH_DATA_DIR: data } });
+    expect(result.code).toBe(0);
+    expect(filesUnder(join(data, 'compile-cache')).length).toBeGreaterThan(1);
+  });
+
+  it('a run that watches the data dir, in either spelling of --watch, writes nothing there', async () => {
+    const watched = join(scratch, 'watched');
+    mkdirSync(watched);
+    for (const watch of [['--watch', watched], [`--watch=${watched}`]]) {
+      // Refused (the runs would lie in the watched dir): the cache must not have been made first.
+      const result = await runCli(['run', ...watch, '--', process.execPath, '-e', '0'], { env: { HOLDWATCH_DATA_DIR: join(watched, 'data') } });
+      expect(result.code).toBe(2);
     }
     expect(filesUnder(watched)).toEqual([]);
   });
