@@ -90,10 +90,13 @@ export class RunRecording {
     return this.journal.path;
   }
 
-  /** Follows a probes' events file (created when missing) into the run's timeline until finish(). */
-  followEvents(path: string): EventsTail {
+  /**
+   * Follows a probes' events file (created when missing) into the run's timeline until finish().
+   * `wakeOnChange: false` for a caller that drains it before whatever must come after its events.
+   */
+  followEvents(path: string, { wakeOnChange = true }: { wakeOnChange?: boolean } = {}): EventsTail {
     const parser = new ProbeEventsParser();
-    const tail = new EventsTail(path, (text) => parser.push(text).events.forEach((e) => this.supervisor.probeTestEvent(e)));
+    const tail = new EventsTail(path, (text) => parser.push(text).events.forEach((e) => this.supervisor.probeTestEvent(e)), { wakeOnChange });
     this.tails.push(tail);
     this.owned.defer(() => tail.close());
     return tail;

@@ -190,7 +190,8 @@ async function prepareRun(options: SupervisedRunOptions, owned: DisposableStore)
     });
     if (marker) own(owned, 'removing the run marker', () => marker.close());
   }
-  const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`));
+  // Drained before each boundary (openBoundary) and each batch of the command's output (runChild).
+  const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`), { wakeOnChange: false });
   const probeLogDir = recording.createProbeLogDir();
   const boundary = await recording.openBoundary();
 
@@ -350,8 +351,9 @@ function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }:
     const goLedger = goLedgerWritten(env);
     const feed = (parsed: ParsedOutput) => {
       // A probe inside the runner writes a test's start before the runner prints anything of it: read
-      // the events file first, so the supervisor knows the probe reports these tests (mocha under npm).
-      if (parsed.events.length > 0) readProbeEvents();
+      // the events file first, so the supervisor knows the probe reports these tests (mocha under npm),
+      // and a failure line comes after the runner's own word on that teardown, as it happened.
+      if (parsed.events.length > 0 || parsed.lines.length > 0) readProbeEvents();
       const ledgered = parsed.events.length > 0 && (parser.kind === 'go-test-json' || parser.kind === 'go-test-v') && goLedger();
       for (const event of parsed.events) supervisor.outputTestEvent(event, ledgered);
       for (const line of parsed.lines) supervisor.outputLine(line.text, line.test);
@@ -364,7 +366,9 @@ function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }:
     });
     child.stderr.on('data', (chunk: Buffer) => {
       streams.pass('stderr', chunk);
-      for (const line of stderrLines.push(chunk)) supervisor.outputLine(line);
+      const lines = stderrLines.push(chunk);
+      if (lines.length > 0) readProbeEvents();
+      for (const line of lines) supervisor.outputLine(line);
     });
     const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
     const signals: NodeJS.Signals[] = !io.forwardSignals ? [] : onTty ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
