@@ -27,6 +27,7 @@ export function pruneRuns(runsDir: string, retention: Retention, nowMs: number):
   } catch {
     return [];
   }
+  if (nothingToDrop(names, retention, nowMs)) return [];
   for (const name of names) {
     const id = RUN_FILE.exec(name)?.[1];
     if (!id) continue;
@@ -45,6 +46,28 @@ export function pruneRuns(runsDir: string, retention: Retention, nowMs: number):
     removed.push(id);
   });
   return removed;
+}
+
+/**
+ * No more runs than `keepRuns`, and each started within `maxAgeDays` by its id (newRunId: its start,
+ * UTC, to the second): nothing can be dropped, since a run's files are written after its id is made.
+ * Then no file is stat'ed: a folder at the default limit holds 600 of them, read after every run.
+ */
+function nothingToDrop(names: readonly string[], retention: Retention, nowMs: number): boolean {
+  const ids = new Set<string>();
+  for (const name of names) {
+    const id = RUN_FILE.exec(name)?.[1];
+    if (!id) continue;
+    ids.add(id);
+    if (ids.size > retention.keepRuns || !(nowMs - startOf(id) <= retention.maxAgeDays * DAY_MS)) return false;
+  }
+  return true;
+}
+
+/** A run id's start (epoch ms); NaN when its first part is no time. */
+function startOf(id: string): number {
+  const t = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-/.exec(id);
+  return t ? Date.UTC(Number(t[1]), Number(t[2]) - 1, Number(t[3]), Number(t[4]), Number(t[5]), Number(t[6])) : NaN;
 }
 
 function stillGoing(runsDir: string, id: string): boolean {
