@@ -31,8 +31,9 @@ export interface ProcessBrief {
 export interface ProcessSource {
   /**
    * Every process now. `fresh: false` lets a backend reuse what it read for pids it already listed
-   * (a frequent poll of a stable tree); a backend re-reads them at least about once a second anyway,
-   * and `fresh: true` (the default) always reads everything.
+   * (a frequent poll of a stable tree); a backend re-reads them at least about once a second while
+   * processes start or end (Linux: while none does, its last list stands), and `fresh: true` (the
+   * default) always reads everything.
    */
   listProcesses(options?: { fresh?: boolean }): Promise<ProcessBrief[]>;
   /** Full facts for one process, or null when it is gone. */

@@ -29,9 +29,12 @@ export class ProcessListChanges {
     return { started, ended };
   }
 
-  /** "<tasks> <last pid>": the running count before them changes with every context switch. */
   private readMarker(): string {
-    const text = this.readLoadavg();
-    return text.slice(text.indexOf('/') + 1).trimEnd();
+    return tasksMarker(this.readLoadavg());
   }
+}
+
+/** Of /proc/loadavg, "<tasks> <last pid>": the running count before them changes with every context switch. */
+export function tasksMarker(loadavg: string): string {
+  return loadavg.slice(loadavg.indexOf('/') + 1).trimEnd();
 }
