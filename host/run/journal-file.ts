@@ -1,6 +1,6 @@
-// The run journal on disk: one JSON object per line. The first entry of a turn of the event loop is
-// written at once, the rest of that turn's in one write at its end (a pytest test's end alone is nine
-// entries): a crash of holdwatch loses at most one turn's. Reading one back (journal-reader.ts)
+// The run journal on disk: one JSON object per line. A turn of the event loop's entries go out in one
+// write at its end (a pytest test's end alone is nine entries), the run's first at once: a crash of
+// holdwatch loses at most one turn's. Reading one back (journal-reader.ts)
 // validates it with zod; writing needs none, so a run loads none.
 // A journal that cannot be written (a full disk, a quota, an I/O error) stops there, said once: the
 // run goes on, its output and exit code pass through, and its record is kept in memory. The line the
@@ -32,15 +32,14 @@ export class JournalFile {
   append(entry: JournalEntry): void {
     if (this.fd === null) return;
     this.pending.push(JSON.stringify(entry) + '\n');
+    // The run's start is on disk before its command starts.
+    if (this.entries === 0 && this.bytes === 0) return this.flush();
     if (this.turnScheduled) return;
-    // The first entry of a turn goes out at once (the run's start is on disk before its command starts);
-    // the rest of the turn's, together at its end.
     this.turnScheduled = true;
     setImmediate(() => {
       this.turnScheduled = false;
       this.flush();
     });
-    this.flush();
   }
 
   /** Writes what was appended since the last write. */
