@@ -190,7 +190,6 @@ async function prepareRun(options: SupervisedRunOptions, owned: DisposableStore)
     });
     if (marker) own(owned, 'removing the run marker', () => marker.close());
   }
-  // Drained before each boundary (openBoundary) and each batch of the command's output (runChild).
   const tail = recording.followEvents(join(runs, `${recording.runId}.events.jsonl`), { wakeOnChange: false });
   const probeLogDir = recording.createProbeLogDir();
   const boundary = await recording.openBoundary();
@@ -350,9 +349,8 @@ function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }:
     const stdoutReader = new CommandOutputReader(parser);
     const goLedger = goLedgerWritten(env);
     const feed = (parsed: ParsedOutput) => {
-      // A probe inside the runner writes a test's start before the runner prints anything of it: read
-      // the events file first, so the supervisor knows the probe reports these tests (mocha under npm),
-      // and a failure line comes after the runner's own word on that teardown, as it happened.
+      // The events file first: a probe writes a test's start before its runner prints it (mocha under
+      // npm: the probe reports those tests), and a teardown's failure line follows the runner's word.
       if (parsed.events.length > 0 || parsed.lines.length > 0) readProbeEvents();
       const ledgered = parsed.events.length > 0 && (parser.kind === 'go-test-json' || parser.kind === 'go-test-v') && goLedger();
       for (const event of parsed.events) supervisor.outputTestEvent(event, ledgered);
