@@ -16,19 +16,25 @@ wait, bounded, until holdwatch has scanned the run's processes.
 Nothing here may raise into the test process: every failure stops that part quietly.
 """
 
-import json
 import os
 import select
-import socket
 import stat
 import sys
 import time
 
+# `json` and `socket` cost a short unittest run more at import than its tests do (socket.py builds
+# enums of every constant): the stack probe's encoder and _socket's plain socket do, when they are
+# there. Acks are decoded with json, imported when the first one comes.
+try:
+    from _holdwatch_stacks.wire import encode as _to_json
+except ImportError:  # the runner probes added by hand, without the stack probe
+    import json
+
+    # Made once: json.dumps with any option builds a new encoder at each call.
+    _to_json = json.JSONEncoder(separators=(",", ":")).encode
+
 EVENTS_ENV = "HOLDWATCH_EVENTS"
 BOUNDARY_ENV = "HOLDWATCH_BOUNDARY"
-# Made once: json.dumps with any option builds a new encoder at each call, and a test writes nine lines.
-_EVENT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_MESSAGE_JSON = json.JSONEncoder(separators=(",", ":")).encode
 # How long a test's end waits for holdwatch's scan (a focused scan takes milliseconds), and more per
 # child of this process alive then: the scan walks each one, a few milliseconds apiece on a loaded
 # machine, so a test that forked thousands is not given up on the moment it ends. Past it this process
@@ -98,6 +104,25 @@ def announce_header(runner):
     return {"type": "announce", "pid": os.getpid(), "cwd": os.getcwd(), "argv": argv, "runner": runner}
 
 
+# The events files' descriptors: never under a watched dir (holdwatch's data dir is refused there), so
+# a boundary's inventory does not look at them; each write moves the file's ctime, which would have it
+# read the link again at every boundary.
+_EVENTS_FDS = set()
+
+
+def _own_fds(more):
+    """The probes' own descriptors: the events files', the stack probe's log's, and ``more``."""
+    own = set(_EVENTS_FDS)
+    own.update(more)
+    recorder = sys.modules.get("_holdwatch_stacks.recorder")
+    if recorder is not None:
+        try:
+            own.update(recorder.own_fds())
+        except Exception:  # noqa: BLE001 - an older probe: its log is looked at like any file
+            pass
+    return own
+
+
 class EventsFile:
     """The one owner of the events file descriptor."""
 
@@ -110,6 +135,7 @@ class EventsFile:
             # O_APPEND: xdist workers share the file; each event is a single write() of one line.
             flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_EXCL if header else 0)
             self._fd = os.open(path, flags, 0o644)
+            _EVENTS_FDS.add(self._fd)
         except OSError:
             self._broken = True
         if header:
@@ -126,7 +152,7 @@ class EventsFile:
         try:
             event["atMs"] = at_ms
             event["inTestProcess"] = True  # stamped here, in the test's process: no reading delay
-            self._pending.append(_EVENT_JSON(event) + "\n")
+            self._pending.append(_to_json(event) + "\n")
             if not defer:
                 self._flush()
         except Exception:  # noqa: BLE001 - a probe must never raise into the test process
@@ -146,6 +172,7 @@ class EventsFile:
                 pass
         fd, self._fd = self._fd, None
         if fd is not None:
+            _EVENTS_FDS.discard(fd)
             try:
                 os.close(fd)
             except OSError:
@@ -228,7 +255,8 @@ class SelfInventory:
         try:
             if os.pread(self._children, 64, 0).strip() or self._threads() > 1:
                 return None
-            own = (self._maps, self._children, self._statm, self._stat) + tuple(own_fds)
+            own = _own_fds(own_fds)
+            own.update((self._maps, self._children, self._statm, self._stat))
             held = []
             names = os.listdir("/proc/self/fd")
             outside, self._outside = self._outside, {}
@@ -406,6 +434,8 @@ class Boundary:
         deadline = time.monotonic() + within_s
         while self._owed > 0:
             while b"\n" in self._pending:
+                import json
+
                 line, self._pending = self._pending.split(b"\n", 1)
                 reply = json.loads(line.decode("utf-8"))
                 if not isinstance(reply, dict) or reply.get("type") != "ack" or not isinstance(reply.get("seq"), int):
@@ -425,14 +455,14 @@ class Boundary:
         return True
 
     def _connect(self):
-        self._sock = socket.create_connection(self._address, timeout=self._wait_s or BOUNDARY_WAIT_S)
+        self._sock = _connected(self._address, self._wait_s or BOUNDARY_WAIT_S)
         # Blocking from here: every wait for an ack is bounded by select, not by a socket timeout (a
         # timed-out socket file cannot be read again).
         self._sock.settimeout(None)
         self._send({"type": "hello", "token": self._token, "pid": os.getpid()})
 
     def _send(self, message):
-        self._sock.sendall((_MESSAGE_JSON(message) + "\n").encode("utf-8"))
+        self._sock.sendall((_to_json(message) + "\n").encode("utf-8"))
 
     def close(self):
         if self._inventory is not None:
@@ -443,3 +473,23 @@ class Boundary:
                 sock.close()
             except OSError:
                 pass
+
+
+def _connected(address, timeout_s):
+    """A TCP connection to holdwatch's listener (an IPv4 literal: _socket's own socket, without socket.py)."""
+    try:
+        import _socket
+
+        _socket.inet_aton(address[0])
+    except (ImportError, OSError):
+        import socket
+
+        return socket.create_connection(address, timeout=timeout_s)
+    sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout_s)
+        sock.connect(address)
+    except BaseException:
+        sock.close()
+        raise
+    return sock

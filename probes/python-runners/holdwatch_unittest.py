@@ -175,12 +175,19 @@ def _patch_suite(suite_class):
         finally:
             _guarded(_reporter.scope_setup, None, None)
 
+    # unittest calls both before every test and sets a scope up only when the test's class (module)
+    # differs from the last test's: the rest go straight through, with no word to the stack probe.
     def _handleClassSetUp(self, test, result):
         cls = test.__class__
+        if getattr(result, "_previousTestClass", None) is cls:
+            return class_setup(self, test, result)
         return in_scope("suite", "%s.%s" % (cls.__module__, cls.__qualname__), lambda: class_setup(self, test, result))
 
     def _handleModuleFixture(self, test, result):
-        return in_scope("file", test.__class__.__module__, lambda: module_setup(self, test, result))
+        module = test.__class__.__module__
+        if getattr(getattr(result, "_previousTestClass", None), "__module__", None) == module:
+            return module_setup(self, test, result)
+        return in_scope("file", module, lambda: module_setup(self, test, result))
 
     def _tearDownPreviousClass(self, test, result):
         previous = getattr(result, "_previousTestClass", None)

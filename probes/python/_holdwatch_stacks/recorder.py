@@ -91,6 +91,13 @@ def file_maps_made():
     return _state["file_maps"]
 
 
+def own_fds():
+    """The descriptors of this probe's log: never under a watched dir, so a test boundary's inventory
+    of this process skips them."""
+    log = _state["log"]
+    return () if log is None else (log.fileno(),)
+
+
 def set_scope(kind, name):
     """The runner probes' word: a wider scope's setup runs now (a module or class fixture), outside any
     test; its opens carry it. ``kind`` None: that setup is over."""
