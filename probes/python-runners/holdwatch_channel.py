@@ -188,6 +188,10 @@ def open_events(runner):
     return EventsFile(path, header) if path else None
 
 
+# Test ends that list nothing held, after one that listed nothing either, wait to go with a later line
+# (Boundary._hold_back): at most this many, for at most this long by the runner's clock.
+HOLD_BACK_LINES = 64
+HOLD_BACK_MS = 250.0
 # An inventory longer than this goes by the scan instead: the channel's lines are bounded (64 KiB).
 MAX_LISTED = 256
 _DELETED = " (deleted)"
@@ -376,6 +380,12 @@ class Boundary:
         self._pending = b""
         self._broken = False
         self._inventory = inventory
+        # Listed ends held back (_hold_back), and whether the last listed end named anything.
+        self._unsent = []
+        self._unsent_since_ms = 0.0
+        self._listed_some = False
+        self._flush_at_exit = False
+        self._pid = os.getpid()
         self._wait_s = boundary_wait_s()
         try:
             host, port, token = spec.rsplit(":", 2)
@@ -408,7 +418,11 @@ class Boundary:
             if held is not None:
                 # Listed here: holdwatch journals it without scanning, and nothing waits.
                 message["held"] = held
-                self._send(message)
+                if held or self._listed_some:
+                    self._listed_some = bool(held)
+                    self._send(message)
+                else:
+                    self._hold_back(message, at_ms)
                 return
             if self._owed > 0:
                 self._read_acks(0)
@@ -428,6 +442,35 @@ class Boundary:
         except Exception:  # noqa: BLE001 - holdwatch is gone or answered nonsense: the suite goes on unobserved
             self.close()
             self._broken = True
+
+    def _hold_back(self, message, at_ms):
+        # "Still nothing held" changes nothing holdwatch knows until the run's record is made, but each
+        # line sent on its own wakes holdwatch once per test, which on a loaded machine costs the test
+        # process as much CPU again. Such lines go with the next line sent, or once HOLD_BACK_LINES wait
+        # or the first waits HOLD_BACK_MS, or at exit; a process killed first loses only them.
+        self._unsent.append(_to_json(message) + "\n")
+        if len(self._unsent) == 1:
+            self._unsent_since_ms = at_ms
+            if not self._flush_at_exit:
+                self._flush_at_exit = True
+                import atexit
+
+                atexit.register(self.flush)
+        if len(self._unsent) >= HOLD_BACK_LINES or at_ms - self._unsent_since_ms >= HOLD_BACK_MS:
+            self.flush()
+
+    def flush(self):
+        """Sends the lines held back. Never raises."""
+        if not self._unsent or self._broken or self._sock is None:
+            return
+        try:
+            if os.getpid() != self._pid:
+                self._unsent = []  # a forked child: the lines are its parent's to send
+                return
+            self._send_text("")
+        except Exception:  # noqa: BLE001 - holdwatch is gone: the suite goes on unobserved
+            self._broken = True
+            self.close()
 
     def _read_acks(self, within_s):
         """Reads the acks that come within ``within_s`` (0: those already here); True once none is owed."""
@@ -462,9 +505,16 @@ class Boundary:
         self._send({"type": "hello", "token": self._token, "pid": os.getpid()})
 
     def _send(self, message):
-        self._sock.sendall((_to_json(message) + "\n").encode("utf-8"))
+        self._send_text(_to_json(message) + "\n")
+
+    def _send_text(self, text):
+        # The lines held back go first, in the same write: holdwatch reads every line in the order made.
+        if self._unsent:
+            text, self._unsent = "".join(self._unsent) + text, []
+        self._sock.sendall(text.encode("utf-8"))
 
     def close(self):
+        self.flush()
         if self._inventory is not None:
             self._inventory.close()
         sock, self._sock = self._sock, None
