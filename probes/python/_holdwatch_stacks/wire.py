@@ -8,21 +8,23 @@ except ImportError:  # an interpreter without the C accelerator
 
 
 def encode(value):
+    # Strings first, and a dict's string values without a call of their own: the records and the
+    # runner probes' events are mostly flat dicts of strings.
+    kind = type(value)
+    if kind is str:
+        return json_str(value)
+    if kind is dict:
+        return "{" + ",".join([json_str(k) + ":" + (json_str(v) if type(v) is str else encode(v)) for k, v in value.items()]) + "}"
     if value is None:
         return "null"
     if value is True:
         return "true"
     if value is False:
         return "false"
-    kind = type(value)
-    if kind is str:
-        return json_str(value)
     if kind is int:
         return str(value)
     if kind is float:
         return "%.3f" % value
-    if kind is dict:
-        return "{" + ",".join(json_str(k) + ":" + encode(v) for k, v in value.items()) + "}"
     if kind in (list, tuple):
-        return "[" + ",".join(encode(v) for v in value) + "]"
+        return "[" + ",".join([encode(v) for v in value]) + "]"
     return json_str(str(value))
