@@ -225,7 +225,7 @@ class SelfInventory:
         # The dirs as /proc/self/maps spells them (bytes, no trailing separator): a maps text that
         # contains none of them maps nothing under them, and is not parsed line by line.
         self._maps_needles = [os.fsencode(p.rstrip("/")) for p in prefixes]
-        self._maps = self._children = self._statm = self._stat = None
+        self._maps = self._children = self._statm = self._stat = self._task = None
         # fd -> what the last boundary found outside the dirs by it (_same_name): the same file by the
         # same descriptor is not readlink'ed again (a readlink through /proc costs four times an fstat,
         # and a test process keeps a score of descriptors open from test to test).
@@ -239,6 +239,7 @@ class SelfInventory:
                 self._children = os.open("/proc/self/task/%d/children" % os.getpid(), os.O_RDONLY | os.O_CLOEXEC)
                 self._statm = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
                 self._stat = os.open("/proc/self/stat", os.O_RDONLY | os.O_CLOEXEC)
+                self._task = os.open("/proc/self/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             except OSError:
                 self.close()
 
@@ -260,7 +261,7 @@ class SelfInventory:
             if os.pread(self._children, 64, 0).strip() or self._threads() > 1:
                 return None
             own = _own_fds(own_fds)
-            own.update((self._maps, self._children, self._statm, self._stat))
+            own.update((self._maps, self._children, self._statm, self._stat, self._task))
             held = []
             names = os.listdir("/proc/self/fd")
             outside, self._outside = self._outside, {}
@@ -310,7 +311,13 @@ class SelfInventory:
             return None
 
     def _threads(self):
-        # num_threads, the 20th field of stat: the 18th after the command name, which may hold spaces.
+        # Linux gives /proc/<pid>/task two links plus one per thread: one fstat, where a read of stat has
+        # the kernel write out every field (and sum every thread's times).
+        links = os.fstat(self._task).st_nlink
+        if links >= 3:
+            return links - 2
+        # A kernel that counts no links there: num_threads, the 20th field of stat, the 18th after the
+        # command name, which may hold spaces.
         return int(os.pread(self._stat, 1024, 0).rsplit(b")", 1)[1].split()[17])
 
     def _mapped_under(self):
@@ -350,7 +357,7 @@ class SelfInventory:
         return b"".join(chunks)
 
     def close(self):
-        for name in ("_maps", "_children", "_statm", "_stat"):
+        for name in ("_maps", "_children", "_statm", "_stat", "_task"):
             fd = getattr(self, name)
             setattr(self, name, None)
             if fd is not None:

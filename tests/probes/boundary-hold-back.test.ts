@@ -1,6 +1,7 @@
 // Test ends that list nothing held, after an end that listed nothing either, are held back and sent
 // with the next line (or at exit): every end still reaches the real listener, in order, with what it
-// held; only a process killed before its exit loses those it held back.
+// held; only a process killed before its exit loses those it held back. A process with a second
+// thread cannot list its own children (each thread has its own), so its end goes by the scan.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,11 +20,12 @@ mkdirSync(watched);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // test_d leaves a file under the watched dir open, test_e closes it; test_g ends the process at once
-// when asked, as a crash or os._exit would.
+// when asked, as a crash or os._exit would; test_h starts a thread that lives on past its end.
 writeFileSync(
   join(suite, 'test_hold.py'),
-  `import os, unittest
+  `import os, threading, unittest
 kept = []
+stop = threading.Event()
 class Hold(unittest.TestCase):
     def test_a(self): pass
     def test_b(self): pass
@@ -34,6 +36,7 @@ class Hold(unittest.TestCase):
     def test_g(self):
         if os.environ.get("EXIT_AT_ONCE"):
             os._exit(0)
+    def test_h(self): threading.Thread(target=stop.wait, daemon=True).start()
 `,
 );
 
@@ -88,10 +91,10 @@ const UP_TO_E = [
 ];
 
 describe('listed test ends held back', () => {
-  it('every end reaches holdwatch, in order, each with what it held; the last ones at exit', async () => {
+  it('every end reaches holdwatch, in order, each with what it held; the last ones at exit; none with a thread alive', async () => {
     const { status, seen } = await runSuite();
     expect(status).toBe(0);
-    expect(ends(seen)).toEqual([...UP_TO_E, ['test_f', []], ['test_g', []]]);
+    expect(ends(seen)).toEqual([...UP_TO_E, ['test_f', []], ['test_g', []], ['test_h', null]]);
   });
 
   it('an end that lists nothing after one that listed nothing waits for a later line: a killed process loses it', async () => {
