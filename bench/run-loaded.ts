@@ -4,6 +4,8 @@
 // run, ...) so load hits both alike; a round is the medians of its pairs; PASS/MISS goes by the worst
 // round, and min/median/max of the rounds are printed. Targets (issue 36): loaded, run <= 1.15x plain;
 // quiet, run adds <= 250 ms + 1 ms per test. bats forks per test: its rows take the longest by far.
+// Loaded rows also time a bare Node parent (spawn the suite, wait, nothing else) in each pair: the
+// least any supervisor started as a Node process adds, so a ratio reads against what is avoidable.
 //   node dist/bench/run-loaded.js   (BENCH_ROUNDS=n, BENCH_PAIRS=n, BENCH_ONLY=pytest,jest,...,
 //   BENCH_LOAD=quiet|loaded)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -118,6 +120,9 @@ const SUITES: Suite[] = [
 
 type Load = 'quiet' | 'loaded';
 
+/** `node -e` with the suite's argv after it: spawns it with the same stdio, waits, exits with its code. */
+const BARE_NODE_PARENT = `const r = require('node:child_process').spawnSync(process.argv[1], process.argv.slice(2), { stdio: 'inherit' }); process.exitCode = r.status ?? 1;`;
+
 /** Both CPUs busy: one process, its main thread and a worker thread spinning. */
 function startLoad(): ChildProcess {
   const spin = `const { Worker } = require('node:worker_threads'); new Worker('for (;;) {}', { eval: true }); for (;;) {}`;
@@ -135,6 +140,8 @@ async function stopLoad(load: ChildProcess): Promise<void> {
 interface Round {
   plainMs: number;
   runMs: number;
+  /** The bare Node parent's wall time (loaded rows only). */
+  floorMs?: number;
   /** CPU of the whole process tree (holdwatch's included under run): what load multiplies. */
   plainCpuMs: number;
   runCpuMs: number;
@@ -156,6 +163,7 @@ async function measure(suite: Suite, load: Load, scratch: string): Promise<Row> 
   // The data dir outside the watched dir, one per bench: run records do not pile up in the user's.
   const env = { ...process.env, BENCH_WATCHED: watched, HOLDWATCH_DATA_DIR: join(scratch, 'data'), GOFLAGS: '-mod=mod', GOPROXY: 'off' };
   const underRun = [process.execPath, CLI, 'run', '--watch', watched, '--', ...argv];
+  const underBareNode = [process.execPath, '-e', BARE_NODE_PARENT, ...argv];
   const busy = load === 'loaded' ? startLoad() : null;
   try {
     // One of each first, unmeasured: go builds its test binary, jest and vitest fill their caches.
@@ -165,19 +173,24 @@ async function measure(suite: Suite, load: Load, scratch: string): Promise<Row> 
     for (let r = 0; r < ROUNDS; r++) {
       const plain: Timed[] = [];
       const run: Timed[] = [];
+      const floor: Timed[] = [];
       for (let p = 0; p < PAIRS; p++) {
         plain.push(await timedCommandCpu(argv, root, env));
         run.push(await timedCommandCpu(underRun, root, env));
+        if (busy) floor.push(await timedCommandCpu(underBareNode, root, env));
       }
       const wall = (xs: Timed[]) => median(xs.map((x) => x.wallMs));
       const cpu = (xs: Timed[]) => median(xs.map((x) => x.cpuMs));
-      rounds.push({ plainMs: wall(plain), runMs: wall(run), plainCpuMs: cpu(plain), runCpuMs: cpu(run) });
+      rounds.push({ plainMs: wall(plain), runMs: wall(run), plainCpuMs: cpu(plain), runCpuMs: cpu(run), ...(busy ? { floorMs: wall(floor) } : {}) });
     }
     return { suite: suite.name, load, rounds };
   } finally {
     if (busy) await stopLoad(busy);
   }
 }
+
+/** The bare Node parent against the plain run, worst round; null for quiet rows (not timed there). */
+const floorOf = (r: Row): number | null => (r.rounds.every((x) => x.floorMs !== undefined) ? Math.max(...r.rounds.map((x) => x.floorMs! / x.plainMs)) : null);
 
 /** What a round is judged by: the ratio when loaded, the milliseconds added when quiet. */
 const score = (load: Load, r: Round) => (load === 'loaded' ? r.runMs / r.plainMs : r.runMs - r.plainMs);
@@ -198,6 +211,7 @@ function report(rows: Row[]): void {
         { header: 'under run ms', align: 'right' },
         { header: 'cpu plain / run ms', align: 'right' },
         { header: 'run vs plain min / median / max', align: 'right' },
+        { header: 'bare Node parent vs plain, worst', align: 'right' },
       ],
       rows.map((r) => [
         r.suite,
@@ -209,6 +223,7 @@ function report(rows: Row[]): void {
           r.load,
           r.rounds.map((x) => score(r.load, x)),
         ),
+        floorOf(r) === null ? '' : `${floorOf(r)!.toFixed(2)}x`,
       ]),
     ),
   );
@@ -217,7 +232,9 @@ function report(rows: Row[]): void {
     const worst = Math.max(...r.rounds.map((x) => score(r.load, x)));
     const pass = r.load === 'loaded' ? worst <= LOADED_MAX_RATIO : worst <= QUIET_BUDGET_MS;
     const target = r.load === 'loaded' ? `<= ${LOADED_MAX_RATIO}x plain, both CPUs busy` : `adds <= ${QUIET_BUDGET_MS} ms, quiet`;
-    console.log(`${pass ? 'PASS' : 'MISS'}  run ${target}, ${r.suite} (${TESTS} tests): worst round ${formatScore(r.load, worst)}`);
+    const floor = floorOf(r);
+    const context = floor === null ? '' : ` (a bare Node parent: ${floor.toFixed(2)}x)`;
+    console.log(`${pass ? 'PASS' : 'MISS'}  run ${target}, ${r.suite} (${TESTS} tests): worst round ${formatScore(r.load, worst)}${context}`);
   }
 }
 
