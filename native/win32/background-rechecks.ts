@@ -31,6 +31,8 @@ export const RECHECK_PICK_MAX = 500;
 export const HUNG_RECHECKS_PER_WINDOW = 8;
 export const HUNG_RECHECK_WINDOW_MS = 60_000;
 
+const NO_PIDS: ReadonlySet<number> = new Set();
+
 interface Picked {
   entry: HandleEntry;
   cached: CachedName;
@@ -84,7 +86,7 @@ export class BackgroundRechecks {
 
   /** Picks up to `pickMax` due names (hang-prone access masks last) and asks them in the background. */
   start(nowMs: number): void {
-    if (this.busy(nowMs) || this.disposed) return;
+    if (this.busy(nowMs) || this.disposed || !this.due.anyDue(nowMs)) return;
     const picked = this.withinHungBudget(
       this.due.takeDue(nowMs, this.pickMax, (p, dueAtMs) => this.stillDue(p, dueAtMs)),
       nowMs,
@@ -116,6 +118,7 @@ export class BackgroundRechecks {
 
   /** Pids whose names changed since the last call: their last result is stale. */
   takeChanged(): ReadonlySet<number> {
+    if (this.changed.size === 0) return NO_PIDS;
     const changed = this.changed;
     this.changed = new Set();
     return changed;

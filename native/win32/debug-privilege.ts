@@ -75,6 +75,15 @@ export function enableDebugPrivilege(): PrivilegeState {
   return state;
 }
 
+/** enableDebugPrivilege, or null when asking the token failed: a scan works without it, as a standard user's does. */
+export function tryEnableDebugPrivilege(): PrivilegeState | null {
+  try {
+    return enableDebugPrivilege();
+  } catch {
+    return null;
+  }
+}
+
 /** Read back from the token, not remembered: for tests and diagnostics. */
 export function debugPrivilegeEnabled(): boolean {
   return withOwnToken(TOKEN_QUERY, (token) => {

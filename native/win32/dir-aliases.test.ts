@@ -3,7 +3,7 @@
 // resolves to C:\Users\runneradmin\... Wine does not give Windows' names: proven by these fixtures only.
 import { describe, expect, it } from 'vitest';
 import type { WatchDir } from '../../core/platform.js';
-import { shortKernelName, spellingsOf, underWatchedDir } from './dir-aliases.js';
+import { shortKernelName, SpelledDirs, spellingsOf, underWatchedDir } from './dir-aliases.js';
 import { computeKey } from './path-keys.js';
 
 const DRIVES = { 'C:': '\\Device\\HarddiskVolume3' };
@@ -25,14 +25,17 @@ describe('shortKernelName', () => {
   });
 });
 
+/** TEMP as GitHub's runners give it: the long form watched, its 8.3 form an alias. */
+const TEMP: WatchDir = {
+  input: 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp',
+  display: LONG_DOS,
+  matchPrefix: LONG_KERNEL,
+  caseInsensitive: true,
+  aliasPrefixes: [shortKernelName(LONG_DOS, LONG_KERNEL, SHORT_DOS)!],
+};
+
 describe('underWatchedDir', () => {
-  const dir: WatchDir = {
-    input: 'C:\\Users\\RUNNER~1\\AppData\\Local\\Temp',
-    display: LONG_DOS,
-    matchPrefix: LONG_KERNEL,
-    caseInsensitive: true,
-    aliasPrefixes: [shortKernelName(LONG_DOS, LONG_KERNEL, SHORT_DOS)!],
-  };
+  const dir = TEMP;
   const spelled = spellingsOf(dir, keyOf);
 
   it('finds a handle opened through the alias, and shows it under the long form', () => {
@@ -82,5 +85,39 @@ describe('underWatchedDir, a subdir of an 8.3 TEMP (mkdtemp under a short TEMP)'
     expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~2\\AppData\\Local\\Temp\\hw-smoke-AbCdEf\\x'), spelled)).toBeNull();
     expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\hw-smoke-AbCdEg\\x'), spelled)).toBeNull();
     expect(underWatchedDir(keyOf('\\Device\\HarddiskVolume3\\Users\\RUNNER~1\\AppData\\Local\\Temp\\hw-smoke-AbCdEfG\\x'), spelled)).toBeNull();
+  });
+});
+
+describe('SpelledDirs', () => {
+  const dir = TEMP;
+  const counting = () => {
+    const names: string[] = [];
+    return { names, keyOf: (name: string) => (names.push(name), keyOf(name)) };
+  };
+
+  it('spells the same dirs once, even as new objects (a source on a worker thread gets a copy every scan)', () => {
+    const spelled = new SpelledDirs();
+    const { names, keyOf: counted } = counting();
+    const first = spelled.of([dir], 1, counted);
+    expect(spelled.of([structuredClone(dir)], 1, counted)).toBe(first);
+    expect(names).toEqual([dir.matchPrefix, ...dir.aliasPrefixes!]);
+    expect(first).toEqual([spellingsOf(dir, keyOf)]);
+    expect(spelled.key).toBe([keyOf(LONG_KERNEL).key, keyOf(dir.aliasPrefixes![0]!).key].join('\0'));
+  });
+
+  it('spells again for another dir, another alias, another display, or another drive table', () => {
+    const spelled = new SpelledDirs();
+    const { names, keyOf: counted } = counting();
+    spelled.of([dir], 1, counted);
+    const other = { ...dir, matchPrefix: `${LONG_KERNEL}\\sub`, aliasPrefixes: undefined };
+    const changes: WatchDir[][] = [[other], [dir], [{ ...dir, aliasPrefixes: [`${LONG_KERNEL}2`] }], [{ ...dir, display: `${LONG_DOS}2` }], [dir, other]];
+    for (const dirs of changes) {
+      const before = names.length;
+      expect(spelled.of(dirs, 1, counted).map((d) => d.dir)).toEqual(dirs);
+      expect(names.length).toBeGreaterThan(before);
+    }
+    const before = names.length;
+    spelled.of([dir, other], 2, counted);
+    expect(names.length).toBe(before + 3);
   });
 });

@@ -49,6 +49,46 @@ export function spellingsOf(dir: WatchDir, keyOf: (name: string) => PathKey): Sp
   return { dir, spellings, components: componentSpellings(spellings.map((spelling) => spelling.key)) };
 }
 
+/**
+ * The spellings of a scan's dirs, kept while the dirs (compared by content: a source on a worker thread
+ * gets new objects every scan) and the drive table are the last scan's, so a steady poll spells nothing.
+ */
+export class SpelledDirs {
+  private dirs: readonly WatchDir[] = [];
+  private tableVersion = NaN;
+  private spelled: readonly SpelledDir[] = [];
+  private joined = '';
+
+  /** `dirs` spelled by `keyOf`, whose keys follow drive table `tableVersion`. */
+  of(dirs: readonly WatchDir[], tableVersion: number, keyOf: (name: string) => PathKey): readonly SpelledDir[] {
+    if (tableVersion === this.tableVersion && sameDirs(dirs, this.dirs)) return this.spelled;
+    this.spelled = dirs.map((dir) => spellingsOf(dir, keyOf));
+    this.joined = this.spelled.flatMap((d) => d.spellings.map((s) => s.key)).join('\0');
+    this.dirs = dirs;
+    this.tableVersion = tableVersion;
+    return this.spelled;
+  }
+
+  /** Every spelling's key of the last `of`, joined: a result matched against other keys is stale. */
+  get key(): string {
+    return this.joined;
+  }
+}
+
+/** The same dirs as far as spelling and display go. */
+function sameDirs(a: readonly WatchDir[], b: readonly WatchDir[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.matchPrefix !== y.matchPrefix || x.display !== y.display) return false;
+    const xs = x.aliasPrefixes ?? [];
+    const ys = y.aliasPrefixes ?? [];
+    if (xs.length !== ys.length || xs.some((alias, k) => alias !== ys[k])) return false;
+  }
+  return true;
+}
+
 const SEP = '\\';
 
 /** Per component, the spellings the keys give it; empty when no alias lines up with the long key. */

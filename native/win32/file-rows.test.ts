@@ -79,6 +79,14 @@ describe('snapshotTable compared with the table read before', () => {
     expect(after.blocks.map(({ pid, start, end, fileRows }) => ({ pid, start, end, fileRows }))).toEqual(snap(table).blocks);
   });
 
+  it('takes unchanged blocks whole whatever order the processes come in, and past a process not in the table before', () => {
+    const of = (pid: number) => rows.filter((r) => r.pid === pid);
+    const reordered = [...of(77), ...of(1234), { pid: 500, handle: 0x4, access: 1, type: FILE }, ...of(4)];
+    const after = compared(reordered);
+    expect(same(after)).toEqual([77, 1234, 4]);
+    expect(after.blocks.map(({ pid, start, end, fileRows }) => ({ pid, start, end, fileRows }))).toEqual(snap(reordered).blocks);
+  });
+
   it('compares nothing across File type indices', () => {
     const other = snapshotTable(systemHandleTable(rows), 44, undefined, before, 2);
     expect(same(other)).toEqual([]);

@@ -51,13 +51,13 @@ export function snapshotTable(buf: Buffer, fileType: number, validBytes = buf.le
   // A 32-bit view, not Buffer.readUInt*: this runs over the table on every poll.
   const words = wordView(bytes);
   const usable = compared !== undefined && compared.fileType === fileType;
-  const before = usable ? firstBlocks(compared) : undefined;
+  const before = usable ? new ComparedBlocks(compared.blocks) : undefined;
   const blocks: ProcessBlock[] = [];
   // UniqueProcessId's low half: pids fit in 32 bits (Windows pids are multiples of 4 below 2^32).
   const pidAt = (row: number) => words[HEADER_BYTES / 4 + row * ENTRY_WORDS + 2]!;
   for (let i = 0; i < total;) {
     const pid = pidAt(i);
-    const last = before?.get(pid);
+    const last = before?.of(pid);
     const end = last === undefined ? -1 : i + last.end - last.start;
     if (
       last !== undefined &&
@@ -80,11 +80,35 @@ export function snapshotTable(buf: Buffer, fileType: number, validBytes = buf.le
   return { bytes, words, fileType, blocks, read, ...(usable ? { comparedWith: compared.read } : {}) };
 }
 
-/** Each pid's first block (a pid met twice is compared against its first run only). */
-function firstBlocks(snapshot: TableSnapshot): Map<number, ProcessBlock> {
-  const first = new Map<number, ProcessBlock>();
-  for (const block of snapshot.blocks) if (!first.has(block.pid)) first.set(block.pid, block);
-  return first;
+/**
+ * The block of a pid in the table read before. Processes keep their order between reads, so the block
+ * after the last one asked for is tried first; the map by pid (each pid's first block) is built only
+ * when that misses, as a poll of an unchanged table then builds nothing.
+ */
+class ComparedBlocks {
+  private next = 0;
+  /** Each pid's first block, by its index in `blocks`. */
+  private byPid: Map<number, number> | undefined;
+
+  constructor(private readonly blocks: readonly ProcessBlock[]) {}
+
+  of(pid: number): ProcessBlock | undefined {
+    const candidate = this.blocks[this.next];
+    if (candidate?.pid === pid) {
+      this.next++;
+      return candidate;
+    }
+    if (!this.byPid) {
+      this.byPid = new Map();
+      this.blocks.forEach((block, index) => {
+        if (!this.byPid!.has(block.pid)) this.byPid!.set(block.pid, index);
+      });
+    }
+    const index = this.byPid.get(pid);
+    if (index === undefined) return undefined;
+    this.next = index + 1;
+    return this.blocks[index];
+  }
 }
 
 function sameBytes(bytes: Buffer, start: number, end: number, other: Buffer, block: ProcessBlock): boolean {
@@ -157,6 +181,38 @@ function sharedRows(limit: number, same: (rows: number, n: number) => boolean): 
     }
   }
   return rows;
+}
+
+/**
+ * Whether every block but those of `skip` was taken whole from the table read before (`sameAsCompared`),
+ * and they are `count`: a process gone from the table, or a pid met twice, shows as another count.
+ */
+export function allTakenWhole(blocks: readonly ProcessBlock[], skip: ReadonlySet<number>, count: number): boolean {
+  let others = 0;
+  for (const block of blocks) {
+    if (skip.has(block.pid)) continue;
+    if (block.sameAsCompared !== true) return false;
+    others++;
+  }
+  return others === count;
+}
+
+/** Each pid's last block with File rows in `snapshot` (none without one). */
+export function fileBlocksByPid(snapshot: TableSnapshot | undefined): Map<number, ProcessBlock> {
+  const byPid = new Map<number, ProcessBlock>();
+  for (const block of snapshot?.blocks ?? []) if (block.fileRows > 0) byPid.set(block.pid, block);
+  return byPid;
+}
+
+/** The pids met in more than one block: listed mid-change, so callers treat them as changed. */
+export function splitPids(blocks: readonly ProcessBlock[]): Set<number> {
+  const seen = new Set<number>();
+  const split = new Set<number>();
+  for (const { pid } of blocks) {
+    if (seen.has(pid)) split.add(pid);
+    seen.add(pid);
+  }
+  return split;
 }
 
 /** The rows of `block` that are File handles, in table order. */

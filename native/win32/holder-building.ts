@@ -6,6 +6,7 @@ import { windowsHandleAccess } from '../../core/handle-access.js';
 import { basename } from 'node:path';
 import { classifyHandle } from './handle-kind.js';
 import { ownProcesses } from './own-processes.js';
+import { sameNumbers } from './same-numbers.js';
 import type { CachedName } from './name-cache.js';
 import type { ProcessIdentities, ProcessIdentity } from './process-identities.js';
 import type { ProcessReader } from './process-reader.js';
@@ -26,6 +27,8 @@ export interface RawHolding {
 export class HolderBuilder {
   /** The Holder built from each holding, for as long as the holding is kept (lastScans, module hits). */
   private readonly built = new WeakMap<RawHolding, { holder: Holder; identity: ProcessIdentity }>();
+  /** The last ownPids answer, with the identities' version and the roots it was worked out for. */
+  private own: { version: number; roots: number[]; pids: ReadonlySet<number> } | undefined;
 
   constructor(
     private readonly identities: ProcessIdentities,
@@ -34,9 +37,16 @@ export class HolderBuilder {
     private readonly ownRoots: () => Iterable<number>,
   ) {}
 
-  /** holdwatch's own processes now: never holders, so a scan need not name their handles either. */
-  ownPids(): Set<number> {
-    return ownProcesses(this.identities.values(), this.ownRoots(), process.versions.electron ? basename(process.execPath) : null);
+  /**
+   * holdwatch's own processes now: never holders, so a scan need not name their handles either. Worked
+   * out again only when a process came or went or the roots changed: a steady poll asks twice.
+   */
+  ownPids(): ReadonlySet<number> {
+    const roots = [...this.ownRoots()];
+    if (this.own && this.own.version === this.identities.version && sameNumbers(roots, this.own.roots)) return this.own.pids;
+    const pids = ownProcesses(this.identities.values(), roots, process.versions.electron ? basename(process.execPath) : null);
+    this.own = { version: this.identities.version, roots, pids };
+    return pids;
   }
 
   build(holdings: readonly RawHolding[], deny: (pid: number, reason: string) => void): Holder[] {

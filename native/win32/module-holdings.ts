@@ -18,9 +18,22 @@ export interface ModuleScan {
   nowMs: number;
 }
 
+/**
+ * A system scan's whole answer, reused by the next system scans while none of its inputs can differ: the
+ * same processes and dirs, and no list due for a re-read before `untilMs`.
+ */
+interface QuietAnswer {
+  identitiesVersion: number;
+  dirsKey: string;
+  untilMs: number;
+  hits: RawHolding[];
+  denials: [pid: number, reason: string][];
+}
+
 export class ModuleHoldings {
   /** Per pid: the module list last matched (same array = same list), for which dirs, and the hits. */
   private readonly hits = new Map<number, { list: readonly string[]; mapped: readonly string[]; dirs: string; hits: RawHolding[] }>();
+  private quiet: QuietAnswer | undefined;
 
   constructor(
     private readonly identities: ProcessIdentities,
@@ -29,22 +42,33 @@ export class ModuleHoldings {
     private readonly moduleRefreshMs: number,
   ) {}
 
-  /** Adds to `holdings` what each process of the scan maps from under a watched dir. */
-  collect(scan: ModuleScan, dirs: readonly SpelledDir[], holdings: RawHolding[], deny: (pid: number, reason: string) => void): void {
+  /** Adds to `holdings` what each process of the scan maps from under a watched dir (`dirsKey`: their keys, joined). */
+  collect(scan: ModuleScan, dirs: readonly SpelledDir[], dirsKey: string, holdings: RawHolding[], deny: (pid: number, reason: string) => void): void {
     const { wanted, nowMs } = scan;
-    const dirsKey = dirs.flatMap((d) => d.spellings.map((s) => s.key)).join('\0');
+    const quiet = this.quiet;
+    if (wanted === null && quiet && quiet.identitiesVersion === this.identities.version && quiet.dirsKey === dirsKey && nowMs < quiet.untilMs) {
+      for (const hit of quiet.hits) holdings.push(hit);
+      for (const [pid, reason] of quiet.denials) deny(pid, reason);
+      return;
+    }
+    // A focus scan may re-read its pids' lists: the next system scan matches them all again.
+    this.quiet = undefined;
+    const answer: QuietAnswer = { identitiesVersion: this.identities.version, dirsKey, untilMs: Infinity, hits: [], denials: [] };
     for (const identity of this.identities.values()) {
       if (identity.denied || (wanted && !wanted.has(identity.pid))) continue;
       let list: readonly string[];
       let mapped: readonly string[];
+      // Walking an address space costs a call per region (more under Wine): full scans only, each
+      // process every ~10 s, spread by pid; focus scans reuse the last walk.
+      const refreshMs = MAPPED_REFRESH_MS * (0.5 + (identity.pid % 64) / 128);
       try {
         list = this.reader.modules(identity.pid, identity.createTime, this.moduleRefreshMs, nowMs);
-        // Walking an address space costs a call per region (more under Wine): full scans only, each
-        // process every ~10 s, spread by pid; focus scans reuse the last walk.
-        const refreshMs = MAPPED_REFRESH_MS * (0.5 + (identity.pid % 64) / 128);
         mapped = this.reader.mappedFiles(identity.pid, identity.createTime, refreshMs, nowMs, wanted === null, scan.firstSystemScan);
       } catch (error) {
-        if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) deny(identity.pid, `${error.api}: access denied`);
+        if (error instanceof Win32Error && error.errorCode === ERROR_ACCESS_DENIED) {
+          deny(identity.pid, `${error.api}: access denied`);
+          answer.denials.push([identity.pid, `${error.api}: access denied`]);
+        } else answer.untilMs = -Infinity; // a process starting or exiting: asked again next scan
         continue;
       }
       let known = this.hits.get(identity.pid);
@@ -58,7 +82,11 @@ export class ModuleHoldings {
         this.hits.set(identity.pid, known);
       }
       holdings.push(...known.hits);
+      answer.hits.push(...known.hits);
+      const modulesDueMs = this.reader.listedAtMs(identity.pid, 'modules') + this.moduleRefreshMs;
+      answer.untilMs = Math.min(answer.untilMs, modulesDueMs, this.reader.listedAtMs(identity.pid, 'mapped') + refreshMs);
     }
+    if (wanted === null) this.quiet = answer;
   }
 
   /** Drops the processes no longer alive. */

@@ -121,6 +121,12 @@ export class ProcessReader {
     return entry.mappedList.names;
   }
 
+  /** When `pid`'s module list (or mapped-file list) was last read, in performance.now() ms; -Infinity: never. */
+  listedAtMs(pid: number, list: 'modules' | 'mapped'): number {
+    const entry = this.entries.get(pid);
+    return (list === 'modules' ? entry?.moduleList?.atMs : entry?.mappedList?.atMs) ?? -Infinity;
+  }
+
   /** Closes handles of processes that are gone (or whose pid now names another process). */
   prune(live: ReadonlyMap<number, bigint>): void {
     for (const [pid, entry] of this.entries) if (live.get(pid) !== entry.createTime) this.forget(pid);

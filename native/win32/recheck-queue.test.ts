@@ -34,4 +34,18 @@ describe('RecheckQueue', () => {
     expect(queue.size).toBe(0);
     expect(queue.takeDue(10, 5, always)).toEqual([]);
   });
+
+  it('tells without a walk whether anything can be due: never early, and not after a pick took what was due', () => {
+    const queue = new RecheckQueue<string>();
+    expect(queue.anyDue(1000)).toBe(false);
+    queue.push(4, 'a', 300);
+    queue.push(8, 'b', 100);
+    expect(queue.anyDue(99)).toBe(false);
+    expect(queue.anyDue(100)).toBe(true);
+    expect(queue.takeDue(150, 10, always)).toEqual(['b']);
+    expect(queue.anyDue(299)).toBe(false);
+    expect(queue.anyDue(300)).toBe(true);
+    queue.forget(4);
+    expect(queue.anyDue(1000)).toBe(false);
+  });
 });

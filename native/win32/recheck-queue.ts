@@ -12,6 +12,8 @@ interface Queued<T> {
 export class RecheckQueue<T> {
   private readonly heaps = new Map<number, Queued<T>[]>();
   private queued = 0;
+  /** No item is due before this (a lower bound: exact after a pick), so a poll with none due walks nothing. */
+  private earliestDueAtMs = Infinity;
 
   push(pid: number, item: T, dueAtMs: number): void {
     let heap = this.heaps.get(pid);
@@ -19,6 +21,12 @@ export class RecheckQueue<T> {
     heap.push({ item, dueAtMs });
     siftUp(heap, heap.length - 1);
     this.queued++;
+    this.earliestDueAtMs = Math.min(this.earliestDueAtMs, dueAtMs);
+  }
+
+  /** Whether some item may be due at `nowMs`: false means takeDue would find none. */
+  anyDue(nowMs: number): boolean {
+    return this.queued > 0 && nowMs >= this.earliestDueAtMs;
   }
 
   /**
@@ -39,6 +47,8 @@ export class RecheckQueue<T> {
       }
       turn = next;
     }
+    this.earliestDueAtMs = Infinity;
+    for (const heap of this.heaps.values()) if (heap.length > 0) this.earliestDueAtMs = Math.min(this.earliestDueAtMs, heap[0]!.dueAtMs);
     return taken;
   }
 

@@ -8,10 +8,10 @@ import type { DeniedProcess, ProcessInfo, UnnamedHandles } from '../../contract/
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import { trimTrailingSeparators, WINDOWS_STYLE } from '../../core/paths.js';
 import { BackgroundRechecks } from './background-rechecks.js';
-import { spellingsOf, underWatchedDir, type SpelledDir } from './dir-aliases.js';
-import { entryAt, fileRowIndices, handleCountIn, sameFileRows, type ProcessBlock, type TableSnapshot } from './file-rows.js';
+import { SpelledDirs, underWatchedDir, type SpelledDir } from './dir-aliases.js';
+import { allTakenWhole, entryAt, fileBlocksByPid, fileRowIndices, handleCountIn, sameFileRows, splitPids, type TableSnapshot } from './file-rows.js';
 import type { HandleEntry } from './handle-table.js';
-import { enableDebugPrivilege, type PrivilegeState } from './debug-privilege.js';
+import { tryEnableDebugPrivilege, type PrivilegeState } from './debug-privilege.js';
 import { focusedFileHandles } from './focused-handles.js';
 import { HolderBuilder, type RawHolding } from './holder-building.js';
 import { ModuleHoldings } from './module-holdings.js';
@@ -22,6 +22,7 @@ import { DEFAULT_DEADLINES, NameWorkerClient, type NameOutcome } from './name-wo
 import { DosDevices, PathKeys } from './path-keys.js';
 import { ProcessIdentities, windowsIdentityOs, type ProcessIdentity } from './process-identities.js';
 import { ProcessReader } from './process-reader.js';
+import { sameNumbers } from './same-numbers.js';
 import { protectedReason, protectionOf } from './protection.js';
 import { SystemTables } from './system-tables.js';
 import { describeProcess } from './win32-process-source.js';
@@ -42,19 +43,13 @@ interface PidScan {
   redoAtMs: number;
 }
 
+const NONE: readonly number[] = [];
+
 /** Identities are re-synced at least this often even when the pid list is unchanged (denied pids are retried). */
 const IDENTITY_RESYNC_MS = 5000;
 
 /** A details request counts handles in the table of a system scan that ended this recently (a watch polls every 500 ms). */
 const TABLE_REUSE_MS = 30_000;
-
-function tryEnableDebugPrivilege(): PrivilegeState | null {
-  try {
-    return enableDebugPrivilege();
-  } catch {
-    return null; // the scan works without it, as a standard user's does
-  }
-}
 
 export class Win32HolderSource implements HolderSource {
   readonly platform = 'win32' as const;
@@ -63,6 +58,8 @@ export class Win32HolderSource implements HolderSource {
   private readonly cache = new NameCache();
   private readonly reader = new ProcessReader();
   private readonly keys = new PathKeys(new DosDevices());
+  private readonly keyOf = (name: string) => this.keys.keyOf(name);
+  private readonly spelled = new SpelledDirs();
   private readonly worker: NameWorkerClient;
   /** The worker answers one batch at a time: a scan's naming and the background re-checks' chunks queue here. */
   private workerQueue: Promise<unknown> = Promise.resolve();
@@ -76,8 +73,10 @@ export class Win32HolderSource implements HolderSource {
   /** The last system-wide scan: its table (compared process by process), blocks and per-process results. */
   private lastSnapshot: TableSnapshot | undefined;
   private lastSnapshotAtMs = -Infinity;
-  private lastBlocks = new Map<number, ProcessBlock>();
   private lastScans = new Map<number, PidScan>();
+  /** The earliest redoAtMs of lastScans, and the identities' version they were computed with. */
+  private lastScansRedoAtMs = -Infinity;
+  private lastScansIdentities = -1;
   private lastDirsKey = '';
   private lastKeysVersion = -1;
   /** System-wide scans so far: the first walks every process's mapped views, later ones new processes a period late. */
@@ -91,7 +90,7 @@ export class Win32HolderSource implements HolderSource {
   private readonly onScanned: Win32Options['onScanned'];
   /** This scan's cost so far, for onScanned. */
   private scanNamed = 0;
-  private scanChanged: number[] = [];
+  private scanChanged: readonly number[] = NONE;
 
   /** SeDebugPrivilege, on where the token holds it (elevated): null when asking the token failed. */
   readonly debugPrivilege: PrivilegeState | null;
@@ -113,9 +112,9 @@ export class Win32HolderSource implements HolderSource {
   async scan(request: ScanRequest): Promise<ScanResult> {
     const nowMs = performance.now();
     this.scanNamed = 0;
-    this.scanChanged = [];
+    this.scanChanged = NONE;
     this.keys.begin();
-    const dirs: SpelledDir[] = request.dirs.map((dir) => spellingsOf(dir, (name) => this.keys.keyOf(name)));
+    const dirs = this.spelled.of(request.dirs, this.keys.tableVersion, this.keyOf);
     const wanted = request.pids ? new Set(request.pids) : null;
     const scans = wanted ? await this.scanRestricted(wanted, dirs, nowMs) : await this.scanSystem(dirs, nowMs);
     const denied = new Map<number, DeniedProcess>();
@@ -129,7 +128,7 @@ export class Win32HolderSource implements HolderSource {
       for (const holding of scan.holdings) holdings.push(holding);
     }
     const deny = (pid: number, reason: string) => denied.set(pid, this.deniedProcess(pid, reason));
-    this.modules.collect({ wanted, firstSystemScan: this.systemScans === 0, nowMs }, dirs, holdings, deny);
+    this.modules.collect({ wanted, firstSystemScan: this.systemScans === 0, nowMs }, dirs, this.spelled.key, holdings, deny);
     if (!wanted) this.systemScans++;
     if (!wanted) this.lastSnapshotAtMs = performance.now(); // after the module walk, which can take seconds
     const holders = this.holders.build(holdings, deny);
@@ -171,7 +170,7 @@ export class Win32HolderSource implements HolderSource {
     }
     // holdwatch's own processes are never holders: their handles (new at each journal write) are not named.
     const own = this.holders.ownPids();
-    const dirsKey = dirs.flatMap((d) => d.spellings.map((s) => s.key)).join('\0');
+    const dirsKey = this.spelled.key;
     // Other dirs, or another drive table (the keys of every name change): every result is stale.
     if (dirsKey !== this.lastDirsKey || this.keys.tableVersion !== this.lastKeysVersion) {
       this.lastScans.clear();
@@ -179,19 +178,26 @@ export class Win32HolderSource implements HolderSource {
       this.lastKeysVersion = this.keys.tableVersion;
     }
     const renamed = this.rechecks.takeChanged();
-    const split = new Set<number>();
-    const blockOf = new Map<number, ProcessBlock>();
-    for (const block of blocks) {
-      if (blockOf.has(block.pid)) split.add(block.pid);
-      blockOf.set(block.pid, block);
+    // The last results hold for every process as they are: the same processes and identities, each one's
+    // rows byte for byte the last read's, no name changed by a re-check since, none due to be redone.
+    const lastRead = this.lastSnapshot;
+    const lastHolds = lastRead !== undefined && snapshot.comparedWith === lastRead.read && renamed.size === 0 && nowMs < this.lastScansRedoAtMs;
+    if (lastHolds && this.identities.version === this.lastScansIdentities && allTakenWhole(blocks, own, this.lastScans.size)) {
+      // Nothing to follow: no allocation beyond the pass.
+      this.scanChanged = NONE;
+      this.rechecks.start(nowMs);
+      this.lastSnapshot = snapshot;
+      return this.lastScans;
     }
+    const lastBlocks = fileBlocksByPid(lastRead);
+    const split = splitPids(blocks);
     const scans = new Map<number, PidScan>();
     const changed: HandleEntry[] = [];
     for (const block of blocks) {
       const { pid } = block;
       if (own.has(pid)) continue;
       const last = this.lastScans.get(pid);
-      const lastBlock = this.lastBlocks.get(pid);
+      const lastBlock = lastBlocks.get(pid);
       if (
         last &&
         lastBlock &&
@@ -218,7 +224,8 @@ export class Win32HolderSource implements HolderSource {
     this.cache.endScan(fresh.keys());
     this.rechecks.start(nowMs);
     this.lastScans = scans;
-    this.lastBlocks = blockOf;
+    this.lastScansRedoAtMs = Math.min(...[...scans.values()].map((scan) => scan.redoAtMs));
+    this.lastScansIdentities = this.identities.version;
     this.lastSnapshot = snapshot;
     return scans;
   }
@@ -390,10 +397,4 @@ export class Win32HolderSource implements HolderSource {
     this.workerQueue = turn.catch(() => undefined);
     return turn;
   }
-}
-
-function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
