@@ -9,9 +9,9 @@
 // and how long each poll blocked this thread (the longest event-loop delay during it): in the app
 // this thread is Electron's main process, whose stalls freeze the window. Beside it, in turn, the block
 // the bare call alone causes from a worker thread: under Wine that floor is the wineserver's, and the
-// poll is judged against it as its time is against the bare call's. The timed polls come
-// ROUND_GAP_MS apart over WINDOW_MS at least, so every periodic cost of a poll falls inside them
-// (module lists every 2 s, mapped views every 5-10 s, names re-checked within 5 s).
+// poll is judged against it as its time is against the bare call's. Each timed call comes ROUND_GAP_MS
+// after the one before (as cold as the app's polls), over WINDOW_MS at least, so every periodic cost of a
+// poll falls inside them (module lists every 2 s, mapped views every 5-10 s, names re-checked within 5 s).
 // Wine's table carries no object addresses (nor does 24H2's without SeDebugPrivilege): no name is ever
 // proven, so every name is re-checked, in the background, within 5 s, which at 100,000 handles keeps
 // Wine's slow name queries busy for good. A table with addresses (Windows before 24H2, or elevated)
@@ -41,7 +41,7 @@ const LOAD_PROCESSES = Number(process.env.BENCH_LOAD_PROCESSES ?? 20);
 const LOAD_FILES = Number(process.env.BENCH_LOAD_FILES ?? 100);
 const BIG_HANDLES = Number(process.env.BENCH_BIG_HANDLES ?? 100_000);
 const BIG_ROUNDS = Number(process.env.BENCH_BIG_ROUNDS ?? 60);
-/** Between timed rounds, as between a watcher's polls (the app polls every 500 ms). */
+/** Before each timed call, as between a watcher's polls (the app polls every 500 ms). */
 const ROUND_GAP_MS = Number(process.env.BENCH_ROUND_GAP_MS ?? 20);
 /** The timed rounds of each case go on at least this long. */
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 12_000);
@@ -58,17 +58,22 @@ interface Timing {
   mean: number;
 }
 
-/** Runs the steps round-robin, so drift on a shared machine hits them alike: `rounds` at least, for WINDOW_MS at least. */
+/**
+ * Runs the steps round-robin, so drift on a shared machine hits them alike: `rounds` at least, for WINDOW_MS
+ * at least. With a gap, each step waits its own gap first: a step timed right after another finds the
+ * wineserver's and the CPU's caches warm from it (a bare read just before a poll makes the poll's own read
+ * take half as long), while the app's polls, 500 ms apart, each start cold.
+ */
 async function timeInterleaved(rounds: number, steps: (() => unknown)[], gapMs = ROUND_GAP_MS, windowMs = WINDOW_MS): Promise<Timing[]> {
   const samples: number[][] = steps.map(() => []);
   const startedAt = performance.now();
   for (let i = 0; i < rounds || performance.now() - startedAt < windowMs; i++) {
     for (let s = 0; s < steps.length; s++) {
+      if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
       const started = performance.now();
       await steps[s]!();
       samples[s]!.push(performance.now() - started);
     }
-    if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
   return samples.map((values) => {
     const sorted = [...values].sort((a, b) => a - b);
