@@ -90,7 +90,7 @@ describe('holdwatch ui: a local peer without the token', () => {
   it('gets 401 for the service without the token, a wrong token, or an old-style cookie: startRun and endProcess are out of reach', async () => {
     const refusals = [
       await openRawSocket({ port, origin: ui.origin, protocols: ['holdwatch'] }),
-      await openRawSocket({ port, origin: ui.origin, protocols: withToken(`${ui.token.slice(0, -1)}A`) }),
+      await openRawSocket({ port, origin: ui.origin, protocols: withToken(`${ui.token.slice(0, -1)}${ui.token.endsWith('A') ? 'B' : 'A'}`) }),
       await openRawSocket({ port, origin: ui.origin, protocols: withToken(`${ui.token}x`) }),
     ];
     for (const refused of refusals) {
