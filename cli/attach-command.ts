@@ -4,7 +4,7 @@
 import { BadInputError } from '../core/errors.js';
 import { dataDirOf } from '../host/data-dir.js';
 import { attachRuns } from '../host/holdwatch.js';
-import { absoluteTargets, type ReportTargets } from '../host/run/run-reports.js';
+import { absoluteTargets, type ReportTargets } from '../host/run/report-targets.js';
 
 export interface AttachOptions extends ReportTargets {
   pid?: string;

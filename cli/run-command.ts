@@ -2,7 +2,7 @@
 // byte for byte, follows its processes and tests, and exits with its exit code (128+n for a signal).
 import type { RunRecord } from '../contract/runs.js';
 import { dataDirOf } from '../host/data-dir.js';
-import { absoluteTargets, writeRunReports, type ReportTargets } from '../host/run/run-reports.js';
+import { absoluteTargets, anyReportTarget, type ReportTargets } from '../host/run/report-targets.js';
 import { runEndLines } from '../host/run/run-end-lines.js';
 import { DEFAULT_RETENTION, pruneRuns } from '../host/run/run-retention.js';
 import { writeSync } from 'node:fs';
@@ -69,9 +69,14 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
     }).then((run) => run.done);
     const { record, exitCode, journalPath } = await ended.finally(() => process.stdout.off('error', ignoreClosedStdout));
     stage = 'writing the reports';
-    // A report the disk had no room for is said; the command's exit code stays what it was.
-    for (const failure of writeRunReports(record, { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY }))
-      process.stderr.write(`holdwatch: ${failure}; \`holdwatch report ${journalPath}\` renders it again\n`);
+    const targets = { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY };
+    // The renderers load only for a run that writes a report: not at its start, nor for a run without one.
+    if (anyReportTarget(targets)) {
+      const { writeRunReports } = await import('../host/run/run-reports.js');
+      // A report the disk had no room for is said; the command's exit code stays what it was.
+      for (const failure of writeRunReports(record, targets))
+        process.stderr.write(`holdwatch: ${failure}; \`holdwatch report ${journalPath}\` renders it again\n`);
+    }
     if (options.killLeftovers) await endLeftoverHolders(record);
     pruneOldRuns(dirname(journalPath));
     // The answer last: what a CI log shows first when it folds the rest.

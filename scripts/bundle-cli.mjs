@@ -50,17 +50,57 @@ const builtinsWithoutNamespaces = {
   },
 };
 
+/**
+ * The modules `run` loads before its command starts and no lighter command loads: one chunk, not one
+ * per shared corner of the module graph. Node's loader resolves every import of every chunk on its own
+ * (a stat and a realpath each), and a short suite's run pays that before its command starts. Modules
+ * `scan` or the CLI's front also load stay out: the group's top level (its built-ins) runs whole.
+ */
+const RUN_START = join(root, 'dist', 'cli', 'run-command.js');
+const distFile = (file) => join(root, 'dist', ...file.split('/'));
+const runStartOnly = new Set();
+const runStartGroup = {
+  name: 'holdwatch-run-start-group',
+  buildEnd() {
+    const closure = (from) => {
+      const seen = new Set();
+      const visit = (id) => {
+        if (seen.has(id)) return;
+        seen.add(id);
+        const info = this.getModuleInfo(id);
+        for (const next of info?.importedIds ?? []) visit(next);
+      };
+      visit(from);
+      return [...seen];
+    };
+    // What the front loads for every command and what a scan loads, its platform backends included.
+    const lighter = new Set(['cli/main.js', 'host/compile-cache.js', 'cli/scan-command.js', 'native/index.js'].flatMap((file) => closure(distFile(file))));
+    for (const backend of this.getModuleInfo(distFile('native/index.js'))?.dynamicallyImportedIds ?? []) for (const id of closure(backend)) lighter.add(id);
+    for (const id of closure(RUN_START)) if (!lighter.has(id)) runStartOnly.add(id);
+  },
+};
+
 rmSync(outDir, { recursive: true, force: true });
 const bundle = await rolldown({
   input: { main: join(root, 'dist', 'cli', 'main.js'), 'compile-cache': join(root, 'dist', 'host', 'compile-cache.js') },
   platform: 'node',
   // koffi is a native addon, loaded by require from its own files; node: modules are Node's.
   external: [/^node:/, 'koffi'],
-  plugins: [ownUrls, builtinsWithoutNamespaces],
+  plugins: [ownUrls, builtinsWithoutNamespaces, runStartGroup],
+  // The run-start group's chunk may re-export from an entry's: entries keep their own exports.
+  preserveEntrySignatures: 'allow-extension',
   logLevel: 'warn',
 });
 try {
-  await bundle.write({ dir: outDir, format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs', sourcemap: true });
+  await bundle.write({
+    dir: outDir,
+    format: 'esm',
+    entryFileNames: '[name].mjs',
+    chunkFileNames: '[name]-[hash].mjs',
+    sourcemap: true,
+    // Only the modules named: a shared one pulled in with them would load the group for every command.
+    codeSplitting: { groups: [{ name: 'run-start', test: (id) => runStartOnly.has(id), includeDependenciesRecursively: false }] },
+  });
 } finally {
   await bundle.close();
 }

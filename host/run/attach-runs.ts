@@ -13,7 +13,7 @@ import { InboxWatcher } from '../inbox/inbox-watch.js';
 import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { AttachedRun, descendsFrom, findTarget, type AttachTarget } from './attached-run.js';
 import { runEndLines } from './run-end-lines.js';
-import { checkReportTargets, type ReportTargets } from './run-reports.js';
+import { checkReportTargets, type ReportTargets } from './report-targets.js';
 import { DisposableStore } from '../../core/disposable-store.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
 

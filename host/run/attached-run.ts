@@ -5,7 +5,8 @@ import type { RunRecord } from '../../contract/runs.js';
 import type { ProcessSource } from '../../core/platform.js';
 import { readArgv } from '../../native/linux/proc-stat.js';
 import { tryUnlink } from '../inbox/inbox-dir.js';
-import { writeRunReports, type ReportTargets } from './run-reports.js';
+import type { ReportTargets } from './report-targets.js';
+import { writeRunReports } from './run-reports.js';
 import { RunRecording, type RunRecordingSetup } from './run-recording.js';
 
 /** How often an attached process is checked for having exited (it is not our child: no exit event). */

@@ -23,7 +23,7 @@ import { resolveAndStepOut, type WorkingDirectory } from '../resolve-dir.js';
 import { markRunListed } from './live-run-marker.js';
 import { runEnvironment } from './run-env.js';
 import type { EventsTail } from './events-tail.js';
-import { checkReportTargets, type ReportTargets } from './run-reports.js';
+import { checkReportTargets, type ReportTargets } from './report-targets.js';
 import { newRunId, RunRecording } from './run-recording.js';
 import { goLedgerWritten } from './runners/go-exec.js';
 import { prepareForRunners } from './runners/prepare.js';
