@@ -17,6 +17,44 @@ describe('ProbeEventsParser', () => {
   });
 });
 
+describe('ProbeEventsParser and the phases a test-end line carries', () => {
+  it('reads them as the phase events before the end, each with its own time', () => {
+    const p = new ProbeEventsParser();
+    const end = { type: 'test-end', name: 't::a', outcome: 'passed', atMs: 9, inTestProcess: true };
+    const line = JSON.stringify({
+      ...end,
+      phases: [
+        ['setup', 1],
+        ['setup', 2, 'passed'],
+        ['teardown', 3, 'skipped'],
+      ],
+    });
+    expect(p.push(`${line}\n`).events).toEqual([
+      { type: 'phase', name: 't::a', phase: 'setup', atMs: 1, inTestProcess: true },
+      { type: 'phase', name: 't::a', phase: 'setup', outcome: 'passed', atMs: 2, inTestProcess: true },
+      { type: 'phase', name: 't::a', phase: 'teardown', outcome: 'skipped', atMs: 3, inTestProcess: true },
+      end,
+    ]);
+    expect(p.rejectedLines).toBe(0);
+  });
+
+  it('refuses the whole line when one of them is not a phase', () => {
+    const p = new ProbeEventsParser();
+    const bad: unknown[] = [
+      { setup: 1 },
+      [['body', 1]],
+      [['setup', '1']],
+      [['setup', 1, 'flaky']],
+      [['setup', 1, null]],
+      [['setup']],
+      [['setup', 1, 'passed', 4]],
+    ];
+    const lines = bad.map((phases) => JSON.stringify({ type: 'test-end', name: 't', atMs: 5, phases }));
+    expect(p.push(`${lines.join('\n')}\n`).events).toEqual([]);
+    expect(p.rejectedLines).toBe(bad.length);
+  });
+});
+
 describe('toTestEvent', () => {
   it('drops unknown fields and refuses wrong types', () => {
     expect(toTestEvent({ type: 'run-end', name: 'r', atMs: 5, outcome: 'passed', extra: 1 })).toEqual({

@@ -23,15 +23,39 @@ export class ProbeEventsParser implements RunnerStreamParser {
     const events: TestEvent[] = [];
     for (const line of lines) {
       if (line.trim().length === 0) continue;
-      let event: TestEvent | undefined;
+      let value: unknown;
       try {
-        event = toTestEvent(JSON.parse(line));
+        value = JSON.parse(line);
       } catch {
-        event = undefined;
+        value = undefined;
       }
-      if (event) events.push(event);
-      else this.rejectedLines++;
+      const event = toTestEvent(value);
+      const folded = event?.type === 'test-end' ? foldedPhases(value as Record<string, unknown>, event) : [];
+      if (event && folded) {
+        for (const phase of folded) events.push(phase);
+        events.push(event);
+      } else this.rejectedLines++;
     }
     return events;
   }
+}
+
+/**
+ * The phases a test-end line carries (the pytest plugin folds those that did not fail into it:
+ * `[phase, atMs]` a start, `[phase, atMs, outcome]` a report), as the phase events they stand for, in
+ * the order written; undefined when one is not a phase, and the line is refused whole.
+ */
+function foldedPhases(line: Record<string, unknown>, end: TestEvent): TestEvent[] | undefined {
+  const phases = line.phases;
+  if (phases === undefined) return [];
+  if (!Array.isArray(phases)) return undefined;
+  const events: TestEvent[] = [];
+  for (const entry of phases) {
+    if (!Array.isArray(entry) || entry.length < 2 || entry.length > 3) return undefined;
+    const [phase, atMs, outcome] = entry as unknown[];
+    const event = toTestEvent({ type: 'phase', name: end.name, phase, atMs, outcome, inTestProcess: end.inTestProcess });
+    if (!event || event.phase === undefined || (entry.length === 3 && event.outcome === undefined)) return undefined;
+    events.push(event);
+  }
+  return events;
 }

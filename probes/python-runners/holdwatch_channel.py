@@ -142,11 +142,12 @@ class EventsFile:
             # The header first, in one write: holdwatch reads which process to follow from it.
             self.emit(header)
 
-    def emit(self, event, defer=False):
-        """Writes one event, stamped now; returns the stamp. ``defer``: an event nothing reacts to live
-        (a phase that did not fail) waits for the next one written, so each write, which wakes holdwatch,
-        carries a test's whole story; its stamp still says when it happened."""
-        at_ms = time.time() * 1000.0
+    def emit(self, event, defer=False, at_ms=None):
+        """Writes one event, stamped now (or ``at_ms``, when it happened earlier); returns the stamp.
+        ``defer``: an event nothing reacts to live (a phase that did not fail) waits for the next one
+        written, so each write, which wakes holdwatch, carries a test's whole story."""
+        if at_ms is None:
+            at_ms = time.time() * 1000.0
         if self._broken or self._fd is None:
             return at_ms
         try:

@@ -7,6 +7,10 @@ else an announce file in the inbox of a listening ``holdwatch attach``, else now
 Teardown is first-class: a test whose body passed and whose fixture teardown raised is reported
 as ``phase teardown error``, not folded into one "failed". Phase starts are reported too (a
 ``phase`` event without an outcome), so a failure line printed during teardown can be placed there.
+A test's phases that did not fail go in its ``test-end`` line (``phases``: ``[phase, atMs]`` for a
+start, ``[phase, atMs, outcome]`` for a report), each stamped when it happened: one line per test end
+instead of seven, each of which costs the test process an encode and holdwatch a decode. A phase that
+fails goes out at once on its own line, after the phases before it.
 
 At each test's end (after its teardown) the process that ran it waits, bounded, for holdwatch to scan
 the run's processes (``HOLDWATCH_BOUNDARY``): what is still open then has outlived its test, however
@@ -98,6 +102,26 @@ class HoldwatchPlugin:
         # nodeid -> the wider scopes its teardown ends, innermost first.
         self._scopes_ending = {}
         self._running = None
+        # nodeid -> its phases not written yet, [phase, atMs] or [phase, atMs, outcome] (keyed: with
+        # xdist, the controller hears its workers' tests interleaved).
+        self._phases = {}
+
+    def _phase(self, nodeid, phase, outcome=None):
+        at_ms = time.time() * 1000.0
+        entry = [phase, at_ms] if outcome is None else [phase, at_ms, outcome]
+        phases = self._phases.get(nodeid)
+        if phases is None:
+            self._phases[nodeid] = [entry]
+        else:
+            phases.append(entry)
+
+    def _write_phases(self, name):
+        # Before a line about a failure: the phases before it go out first, as lines of their own.
+        for entry in self._phases.pop(name, ()):
+            event = {"type": "phase", "name": name, "phase": entry[0]}
+            if len(entry) > 2:
+                event["outcome"] = entry[2]
+            self._events.emit(event, True, entry[1])
 
     def _safe_emit(self, defer=False, **event):
         try:
@@ -117,15 +141,15 @@ class HoldwatchPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
         self._ran_here.add(item.nodeid)
-        self._safe_emit(True, type="phase", name=item.nodeid, phase="setup")
+        self._phase(item.nodeid, "setup")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_call(self, item):
-        self._safe_emit(True, type="phase", name=item.nodeid, phase="call")
+        self._phase(item.nodeid, "call")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_teardown(self, item, nextitem):
-        self._safe_emit(True, type="phase", name=item.nodeid, phase="teardown")
+        self._phase(item.nodeid, "teardown")
         # pytest finalizes the fixtures of every scope this item leaves in its teardown: those scopes end.
         self._scopes_ending[item.nodeid] = _scopes_left(item, nextitem)
 
@@ -151,15 +175,19 @@ class HoldwatchPlugin:
             worst = self._outcomes.get(report.nodeid, "passed")
             if _OUTCOME_RANK[outcome] > _OUTCOME_RANK[worst]:
                 self._outcomes[report.nodeid] = outcome
-            detail = _detail(report) if outcome in ("failed", "error") else None
-            self._safe_emit(detail is None, type="phase", name=report.nodeid, phase=report.when, outcome=outcome, detail=detail)
+            if outcome not in ("failed", "error"):
+                self._phase(report.nodeid, report.when, outcome)
+                return
+            self._write_phases(report.nodeid)
+            self._safe_emit(type="phase", name=report.nodeid, phase=report.when, outcome=outcome, detail=_detail(report))
         except Exception:  # noqa: BLE001
             pass
 
     def pytest_runtest_logfinish(self, nodeid, location):
         self._running = None
         tell_stack_probe(None)
-        at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"))
+        phases = self._phases.pop(nodeid, None)
+        at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"), phases=phases)
         if self._boundary is not None and nodeid in self._ran_here:
             self._ran_here.discard(nodeid)
             self._boundary.test_ended(nodeid, at_ms)

@@ -12,6 +12,8 @@ export interface ProbeRun {
   output: string;
   events: TestEvent[];
   rejectedLines: number;
+  /** The lines the probe wrote (events folded into one line count once). */
+  lines: number;
 }
 
 export function runWithProbe(cmd: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; eventsPath?: (dir: string) => string }): ProbeRun {
@@ -29,7 +31,8 @@ export function runWithProbe(cmd: string, args: string[], options: { cwd: string
       text = '';
     }
     const events = [...parser.push(text).events, ...parser.end().events];
-    return { status: r.status, output: `${r.stdout}${r.stderr}`, events, rejectedLines: parser.rejectedLines };
+    const lines = text.split('\n').filter((line) => line.trim().length > 0).length;
+    return { status: r.status, output: `${r.stdout}${r.stderr}`, events, rejectedLines: parser.rejectedLines, lines };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -44,6 +44,12 @@ describe('holdwatch_pytest plugin under a real pytest', () => {
     ]);
   });
 
+  it("folds a test's phases that did not fail into its end line, a failing one and those before it on their own", () => {
+    // run-start, run-end; a passing or skipped test: start, end; failing in its body: start, setup start,
+    // setup passed, call start, call failed, end; failing in teardown: five before its line, start, end.
+    expect(run.lines).toBe(2 + 2 + 6 + 8 + 2);
+  });
+
   it("carries the teardown's exception as the detail, with times in order", () => {
     const teardown = run.events.find((e) => e.type === 'phase' && e.phase === 'teardown' && e.outcome === 'error')!;
     expect(teardown.detail).toMatch(/^OSError: \[Errno 39\] Directory not empty: '.*scratch'$/);
