@@ -142,10 +142,11 @@ class EventsFile:
             # The header first, in one write: holdwatch reads which process to follow from it.
             self.emit(header)
 
-    def emit(self, event, defer=False, at_ms=None):
+    def emit(self, event, defer=False, at_ms=None, tail=None):
         """Writes one event, stamped now (or ``at_ms``, when it happened earlier); returns the stamp.
         ``defer``: an event nothing reacts to live (a phase that did not fail) waits for the next one
-        written, so each write, which wakes holdwatch, carries a test's whole story."""
+        written, so each write, which wakes holdwatch, carries a test's whole story. ``tail``: more
+        fields, already JSON (``,"key":value...``), for the caller that formats them cheaper."""
         if at_ms is None:
             at_ms = time.time() * 1000.0
         if self._broken or self._fd is None:
@@ -153,7 +154,8 @@ class EventsFile:
         try:
             event["atMs"] = at_ms
             event["inTestProcess"] = True  # stamped here, in the test's process: no reading delay
-            self._pending.append(_to_json(event) + "\n")
+            line = _to_json(event)
+            self._pending.append(line + "\n" if tail is None else line[:-1] + tail + "}\n")
             if not defer:
                 self._flush()
         except Exception:  # noqa: BLE001 - a probe must never raise into the test process

@@ -92,6 +92,12 @@ def _scopes_left(item, nextitem):
         return []
 
 
+def _phases_json(phases):
+    # Formatted, not encoded value by value: the phases and outcomes are pytest's own few words, which
+    # need no escaping, and this runs at every test's end.
+    return ',"phases":[%s]' % ",".join(['["%s",%.3f]' % e if len(e) == 2 else '["%s",%.3f,"%s"]' % e for e in phases])
+
+
 class HoldwatchPlugin:
     def __init__(self, events, boundary=None):
         self._events = events
@@ -102,13 +108,13 @@ class HoldwatchPlugin:
         # nodeid -> the wider scopes its teardown ends, innermost first.
         self._scopes_ending = {}
         self._running = None
-        # nodeid -> its phases not written yet, [phase, atMs] or [phase, atMs, outcome] (keyed: with
+        # nodeid -> its phases not written yet, (phase, atMs) or (phase, atMs, outcome) (keyed: with
         # xdist, the controller hears its workers' tests interleaved).
         self._phases = {}
 
     def _phase(self, nodeid, phase, outcome=None):
         at_ms = time.time() * 1000.0
-        entry = [phase, at_ms] if outcome is None else [phase, at_ms, outcome]
+        entry = (phase, at_ms) if outcome is None else (phase, at_ms, outcome)
         phases = self._phases.get(nodeid)
         if phases is None:
             self._phases[nodeid] = [entry]
@@ -123,9 +129,9 @@ class HoldwatchPlugin:
                 event["outcome"] = entry[2]
             self._events.emit(event, True, entry[1])
 
-    def _safe_emit(self, defer=False, **event):
+    def _safe_emit(self, defer=False, tail=None, **event):
         try:
-            return self._events.emit({k: v for k, v in event.items() if v is not None}, defer)
+            return self._events.emit({k: v for k, v in event.items() if v is not None}, defer, tail=tail)
         except Exception:  # noqa: BLE001
             return time.time() * 1000.0
 
@@ -187,7 +193,8 @@ class HoldwatchPlugin:
         self._running = None
         tell_stack_probe(None)
         phases = self._phases.pop(nodeid, None)
-        at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"), phases=phases)
+        tail = _phases_json(phases) if phases else None
+        at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"), tail=tail)
         if self._boundary is not None and nodeid in self._ran_here:
             self._ran_here.discard(nodeid)
             self._boundary.test_ended(nodeid, at_ms)
