@@ -22,6 +22,14 @@ describe('renderJson', () => {
     expect(renderJson(shuffledKeys(record) as RunRecord)).toBe(text);
   });
 
+  it('orders each object of one shape alike, and never takes keys holding a newline for another shape', () => {
+    const extra = [{ b: 1, a: 2 }, { 'b\na': 3 }, { b: 4, a: 5 }, { 'b\na': 6 }];
+    const record = { ...loadRunRecord('bats-teardown-failed'), extra } as unknown as RunRecord;
+    const text = renderJson(record);
+    expect(JSON.parse(text)).toEqual(record);
+    expect(text).toContain('"a": 5,\n      "b": 4');
+  });
+
   it('puts the record keys in reading order with a 2-space indent and a final newline', () => {
     const text = renderJson(loadRunRecord('bats-teardown-failed'));
     const topKeys = Object.keys(JSON.parse(text) as object);
