@@ -8,6 +8,9 @@ import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundary
 import { goTestMarks } from './go-test-marks.js';
 import { fdArg, firstFd, firstStringArg, parseStraceLines, splitArgs, type TracedCall } from './strace-lines.js';
 
+/** A ledger's file name in a run's probe log dir (probes/go/exec): `strace-<pid of the -exec program>-<ms>.ledger`. */
+export const LEDGER_FILE_NAME = /^strace-(\d+)-\d+\.ledger$/;
+
 export interface LedgerOptions {
   /** The traced program's parent as the run knows it (the ledger starts at the program's own exec). */
   parentPid?: number;

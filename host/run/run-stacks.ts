@@ -8,7 +8,7 @@ import type { KeyedHolder } from '../../core/run/run-recorder.js';
 import type { RunStacks } from '../../core/run/probe-held.js';
 import type { WatchDir } from '../../core/platform.js';
 import { isUnder, pathStyleOf } from '../../core/paths.js';
-import { ledgerRecords } from '../../core/stacks/syscall-ledger.js';
+import { LEDGER_FILE_NAME, ledgerRecords } from '../../core/stacks/syscall-ledger.js';
 import {
   findGcCloses,
   findProbeLeaks,
@@ -35,7 +35,7 @@ export function readProbeRecords(logDir: string, keepPath: (path: string) => boo
   }
   return names.flatMap((name) => {
     if (name.endsWith('.jsonl')) return parseProbeLog(readFileSync(join(logDir, name), 'utf8')).records;
-    const ledger = /^strace-(\d+)-\d+\.ledger$/.exec(name);
+    const ledger = LEDGER_FILE_NAME.exec(name);
     if (ledger) return ledgerRecords(readFileSync(join(logDir, name), 'utf8'), { parentPid: Number(ledger[1]), keepPath });
     return [];
   });

@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { LEDGER_FILE_NAME } from '../../../core/stacks/syscall-ledger.js';
 import { shortPathOf } from '../../../native/index.js';
 import { PROBES_DIR } from '../../install-paths.js';
 import type { CommandLine } from './command-line.js';
@@ -99,7 +100,7 @@ export function goLedgerWritten(env: NodeJS.ProcessEnv, probesDir = PROBES_DIR):
 
 function hasLedger(logDir: string): boolean {
   try {
-    return readdirSync(logDir).some((name) => /^strace-\d+-\d+\.ledger$/.test(name));
+    return readdirSync(logDir).some((name) => LEDGER_FILE_NAME.test(name));
   } catch {
     return false; // no log dir: no ledger
   }
