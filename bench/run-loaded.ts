@@ -1,5 +1,5 @@
 // What `holdwatch run` adds to a suite of 300 short tests on each runner, quiet and with both CPUs
-// kept busy by another process (one process, two busy threads: a test run's own workers). Each test
+// kept busy by other processes (two busy loops, each in a session of its own: startLoad). Each test
 // writes and deletes a file in the watched dir. Plain and under run take turns (plain, run, plain,
 // run, ...) so load hits both alike; a round is the medians of its pairs; PASS/MISS goes by the worst
 // round, and min/median/max of the rounds are printed. Targets (issue 36): loaded, run <= 1.15x plain;
@@ -123,18 +123,26 @@ type Load = 'quiet' | 'loaded';
 /** `node -e` with the suite's argv after it: spawns it with the same stdio, waits, exits with its code. */
 const BARE_NODE_PARENT = `const r = require('node:child_process').spawnSync(process.argv[1], process.argv.slice(2), { stdio: 'inherit' }); process.exitCode = r.status ?? 1;`;
 
-/** Both CPUs busy: one process, its main thread and a worker thread spinning. */
-function startLoad(): ChildProcess {
-  const spin = `const { Worker } = require('node:worker_threads'); new Worker('for (;;) {}', { eval: true }); for (;;) {}`;
-  return spawn(process.execPath, ['-e', spin], { stdio: 'ignore' });
+/**
+ * Both CPUs busy: two spinning processes, each in a session of its own like any other program, as each
+ * timed command has one (timedCommandCpu). Where the kernel shares CPU between sessions (autogroup),
+ * one spinning process with two threads takes a single session's share and leaves a core to the suite;
+ * two sessions load the suite as two threads do where CPU is shared thread by thread.
+ */
+function startLoad(): ChildProcess[] {
+  return [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true }));
 }
 
-async function stopLoad(load: ChildProcess): Promise<void> {
-  if (load.exitCode !== null || load.signalCode !== null) return;
-  await new Promise((resolve) => {
-    load.once('exit', resolve);
-    load.kill('SIGKILL');
-  });
+async function stopLoad(load: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    load.map(async (spinner) => {
+      if (spinner.exitCode !== null || spinner.signalCode !== null) return;
+      await new Promise((resolve) => {
+        spinner.once('exit', resolve);
+        spinner.kill('SIGKILL');
+      });
+    }),
+  );
 }
 
 interface Round {

@@ -26,13 +26,18 @@ export async function timedCommand(argv: readonly string[], cwd: string, env: No
   return (await timedCommandCpu(argv, cwd, env)).wallMs;
 }
 
-/** As timedCommand, with the tree's CPU beside the wall time. Run one at a time: it reads this process's reaped total. */
+/**
+ * As timedCommand, with the tree's CPU beside the wall time. Run one at a time: it reads this process's
+ * reaped total. The command gets a session of its own, as `holdwatch run` gives its command one off a
+ * terminal: where the kernel shares CPU between sessions (autogroup), a plain command left in the bench's
+ * session would get a smaller share than the same command under `run`, and the ratio would flatter run.
+ */
 export function timedCommandCpu(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Timed> {
   const linux = process.platform === 'linux';
   const cpuBefore = linux ? reapedChildrenCpuMs() : Number.NaN;
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));

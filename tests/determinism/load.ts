@@ -7,11 +7,15 @@ import { runCase, type CaseRun } from '../corpus/corpus.js';
 
 export const DETERMINISM_RUNS = Number(process.env.HOLDWATCH_DETERMINISM_RUNS) || 10;
 
-/** Two busy processes, one per CPU, from the file's first test to its last. */
+/**
+ * Two busy processes, one per CPU, from the file's first test to its last, each in a session of its own:
+ * `run` gives its command a session too, and where the kernel shares CPU between sessions (autogroup)
+ * spinners left in the test's session would load holdwatch but not the command it supervises.
+ */
 export function loadBothCpus(): void {
   let load: ChildProcess[] = [];
   beforeAll(() => {
-    load = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    load = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true }));
   });
   afterAll(() => {
     for (const child of load) child.kill('SIGKILL');
