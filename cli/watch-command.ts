@@ -64,11 +64,14 @@ function jsonLinesView(): View {
   };
 }
 
+/** `~`: the holder's process exec'd and the row shows what it runs now. */
+const EVENT_MARKS: Record<WatchEvent['type'], string> = { appeared: '+', gone: '-', changed: '~' };
+
 function eventLinesView(): View {
   return (events) => {
     for (const { type, at, holder } of events) {
       process.stdout.write(
-        `${at} ${type === 'appeared' ? '+' : '-'} ${terminalCell(holder.processName)}[${holder.pid}] ${holder.kind} ${terminalCell(holderPathForDisplay(holder))}\n`,
+        `${at} ${EVENT_MARKS[type]} ${terminalCell(holder.processName)}[${holder.pid}] ${holder.kind} ${terminalCell(holderPathForDisplay(holder))}\n`,
       );
     }
   };

@@ -9,6 +9,12 @@ export const PLATFORMS = ['linux', 'win32', 'darwin'] as const;
 /** How a process holds a path. `mmap` is Linux's mapped file; `module` a DLL/EXE image on Windows. */
 export const HOLDER_KINDS = ['file', 'dir', 'cwd', 'root', 'exe', 'mmap', 'module'] as const;
 
+/**
+ * What happened to a holding between two scans: first seen, no longer seen, or held on by a process
+ * that changed what it is (exec: its name and command line), which is the same holding, not a new one.
+ */
+export const HOLDER_CHANGES = ['appeared', 'gone', 'changed'] as const;
+
 export const TEST_OUTCOMES = ['passed', 'failed', 'skipped', 'error'] as const;
 export const TEST_PHASES = ['setup', 'call', 'teardown'] as const;
 export const TEST_EVENT_TYPES = ['run-start', 'test-start', 'phase', 'test-end', 'run-end'] as const;

@@ -1,7 +1,7 @@
 // Holders: who holds what under a watched directory, as `scan --json`, `watch --json`, the scanner
 // worker and the service carry them. The schemas are the source; each type is derived from its schema.
 import { z } from 'zod';
-import { HOLDER_KINDS, PLATFORMS } from './enums.js';
+import { HOLDER_CHANGES, HOLDER_KINDS, PLATFORMS } from './enums.js';
 import { iso, pid } from './primitives.js';
 
 export const PlatformNameSchema = z.enum(PLATFORMS);
@@ -105,9 +105,9 @@ export const SnapshotSchema = z.object({
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
-/** `holdwatch watch --json` prints one of these per line. */
+/** `holdwatch watch --json` prints one of these per line; `changed` carries the row as it is now. */
 export const WatchEventSchema = z.object({
-  type: z.enum(['appeared', 'gone']),
+  type: z.enum(HOLDER_CHANGES),
   /** ISO 8601. */
   at: iso,
   holder: HolderSchema,

@@ -51,6 +51,8 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     holder: HolderSchema,
     member: MemberFactsSchema.nullable(),
   }),
+  /** A holder's process changed what it is while holding it (exec): `holder` is its row as that scan saw it. */
+  z.object({ t: z.literal('changed'), atMs: ms, key: z.string(), holder: HolderSchema }),
   /** A holder's path was unlinked while it held it (seen so by the scan that began at `atMs`). */
   z.object({ t: z.literal('deleted'), atMs: ms, key: z.string() }),
   /** A holder no longer seen at `atMs`; it was last seen at `lastSeenAtMs`. */

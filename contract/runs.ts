@@ -1,7 +1,7 @@
 // Runs (`holdwatch run`, a run started from the UI, `attach`): the test events, the record a run
 // leaves (as `--json` writes it and reports read it), and the events a front end receives while it goes.
 import { z } from 'zod';
-import { EVIDENCE, GC_RESOURCES, SCOPE_KINDS, TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
+import { EVIDENCE, GC_RESOURCES, HOLDER_CHANGES, SCOPE_KINDS, TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
 import { id, iso, pid } from './primitives.js';
 import { StackLookupSchema } from './stacks.js';
@@ -179,7 +179,7 @@ export type Inline = z.infer<typeof InlineSchema>;
 export const RunEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('started'), command: z.array(z.string()), cwd: z.string(), watched: z.array(z.string()) }),
   z.object({ type: z.literal('test'), event: TestEventSchema }),
-  z.object({ type: z.literal('holder'), change: z.enum(['appeared', 'gone']), at: iso, holder: AttributedHolderSchema }),
+  z.object({ type: z.literal('holder'), change: z.enum(HOLDER_CHANGES), at: iso, holder: AttributedHolderSchema }),
   z.object({ type: z.literal('failure'), failure: FailureRecordSchema }),
   z.object({ type: z.literal('output'), stream: z.enum(['stdout', 'stderr']), text: z.string() }),
   z.object({ type: z.literal('record'), record: RunRecordSchema }),

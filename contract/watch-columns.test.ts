@@ -45,6 +45,7 @@ describe('watch events as columns', () => {
     const events: WatchEvent[] = [
       { type: 'appeared', at: AT, holder: full },
       { type: 'gone', at: '2024-01-01T00:00:01.000Z', holder: bare },
+      { type: 'changed', at: AT, holder: { ...bare, processName: 'tail' } },
     ];
     const received = acrossTheWire(encodeWatchColumns(events));
     expect(received).toStrictEqual(events.map((e) => WatchEventSchema.parse(e)));
@@ -68,7 +69,7 @@ describe('watch events as columns', () => {
     expect(() => acrossTheWire({ ...columns, path: [0, 1, columns.strings.length] })).toThrow(ContractError);
     expect(() => acrossTheWire({ ...columns, kind: [0, 0, 99] })).toThrow(/kind\[2\] = 99/);
     expect(() => acrossTheWire({ ...columns, access: [0, 0, 5] })).toThrow(/access\[2\]/);
-    expect(() => acrossTheWire({ ...columns, type: [0, 0, 2] })).toThrow(/type\[2\]/);
+    expect(() => acrossTheWire({ ...columns, type: [0, 0, 3] })).toThrow(/type\[2\]/);
     expect(() => acrossTheWire({ ...columns, user: [0, 0, -1] })).not.toThrow();
     expect(() => acrossTheWire({ ...columns, processName: [-1, 0, 0] })).toThrow(/a string\[0\] = -1/);
   });

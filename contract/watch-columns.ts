@@ -4,11 +4,9 @@
 // slow to parse; columns of small integers are neither. The schema is checked once per batch; the
 // indices are checked while the events are rebuilt, so a value outside its table is refused too.
 import { z } from 'zod';
-import { HOLDER_KINDS } from './enums.js';
+import { HOLDER_CHANGES, HOLDER_KINDS } from './enums.js';
 import { HandleAccessSchema, type HandleAccess, type Holder, type WatchEvent } from './holders.js';
 import { iso, pid } from './primitives.js';
-
-const WATCH_EVENT_TYPES = ['appeared', 'gone'] as const;
 
 /**
  * How one poll's watch events are cut into messages: the first small, so a page shows the first rows
@@ -30,7 +28,7 @@ export const WatchColumnsSchema = z.object({
   times: z.array(iso),
   /** Every distinct handle access, once. */
   accesses: z.array(HandleAccessSchema),
-  /** Per event, in order: an index into WATCH_EVENT_TYPES. The other columns are as long. */
+  /** Per event, in order: an index into HOLDER_CHANGES. The other columns are as long. */
   type: z.array(index).min(1).max(WATCH_EVENTS_PER_MESSAGE),
   at: z.array(index),
   pid: z.array(pid),
@@ -78,7 +76,7 @@ export function encodeWatchColumns(events: readonly WatchEvent[]): WatchColumns 
   const access = interner(columns.accesses, (a: HandleAccess) => `${a.rights.join(',')}\0${a.flags}\0${a.raw}`);
   const orAbsent = <T>(value: T | null | undefined, intern: (v: T) => number) => (value === null || value === undefined ? ABSENT : intern(value));
   for (const { type, at, holder: h } of events) {
-    columns.type.push(WATCH_EVENT_TYPES.indexOf(type));
+    columns.type.push(HOLDER_CHANGES.indexOf(type));
     columns.at.push(time(at));
     columns.pid.push(h.pid);
     columns.ppid.push(h.ppid);
@@ -127,7 +125,7 @@ export function decodeWatchColumns(columns: WatchColumns): WatchEvent[] {
   const maybeString = (at: number, i: number) => (at === ABSENT ? null : string(at, i));
   const time = pick(columns.times, 'at');
   const access = pick(columns.accesses, 'access');
-  const type = pick(WATCH_EVENT_TYPES, 'type');
+  const type = pick(HOLDER_CHANGES, 'type');
   const kind = pick(HOLDER_KINDS, 'kind');
   const events = new Array<WatchEvent>(count);
   for (let i = 0; i < count; i++) {

@@ -43,7 +43,7 @@ describe('PollDiff', () => {
     polls.update([first, holder(1, '/w/b', { handle: 'fd 4' })]);
     const again = holder(1, '/w/a');
     const diff = polls.update([again, holder(1, '/w/b', { handle: 'fd 4' })]);
-    expect(diff).toEqual({ appeared: [], gone: [] });
+    expect(diff).toEqual({ appeared: [], gone: [], changed: [] });
     expect(polls.current()[0]).toBe(again);
   });
 
@@ -52,10 +52,10 @@ describe('PollDiff', () => {
     const rows = [holder(1, '/w/a'), holder(1, '/w/b', { handle: 'fd 4' })];
     const other = holder(2, '/w/c');
     polls.update([...rows, other]);
-    expect(polls.update([...rows, other])).toEqual({ appeared: [], gone: [] });
+    expect(polls.update([...rows, other])).toEqual({ appeared: [], gone: [], changed: [] });
     const added = holder(1, '/w/d', { handle: 'fd 5' });
     const diff = polls.update([...rows, added, other]);
-    expect(diff).toEqual({ appeared: [added], gone: [] });
+    expect(diff).toEqual({ appeared: [added], gone: [], changed: [] });
     expect(paths(polls.current())).toEqual(['1:/w/a', '1:/w/b', '1:/w/d', '2:/w/c']);
   });
 
@@ -65,8 +65,8 @@ describe('PollDiff', () => {
     const b = holder(2, '/w/b');
     const c = holder(1, '/w/c', { handle: 'fd 4' });
     expect(polls.update([a, b, c]).appeared).toEqual([a, c, b]);
-    expect(polls.update([a, b, c])).toEqual({ appeared: [], gone: [] });
-    expect(polls.update([b, a])).toEqual({ appeared: [], gone: [c] });
+    expect(polls.update([a, b, c])).toEqual({ appeared: [], gone: [], changed: [] });
+    expect(polls.update([b, a])).toEqual({ appeared: [], gone: [c], changed: [] });
   });
 
   it('two rows with one identity are one row', () => {
@@ -75,6 +75,21 @@ describe('PollDiff', () => {
     const twin = holder(1, '/w/a');
     expect(polls.update([a, twin]).appeared).toEqual([twin]);
     expect(polls.current()).toEqual([twin]);
-    expect(polls.update([a, twin])).toEqual({ appeared: [], gone: [] });
+    expect(polls.update([a, twin])).toEqual({ appeared: [], gone: [], changed: [] });
+  });
+
+  it("a process that exec'd while holding changes its rows, neither gone nor appeared", () => {
+    const polls = new PollDiff();
+    const forked = [holder(1, '/w/a', { processName: 'sh', commandLine: 'sh -c x' }), holder(1, '/w', { kind: 'cwd', handle: null, processName: 'sh' })];
+    polls.update(forked);
+    const execd = forked.map((h) => ({ ...h, processName: 'tail', commandLine: 'tail -f /w/a' }));
+    expect(polls.update(execd)).toEqual({ appeared: [], gone: [], changed: execd });
+    expect(polls.current()).toEqual(execd);
+  });
+
+  it('a new parent alone (reparented) is no change', () => {
+    const polls = new PollDiff();
+    polls.update([holder(1, '/w/a', { ppid: 5 })]);
+    expect(polls.update([holder(1, '/w/a', { ppid: 1 })])).toEqual({ appeared: [], gone: [], changed: [] });
   });
 });

@@ -8,6 +8,8 @@ import { holderKey } from '../contract/identity.js';
 export interface HolderDiff {
   appeared: Holder[];
   gone: Holder[];
+  /** Rows held on by a process that is no longer what it was (exec): the same holding, its new row. */
+  changed: Holder[];
 }
 
 export class PollDiff {
@@ -33,6 +35,7 @@ export class PollDiff {
     const nextByPid = groupByPid(next);
     const appeared: Holder[] = [];
     const gone: Holder[] = [];
+    const changed: Holder[] = [];
     const byPid = new Map<number, Holder[]>();
     for (const [pid, holders] of nextByPid) {
       const before = this.byPid.get(pid);
@@ -40,7 +43,7 @@ export class PollDiff {
         byPid.set(pid, before);
         continue;
       }
-      byPid.set(pid, diffProcess(before ?? [], holders, appeared, gone));
+      byPid.set(pid, diffProcess(before ?? [], holders, { appeared, gone, changed }));
     }
     for (const [pid, holders] of this.byPid) {
       if (nextByPid.has(pid)) continue;
@@ -48,18 +51,31 @@ export class PollDiff {
       else for (const h of holders) gone.push(h);
     }
     this.byPid = byPid;
-    return { appeared, gone };
+    return { appeared, gone, changed };
   }
 }
 
-/** One process's holders by identity key (one row per key, the last one kept); adds to appeared and gone. */
-function diffProcess(before: readonly Holder[], after: readonly Holder[], appeared: Holder[], gone: Holder[]): Holder[] {
+/** One process's holders by identity key (one row per key, the last one kept); adds to the diff. */
+function diffProcess(before: readonly Holder[], after: readonly Holder[], diff: HolderDiff): Holder[] {
   const previous = new Map(before.map((h) => [holderKey(h), h]));
   const current = new Map<string, Holder>();
   for (const h of after) current.set(holderKey(h), h);
-  for (const [key, h] of current) if (!previous.has(key)) appeared.push(h);
-  for (const [key, h] of previous) if (!current.has(key)) gone.push(h);
+  for (const [key, h] of current) {
+    const was = previous.get(key);
+    if (!was) diff.appeared.push(h);
+    else if (was !== h && !sameProgram(was, h)) diff.changed.push(h);
+  }
+  for (const [key, h] of previous) if (!current.has(key)) diff.gone.push(h);
   return [...current.values()];
+}
+
+/**
+ * exec (and a process renaming itself) changes its name and command line, not its pid, start time
+ * or fds: a process first met between fork and exec is named as its parent until the row changes.
+ * A new parent (reparenting) is not a new program, so ppid is left out.
+ */
+function sameProgram(a: Holder, b: Holder): boolean {
+  return a.processName === b.processName && a.commandLine === b.commandLine && a.user === b.user;
 }
 
 function groupByPid(holders: readonly Holder[]): Map<number, Holder[]> {

@@ -1,4 +1,4 @@
-// The live view: poll a HolderSource, diff snapshots into appeared/gone events.
+// The live view: poll a HolderSource, diff snapshots into appeared/gone/changed events.
 // Cheap by design: the processes that matter (a test run's tree, given by `focusPids`) are polled
 // every `focusIntervalMs`, the whole system at a pace (core/poll-pace.ts) that starts at
 // `fullIntervalMs` and, given `slowestIntervalMs`, slows down while nothing changes. A change feed
@@ -227,6 +227,7 @@ export class Watcher {
     const events: WatchEvent[] = [
       ...diff.gone.map((holder) => ({ type: 'gone' as const, at, holder })),
       ...diff.appeared.map((holder) => ({ type: 'appeared' as const, at, holder })),
+      ...diff.changed.map((holder) => ({ type: 'changed' as const, at, holder })),
     ];
     const outcome = { startedAtMs, endedAtMs, events, result, full };
     if (!this.disposed) this.options.onPoll(outcome);

@@ -55,6 +55,17 @@ export class HolderLedger {
     });
   }
 
+  /** The process exec'd while holding: the row names it as it is now, in the holder and its own ancestry entry. */
+  changed(entry: Entry<'changed'>): void {
+    const row = this.rows.get(entry.key);
+    if (!row) return;
+    const { holder } = entry;
+    row.holder = { ...holder, deleted: holder.deleted || row.holder.deleted };
+    const [self, ...above] = row.member?.ancestry ?? [];
+    if (row.member && self?.pid === holder.pid)
+      row.member = { ...row.member, ancestry: [{ ...self, name: holder.processName, commandLine: holder.commandLine }, ...above] };
+  }
+
   deleted(key: string): void {
     const row = this.rows.get(key);
     if (row) row.holder = { ...row.holder, deleted: true };

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ProcessInfo } from '../../contract/holders.js';
 import type { ProcessBrief, ProcessSource } from '../platform.js';
 import { RUN_TAG_VARIABLE, RunMembership } from './membership.js';
+import { holderRow } from '../../tests/support/holder-row.js';
+
+const AT = '2026-12-05T09:00:00.000Z';
 
 /** A fixed process table; each environment read is recorded. */
 class TableSource implements ProcessSource {
@@ -42,5 +45,22 @@ describe('RunMembership', () => {
     expect(membership.pids().sort((a, b) => a - b)).toEqual([100, 101, 120]);
     expect(membership.memberOf(120, 1500)?.byTagOnly).toBe(true);
     expect(source.tagReads.sort((a, b) => a - b)).toEqual([120, 130]);
+  });
+
+  it("names a member that exec'd by what it runs now; what was recorded of it before stays", async () => {
+    const table: ProcessBrief[] = [
+      { pid: 100, ppid: 1, startedAtMs: 1000, name: 'sh' },
+      { pid: 101, ppid: 100, startedAtMs: 1010, name: 'sh' },
+    ];
+    const membership = new RunMembership(new TableSource(table, new Set()), 'run-1', 100);
+    const forked = holderRow(101, '/w/a', { ppid: 100, processStartedAtMs: 1010, processName: 'sh', commandLine: 'sh' });
+    await membership.meet([{ type: 'appeared', at: AT, holder: forked }]);
+    const before = membership.factsOf(101, 1010)!.ancestry;
+    await membership.meet([{ type: 'changed', at: AT, holder: { ...forked, processName: 'python3', commandLine: 'python3 w.py' } }]);
+    expect(membership.factsOf(101, 1010)?.ancestry).toEqual([
+      { pid: 101, name: 'python3', commandLine: 'python3 w.py' },
+      { pid: 100, name: 'sh', commandLine: 'sh' },
+    ]);
+    expect(before.map((a) => a.name)).toEqual(['sh', 'sh']);
   });
 });

@@ -2,7 +2,7 @@
 // the run tag (HOLDWATCH_RUN=<id>) in its environment — the tag keeps a detached child attributable
 // after it was reparented to PID 1 (or a subreaper). Ancestry is recorded when a process is first
 // seen, because once the parent exits the chain can no longer be read from the OS.
-import type { AncestryEntry, Holder, ProcessInfo } from '../../contract/holders.js';
+import type { AncestryEntry, Holder, ProcessInfo, WatchEvent } from '../../contract/holders.js';
 import type { MemberFacts, TestHint } from '../../contract/journal.js';
 import type { ProcessBrief, ProcessSource } from '../platform.js';
 
@@ -41,7 +41,7 @@ export interface Member {
   pid: number;
   startedAtMs: number;
   name: string;
-  /** From this process up to the run's command (inclusive), as seen when first met. */
+  /** From this process up to the run's command (inclusive), as seen when first met; its own entry follows its exec. */
   ancestry: AncestryEntry[];
   /** True when it belongs by the environment tag only (its chain to the command was already broken). */
   byTagOnly: boolean;
@@ -102,10 +102,13 @@ export class RunMembership {
   }
 
   /**
-   * Holders a poll met for the first time: a process not known yet makes the tree be read again; then
-   * each is adopted when its parent is gone, and its test hint read again.
+   * A poll's events. Holders it met for the first time: a process not known yet makes the tree be read
+   * again; then each is adopted when its parent is gone, and its test hint read again. A holder whose
+   * process exec'd renames its member.
    */
-  async meet(appeared: readonly Holder[]): Promise<void> {
+  async meet(events: readonly WatchEvent[]): Promise<void> {
+    for (const event of events) if (event.type === 'changed') this.execd(event.holder);
+    const appeared = events.flatMap((e) => (e.type === 'appeared' ? [e.holder] : []));
     if (appeared.some((h) => !this.memberOf(h.pid, h.processStartedAtMs))) await this.refresh();
     for (const holder of appeared) {
       this.adoptOrphan(holder);
@@ -249,6 +252,17 @@ export class RunMembership {
     const member = childOf(parent, self, { pid: holder.pid, name: holder.processName, commandLine: holder.commandLine });
     this.members.set(key, member);
     return member;
+  }
+
+  /**
+   * A member that exec'd since it was met: its own ancestry entry names what it runs now. A new array,
+   * so the chains already recorded for its holders stay as they were written.
+   */
+  private execd(holder: Pick<Holder, 'pid' | 'processStartedAtMs' | 'processName' | 'commandLine'>): void {
+    const member = this.memberOf(holder.pid, holder.processStartedAtMs);
+    if (!member || member.ancestry[0]?.pid !== holder.pid) return;
+    member.name = holder.processName;
+    member.ancestry = [{ ...member.ancestry[0], name: holder.processName, commandLine: holder.commandLine }, ...member.ancestry.slice(1)];
   }
 
   /**

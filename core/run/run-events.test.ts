@@ -80,6 +80,20 @@ describe('RunEventFeed', () => {
     expect(heard.filter((e) => e.type === 'record')).toHaveLength(2);
   });
 
+  it("sends a holder whose process exec'd as changed, attributed as the record has it now", () => {
+    const { feed, write } = feedOf();
+    const heard: RunEvent[] = [];
+    feed.on((e) => heard.push(e));
+    write(start);
+    write({ t: 'appeared', atMs: T0 + 200, key: 'k', holder, member });
+    write({ t: 'changed', atMs: T0 + 300, key: 'k', holder: { ...holder, processName: 'tail', commandLine: 'tail -f a.log' } });
+    const changes = heard.flatMap((e) => (e.type === 'holder' ? [[e.change, e.holder.processName, e.holder.attribution.ancestry[0]?.name]] : []));
+    expect(changes).toEqual([
+      ['appeared', 'python3', 'python3'],
+      ['changed', 'tail', 'tail'],
+    ]);
+  });
+
   it('paces the record: one per period whatever the number of entries, none after close', () => {
     const { feed, write, clock } = feedOf();
     const heard: RunEvent[] = [];

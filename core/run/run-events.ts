@@ -70,6 +70,7 @@ export class RunEventFeed {
       case 'test':
         return { type: 'test', event: entry.event };
       case 'appeared':
+      case 'changed':
       case 'gone': {
         const holder = this.recorder.attributedHolder(entry.key);
         return holder ? { type: 'holder', change: entry.t, at: new Date(entry.atMs).toISOString(), holder } : null;

@@ -68,6 +68,9 @@ export class RunRecorder {
       case 'appeared':
         this.ledger.appeared(entry);
         break;
+      case 'changed':
+        this.ledger.changed(entry);
+        break;
       case 'deleted':
         this.ledger.deleted(entry.key);
         break;

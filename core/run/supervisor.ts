@@ -360,7 +360,7 @@ export class RunSupervisor {
     // the end (the handle surely existed by then: never before the test that opened it), last sight
     // at the start (it surely existed then: never a leak verdict for a handle closed during the scan).
     const { startedAtMs, endedAtMs } = outcome;
-    await this.membership?.meet(outcome.events.flatMap((e) => (e.type === 'appeared' ? [e.holder] : [])));
+    await this.membership?.meet(outcome.events);
     for (const event of outcome.events) {
       const key = holderKey(event.holder);
       if (event.type === 'appeared') {
@@ -370,14 +370,14 @@ export class RunSupervisor {
         this.justGone.delete(key); // back again: it is current, not just gone
         const member = this.membership?.factsOf(event.holder.pid, event.holder.processStartedAtMs) ?? null;
         this.write({ t: 'appeared', atMs: endedAtMs, scanStartedAtMs: startedAtMs, key, holder: event.holder, member });
-      } else {
+      } else if (event.type === 'changed') this.write({ t: 'changed', atMs: endedAtMs, key, holder: event.holder });
+      else {
         const lastSeenAtMs = this.lastSeen.get(key) ?? startedAtMs;
-        const appearedAtMs = this.appearedAt.get(key);
         this.write({ t: 'gone', atMs: startedAtMs, key, lastSeenAtMs });
+        this.justGone.set(key, { holder: event.holder, lastSeenAtMs, appearedAtMs: this.appearedAt.get(key) });
         this.lastSeen.delete(key);
         this.appearedAt.delete(key);
         this.linked.delete(key);
-        this.justGone.set(key, { holder: event.holder, lastSeenAtMs, appearedAtMs });
       }
     }
     for (const [key, gone] of this.justGone) if (gone.lastSeenAtMs < startedAtMs - JUST_GONE_MS) this.justGone.delete(key);

@@ -4,7 +4,7 @@ import type { WatchEvent } from '../../contract/holders.js';
 import type { RunEvent, RunRecord } from '../../contract/runs.js';
 import type { WatchStatus } from '../../contract/service.js';
 import { holderKey, uncachedHolderKey } from '../../contract/identity.js';
-import { markGone, upsertRow, type Row } from './rows.js';
+import { changeRow, markGone, upsertRow, type Row } from './rows.js';
 import { OUTPUT_KEEP_CHARS, type HoldwatchState } from './slices.js';
 
 export type Incoming =
@@ -53,6 +53,7 @@ export function applyBatch(state: HoldwatchState, batch: readonly Incoming[], no
       const { event } = item;
       const key = uncachedHolderKey(event.holder);
       if (event.type === 'appeared') upsertRow(rowsForWrite(), key, event.holder, null, msOf(event.at), nowMs, watch.scans > 0);
+      else if (event.type === 'changed') changeRow(rowsForWrite(), key, event.holder, null);
       else markGone(rowsForWrite(), key, nowMs);
     } else if (item.channel === 'watch-status') {
       if (item.watchId === watch.watchId) watch = withStatus(watch, item.status);
@@ -87,6 +88,7 @@ function withRunEvent(run: HoldwatchState['run'], event: RunEvent, { rowsForWrit
     case 'holder':
       if (event.change === 'appeared')
         upsertRow(rowsForWrite(), uncachedHolderKey(event.holder), event.holder, event.holder.attribution, msOf(event.at), nowMs);
+      else if (event.change === 'changed') changeRow(rowsForWrite(), uncachedHolderKey(event.holder), event.holder, event.holder.attribution);
       else markGone(rowsForWrite(), uncachedHolderKey(event.holder), nowMs);
       return run;
     case 'failure':

@@ -45,6 +45,12 @@ export function upsertRow(
   if (attribution) rows.set(key, { ...row, attribution, sinceMs: Date.parse(attribution.firstSeenAt) });
 }
 
+/** The row's process exec'd: the same holding, shown as it is now; its mark and time stay. */
+export function changeRow(rows: Map<string, Row>, key: string, holder: Holder, attribution: Attribution | null): void {
+  const row = rows.get(key);
+  if (row && row.state !== 'gone') rows.set(key, { ...row, holder, ...(attribution ? { attribution } : {}) });
+}
+
 export function markGone(rows: Map<string, Row>, key: string, nowMs: number): void {
   const row = rows.get(key);
   if (row && row.state !== 'gone') rows.set(key, { ...row, state: 'gone', changedAtMs: nowMs });

@@ -64,6 +64,20 @@ describe('watch slice', () => {
     expect(rows.get(holderKey(b))).toMatchObject({ state: 'new', sinceMs: atMs });
   });
 
+  it('updates a changed row in place: the process as it runs now, its mark and first sight kept', () => {
+    watching();
+    useStore.setState((s) => ({ watch: { ...s.watch, scans: 1 } }));
+    const forked = holder({ processName: 'sh', commandLine: 'sh -c "exec tail -f a.log"' });
+    useStore.setState((s) => applyBatch(s, [watchItem('appeared', forked)], 1000));
+    const execd = { ...forked, processName: 'tail', commandLine: 'tail -f a.log' };
+    useStore.setState((s) =>
+      applyBatch(s, [{ channel: 'watch', watchId: 'w1', event: { type: 'changed', at: '2024-05-01T10:00:05.000Z', holder: execd } }], 2000),
+    );
+    const rows = useStore.getState().watch.rows;
+    expect([...rows.values()]).toHaveLength(1);
+    expect(rows.get(holderKey(execd))).toMatchObject({ holder: execd, state: 'new', sinceMs: atMs, changedAtMs: 1000 });
+  });
+
   it('ignores events of a watch it no longer shows', () => {
     watching();
     const before = useStore.getState();
@@ -144,6 +158,15 @@ describe('run slice', () => {
     const state = useStore.getState();
     expect(state.watch.rows.get(holderKey(h))?.attribution?.verdict).toBe('in-run');
     expect(state.run.failures).toHaveLength(1);
+  });
+
+  it("updates a run's holder in place when its process exec'd", () => {
+    const forked = attributed(holder({ processName: 'sh' }), 'in-run');
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'holder', change: 'appeared', at: AT, holder: forked })], 1));
+    const execd = { ...forked, processName: 'tail' };
+    useStore.setState((s) => applyBatch(s, [runItem({ type: 'holder', change: 'changed', at: AT, holder: execd })], 2));
+    const row = useStore.getState().watch.rows.get(holderKey(execd));
+    expect(row).toMatchObject({ holder: { processName: 'tail' }, state: 'new' });
   });
 
   it('applies the final verdicts when the run ends, and keeps a bounded output tail', () => {

@@ -1,12 +1,12 @@
 // `holdwatch watch --json` against real processes: appeared when a holder opens, gone when it closes,
-// and a clean exit 0 on SIGTERM / SIGINT.
+// changed when its process execs, and a clean exit 0 on SIGTERM / SIGINT.
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import { runCli, startCli } from '../support/cli.js';
-import { killAllHolders, pythonHoldingFile, stopHolder } from '../support/holders.js';
+import { killAllHolders, pythonExecingOnCue, pythonHoldingFile, stopHolder } from '../support/holders.js';
 
 let dir: string;
 const watchers: ReturnType<typeof startCli>[] = [];
@@ -90,5 +90,27 @@ describe('holdwatch watch --json', () => {
     expect(links).toContain('anon_inode:inotify');
     expect(links.filter((l) => l.startsWith(inside))).toEqual([]);
     expect(watch.child.exitCode).toBeNull(); // still watching
+  });
+});
+
+describe('holdwatch watch, a holder that execs', () => {
+  const eventOf = (line: string) => JSON.parse(line) as WatchEvent;
+
+  it('sends the row again as changed, with the new name and command line, and nothing gone', async () => {
+    const held = join(mkdtempSync(join(dir, 'exec-')), 'held.txt');
+    const watch = startCli(['watch', dirname(held), '--json', '--interval', '50']);
+    const plain = startCli(['watch', dirname(held), '--interval', '50']);
+    watchers.push(watch, plain);
+    const holder = await pythonExecingOnCue(held);
+    const appeared = eventOf(await watch.waitForLine(isEvent('appeared', holder.pid)));
+    expect(appeared.holder.processName).toMatch(/^python3/);
+    holder.send('exec');
+    const changed = eventOf(await watch.waitForLine(isEvent('changed', holder.pid)));
+    expect(changed.holder).toMatchObject({ processName: 'sleep', commandLine: 'sleep 60', path: held, handle: appeared.holder.handle });
+    expect(changed.holder.processStartedAtMs).toBe(appeared.holder.processStartedAtMs);
+    const ofHolder = watch.lines.map(eventOf).filter((e) => e.holder.pid === holder.pid);
+    expect(ofHolder.map((e) => e.type)).toEqual(['appeared', 'changed']);
+    // Piped without --json: one line per event, `~` for the change.
+    expect(await plain.waitForLine((l) => l.includes(` ~ sleep[${holder.pid}]`))).toMatch(/ ~ sleep\[\d+\] file held\.txt$/);
   });
 });

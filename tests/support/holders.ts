@@ -73,6 +73,21 @@ for line in sys.stdin:
   return { ...holder, open: (path) => ask(`open ${path}`), chdir: (dir) => ask(`cd ${dir}`) };
 }
 
+/**
+ * A python3 that opens `path` (to append) with an fd that survives exec, says ready, and on "exec"
+ * becomes `sleep 60`, still holding it: the same process and fd under another name and command line.
+ */
+export function pythonExecingOnCue(path: string): Promise<HolderProcess> {
+  const script = `import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+os.set_inheritable(fd, True)
+print("ready", flush=True)
+sys.stdin.readline()
+os.execv("/bin/sleep", ["sleep", "60"])
+`;
+  return start('python3', ['-c', script, path]);
+}
+
 export function pythonHoldingUnlinkedFile(path: string): Promise<HolderProcess> {
   return start('python3', ['-c', `${PY_PRELUDE}f = open(sys.argv[1], "w"); os.unlink(sys.argv[1]); held.append(f)${PY_WAIT}`, path]);
 }
