@@ -32,16 +32,19 @@ export function DetailsPanel() {
   const [confirming, setConfirming] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   // Its handle closed or its process exited while selected: read the process again, so nothing
-  // offers to act on a process that is gone.
+  // offers to act on a process that is gone. Its process exec'd (the row changed its name or command
+  // line): read again, so the facts are of the program it runs now.
   const rowState = liveRow?.state ?? (recorded ? 'ended' : undefined);
   const stillHeld = rowState === 'new' || rowState === 'live';
+  const program = liveRow ? `${liveRow.holder.processName}\0${liveRow.holder.commandLine}` : null;
   // Only on the change: selecting an already-ended row read the process once already.
-  const heldBefore = useRef<{ key: string | null; held: boolean }>({ key: null, held: false });
+  const rowBefore = useRef<{ key: string | null; held: boolean; program: string | null }>({ key: null, held: false, program: null });
   useEffect(() => {
-    const before = heldBefore.current;
-    heldBefore.current = { key, held: stillHeld };
-    if (key && before.key === key && before.held && !stillHeld) void selectRow(key);
-  }, [key, stillHeld]);
+    const before = rowBefore.current;
+    rowBefore.current = { key, held: stillHeld, program };
+    if (!key || before.key !== key) return;
+    if ((before.held && !stillHeld) || (stillHeld && before.program !== null && program !== before.program)) void selectRow(key);
+  }, [key, stillHeld, program]);
 
   if (!key) return <section className="details empty-panel">Select a holder to see its process, ancestry and what to do about it.</section>;
   const holder: Holder | undefined = liveRow?.holder ?? recorded;

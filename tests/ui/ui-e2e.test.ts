@@ -1,14 +1,14 @@
 // The UI in a real browser against `holdwatch ui`, with real processes: a watch sees a holder appear,
-// its details name it; a bats run started from the UI fails its teardown, the failure freezes the
-// snapshot with the holder highlighted, and the Markdown export says so; the details panel shows a
-// holder's cwd, child and each handle's access.
+// its details name it, and both follow it when its process execs; a bats run started from the UI
+// fails its teardown, the failure freezes the snapshot with the holder highlighted, and the Markdown
+// export says so; the details panel shows a holder's cwd, child and each handle's access.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { killAllHolders, pythonHoldingFile, pythonHoldingForDetails, stopHolder } from '../support/holders.js';
-import { openApp, openChromium, screenshot, selectFrozenBlocker, startUi, waitForLive, type Browser, type RunningUi } from './ui-support.js';
+import { killAllHolders, pythonExecingOnCue, pythonHoldingFile, pythonHoldingForDetails, stopHolder } from '../support/holders.js';
+import { openApp, openChromium, screenshot, selectFrozenBlocker, startUi, waitForLive, watchInApp, type Browser, type RunningUi } from './ui-support.js';
 
 let scratch: string;
 let ui: RunningUi;
@@ -58,6 +58,26 @@ describe('holdwatch ui in Chromium', () => {
 
     holder.child.kill();
     await page.getByText('Nothing holds the directory right now.').waitFor({ timeout: 15_000 });
+  }, 60_000);
+
+  it('follows a selected holder whose process execs: its row and details name what it runs now', async () => {
+    const watched = join(scratch, 'watched-exec');
+    const { page } = browser;
+    await watchInApp(page, ui, watched);
+    const holder = await pythonExecingOnCue(join(watched, 'held.log'));
+    const row = page.locator(`[role=row][data-pid="${holder.pid}"]`);
+    await row.filter({ hasText: 'python3' }).waitFor();
+    await row.click();
+    const details = page.getByTestId('details');
+    await details.getByText(/python3[.\d]* · started/).waitFor();
+
+    holder.send('exec');
+    await row.filter({ hasText: 'sleep' }).waitFor();
+    expect(await row.count()).toBe(1); // the same row, not a new one beside a gone one
+    await details.getByTestId('command-line').getByText('sleep 60').waitFor();
+    await details.getByText(/\/sleep · started/).waitFor(); // the process read again: its new image
+    await screenshot(page, '03b-holder-execd');
+    holder.child.kill();
   }, 60_000);
 
   it('runs a bats suite whose teardown fails, freezes the failure with the holder highlighted, and exports Markdown', async () => {

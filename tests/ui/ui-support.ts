@@ -164,13 +164,18 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** Watches `watched` (made here) in `page`, starts a python3 holding `held.log` in it, and selects that holder's row. */
-export async function selectPythonHolder(page: Page, ui: RunningUi, watched: string) {
+/** Makes `watched`, loads the app fresh and watches it from the start screen, until the watch is live. */
+export async function watchInApp(page: Page, ui: RunningUi, watched: string): Promise<void> {
   mkdirSync(watched);
   await openApp(page, ui);
   await page.fill('#dir', watched);
   await page.click('button[type=submit]');
   await waitForLive(page, ui);
+}
+
+/** Watches `watched` (made here) in `page`, starts a python3 holding `held.log` in it, and selects that holder's row. */
+export async function selectPythonHolder(page: Page, ui: RunningUi, watched: string) {
+  await watchInApp(page, ui, watched);
   const holder = await pythonHoldingFile(join(watched, 'held.log'));
   const row = page.locator(`[role=row][data-pid="${holder.pid}"]`);
   await row.waitFor();
