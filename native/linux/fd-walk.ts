@@ -13,7 +13,7 @@ import { isGoneError } from './proc-errors.js';
 import { procReaderForWalk, ReadBuffer, type ProcReader } from './proc-reader.js';
 import type { QuietProcesses } from './quiet-processes.js';
 import type { MapsMemo } from './maps-memo.js';
-import { readProcessInfo } from './proc-stat.js';
+import { readProcessFacts } from './proc-stat.js';
 
 /** The part of a WatchDir the walk needs; plain data so it can cross to a worker thread. */
 export interface MatchDir {
@@ -44,6 +44,8 @@ export interface PidHoldings {
   /** Its cwd, root, exe and mmap rows: a few at most, made by every walk. */
   otherRows: RawHolding[];
   info: ProcessInfo;
+  /** Where its stack starts (StatFields.stackStart): HolderReuse tells an exec by it. */
+  stackStart: number;
 }
 
 export interface WalkResult {
@@ -201,15 +203,16 @@ function walkPid(pid: number, walk: Walk): void {
     return;
   }
   walk.quiet?.forget(pid);
-  const info = readProcessInfo(pid, { reader, exe });
-  if (!info) {
+  const facts = readProcessFacts(pid, { reader, exe });
+  if (!facts) {
     walk.kinds?.forget(pid);
     walk.memo?.forget(pid);
     return; // exited since its walk
   }
+  const { info, stackStart } = facts;
   if (sameLinks && remembered.startedAtMs === info.startedAtMs) {
     // Rows never sent (none) are not named by their walk: the receiver of a worker's answer has only those sent.
-    out.groups.push({ pid, fdRows, fdRowsOfWalk: fdRows.length > 0 ? remembered.walkId : null, otherRows, info });
+    out.groups.push({ pid, fdRows, fdRowsOfWalk: fdRows.length > 0 ? remembered.walkId : null, otherRows, info, stackStart });
     return;
   }
   if (remembered?.startedAtMs != null && remembered.startedAtMs !== info.startedAtMs) {
@@ -218,7 +221,7 @@ function walkPid(pid: number, walk: Walk): void {
     fdRows = makeFdRows(pid, walk);
   }
   walk.memo?.set(pid, { bytes: batch.copy(), rows: fdRows, startedAtMs: info.startedAtMs, walkId: walk.walkId });
-  out.groups.push({ pid, fdRows, fdRowsOfWalk: null, otherRows, info });
+  out.groups.push({ pid, fdRows, fdRowsOfWalk: null, otherRows, info, stackStart });
 }
 
 /** The rows of the links in `batch`, with each fd's kind and access mode (remembered per fd and target). */

@@ -28,6 +28,7 @@ const group = (pid: number, fdRows: readonly RawHolding[], over: Partial<PidHold
   fdRowsOfWalk: null,
   otherRows: [],
   info: info(pid),
+  stackStart: 7000,
   ...over,
 });
 
@@ -59,9 +60,37 @@ describe('HolderReuse', () => {
     const [after] = reuse.build([group(1, fdRows, { info: info(1, { startedAtMs: 2 }) })], null);
     expect(after).not.toBe(before);
     expect(after!.processStartedAtMs).toBe(2);
-    const [execed] = reuse.build([group(1, fdRows, { info: info(1, { startedAtMs: 2, commandLine: 'q' }) })], null);
+    const [execed] = reuse.build([group(1, fdRows, { info: info(1, { startedAtMs: 2, commandLine: 'q' }), stackStart: 8000 })], null);
     expect(execed).not.toBe(after);
     expect(execed!.commandLine).toBe('q');
+  });
+
+  it('takes a new program only with an exec (a new stack, or a new name), not a title the process rewrote', () => {
+    const reuse = new HolderReuse();
+    const fdRows = [row(1, 3, '/w/a')];
+    const running = (over: Partial<ProcessInfo>) => info(1, { name: 'postgres', commandLine: 'postgres: u db idle', exe: '/usr/bin/postgres', ...over });
+    const [before] = reuse.build([group(1, fdRows, { info: running({}) })], null);
+    const [retitled] = reuse.build([group(1, fdRows, { info: running({ commandLine: 'postgres: u db SELECT' }) })], null);
+    expect(retitled).toBe(before);
+    const [reparented] = reuse.build([group(1, fdRows, { info: running({ commandLine: 'postgres: u db idle', ppid: 9 }) })], null);
+    expect(reparented).toMatchObject({ ppid: 9, commandLine: 'postgres: u db idle' });
+    const [renamed] = reuse.build([group(1, fdRows, { info: running({ name: 'sh', commandLine: 'sh -c x' }) })], null);
+    expect(renamed).toMatchObject({ processName: 'sh', commandLine: 'sh -c x' });
+    const [execd] = reuse.build([group(1, fdRows, { info: running({ name: 'sh', commandLine: 'sh -c y' }), stackStart: 9000 })], null);
+    expect(execd).toMatchObject({ processName: 'sh', commandLine: 'sh -c y' });
+  });
+
+  it('keeps what a process ran as while it exits (no stack, argv or exe left), not the kernel-thread form', () => {
+    const reuse = new HolderReuse();
+    const fdRows = [row(1, 3, '/w/a')];
+    const running = info(1, { name: 'node', commandLine: 'node t.js', exe: '/usr/bin/node' });
+    const [before] = reuse.build([group(1, fdRows, { info: running })], null);
+    const exiting = info(1, { name: 'MainThread', commandLine: '[MainThread]', exe: null });
+    const [during] = reuse.build([group(1, fdRows, { info: exiting, stackStart: 0 })], null);
+    expect(during).toBe(before);
+    // A process first met so has nothing else to show.
+    const [met] = new HolderReuse().build([group(1, fdRows, { info: exiting, stackStart: 0 })], null);
+    expect(met!.commandLine).toBe('[MainThread]');
   });
 
   it('keeps other processes across a pid-restricted scan and forgets the scanned ones that hold nothing', () => {

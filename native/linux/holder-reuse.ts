@@ -9,6 +9,7 @@ import type { PidHoldings, RawHolding } from './fd-walk.js';
 
 interface Built {
   info: ProcessInfo;
+  stackStart: number;
   rows: readonly RawHolding[];
   holders: Holder[];
 }
@@ -30,9 +31,11 @@ export class HolderReuse {
     return holders;
   }
 
-  private buildOne({ pid, fdRows, otherRows, info }: PidHoldings): Built {
+  private buildOne({ pid, fdRows, otherRows, info: read, stackStart }: PidHoldings): Built {
     const rows = otherRows.length === 0 ? fdRows : [...fdRows, ...otherRows];
     const last = this.lastByPid.get(pid);
+    const known = last && last.info.startedAtMs === read.startedAtMs ? last : undefined;
+    const info = known ? programOf(known, read, stackStart) : read;
     const same = last !== undefined && sameFacts(last.info, info) ? last : undefined;
     if (same && rows === same.rows) return same;
     const holders: Holder[] = new Array<Holder>(rows.length);
@@ -41,8 +44,22 @@ export class HolderReuse {
       const old = same?.holders[i];
       holders[i] = old && (same.rows[i] === raw || sameRow(old, raw)) ? old : toHolder(raw, info);
     }
-    return { info, rows, holders };
+    return { info, rows, holders, stackStart: known && stackStart === 0 ? known.stackStart : stackStart };
   }
+}
+
+/**
+ * What a process known from the last poll runs: what it was read as then, until it execs (a new
+ * stack or a new name). A process rewriting its own title (postgres per query) would otherwise
+ * change all its rows each poll. One in exit has released its memory (exit_mm) before its files
+ * (exit_files): no stack, no argv, no exe link, which reads as a kernel thread's `[comm]`; it did
+ * not become another program either. Its parent and user are taken as read.
+ */
+function programOf(last: Built, read: ProcessInfo, stackStart: number): ProcessInfo {
+  const execd = stackStart !== 0 && (stackStart !== last.stackStart || read.name !== last.info.name);
+  if (execd) return read;
+  const { name, exe, commandLine } = last.info;
+  return read.name === name && read.exe === exe && read.commandLine === commandLine ? read : { ...read, name, exe, commandLine };
 }
 
 function sameFacts(a: ProcessInfo, b: ProcessInfo): boolean {

@@ -5,9 +5,14 @@ import { parsePasswd } from './users.js';
 
 describe('parseStat', () => {
   it('reads ppid and start time after a name with spaces and parentheses', () => {
-    const fields = ['S', '42', ...Array(17).fill('0'), '12345', '0'];
+    const fields = ['S', '42', ...Array(17).fill('0'), '12345', ...Array(5).fill('0'), '140733012622432', '0'];
     const text = `1234 (my (odd) name) ${fields.join(' ')}\n`;
-    expect(parseStat(text, 1_700_000_000_000)).toEqual({ name: 'my (odd) name', ppid: 42, startedAtMs: 1_700_000_000_000 + 123_450 });
+    expect(parseStat(text, 1_700_000_000_000)).toEqual({
+      name: 'my (odd) name',
+      ppid: 42,
+      startedAtMs: 1_700_000_000_000 + 123_450,
+      stackStart: 140733012622432,
+    });
   });
 
   it('parses this process itself', async () => {

@@ -38,6 +38,12 @@ export interface StatFields {
   name: string;
   ppid: number;
   startedAtMs: number;
+  /**
+   * Where its stack starts (startstack): placed anew, at random, by each exec, and by nothing else, so
+   * a change tells an exec from a process rewriting its own title. 0 while it has no memory (a kernel
+   * thread, or a process in exit: it releases its memory before its files).
+   */
+  stackStart: number;
 }
 
 /**
@@ -49,10 +55,11 @@ export function parseStat(text: string, bootMs: number): StatFields {
   const close = text.lastIndexOf(')');
   const name = text.slice(open + 1, close);
   const rest = text.slice(close + 2).split(' ');
-  // rest[0] is field 3 (state); ppid is field 4, starttime field 22.
+  // rest[0] is field 3 (state); ppid is field 4, starttime field 22, startstack field 28.
   const ppid = Number(rest[1]);
   const startTicks = Number(rest[19]);
-  return { name, ppid, startedAtMs: bootMs + Math.round((startTicks * 1000) / CLOCK_TICKS_PER_SECOND) };
+  const stackStart = Number(rest[25] ?? 0);
+  return { name, ppid, startedAtMs: bootMs + Math.round((startTicks * 1000) / CLOCK_TICKS_PER_SECOND), stackStart };
 }
 
 export function readStat(pid: number): StatFields {
@@ -111,6 +118,11 @@ const infoBuffer = new ReadBuffer(8 * 1024);
 
 /** Everything core wants about a process, or null when it has exited. */
 export function readProcessInfo(pid: number, reading: ProcessInfoReading = {}): ProcessInfo | null {
+  return readProcessFacts(pid, reading)?.info ?? null;
+}
+
+/** readProcessInfo, and where its stack starts (StatFields.stackStart): a walk tells an exec by it. */
+export function readProcessFacts(pid: number, reading: ProcessInfoReading = {}): { info: ProcessInfo; stackStart: number } | null {
   try {
     const texts = reading.reader ? readTextsWith(reading.reader, pid) : readTexts(pid);
     if (!texts) return null;
@@ -118,7 +130,7 @@ export function readProcessInfo(pid: number, reading: ProcessInfoReading = {}): 
     const argv = splitArgv(texts.cmdline);
     const uid = statSync(`/proc/${pid}`).uid;
     const exe = reading.exe !== undefined ? reading.exe : readExe(pid);
-    return {
+    const info: ProcessInfo = {
       pid,
       ppid: stat.ppid,
       startedAtMs: stat.startedAtMs,
@@ -128,6 +140,7 @@ export function readProcessInfo(pid: number, reading: ProcessInfoReading = {}): 
       commandLine: argv.length > 0 ? formatCommandLine(argv) : `[${stat.name}]`,
       user: userNameOf(uid),
     };
+    return { info, stackStart: stat.stackStart };
   } catch (error) {
     if (isGoneError(error)) return null;
     throw error;

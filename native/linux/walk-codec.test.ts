@@ -33,6 +33,7 @@ const group10 = (): PidHoldings => ({
   fdRowsOfWalk: null,
   otherRows: [],
   info: info(10),
+  stackStart: 140733012622432,
 });
 const group11 = (): PidHoldings => ({
   pid: 11,
@@ -43,6 +44,7 @@ const group11 = (): PidHoldings => ({
     { pid: 11, kind: 'cwd', path: '/w/a/with space (deleted)', deleted: false, handle: null, watchedDir: '/w/a', openFlags: null },
   ],
   info: info(11),
+  stackStart: 140722618673184,
 });
 
 describe('packWalk / unpackWalk', () => {

@@ -17,6 +17,7 @@ export interface PackedWalk {
     fdRowsOfWalk: Int32Array;
     otherRows: Int32Array;
     infos: ProcessInfo[];
+    stackStarts: Float64Array;
   };
   rows: {
     /** Index into HOLDER_KINDS. */
@@ -50,6 +51,7 @@ export function packWalk(result: WalkResult, dirs: readonly MatchDir[]): PackedW
       fdRowsOfWalk: Int32Array.from(groups, (g) => g.fdRowsOfWalk ?? -1),
       otherRows: Int32Array.from(groups, (g) => g.otherRows.length),
       infos: groups.map((g) => g.info),
+      stackStarts: Float64Array.from(groups, (g) => g.stackStart),
     },
     rows: {
       kinds: new Uint8Array(sent.length),
@@ -145,7 +147,14 @@ export function unpackWalk(packed: PackedWalk, dirs: readonly MatchDir[], receiv
       fdRows = readRows(g.fdRows[i]!, pid);
       received.receive(pid, fdRows, walkId);
     }
-    groups[i] = { pid, fdRows, fdRowsOfWalk: ofWalk < 0 ? null : ofWalk, otherRows: readRows(g.otherRows[i]!, pid), info: g.infos[i]! };
+    groups[i] = {
+      pid,
+      fdRows,
+      fdRowsOfWalk: ofWalk < 0 ? null : ofWalk,
+      otherRows: readRows(g.otherRows[i]!, pid),
+      info: g.infos[i]!,
+      stackStart: g.stackStarts[i]!,
+    };
   }
   return { groups, denied: packed.denied, processCount: packed.processCount, handleCount: packed.handleCount };
 }

@@ -1,12 +1,12 @@
 // `holdwatch watch --json` against real processes: appeared when a holder opens, gone when it closes,
 // changed when its process execs, and a clean exit 0 on SIGTERM / SIGINT.
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot, WatchEvent } from '../../contract/holders.js';
 import { runCli, startCli } from '../support/cli.js';
-import { killAllHolders, pythonExecingOnCue, pythonHoldingFile, stopHolder } from '../support/holders.js';
+import { killAllHolders, pythonExecingOnCue, pythonHoldingFile, pythonRetitling, stopHolder } from '../support/holders.js';
 
 let dir: string;
 const watchers: ReturnType<typeof startCli>[] = [];
@@ -112,5 +112,35 @@ describe('holdwatch watch, a holder that execs', () => {
     expect(ofHolder.map((e) => e.type)).toEqual(['appeared', 'changed']);
     // Piped without --json: one line per event, `~` for the change.
     expect(await plain.waitForLine((l) => l.includes(` ~ sleep[${holder.pid}]`))).toMatch(/ ~ sleep\[\d+\] file held\.txt$/);
+  });
+
+  it('follows an exec of the same program (python3 running python3): only its command line changes', async () => {
+    const held = join(mkdtempSync(join(dir, 'exec-same-')), 'held.txt');
+    const watch = startCli(['watch', dirname(held), '--json', '--interval', '50']);
+    watchers.push(watch);
+    const holder = await pythonExecingOnCue(held, ['/usr/bin/python3', 'python3', '-c', 'import time; time.sleep(60)']);
+    const appeared = eventOf(await watch.waitForLine(isEvent('appeared', holder.pid)));
+    holder.send('exec');
+    const changed = eventOf(await watch.waitForLine(isEvent('changed', holder.pid)));
+    expect(changed.holder.processName).toBe(appeared.holder.processName);
+    expect(changed.holder.commandLine).toBe('python3 -c "import time; time.sleep(60)"');
+  });
+
+  it('sends nothing for a process that rewrites its own title without exec (setproctitle, postgres)', async () => {
+    const watchedDir = mkdtempSync(join(dir, 'retitle-'));
+    const watch = startCli(['watch', watchedDir, '--json', '--interval', '50']);
+    watchers.push(watch);
+    const holder = await pythonRetitling(join(watchedDir, 'held.txt'));
+    await watch.waitForLine(isEvent('appeared', holder.pid));
+    await holder.ask('retitle');
+    expect(readFileSync(`/proc/${holder.pid}/cmdline`, 'latin1')).toMatch(/^retitled\0/);
+    // A file opened after the retitle: the scan that shows it read the new title too.
+    await holder.ask(`open ${join(watchedDir, 'after.txt')}`);
+    await watch.waitForLine((line) => isEvent('appeared', holder.pid)(line) && eventOf(line).holder.path.endsWith('after.txt'));
+    const ofHolder = watch.lines.map(eventOf).filter((e) => e.holder.pid === holder.pid);
+    expect(ofHolder.map((e) => `${e.type} ${basename(e.holder.path)}`)).toEqual(['appeared held.txt', 'appeared after.txt']);
+    // Its rows keep the command line it was met with: one title is as good as another, and a row per
+    // title change per poll is what a retitling server (postgres, per query) would otherwise cost.
+    expect(ofHolder[1]!.holder.commandLine).toBe(ofHolder[0]!.holder.commandLine);
   });
 });

@@ -45,6 +45,20 @@ export function pythonHoldingFile(path: string): Promise<HolderProcess> {
   return start('python3', ['-c', `${PY_PRELUDE}held.append(open(sys.argv[1], "a"))${PY_WAIT}`, path]);
 }
 
+/** Sends a line to a holder that answers each with "done"; resolves on the answer. */
+function asker(holder: HolderProcess): (line: string) => Promise<void> {
+  return (line) =>
+    new Promise<void>((resolve) => {
+      const onData = (chunk: Buffer) => {
+        if (!chunk.toString().includes('done')) return;
+        holder.child.stdout!.off('data', onData);
+        resolve();
+      };
+      holder.child.stdout!.on('data', onData);
+      holder.send(line);
+    });
+}
+
 /**
  * A python3 that holds nothing until told: `open(path)` opens it (to append) and keeps it, `chdir(dir)`
  * moves its cwd; each resolves once done.
@@ -60,32 +74,49 @@ for line in sys.stdin:
     print("done", flush=True)
 `;
   const holder = await start('python3', ['-c', script]);
-  const ask = (line: string) =>
-    new Promise<void>((resolve) => {
-      const onData = (chunk: Buffer) => {
-        if (!chunk.toString().includes('done')) return;
-        holder.child.stdout!.off('data', onData);
-        resolve();
-      };
-      holder.child.stdout!.on('data', onData);
-      holder.send(line);
-    });
+  const ask = asker(holder);
   return { ...holder, open: (path) => ask(`open ${path}`), chdir: (dir) => ask(`cd ${dir}`) };
 }
 
 /**
  * A python3 that opens `path` (to append) with an fd that survives exec, says ready, and on "exec"
- * becomes `sleep 60`, still holding it: the same process and fd under another name and command line.
+ * becomes `argv` (by default `sleep 60`), still holding it: the same process and fd under another
+ * command line.
  */
-export function pythonExecingOnCue(path: string): Promise<HolderProcess> {
+export function pythonExecingOnCue(path: string, argv = ['/bin/sleep', 'sleep', '60']): Promise<HolderProcess> {
   const script = `import os, sys
 fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_APPEND)
 os.set_inheritable(fd, True)
 print("ready", flush=True)
 sys.stdin.readline()
-os.execv("/bin/sleep", ["sleep", "60"])
+os.execv(sys.argv[2], sys.argv[3:])
 `;
-  return start('python3', ['-c', script, path]);
+  return start('python3', ['-c', script, path, ...argv]);
+}
+
+/**
+ * A python3 holding `path` that, on "retitle", rewrites its own argv in memory (as setproctitle and
+ * postgres do: its /proc cmdline changes, nothing else) and, on "open <path>", opens another file;
+ * each answers "done".
+ */
+export async function pythonRetitling(path: string): Promise<HolderProcess & { ask(line: string): Promise<void> }> {
+  const script = `import os, sys
+held = [open(sys.argv[1], "a")]
+stat = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
+arg_start, arg_end = int(stat[45]), int(stat[46])
+print("ready", flush=True)
+for line in sys.stdin:
+    verb, _, arg = line.rstrip("\\n").partition(" ")
+    if verb == "retitle":
+        with open("/proc/self/mem", "r+b", buffering=0) as mem:
+            mem.seek(arg_start)
+            mem.write(b"retitled".ljust(arg_end - arg_start, b"\\0"))
+    else:
+        held.append(open(arg, "a"))
+    print("done", flush=True)
+`;
+  const holder = await start('python3', ['-c', script, path]);
+  return { ...holder, ask: asker(holder) };
 }
 
 export function pythonHoldingUnlinkedFile(path: string): Promise<HolderProcess> {
