@@ -1,9 +1,10 @@
 // Loads koffi on first use only: Windows binds its DLLs through it, a Linux walk its libc calls
 // (linux/fd-links.ts); nothing here runs at import time (native/index.ts imports win32/ lazily).
 // createRequire: koffi is CommonJS with a native addon.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type * as Koffi from 'koffi';
 
 export type KoffiModule = typeof Koffi;
@@ -17,29 +18,54 @@ export function loadKoffi(): KoffiModule {
 }
 
 /**
- * On Linux under Node: koffi's prebuilt addon for glibc, required by its file. The package's loader
- * finds the same file, but first copies every export of node:fs and node:util into namespaces (which
- * loads streams, fs/promises and worker_threads) and reads Node's ELF header for glibc or musl: most of
- * the cost of koffi's load, which a one-shot scan pays. Null where that file is not this machine's
- * (musl fails to load it, other arches name it otherwise, Electron keeps it in asar) or is of another
- * koffi: the package's loader serves.
+ * On Linux under Node: koffi's prebuilt addon for glibc, opened by its file (process.dlopen). The
+ * package's loader finds the same file, but first copies every export of node:fs and node:util into
+ * namespaces (which loads streams, fs/promises and worker_threads) and reads Node's ELF header for glibc
+ * or musl; and a require of the file by name resolves it through two packages' exports and starts
+ * CommonJS's tracing: most of the cost of koffi's load, which a one-shot scan pays. The two packages are
+ * looked for where Node's resolution looks (nodeModulesDirs). Null where that file is not this
+ * machine's (musl fails to load it, other arches name it otherwise, Electron keeps it in asar) or is of
+ * another koffi: the package's loader serves.
  */
 function linuxPrebuiltAddon(): KoffiModule | null {
   if (process.platform !== 'linux' || process.versions.electron !== undefined) return null;
   if (process.arch !== 'x64' && process.arch !== 'arm64') return null;
   try {
-    const koffiEntry = createRequire(import.meta.url).resolve('koffi');
-    const fromKoffi = createRequire(koffiEntry);
-    const addon = fromKoffi(`@koromix/koffi-linux-${process.arch}/linux_${process.arch}/koffi.node`) as KoffiModule & { version?: unknown };
-    return addon.version === koffiVersion(koffiEntry) ? addon : null;
+    const koffiDir = packageDir('koffi', dirname(fileURLToPath(import.meta.url)));
+    if (koffiDir === null) return null;
+    // Node resolves a package's own dependencies from its real path (pnpm links koffi in from its store).
+    const binaryDir = packageDir(`@koromix/koffi-linux-${process.arch}`, realpathSync.native(koffiDir));
+    const version = packageVersion(koffiDir);
+    if (binaryDir === null || packageVersion(binaryDir) !== version) return null;
+    const addon = { exports: {} as KoffiModule & { version?: unknown } };
+    process.dlopen(addon, join(binaryDir, `linux_${process.arch}`, 'koffi.node'));
+    return addon.exports.version === version ? addon.exports : null;
   } catch {
     return null;
   }
 }
 
-/** The version in koffi's package.json (its exports do not list the file, so it is read by path). */
-function koffiVersion(koffiEntry: string): unknown {
-  return (JSON.parse(readFileSync(join(dirname(koffiEntry), 'package.json'), 'utf8')) as { version?: unknown }).version;
+/** The first `<dir>/node_modules/<name>` holding a package.json, from `from` up, as Node looks; null when none does. */
+function packageDir(name: string, from: string): string | null {
+  for (const modules of nodeModulesDirs(from)) {
+    const dir = join(modules, name);
+    if (existsSync(join(dir, 'package.json'))) return dir;
+  }
+  return null;
+}
+
+/** `from` and every dir above it, each with `/node_modules` added, except those that are node_modules themselves. */
+export function nodeModulesDirs(from: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (basename(dir) !== 'node_modules') dirs.push(join(dir, 'node_modules'));
+    if (dirname(dir) === dir) return dirs;
+  }
+}
+
+/** The version in a package's package.json. */
+function packageVersion(dir: string): unknown {
+  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown }).version;
 }
 
 /** One DLL, its functions bound the first time each is called (declared once, in its module). */

@@ -66,9 +66,9 @@ describe('start-up imports', () => {
     expect(modules).toContain('NativeModule fs'); // the log works
     // An ESM import of node:fs copies every export, and so loads fs/promises and what it needs.
     const unwanted = ['NativeModule internal/fs/promises', 'NativeModule perf_hooks'];
-    // No walk thread; and koffi's addon loaded by its file, without its package's loader, which loads
-    // worker_threads and streams (native/koffi-loader.ts).
-    unwanted.push('NativeModule worker_threads', 'koffi package loader');
+    // No walk thread; and koffi's addon opened by its file, without its package's loader, which loads
+    // worker_threads and streams, nor CommonJS's, which resolves it through two packages (native/koffi-loader.ts).
+    unwanted.push('NativeModule worker_threads', 'koffi package loader', 'koffi addon through require');
     // Nor streams: its output goes to fd 1 without process.stdout (cli/stdout-sync.ts).
     unwanted.push('NativeModule stream', 'NativeModule net');
     expect(modules.filter((m) => unwanted.includes(m))).toEqual([]);
