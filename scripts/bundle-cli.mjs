@@ -1,7 +1,8 @@
 // Bundles the CLI (dist/cli/main.js and what it imports, tsc's output) into dist/cli-bundle/, the
 // file bin/holdwatch.js runs. Why: Node's module loader, not holdwatch's code, is most of `run`'s
 // start-up, and it loads one bundle far faster than the hundreds of modules tsc writes. Each command stays its own chunk (main imports them
-// lazily), so `scan` loads no more than before.
+// lazily), so `scan` loads no more than before; what a scan loads after the front is one chunk, as is what
+// `run` loads before its command starts (commandGroups).
 //
 // Every module keeps resolving its files from where tsc put it: `import.meta.url` in a bundled
 // module is rewritten to that module's own dist/ URL, so the worker threads' scripts
@@ -51,16 +52,19 @@ const builtinsWithoutNamespaces = {
 };
 
 /**
- * The modules `run` loads before its command starts and no lighter command loads: one chunk, not one
- * per shared corner of the module graph. Node's loader resolves every import of every chunk on its own
- * (a stat and a realpath each), and a short suite's run pays that before its command starts. Modules
- * `scan` or the CLI's front also load stay out: the group's top level (its built-ins) runs whole.
+ * Two groups of modules, each one chunk, not one per shared corner of the module graph: Node's loader
+ * resolves, reads and links every chunk on its own, and a one-shot scan and a short suite's run pay that
+ * before they start. The scan group: what `scan` loads beyond the CLI's front (its command, the façade,
+ * the Linux walk), which `watch` and `run` load too. The run-start group: what `run` loads before its
+ * command starts and no lighter command loads; modules `scan` or the front also load stay out, since
+ * the group's top level (its built-ins) runs whole.
  */
 const RUN_START = join(root, 'dist', 'cli', 'run-command.js');
 const distFile = (file) => join(root, 'dist', ...file.split('/'));
 const runStartOnly = new Set();
-const runStartGroup = {
-  name: 'holdwatch-run-start-group',
+const scanOnly = new Set();
+const commandGroups = {
+  name: 'holdwatch-command-groups',
   buildEnd() {
     const closure = (from) => {
       const seen = new Set();
@@ -77,6 +81,10 @@ const runStartGroup = {
     const lighter = new Set(['cli/main.js', 'host/compile-cache.js', 'cli/scan-command.js', 'native/index.js'].flatMap((file) => closure(distFile(file))));
     for (const backend of this.getModuleInfo(distFile('native/index.js'))?.dynamicallyImportedIds ?? []) for (const id of closure(backend)) lighter.add(id);
     for (const id of closure(RUN_START)) if (!lighter.has(id)) runStartOnly.add(id);
+    // What a scan loads after the front: its command, the façade and the Linux walk.
+    const front = new Set(['cli/main.js', 'host/compile-cache.js'].flatMap((file) => closure(distFile(file))));
+    for (const id of [...closure(distFile('cli/scan-command.js')), ...closure(distFile('native/linux/linux-holder-source.js'))])
+      if (!front.has(id)) scanOnly.add(id);
   },
 };
 
@@ -86,10 +94,16 @@ const bundle = await rolldown({
   platform: 'node',
   // koffi is a native addon, loaded by require from its own files; node: modules are Node's.
   external: [/^node:/, 'koffi'],
-  plugins: [ownUrls, builtinsWithoutNamespaces, runStartGroup],
+  plugins: [ownUrls, builtinsWithoutNamespaces, commandGroups],
   // The run-start group's chunk may re-export from an entry's: entries keep their own exports.
   preserveEntrySignatures: 'allow-extension',
   logLevel: 'warn',
+  // The scan group holds native/index.js beside the Linux modules it imports lazily: there such an
+  // import loads nothing more, as meant.
+  onLog(level, log, handler) {
+    if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' && scanOnly.has(log.id ?? '')) return;
+    handler(level, log);
+  },
 });
 try {
   await bundle.write({
@@ -99,7 +113,12 @@ try {
     chunkFileNames: '[name]-[hash].mjs',
     sourcemap: true,
     // Only the modules named: a shared one pulled in with them would load the group for every command.
-    codeSplitting: { groups: [{ name: 'run-start', test: (id) => runStartOnly.has(id), includeDependenciesRecursively: false }] },
+    codeSplitting: {
+      groups: [
+        { name: 'run-start', test: (id) => runStartOnly.has(id), includeDependenciesRecursively: false },
+        { name: 'scan', test: (id) => scanOnly.has(id), includeDependenciesRecursively: false },
+      ],
+    },
   });
 } finally {
   await bundle.close();
