@@ -3,13 +3,15 @@ import { EXIT_HOLDERS_FOUND } from '../contract/exit-codes.js';
 import { terminalCell } from '../core/report/text.js';
 import { scanDir } from '../host/holdwatch.js';
 import { formatHolderTable } from './holder-table.js';
+import { jsonPieces } from './json-pieces.js';
 import { writeStdoutSync } from './stdout-sync.js';
 import type { ScanOptions } from '../contract/scan-options.js';
+import type { Snapshot } from '../contract/holders.js';
 
 export async function scanCommand(dirInput: string, options: ScanOptions): Promise<number> {
   const snapshot = await scanDir(dirInput, { ...options, workingDirectory: process });
   if (options.json) {
-    writeStdoutSync(JSON.stringify(snapshot) + '\n');
+    writeStdoutSync(jsonLine(snapshot));
   } else {
     const count = snapshot.holders.length;
     const pids = new Set(snapshot.holders.map((h) => h.pid)).size;
@@ -21,6 +23,12 @@ export async function scanCommand(dirInput: string, options: ScanOptions): Promi
     );
   }
   return options.check && snapshot.holders.length > 0 ? EXIT_HOLDERS_FOUND : 0;
+}
+
+/** The snapshot as one line of JSON, in pieces (json-pieces.ts). */
+function* jsonLine(snapshot: Snapshot): Generator<string> {
+  yield* jsonPieces(snapshot, 'holders');
+  yield '\n';
 }
 
 /** How many processes could not be inspected, and what would help: elevation, except for those Windows protects. */

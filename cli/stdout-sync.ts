@@ -7,17 +7,50 @@ import { writeSync } from 'node:fs';
 
 const STDOUT_FD = 1;
 
-export function writeStdoutSync(text: string): void {
-  if (process.platform === 'win32') return writeThroughStream(text);
-  const bytes = Buffer.from(text, 'utf8');
+/** Writes `text`, or its pieces in order (jsonPieces), to fd 1; small pieces go out together. */
+export function writeStdoutSync(text: string | Iterable<string>): void {
+  const pieces = typeof text === 'string' ? [text] : text;
+  if (process.platform === 'win32') {
+    for (const piece of pieces) writeThroughStream(piece);
+    return;
+  }
+  let pending = '';
+  let throughStream = false;
+  const flush = (): boolean => {
+    const bytes = Buffer.from(pending, 'utf8');
+    pending = '';
+    if (throughStream) {
+      writeThroughStream(bytes);
+      return true;
+    }
+    const rest = writeSyncUntilFull(bytes);
+    if (rest === 'closed') return false;
+    if (rest !== null) {
+      throughStream = true;
+      writeThroughStream(rest);
+    }
+    return true;
+  };
+  for (const piece of pieces) {
+    pending += piece;
+    if (pending.length >= WRITE_AT_CHARS && !flush()) return;
+  }
+  if (pending !== '') flush();
+}
+
+const WRITE_AT_CHARS = 64 * 1024;
+
+/** null when all was written; the bytes left when the pipe is full and non-blocking (EAGAIN); 'closed' when its reader left (EPIPE). */
+function writeSyncUntilFull(bytes: Buffer): Buffer | 'closed' | null {
   let at = 0;
   try {
     while (at < bytes.length) at += writeSync(STDOUT_FD, bytes, at, bytes.length - at);
+    return null;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') return;
+    if (code === 'EPIPE') return 'closed';
     if (code !== 'EAGAIN') throw error;
-    writeThroughStream(bytes.subarray(at));
+    return bytes.subarray(at);
   }
 }
 

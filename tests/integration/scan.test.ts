@@ -1,16 +1,18 @@
 // `holdwatch scan` against real processes that really hold files under a real directory.
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Holder, Snapshot } from '../../contract/holders.js';
-import { runCli, startCli } from '../support/cli.js';
+import { CLI, runCli, startCli } from '../support/cli.js';
 import {
   killAllHolders,
   nodeHoldingDir,
   nodeHoldingFile,
   pythonHoldingDirFd,
   pythonHoldingFile,
+  pythonHoldingManyFiles,
   pythonHoldingUnlinkedFile,
   pythonMmapOnly,
   pythonWithCwd,
@@ -122,6 +124,41 @@ describe('holdwatch scan --json', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect([code, stderr]).toEqual([1, '']);
+  });
+
+  it('writes all of a JSON larger than a pipe, as one JSON.stringify, into a pipe its reader made non-blocking', async () => {
+    const many = join(root, 'many');
+    mkdirSync(many);
+    await pythonHoldingManyFiles(many, 600);
+    // The reader lets the pipe fill before it reads: the scan's writes then meet EAGAIN, and the rest
+    // must still arrive, in order (cli/stdout-sync.ts).
+    const reader = `
+import fcntl, os, subprocess, sys, termios, array, time
+r, w = os.pipe()
+os.set_blocking(w, False)
+size = fcntl.fcntl(r, 1032)  # F_GETPIPE_SZ
+child = subprocess.Popen(sys.argv[1:], stdout=w)
+os.close(w)
+waiting = array.array("i", [0])
+while fcntl.ioctl(r, termios.FIONREAD, waiting) == 0 and waiting[0] < size and child.poll() is None:
+    time.sleep(0.01)
+out = b""
+while chunk := os.read(r, 1 << 16):
+    out += chunk
+sys.stdout.buffer.write(out)
+sys.exit(child.wait())`;
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn('python3', ['-c', reader, process.execPath, CLI, 'scan', many, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout.length).toBeGreaterThan(128 * 1024);
+    const snapshot = JSON.parse(result.stdout) as Snapshot;
+    expect(snapshot.holders).toHaveLength(600);
+    expect(result.stdout).toBe(JSON.stringify(snapshot) + '\n');
   });
 
   it('prints a readable table with paths relative to the dir', async () => {

@@ -59,6 +59,12 @@ function asker(holder: HolderProcess): (line: string) => Promise<void> {
     });
 }
 
+/** A python3 holding `count` files it makes in `dir` (f0000.txt, ...), open to append. */
+export function pythonHoldingManyFiles(dir: string, count: number): Promise<HolderProcess> {
+  const opens = `for i in range(int(sys.argv[2])): held.append(open(os.path.join(sys.argv[1], "f%04d.txt" % i), "a"))`;
+  return start('python3', ['-c', `${PY_PRELUDE}${opens}${PY_WAIT}`, dir, String(count)]);
+}
+
 /**
  * A python3 that holds nothing until told: `open(path)` opens it (to append) and keeps it, `chdir(dir)`
  * moves its cwd; each resolves once done.
