@@ -75,18 +75,21 @@ export interface Claim {
 
 export function evaluateClaims(rows: BenchRows, holders: readonly FixtureHolder[]): Claim[] {
   const ms = (m: Measurement) => median(m.samplesMs);
-  const oneShot = ms(rows.oneShot);
   const claims: Claim[] = [];
 
-  // Against the fastest of the three by median, each with its spread: these are fresh processes on a shared machine.
-  const peers = [rows.lsofDir, rows.lsofGrep, rows.fuser].filter((m) => m.samplesMs.length > 0);
-  const fastest = peers.reduce<Measurement | null>((best, m) => (best === null || ms(m) < ms(best) ? m : best), null);
-  const oneShotRatio = fastest ? ratio(oneShot, ms(fastest)) : Number.NaN;
+  // Against the fastest of the three in each round (one run of each tool, in turn): the worst round decides.
+  const peers = [rows.lsofDir, rows.lsofGrep, rows.fuser];
+  const rounds = oneShotRounds(rows.oneShot, peers);
+  const worst = rounds.reduce<OneShotRound | null>((w, r) => (w === null || r.ratio > w.ratio ? r : w), null);
+  const fastest = peers.filter((m) => m.samplesMs.length > 0).reduce<Measurement | null>((best, m) => (best === null || ms(m) < ms(best) ? m : best), null);
   claims.push({
-    pass: peers.length === 3 && oneShotRatio <= ONE_SHOT_MAX_PEER_RATIO,
-    text: fastest
-      ? `one-shot CLI <= ${ONE_SHOT_MAX_PEER_RATIO}x the fastest of lsof +D, lsof | grep and fuser (${fastest.tool}): ${formatRatio(oneShotRatio)}; ms min/median/max ${spreadOf(rows.oneShot)} vs ${spreadOf(fastest)}${cpuSpreads(rows.oneShot, fastest)}`
-      : 'one-shot CLI against lsof and fuser: none of them ran',
+    pass: worst !== null && worst.ratio <= ONE_SHOT_MAX_PEER_RATIO,
+    text:
+      worst && fastest
+        ? `one-shot CLI <= ${ONE_SHOT_MAX_PEER_RATIO}x the fastest of lsof +D, lsof | grep and fuser, every round: worst round ${formatRatio(worst.ratio)} (vs ${worst.peer}); ` +
+          `per round min/median/max ${ratioSpread(rounds.map((r) => r.ratio))} (n=${rounds.length}); ms min/median/max ${spreadOf(rows.oneShot)} vs ${spreadOf(fastest)} (${fastest.tool}, fastest by median)` +
+          cpuSpreads(rows.oneShot, fastest)
+        : 'one-shot CLI against lsof and fuser: a tool did not run',
   });
 
   // Against the floor that gives the same answer (the fd-only floor misses mmap and exe holders);
@@ -128,6 +131,33 @@ export function evaluateClaims(rows: BenchRows, holders: readonly FixtureHolder[
     }`,
   });
   return claims;
+}
+
+export interface OneShotRound {
+  /** The one-shot's time over the fastest peer's in the same round. */
+  ratio: number;
+  /** That peer. */
+  peer: string;
+}
+
+/**
+ * The one-shot against the fastest peer of each round; none unless every peer ran. The tools run in turn,
+ * one of each a round (external-tools.ts), so sample i of each is round i: a change in load hits a
+ * round's tools alike.
+ */
+export function oneShotRounds(oneShot: Measurement, peers: readonly Measurement[]): OneShotRound[] {
+  if (peers.some((p) => p.samplesMs.length === 0)) return [];
+  const count = Math.min(oneShot.samplesMs.length, ...peers.map((p) => p.samplesMs.length));
+  const rounds: OneShotRound[] = [];
+  for (let i = 0; i < count; i++) {
+    const fastest = peers.reduce((best, p) => (p.samplesMs[i]! < best.samplesMs[i]! ? p : best));
+    rounds.push({ ratio: ratio(oneShot.samplesMs[i]!, fastest.samplesMs[i]!), peer: fastest.tool });
+  }
+  return rounds;
+}
+
+function ratioSpread(ratios: readonly number[]): string {
+  return [Math.min(...ratios), median(ratios), Math.max(...ratios)].map(formatRatio).join('/');
 }
 
 export function formatClaims(claims: readonly Claim[]): string {
