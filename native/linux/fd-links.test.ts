@@ -83,7 +83,7 @@ describe('fd link readers', () => {
     const batch = new LinkBatch();
     libc().read(child.pid!, linkPrefixes([join(root, 'w')]), batch, true);
     const facts: [sibling: boolean, read: LinkFacts | null | undefined][] = [];
-    batch.forEach((fd, target, _bytes, read) => facts.push([target.endsWith('/w-other/sibling.txt'), read]));
+    batch.forEach((fd, target, read) => facts.push([target.endsWith('/w-other/sibling.txt'), read]));
     expect(facts).toHaveLength(batch.count);
     expect(facts.filter(([sibling]) => sibling)).toEqual([[true, null]]);
     // plain.txt's many read-only fds; the others opened for writing (os.O_RDWR for the undecodable name).

@@ -230,31 +230,30 @@ function makeFdRows(pid: number, walk: Walk): RawHolding[] {
   const { kinds } = walk;
   const known = kinds?.of(pid);
   let seen: PidKinds | undefined;
-  const base = `/proc/${pid}/fd/`;
-  batch.forEach((fd, target, targetBytes, read) => {
+  // Per held fd, so no closure, spread or object more than the row is made for one that is not deleted.
+  batch.forEach((fd, target, read, targetAt, targetLength) => {
     const dir = dirOf(target, walk.dirs);
     if (!dir) return;
-    const fdPath = base + fd;
-    const { path, deleted } = resolveDeleted(target, () => statSync(fdPath).nlink === 0);
+    let path = target;
+    let deleted = false;
+    if (target.endsWith(DELETED_MARK)) ({ path, deleted } = resolveDeleted(target, () => statSync(`/proc/${pid}/fd/${fd}`).nlink === 0));
     let facts = known?.get(fd);
     if (facts === undefined || facts.target !== target) {
       // The access mode is read with the kind, once per (fd, target): see fd-kind-cache.ts. Read with
       // the link when the reader did (null: the fd closed first), else here.
-      const fresh = read !== undefined ? read : factsOfFd(fdPath);
-      facts = fresh === null ? undefined : { target, ...fresh };
+      const fresh = read !== undefined ? read : factsOfFd(`/proc/${pid}/fd/${fd}`);
+      facts = fresh === null ? undefined : { target, dir: fresh.dir, flags: fresh.flags };
     }
     if (facts && kinds) (seen ??= new Map()).set(fd, facts);
-    const bytes = target.includes('\uFFFD') ? nonUtf8Bytes(targetBytes(), path !== target) : null;
-    rows.push({
-      pid,
-      kind: facts?.dir ? 'dir' : 'file',
-      path,
-      ...(bytes ? { pathBytesBase64: bytes } : {}),
-      deleted,
-      handle: `fd ${fd}`,
-      watchedDir: dir.display,
-      openFlags: facts?.flags ?? null,
-    });
+    const kind = facts?.dir ? 'dir' : 'file';
+    const handle = `fd ${fd}`;
+    const openFlags = facts?.flags ?? null;
+    const bytes = target.includes('\uFFFD') ? nonUtf8Bytes(batch.targetBytes(targetAt, targetLength), path !== target) : null;
+    rows.push(
+      bytes
+        ? { pid, kind, path, pathBytesBase64: bytes, deleted, handle, watchedDir: dir.display, openFlags }
+        : { pid, kind, path, deleted, handle, watchedDir: dir.display, openFlags },
+    );
   });
   kinds?.remember(pid, seen);
   return rows;
@@ -267,7 +266,8 @@ function nonUtf8Bytes(target: Buffer | null, deleted: boolean): string | null {
   return isUtf8(bytes) ? null : bytes.toString('base64');
 }
 
-const DELETED_MARK_BYTES = ' (deleted)'.length;
+const DELETED_MARK = ' (deleted)';
+const DELETED_MARK_BYTES = DELETED_MARK.length;
 
 /** walkMaps, skipped for a process whose maps held nothing and whose address space has not moved since (maps-memo.ts). */
 function walkMapsOnce(pid: number, exePath: string, walk: Walk, out: RawHolding[]): void {
