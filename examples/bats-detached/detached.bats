@@ -24,5 +24,9 @@ setup() {
 }
 
 teardown() {
-  rm -r "$WORK"
+  # A cleanup deletes what it listed, then the folder; the indexer writes in between. It waits for the
+  # indexer's next file (at most 5 s), so the removal fails on every run, not only when the race is lost.
+  rm -f "$WORK"/*
+  for _ in $(seq 500); do [ -z "$(ls -A "$WORK")" ] || break; sleep 0.01; done
+  rmdir "$WORK"
 }
