@@ -1,6 +1,6 @@
 // `holdwatch run` end to end with real commands: output bytes and exit codes pass through unchanged,
 // holders are attributed to tests, failure lines trigger a snapshot at that moment.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,7 +200,12 @@ describe('holdwatch never holds what it watches', () => {
       const refused = await runCli(['run', '--watch', '.', '--json', 'inside.json', '--', 'true'], { cwd: watched, env: { HOLDWATCH_DATA_DIR: elsewhere } });
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain(`report ${join(watched, 'inside.json')} would be written inside the watched directory`);
-      const out = await runUnderHoldwatch(['.'], ['sh', '-c', 'pwd; sleep 1'], {}, { cwd: watched });
+      // The shell's child lives until a poll has met it: a fixed `sleep 1` was gone before the first
+      // poll that could list it on a loaded machine (the run's first system scan holds the polls back).
+      const running = runUnderHoldwatch(['.'], ['sh', '-c', 'pwd; sleep 20 || true'], { HOLDWATCH_DATA_DIR: elsewhere }, { cwd: watched });
+      const sleeper = await childSeenSleeping(join(elsewhere, 'runs'), 20_000);
+      if (sleeper !== null) process.kill(sleeper, 'SIGTERM');
+      const out = await running;
       expect(out.code).toBe(0);
       expect(out.stdout.trim()).toBe(watched); // the command's cwd is the one it was given
       expect(out.record.holders.filter((h) => h.commandLine.includes('holdwatch.js'))).toEqual([]);
@@ -211,8 +216,29 @@ describe('holdwatch never holds what it watches', () => {
       rmSync(watched, { recursive: true, force: true });
       rmSync(elsewhere, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });
+
+/**
+ * The pid of a `sleep` a run's journal (the one in `runsDir`) shows holding its cwd, once it does; null
+ * when none did within `withinMs` (the sleep then ends by itself, and the test reads the record).
+ */
+async function childSeenSleeping(runsDir: string, withinMs: number): Promise<number | null> {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    const journals = existsSync(runsDir) ? readdirSync(runsDir).filter((f) => f.endsWith('.jsonl') && !f.endsWith('.events.jsonl')) : [];
+    for (const journal of journals) {
+      // Whole lines only: the last may be being written.
+      for (const line of readFileSync(join(runsDir, journal), 'utf8').split('\n').slice(0, -1)) {
+        if (!line.includes('"holder"')) continue;
+        const entry = JSON.parse(line) as { t: string; holder: { pid: number; processName: string; kind: string } };
+        if ((entry.t === 'appeared' || entry.t === 'changed') && entry.holder.processName === 'sleep' && entry.holder.kind === 'cwd') return entry.holder.pid;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return null;
+}
 
 describe('a failure blocked by one process while the cleanup lists the folder', () => {
   // Open at the failure line (rmtree's scandir), or closed again just before it (`rm -r` lists the
