@@ -32,6 +32,7 @@ const original = {
   closeSync: fs.closeSync,
   fstatSync: fs.fstatSync,
   statSync: fs.statSync,
+  setImmediate,
 };
 
 function noTest() {

@@ -88,6 +88,11 @@ class SelfInventory {
     return this.listAll(skip);
   }
 
+  /** As many descriptors open as the last listing found: one stat, where the kernel counts them there. */
+  sameCount() {
+    return this.counts && this.openCount() === this.known.size;
+  }
+
   /** Still open as the last listing found it, for every descriptor that listing found. */
   unchangedSince(skip) {
     for (const [fd, entry] of this.known) {

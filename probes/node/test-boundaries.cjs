@@ -10,9 +10,30 @@ const { schedule, flush, toPath } = require('./probe-log.cjs');
 const { openRecords } = require('./records.cjs');
 const { checkWatchedHandles } = require('./file-handles.cjs');
 
+/**
+ * A test or scope ended, and was listed, in this turn of the event loop: since then only microtasks
+ * have run (an immediate queued then clears it). node:test, vitest and jest go from one test's end to
+ * the next test's start in microtasks.
+ */
+let endListedThisTurn = false;
+
+function endListed() {
+  if (endListedThisTurn || state.inventory === null) return;
+  endListedThisTurn = true;
+  // The realm's own, taken at load: a test's fake timers would hold it back and count it as theirs.
+  original.setImmediate(endTurn).unref();
+}
+
+function endTurn() {
+  endListedThisTurn = false;
+}
+
 function onTestStarted(name, startedAtMs) {
   if (state.disabled) return;
-  listOwnHolds(null); // what is open now was opened before this test: outside it
+  // What is open now was opened before this test: outside it. Right after the test before's end, in
+  // the same turn, the count of descriptors unchanged stands for a listing: what could differ is a
+  // descriptor closed and another opened in its place by native code in between.
+  if (!endListedThisTurn || !state.inventory.sameCount()) listOwnHolds(null);
   const atMs = startedAtMs ?? Date.now();
   timelineEvent({ type: 'test-start', name, atMs, inTestProcess: true });
   schedule(atMs);
@@ -23,6 +44,7 @@ function onTestEnded(name, outcome, detail) {
   if (state.disabled) return;
   checkWatchedHandles(name);
   listOwnHolds(name);
+  endListed();
   const atMs = Date.now();
   const open = openRecords(name);
   state.queue.push({ kind: 'test', event: 'end', name, atMs, open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
@@ -42,6 +64,7 @@ function scopeRecords(scope) {
 function onScopeEnded(name, kind) {
   if (state.disabled) return;
   listOwnHolds(null);
+  endListed();
   const atMs = Date.now();
   const open = scopeRecords(name);
   state.queue.push({ kind: 'test', event: 'end', name, scope: kind, atMs, open: open.map((r) => r.id), unlinked: unlinkedIds(open) });
