@@ -4,7 +4,6 @@
 // to the command in HOLDWATCH_BOUNDARY, admits a connection. Each connection is served in order. Any
 // local user can connect: until its hello shows the token a connection is on a short leash
 // (connection-budget.ts), so a flood costs holdwatch no fds its scans need.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import {
   MAX_BOUNDARY_LINE_BYTES,
@@ -17,6 +16,7 @@ import {
 } from '../../contract/boundary.js';
 import { readJsonLines, writeJsonLine } from '../../native/remote/json-lines.js';
 import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
+import { randomHex } from '../random-hex.js';
 
 /**
  * A test process says hello as soon as it connects; each process of a run keeps one connection (a
@@ -69,7 +69,7 @@ export class BoundaryServer {
     onWentOn: OnWentOn = () => {},
   ): Promise<BoundaryServer> {
     const handlers: BoundaryHandlers = { onTestEnd, onError, onHello, onWentOn };
-    const token = randomBytes(24).toString('hex');
+    const token = randomHex(24);
     let self: BoundaryServer | null = null;
     const budget = new ConnectionBudget(limits);
     const server = createServer((socket) => {
@@ -176,6 +176,7 @@ export class BoundaryServer {
   private sameToken(given: string): boolean {
     const a = Buffer.from(given);
     const b = Buffer.from(this.token);
-    return a.length === b.length && timingSafeEqual(a, b);
+    // node:crypto only once a process says hello: runs whose probes never connect do not load it.
+    return a.length === b.length && process.getBuiltinModule('node:crypto').timingSafeEqual(a, b);
   }
 }

@@ -1,7 +1,6 @@
 // One run as holdwatch records it, whoever started its processes (`run` spawns them,
 // `attach` finds them running): the journal file, the supervisor, the probes' events files, the
 // leftovers baseline, and at the end the record and its one-line summary.
-import { randomBytes } from 'node:crypto';
 import { release } from 'node:os';
 import { join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
@@ -20,6 +19,7 @@ import { DisposableStore } from '../../core/disposable-store.js';
 import { makePrivateDir } from '../private-files.js';
 import { systemClock } from '../system-clock.js';
 import { holdwatchVersion } from '../version.js';
+import { randomHex } from '../random-hex.js';
 
 export interface RunRecordingSetup {
   command: string[];
@@ -45,7 +45,7 @@ const BOUNDARY_SETTLE_MS = 500;
  * a run's files before they exist.
  */
 export function newRunId(): string {
-  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(8).toString('hex')}`;
+  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomHex(8)}`;
 }
 
 export class RunRecording {

@@ -9,14 +9,14 @@
 // instead (HOLDWATCH_STRACE): the syscall ledger it writes beside the probes' logs says which test
 // opened each file and whether it was still open at that test's end, which no scan of a 1 ms test can.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { LEDGER_FILE_NAME } from '../../../core/stacks/syscall-ledger.js';
 import { shortPathOf } from '../../../native/index.js';
 import { PROBES_DIR } from '../../install-paths.js';
 import type { CommandLine } from './command-line.js';
 import type { RunnerContext } from './runner.js';
+import { goExecSourcesKey } from './go-exec-key.js';
 
 const GO_EXEC_SOURCES = [
   'go/exec/main.go',
@@ -196,8 +196,7 @@ export async function buildGoExec(base: NodeJS.ProcessEnv, bin: string, probesDi
 
 /** Where the program built from these sources is kept. */
 function goExecBinary(cacheDir: string, platform: NodeJS.Platform, probesDir: string): string {
-  const hash = createHash('sha256');
-  for (const source of GO_EXEC_SOURCES) hash.update(readFileSync(join(probesDir, source)));
+  const builds = join(cacheDir, 'go-exec');
   const name = platform === 'win32' ? 'holdwatch-go-exec.exe' : 'holdwatch-go-exec';
-  return join(cacheDir, 'go-exec', hash.digest('hex').slice(0, 16), name);
+  return join(builds, goExecSourcesKey(builds, probesDir, GO_EXEC_SOURCES), name);
 }
