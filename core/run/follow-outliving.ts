@@ -51,7 +51,9 @@ export async function followOutliving({
   let given = false; // past its deadline (a scan that never returns): the loop stops at its next turn
   const follow = async () => {
     for (let polls = 0; !given; polls++) {
-      await membership.refresh();
+      // As at the run's 100 ms polls: a pid still listed is, all but surely, the process read a moment ago
+      // (pids are reused only once the kernel's counter wraps), so only new pids' stat is read, not all.
+      await membership.refresh({ fresh: false });
       if (membership.pids().length === 0) return;
       if (polls === 0) stage(STAGE);
       await watcher.scanNow({ full: false });
