@@ -28,7 +28,7 @@ import { newRunId, RunRecording } from './run-recording.js';
 import { goLedgerWritten } from './runners/go-exec.js';
 import { prepareForRunners } from './runners/prepare.js';
 import { PROBES_DIR } from '../install-paths.js';
-import { systemClock } from '../system-clock.js';
+import { elapsedMs, systemClock } from '../system-clock.js';
 
 /** Where the command's output goes, and how it relates to the terminal holdwatch runs in. */
 export interface RunIo {
@@ -258,7 +258,7 @@ const QUIET_AFTER_EXIT_MS = 100;
  */
 class OutputStreams {
   private waiting = 0;
-  private lastDataAtMs = performance.now();
+  private lastDataAtMs = elapsedMs();
   private readonly open = new Set<NodeJS.ReadableStream & { destroy(): void }>();
 
   constructor(
@@ -274,7 +274,7 @@ class OutputStreams {
   }
 
   pass(which: 'stdout' | 'stderr', chunk: Buffer): void {
-    this.lastDataAtMs = performance.now();
+    this.lastDataAtMs = elapsedMs();
     // A caller's `(s, c) => list.push(c)` returns a number, which a `void` type lets through: only a promise waits.
     const later: unknown = this.io.output(which, chunk);
     if (!(later instanceof Promise)) return;
@@ -283,7 +283,7 @@ class OutputStreams {
     this.waiting++;
     void later.finally(() => {
       this.waiting--;
-      this.lastDataAtMs = performance.now();
+      this.lastDataAtMs = elapsedMs();
       stream.resume();
     });
   }
@@ -292,7 +292,7 @@ class OutputStreams {
   drained(): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
-        const quiet = this.waiting === 0 && performance.now() - this.lastDataAtMs >= QUIET_AFTER_EXIT_MS;
+        const quiet = this.waiting === 0 && elapsedMs() - this.lastDataAtMs >= QUIET_AFTER_EXIT_MS;
         if (this.open.size > 0 && !quiet) return void setTimeout(check, QUIET_AFTER_EXIT_MS / 4);
         this.stdout.destroy();
         this.stderr.destroy();
