@@ -24,7 +24,6 @@
 // Nothing here may throw into the test: a failure disables the probe and says so once on stderr.
 const path = require('node:path');
 const { syncBuiltinESMExports } = require('node:module');
-const { isMainThread } = require('node:worker_threads');
 const { WIRE_VERSION, original, state, safeCwd } = require('./probe-state.cjs');
 const { disable, internalError, writeLines } = require('./probe-log.cjs');
 const { onTestStarted, onTestEnded, onScopeEnded, onExit, openTimeline } = require('./test-boundaries.cjs');
@@ -33,16 +32,13 @@ const { wrapChildProcess, wrapChdir } = require('./wrap-processes.cjs');
 const { trackRunnerTests } = require('./runners/index.cjs');
 const { SelfInventory, watchedPrefixes } = require('./self-inventory.cjs');
 
+/** Threads of one process starting their logs in the same millisecond: far more than ever do. */
+const MAX_SAME_NAMES = 1000;
+
 function start() {
   const dir = process.env.HOLDWATCH_PROBE_LOG;
   if (!dir || process.env.HOLDWATCH_PROBE_DISABLED) return;
-  const file = path.join(dir, `node-${process.pid}-${Date.now()}${isMainThread ? '' : '-worker'}.jsonl`);
-  try {
-    state.logFd = original.openSync(file, 'a');
-  } catch (error) {
-    disable(`cannot write ${file}: ${error.code ?? error.message}`);
-    return;
-  }
+  if (!openLog(dir)) return;
   const argv = [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
   writeLines(
     JSON.stringify({ v: WIRE_VERSION, kind: 'process', runtime: 'node', pid: process.pid, ppid: process.ppid, atMs: Date.now(), argv, cwd: safeCwd() }) + '\n',
@@ -68,6 +64,26 @@ function start() {
     if (tracker.timeline) state.timelineFd = openTimeline(process.env.HOLDWATCH_EVENTS);
   }
   process.on('exit', onExit);
+}
+
+/**
+ * A log of its own for each thread of this process (a worker thread loads the preload too): the name
+ * is taken only where no file has it ('wx'), else the next with a counter. Asking node:worker_threads
+ * which thread this is would load it into every test process.
+ */
+function openLog(dir) {
+  const stem = path.join(dir, `node-${process.pid}-${Date.now()}`);
+  for (let n = 0; ; n++) {
+    const file = n === 0 ? `${stem}.jsonl` : `${stem}-${n}.jsonl`;
+    try {
+      state.logFd = original.openSync(file, 'wx');
+      return true;
+    } catch (error) {
+      if (error.code === 'EEXIST' && n < MAX_SAME_NAMES) continue;
+      disable(`cannot write ${file}: ${error.code ?? error.message}`);
+      return false;
+    }
+  }
 }
 
 try {
