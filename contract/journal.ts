@@ -4,7 +4,7 @@
 // every entry is checked against this schema; one that does not match is skipped and counted.
 import { z } from 'zod';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
-import { LeftoverRecordSchema, TestEventSchema, VersionsSchema } from './runs.js';
+import { LeftoverRecordSchema, TestEventSchema, TestOutcomeSchema, TestPhaseSchema, VersionsSchema } from './runs.js';
 import { GC_RESOURCES, SCOPE_KINDS } from './enums.js';
 import { StackLookupSchema } from './stacks.js';
 
@@ -28,6 +28,14 @@ export type MemberFacts = z.infer<typeof MemberFactsSchema>;
 export const HolderStacksSchema = z.object({ open: StackLookupSchema, spawn: StackLookupSchema });
 export type HolderStacks = z.infer<typeof HolderStacksSchema>;
 
+/**
+ * A phase of a test folded into the entry of its end: `[phase, atMs]` its start, `[phase, atMs, outcome]`
+ * its report. It stands for the phase event `{ type: 'phase', name, phase, atMs, outcome }` of that test,
+ * stamped where its end was (`inTestProcess`).
+ */
+export const FoldedPhaseSchema = z.union([z.tuple([TestPhaseSchema, ms]), z.tuple([TestPhaseSchema, ms, TestOutcomeSchema])]);
+export type FoldedPhase = z.infer<typeof FoldedPhaseSchema>;
+
 export const JournalEntrySchema = z.discriminatedUnion('t', [
   z.object({
     t: z.literal('run-start'),
@@ -39,7 +47,12 @@ export const JournalEntrySchema = z.discriminatedUnion('t', [
     atMs: ms,
     versions: VersionsSchema,
   }),
-  z.object({ t: z.literal('test'), event: TestEventSchema }),
+  /**
+   * A runner's test event. A test's end may carry its phases that did not fail (`phases`, in the order
+   * they happened): they are read as that test's phase events, before its end. A journal written before
+   * phases were folded has one entry per phase instead, and reads the same.
+   */
+  z.object({ t: z.literal('test'), event: TestEventSchema, phases: z.array(FoldedPhaseSchema).optional() }),
   /** A holder first seen; `member` is null for processes outside the run. */
   z.object({
     t: z.literal('appeared'),

@@ -6,6 +6,7 @@ import type { FailureRecord, RunEvent, RunRecord, AttributedHolder } from '../..
 import type { JournalEntry } from '../../contract/journal.js';
 import type { Clock } from '../clock.js';
 import { Emitter } from '../emitter.js';
+import { phaseEventsOf } from '../runners/folded-phases.js';
 
 /** The whole record is sent at most this often while a run goes (each failure at once). */
 export const RECORD_EVERY_MS = 300;
@@ -51,6 +52,8 @@ export class RunEventFeed {
   entry(entry: JournalEntry): void {
     if (entry.t === 'run-start') this.started = { type: 'started', command: entry.command, cwd: entry.cwd, watched: entry.watched };
     if (this.closed || this.listeners === 0) return;
+    // A test's end with its phases folded in: a listener hears each phase, then the end, as the runner told them.
+    if (entry.t === 'test' && entry.phases) for (const phase of phaseEventsOf(entry.event, entry.phases)) this.emitter.emit({ type: 'test', event: phase });
     const event = this.eventOf(entry);
     if (event) this.emitter.emit(event);
     this.recordSoon(entry.t === 'failure');

@@ -63,7 +63,7 @@ export class RunRecorder {
         this.start = entry;
         break;
       case 'test':
-        this.timeline.apply(entry.event);
+        this.timeline.apply(entry.event, entry.phases);
         break;
       case 'appeared':
         this.ledger.appeared(entry);

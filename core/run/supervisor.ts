@@ -21,6 +21,7 @@ import type { RunPlace } from './leftovers.js';
 import { SerialQueue } from '../serial-queue.js';
 import type { FailureMatch } from '../signatures/failure-line.js';
 import { FailureAmends, type FailureSlot } from './failure-amends.js';
+import { failedTeardown, type FoldedPhase, type FoldedTestEvent } from '../runners/folded-phases.js';
 
 type ScopeKind = (typeof SCOPE_KINDS)[number];
 type ScanHeld = { scanStartedAtMs: number; scanEndedAtMs: number; held: string[] };
@@ -138,26 +139,25 @@ export class RunSupervisor {
   }
 
   /** A test event from a probe's events file (pytest plugin, node reporter, bats formatter, Node preload). */
-  probeTestEvent(event: TestEvent): void {
+  probeTestEvent({ event, phases }: FoldedTestEvent): void {
     if (event.type === 'test-start' || event.type === 'test-end') this.testsFromProbe = true;
-    this.testEvent(event);
+    this.testEvent(event, phases);
   }
 
-  /** A test event from the runner adapter (pytest plugin, go test -json, TAP...). */
-  testEvent(event: TestEvent): void {
-    this.write({ t: 'test', event });
-    // A teardown that errored (pytest plugin, bats formatter) is a failure moment even when the runner
-    // prints its message only later, in the summary.
-    // One teardown, one failure: skip it when an output line already reported a failure just now.
-    const teardownFailed = event.type === 'phase' && event.phase === 'teardown' && (event.outcome === 'error' || event.outcome === 'failed');
-    if (!teardownFailed) return;
+  /** A test event from the runner adapter (pytest plugin, go test -json, TAP...); a test's end may carry its phases. */
+  testEvent(event: TestEvent, phases?: FoldedPhase[]): void {
+    this.write(phases ? { t: 'test', event, phases } : { t: 'test', event });
+    // A teardown that errored (pytest plugin, bats formatter) is a failure moment even when the runner prints
+    // its message only later; one teardown, one failure: none when an output line reported one just now.
+    const teardown = failedTeardown(event, phases);
+    if (!teardown) return;
     const now = this.options.clock.now();
     if (now - this.lastFailureAtMs <= FAILURE_MERGE_MS) {
-      this.amends.nameTest(event.name); // the output line came first: this event names its test
+      this.amends.nameTest(teardown.name); // the output line came first: this event names its test
       return;
     }
-    const text = event.detail ?? `teardown of ${event.name} failed`;
-    this.recordFailure(text, this.options.detectFailure(text) ?? { kind: 'teardown-error', code: null, path: null }, event.name);
+    const text = teardown.detail ?? `teardown of ${teardown.name} failed`;
+    this.recordFailure(text, this.options.detectFailure(text) ?? { kind: 'teardown-error', code: null, path: null }, teardown.name);
     this.lastTeardownEventFailureAtMs = now;
   }
 

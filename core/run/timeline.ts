@@ -2,6 +2,7 @@
 // "which test was running at time t" for attribution. A run may have 100,000 tests: each is kept as
 // numbers (its moments in ms, its outcomes) and becomes a TestRecord, with ISO strings, only when asked.
 import type { TestEvent, TestOutcome, TestPhase, TestRecord } from '../../contract/runs.js';
+import type { FoldedPhase } from '../../contract/journal.js';
 import { isoOfMs } from '../iso-time.js';
 
 type PhaseSpans = Partial<Record<TestPhase, { startedAtMs: number; endedAtMs: number }>>;
@@ -21,7 +22,12 @@ interface OpenTest {
 export class TestTimeline {
   private readonly tests: OpenTest[] = [];
 
-  apply(event: TestEvent): void {
+  /** A runner's event; a test's end may carry its phases folded in (contract/journal.ts): applied before it, as their own events would be. */
+  apply(event: TestEvent, phases?: readonly FoldedPhase[]): void {
+    if (phases?.length) {
+      const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, phases[0]![1]);
+      for (const [phase, atMs, outcome] of phases) applyPhase(test, phase, atMs, outcome);
+    }
     if (event.type === 'run-start' || event.type === 'run-end') return;
     if (event.type === 'test-start') {
       this.tests.push({ name: event.name, startedAtMs: event.atMs, endedAtMs: null, inTestProcess: event.inTestProcess === true, outcome: null });
@@ -29,11 +35,7 @@ export class TestTimeline {
     }
     const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, event.atMs);
     if (event.type === 'phase') {
-      if (!event.phase) return;
-      // A phase start opens its time span; its end closes it and carries the outcome.
-      const spans = (test.phaseSpans ??= {});
-      spans[event.phase] = { startedAtMs: spans[event.phase]?.startedAtMs ?? event.atMs, endedAtMs: event.atMs };
-      if (event.outcome) (test.phases ??= {})[event.phase] = event.outcome;
+      if (event.phase) applyPhase(test, event.phase, event.atMs, event.outcome);
       return;
     }
     test.endedAtMs = event.atMs;
@@ -136,6 +138,13 @@ function recordOf(t: OpenTest): TestRecord {
   if (t.phases) record.phases = { ...t.phases };
   if (t.phase) record.phase = t.phase;
   return record;
+}
+
+/** A phase start opens its time span; its end closes it and carries the outcome. */
+function applyPhase(test: OpenTest, phase: TestPhase, atMs: number, outcome: TestOutcome | undefined): void {
+  const spans = (test.phaseSpans ??= {});
+  spans[phase] = { startedAtMs: spans[phase]?.startedAtMs ?? atMs, endedAtMs: atMs };
+  if (outcome) (test.phases ??= {})[phase] = outcome;
 }
 
 function failingPhase(phases: OpenTest['phases']): TestPhase | undefined {

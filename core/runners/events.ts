@@ -25,8 +25,8 @@ export interface RunnerStreamParser {
 }
 
 const TYPES: ReadonlySet<string> = new Set<TestEventType>(['run-start', 'test-start', 'phase', 'test-end', 'run-end']);
-const PHASES: ReadonlySet<string> = new Set<TestPhase>(['setup', 'call', 'teardown']);
-const OUTCOMES: ReadonlySet<string> = new Set<TestOutcome>(['passed', 'failed', 'skipped', 'error']);
+export const PHASES: ReadonlySet<unknown> = new Set<TestPhase>(['setup', 'call', 'teardown']);
+export const OUTCOMES: ReadonlySet<unknown> = new Set<TestOutcome>(['passed', 'failed', 'skipped', 'error']);
 
 /** Validates an event from outside (a probe's JSON line): the receiving side never trusts the sender. */
 export function toTestEvent(value: unknown): TestEvent | undefined {

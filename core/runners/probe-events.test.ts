@@ -38,6 +38,18 @@ describe('ProbeEventsParser and the phases a test-end line carries', () => {
     expect(p.rejectedLines).toBe(0);
   });
 
+  it('keeps them folded in the end for the journal, and an end without any as it is', () => {
+    const p = new ProbeEventsParser();
+    const end = { type: 'test-end', name: 't::a', outcome: 'passed', atMs: 9, inTestProcess: true };
+    const phases = [
+      ['call', 1],
+      ['call', 2, 'passed'],
+    ];
+    const lines = [JSON.stringify({ ...end, phases }), JSON.stringify({ ...end, phases: [] }), JSON.stringify(end)];
+    expect(p.pushFolded(`${lines.join('\n')}\n`)).toEqual([{ event: end, phases }, { event: end }, { event: end }]);
+    expect(p.rejectedLines).toBe(0);
+  });
+
   it('refuses the whole line when one of them is not a phase', () => {
     const p = new ProbeEventsParser();
     const bad: unknown[] = [

@@ -1,8 +1,9 @@
 // The bundled probes (pytest plugin, node reporter, bats formatter) append one JSON event per line
 // to the file named by HOLDWATCH_EVENTS. This reads that file's content as it grows: every line is
 // validated (a test process can write anything there), bad lines are counted, never trusted.
-import type { ParsedOutput, RunnerStreamParser, TestEvent } from './events.js';
-import { toTestEvent } from './events.js';
+import type { ParsedOutput, RunnerStreamParser } from './events.js';
+import { OUTCOMES, PHASES, toTestEvent } from './events.js';
+import { unfolded, type FoldedPhase, type FoldedTestEvent } from './folded-phases.js';
 import { LineSplitter } from './line-splitter.js';
 
 export class ProbeEventsParser implements RunnerStreamParser {
@@ -11,16 +12,25 @@ export class ProbeEventsParser implements RunnerStreamParser {
   rejectedLines = 0;
 
   push(chunk: string): ParsedOutput {
-    return { events: this.decode(this.splitter.push(chunk)), lines: [] };
+    return { events: this.pushFolded(chunk).flatMap(unfolded), lines: [] };
   }
 
   /** The file is only read, never a run's output: the exit code changes nothing here. */
   end(): ParsedOutput {
-    return { events: this.decode(this.splitter.end()), lines: [] };
+    return { events: this.endFolded().flatMap(unfolded), lines: [] };
   }
 
-  private decode(lines: string[]): TestEvent[] {
-    const events: TestEvent[] = [];
+  /** As push, with the phases a test-end line carries kept folded in its event (the journal keeps them so). */
+  pushFolded(chunk: string): FoldedTestEvent[] {
+    return this.decode(this.splitter.push(chunk));
+  }
+
+  endFolded(): FoldedTestEvent[] {
+    return this.decode(this.splitter.end());
+  }
+
+  private decode(lines: string[]): FoldedTestEvent[] {
+    const events: FoldedTestEvent[] = [];
     for (const line of lines) {
       if (line.trim().length === 0) continue;
       let value: unknown;
@@ -30,11 +40,9 @@ export class ProbeEventsParser implements RunnerStreamParser {
         value = undefined;
       }
       const event = toTestEvent(value);
-      const folded = event?.type === 'test-end' ? foldedPhases(value as Record<string, unknown>, event) : [];
-      if (event && folded) {
-        for (const phase of folded) events.push(phase);
-        events.push(event);
-      } else this.rejectedLines++;
+      const phases = event?.type === 'test-end' ? foldedPhases(value as Record<string, unknown>) : null;
+      if (!event || phases === undefined) this.rejectedLines++;
+      else events.push(phases ? { event, phases } : { event });
     }
     return events;
   }
@@ -42,20 +50,20 @@ export class ProbeEventsParser implements RunnerStreamParser {
 
 /**
  * The phases a test-end line carries (the pytest plugin folds those that did not fail into it:
- * `[phase, atMs]` a start, `[phase, atMs, outcome]` a report), as the phase events they stand for, in
- * the order written; undefined when one is not a phase, and the line is refused whole.
+ * `[phase, atMs]` a start, `[phase, atMs, outcome]` a report), in the order written; null when it
+ * carries none; undefined when one is not a phase, and the line is refused whole.
  */
-function foldedPhases(line: Record<string, unknown>, end: TestEvent): TestEvent[] | undefined {
+function foldedPhases(line: Record<string, unknown>): FoldedPhase[] | null | undefined {
   const phases = line.phases;
-  if (phases === undefined) return [];
+  if (phases === undefined) return null;
   if (!Array.isArray(phases)) return undefined;
-  const events: TestEvent[] = [];
+  const folded: FoldedPhase[] = [];
   for (const entry of phases) {
     if (!Array.isArray(entry) || entry.length < 2 || entry.length > 3) return undefined;
     const [phase, atMs, outcome] = entry as unknown[];
-    const event = toTestEvent({ type: 'phase', name: end.name, phase, atMs, outcome, inTestProcess: end.inTestProcess });
-    if (!event || event.phase === undefined || (entry.length === 3 && event.outcome === undefined)) return undefined;
-    events.push(event);
+    if (!PHASES.has(phase) || typeof atMs !== 'number' || !Number.isFinite(atMs)) return undefined;
+    if (entry.length === 3 && !OUTCOMES.has(outcome)) return undefined;
+    folded.push(entry as FoldedPhase);
   }
-  return events;
+  return folded.length > 0 ? folded : null;
 }

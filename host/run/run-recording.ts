@@ -96,7 +96,7 @@ export class RunRecording {
    */
   followEvents(path: string, { wakeOnChange = true }: { wakeOnChange?: boolean } = {}): EventsTail {
     const parser = new ProbeEventsParser();
-    const tail = new EventsTail(path, (text) => parser.push(text).events.forEach((e) => this.supervisor.probeTestEvent(e)), { wakeOnChange });
+    const tail = new EventsTail(path, (text) => parser.pushFolded(text).forEach((e) => this.supervisor.probeTestEvent(e)), { wakeOnChange });
     this.tails.push(tail);
     this.owned.defer(() => tail.close());
     return tail;
