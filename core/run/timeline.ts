@@ -1,11 +1,16 @@
 // The run's test timeline, fed by runner events (pytest plugin, go test -json, TAP, ...). Answers
 // "which test was running at time t" for attribution. A run may have 100,000 tests: each is kept as
 // numbers (its moments in ms, its outcomes) and becomes a TestRecord, with ISO strings, only when asked.
-import type { TestEvent, TestOutcome, TestPhase, TestRecord } from '../../contract/runs.js';
+// The phases' moments of all tests are kept in one array, not as an object of two boxed numbers per
+// phase: they were most of what a long run kept per test.
 import type { FoldedPhase } from '../../contract/journal.js';
+import type { TestEvent, TestOutcome, TestPhase, TestRecord } from '../../contract/runs.js';
 import { isoOfMs } from '../iso-time.js';
 
-type PhaseSpans = Partial<Record<TestPhase, { startedAtMs: number; endedAtMs: number }>>;
+const PHASES = ['setup', 'call', 'teardown'] as const satisfies readonly TestPhase[];
+const PHASE_INDEX: Record<TestPhase, number> = { setup: 0, call: 1, teardown: 2 };
+/** Per test in PhaseMoments: each phase's start and end. */
+const MOMENTS_PER_TEST = PHASES.length * 2;
 
 interface OpenTest {
   name: string;
@@ -16,26 +21,64 @@ interface OpenTest {
   outcome: TestOutcome | null;
   phase?: TestPhase;
   phases?: Partial<Record<TestPhase, TestOutcome>>;
-  phaseSpans?: PhaseSpans;
+  /** Its place in the timeline, and its row in PhaseMoments. */
+  row: number;
+  /**
+   * The phases whose span began, in the order they began (phaseTimes lists them so): a base-4 digit
+   * each, PHASES index + 1, the latest lowest; 0 while none.
+   */
+  spanOrder: number;
+}
+
+/** Each test's phase moments by its row: setup's start and end, call's, teardown's. */
+class PhaseMoments {
+  private moments = new Float64Array(MOMENTS_PER_TEST * 256);
+
+  /** Sets the end of `phase`'s span in test `row`, and its start with `starts`. */
+  set(row: number, phase: number, atMs: number, starts: boolean): void {
+    const at = row * MOMENTS_PER_TEST + phase * 2;
+    if (at >= this.moments.length) {
+      const grown = new Float64Array(this.moments.length * 2);
+      grown.set(this.moments);
+      this.moments = grown;
+    }
+    if (starts) this.moments[at] = atMs;
+    this.moments[at + 1] = atMs;
+  }
+
+  span(row: number, phase: number): { startedAtMs: number; endedAtMs: number } {
+    const at = row * MOMENTS_PER_TEST + phase * 2;
+    return { startedAtMs: this.moments[at]!, endedAtMs: this.moments[at + 1]! };
+  }
 }
 
 export class TestTimeline {
   private readonly tests: OpenTest[] = [];
+  private readonly moments = new PhaseMoments();
 
   /** A runner's event; a test's end may carry its phases folded in (contract/journal.ts): applied before it, as their own events would be. */
   apply(event: TestEvent, phases?: readonly FoldedPhase[]): void {
     if (phases?.length) {
       const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, phases[0]![1]);
-      for (const [phase, atMs, outcome] of phases) applyPhase(test, phase, atMs, outcome);
+      for (const [phase, atMs, outcome] of phases) this.applyPhase(test, phase, atMs, outcome);
     }
     if (event.type === 'run-start' || event.type === 'run-end') return;
     if (event.type === 'test-start') {
-      this.tests.push({ name: event.name, startedAtMs: event.atMs, endedAtMs: null, inTestProcess: event.inTestProcess === true, outcome: null });
+      const row = this.tests.length;
+      this.tests.push({
+        name: event.name,
+        startedAtMs: event.atMs,
+        endedAtMs: null,
+        inTestProcess: event.inTestProcess === true,
+        outcome: null,
+        row,
+        spanOrder: 0,
+      });
       return;
     }
     const test = this.latestOpen(event.name) ?? this.startImplicitly(event.name, event.atMs);
     if (event.type === 'phase') {
-      if (event.phase) applyPhase(test, event.phase, event.atMs, event.outcome);
+      if (event.phase) this.applyPhase(test, event.phase, event.atMs, event.outcome);
       return;
     }
     test.endedAtMs = event.atMs;
@@ -103,7 +146,7 @@ export class TestTimeline {
   }
 
   records(): TestRecord[] {
-    return this.tests.map(recordOf);
+    return this.tests.map((t) => this.recordOf(t));
   }
 
   private latestOpen(name: string): OpenTest | undefined {
@@ -119,32 +162,48 @@ export class TestTimeline {
     this.apply({ type: 'test-start', name, atMs });
     return this.tests.at(-1)!;
   }
-}
 
-function recordOf(t: OpenTest): TestRecord {
-  const record: TestRecord = {
-    name: t.name,
-    startedAt: isoOfMs(t.startedAtMs),
-    endedAt: t.endedAtMs === null ? null : isoOfMs(t.endedAtMs),
-    outcome: t.outcome,
-  };
-  // In the order the events add them, as reports and journals have always listed them.
-  if (t.phaseSpans) {
-    const times: NonNullable<TestRecord['phaseTimes']> = {};
-    for (const [phase, span] of Object.entries(t.phaseSpans) as [TestPhase, { startedAtMs: number; endedAtMs: number }][])
-      times[phase] = { startedAt: isoOfMs(span.startedAtMs), endedAt: isoOfMs(span.endedAtMs) };
-    record.phaseTimes = times;
+  /** A phase start opens its time span; its end closes it and carries the outcome. */
+  private applyPhase(test: OpenTest, phase: TestPhase, atMs: number, outcome: TestOutcome | undefined): void {
+    const index = PHASE_INDEX[phase];
+    const starts = !hasBegun(test, index);
+    if (starts) test.spanOrder = test.spanOrder * 4 + index + 1;
+    this.moments.set(test.row, index, atMs, starts);
+    if (outcome) (test.phases ??= {})[phase] = outcome;
   }
-  if (t.phases) record.phases = { ...t.phases };
-  if (t.phase) record.phase = t.phase;
-  return record;
+
+  private recordOf(t: OpenTest): TestRecord {
+    const record: TestRecord = {
+      name: t.name,
+      startedAt: isoOfMs(t.startedAtMs),
+      endedAt: t.endedAtMs === null ? null : isoOfMs(t.endedAtMs),
+      outcome: t.outcome,
+    };
+    // In the order the events add them, as reports and journals have always listed them.
+    if (t.spanOrder !== 0) {
+      const times: NonNullable<TestRecord['phaseTimes']> = {};
+      for (const index of spanOrderOf(t)) {
+        const span = this.moments.span(t.row, index);
+        times[PHASES[index]!] = { startedAt: isoOfMs(span.startedAtMs), endedAt: isoOfMs(span.endedAtMs) };
+      }
+      record.phaseTimes = times;
+    }
+    if (t.phases) record.phases = { ...t.phases };
+    if (t.phase) record.phase = t.phase;
+    return record;
+  }
 }
 
-/** A phase start opens its time span; its end closes it and carries the outcome. */
-function applyPhase(test: OpenTest, phase: TestPhase, atMs: number, outcome: TestOutcome | undefined): void {
-  const spans = (test.phaseSpans ??= {});
-  spans[phase] = { startedAtMs: spans[phase]?.startedAtMs ?? atMs, endedAtMs: atMs };
-  if (outcome) (test.phases ??= {})[phase] = outcome;
+function hasBegun(test: OpenTest, index: number): boolean {
+  for (let digits = test.spanOrder; digits > 0; digits = Math.floor(digits / 4)) if (digits % 4 === index + 1) return true;
+  return false;
+}
+
+/** The PHASES indexes of a test's phase spans, in the order they began. */
+function spanOrderOf(test: OpenTest): number[] {
+  const order: number[] = [];
+  for (let digits = test.spanOrder; digits > 0; digits = Math.floor(digits / 4)) order.unshift((digits % 4) - 1);
+  return order;
 }
 
 function failingPhase(phases: OpenTest['phases']): TestPhase | undefined {
