@@ -91,8 +91,10 @@ export class ProcessReader {
       }
       names.push(name);
     }
-    entry.moduleList = { names, atMs: now };
-    return names;
+    // The same list as before is the same array: the caller's match of it is kept.
+    const last = entry.moduleList?.names;
+    entry.moduleList = { names: last && sameStrings(last, names) ? last : names, atMs: now };
+    return entry.moduleList.names;
   }
 
   /**
@@ -116,8 +118,8 @@ export class ProcessReader {
     if (!stillActive(entry.handle)) return entry.mappedList?.names ?? NO_FILES;
     const names = walkMappedFiles(entry.handle);
     // The same list as before is the same array: the caller's match of it is kept.
-    const same = entry.mappedList && entry.mappedList.names.length === names.length && entry.mappedList.names.every((n, i) => n === names[i]);
-    entry.mappedList = { names: same ? entry.mappedList!.names : names, atMs: now };
+    const last = entry.mappedList?.names;
+    entry.mappedList = { names: last && sameStrings(last, names) ? last : names, atMs: now };
     return entry.mappedList.names;
   }
 
@@ -145,6 +147,10 @@ export class ProcessReader {
 }
 
 const NO_FILES: readonly string[] = [];
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
 
 function walkMappedFiles(handle: ProcessHandle): string[] {
   const info = new NativeMemory(MEMORY_BASIC_INFORMATION_BYTES);

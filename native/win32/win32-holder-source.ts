@@ -184,7 +184,6 @@ export class Win32HolderSource implements HolderSource {
     const lastHolds = lastRead !== undefined && snapshot.comparedWith === lastRead.read && renamed.size === 0 && nowMs < this.lastScansRedoAtMs;
     if (lastHolds && this.identities.version === this.lastScansIdentities && allTakenWhole(blocks, own, this.lastScans.size)) {
       // Nothing to follow: no allocation beyond the pass.
-      this.scanChanged = NONE;
       this.rechecks.start(nowMs);
       this.lastSnapshot = snapshot;
       return this.lastScans;
@@ -347,6 +346,7 @@ export class Win32HolderSource implements HolderSource {
   }
 
   async dispose(): Promise<void> {
+    this.modules.dispose();
     const rechecksDone = this.rechecks.dispose();
     this.worker.dispose();
     await rechecksDone;
