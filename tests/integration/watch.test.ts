@@ -104,6 +104,8 @@ describe('holdwatch watch, a holder that execs', () => {
     const holder = await pythonExecingOnCue(held);
     const appeared = eventOf(await watch.waitForLine(isEvent('appeared', holder.pid)));
     expect(appeared.holder.processName).toMatch(/^python3/);
+    // Both watches see the python3 first, or the one that starts later may meet only the sleep.
+    await plain.waitForLine((l) => l.includes(` + python3[${holder.pid}]`));
     holder.send('exec');
     const changed = eventOf(await watch.waitForLine(isEvent('changed', holder.pid)));
     expect(changed.holder).toMatchObject({ processName: 'sleep', commandLine: 'sleep 60', path: held, handle: appeared.holder.handle });
