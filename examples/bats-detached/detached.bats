@@ -12,9 +12,9 @@ setup() {
 
 @test "starts the indexer" {
   # The bug: a detached writer holding indexer.log and creating files, never stopped (bounded here to 6 s).
-  # Builtins only, so it writes fast enough to race teardown's rm on every run.
+  # Builtins only, so it writes fast; it cycles through 64 names, so what it leaves behind stays small.
   setsid bash -c 'exec 3>"$1/indexer.log"; i=0
-    while [ "$SECONDS" -lt 6 ]; do i=$((i+1)); echo "$i" > "$1/doc$i.idx"; echo "$i" >&3; done' _ "$WORK" </dev/null >/dev/null 2>&1 &
+    while [ "$SECONDS" -lt 6 ]; do i=$((i+1)); echo "$i" > "$1/doc$((i % 64)).idx"; echo "$i" >&3; done' _ "$WORK" </dev/null >/dev/null 2>&1 &
   sleep 0.5
   [ -f "$WORK/indexer.log" ]
 }
