@@ -5,10 +5,11 @@
 // phase: they were most of what a long run kept per test.
 import type { FoldedPhase } from '../../contract/journal.js';
 import type { TestEvent, TestOutcome, TestPhase, TestRecord } from '../../contract/runs.js';
+import { TEST_PHASES } from '../../contract/enums.js';
 import { isoOfMs } from '../iso-time.js';
 
-const PHASES = ['setup', 'call', 'teardown'] as const satisfies readonly TestPhase[];
-const PHASE_INDEX: Record<TestPhase, number> = { setup: 0, call: 1, teardown: 2 };
+const PHASES = TEST_PHASES;
+const PHASE_INDEX = Object.fromEntries(PHASES.map((phase, index) => [phase, index])) as Record<TestPhase, number>;
 /** Per test in PhaseMoments: each phase's start and end. */
 const MOMENTS_PER_TEST = PHASES.length * 2;
 
