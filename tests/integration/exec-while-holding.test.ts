@@ -44,27 +44,31 @@ describe('holdwatch run, a command met before it execs', () => {
   it('journals the change; the record, live and folded again, names what it runs now, in one row', async () => {
     const watched = mkdtempSync(join(scratch, 'run-watched-'));
     const dataDir = mkdtempSync(join(scratch, 'run-data-'));
-    const cue = join(mkdtempSync(join(scratch, 'run-cue-')), 'cue');
-    execFileSync('mkfifo', [cue]);
+    // Two fifos: with one, sh could open it while the first cue's writer still had it open, and read
+    // that writer's close as its own end.
+    const cues = mkdtempSync(join(scratch, 'run-cue-'));
+    const execCue = join(cues, 'exec');
+    const endCue = join(cues, 'end');
+    execFileSync('mkfifo', [execCue, endCue]);
     const held = join(watched, 'held.txt');
     const after = join(watched, 'after.txt');
     // python3 holds held.txt across its exec into sh; sh then opens after.txt, whose sighting shows a
-    // scan met it after the exec, and waits for its cue to end.
+    // scan met it after the exec, and waits for its own cue to end.
     const script = [
       'import os, sys',
       'fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_APPEND)',
       'os.set_inheritable(fd, True)',
       'with open(sys.argv[3]) as cue: cue.readline()',
-      `os.execv("/bin/sh", ["sh", "-c", 'exec 9>>"$0"; read x < "$1"', sys.argv[2], sys.argv[3]])`,
+      `os.execv("/bin/sh", ["sh", "-c", 'exec 9>>"$0"; read x < "$1"', sys.argv[2], sys.argv[4]])`,
     ].join('\n');
     const recordPath = join(dataDir, 'record.json');
-    const run = runCli(['run', '--watch', watched, '--json', recordPath, '--', SYSTEM_PYTHON, '-c', script, held, after, cue], {
+    const run = runCli(['run', '--watch', watched, '--json', recordPath, '--', SYSTEM_PYTHON, '-c', script, held, after, execCue, endCue], {
       env: { HOLDWATCH_DATA_DIR: dataDir },
     });
     await journalSays(dataDir, appearedAt(held));
-    await writeFile(cue, 'exec\n');
+    await writeFile(execCue, 'exec\n');
     await journalSays(dataDir, appearedAt(after));
-    await writeFile(cue, 'end\n');
+    await writeFile(endCue, 'end\n');
     const result = await run;
     expect(result.code, result.stderr).toBe(0);
 
