@@ -26,9 +26,10 @@ import time
 # enums of every constant): the stack probe's encoder and _socket's plain socket do, when they are
 # there. Acks are decoded with json, imported when the first one comes.
 try:
-    from _holdwatch_stacks.wire import encode as _to_json
+    from _holdwatch_stacks.wire import encode as _to_json, json_str as _json_str
 except ImportError:  # the runner probes added by hand, without the stack probe
     import json
+    from json.encoder import encode_basestring_ascii as _json_str
 
     # Made once: json.dumps with any option builds a new encoder at each call.
     _to_json = json.JSONEncoder(separators=(",", ":")).encode
@@ -162,6 +163,22 @@ class EventsFile:
             self._broken = True
         return at_ms
 
+    def emit_test(self, kind, name, outcome=None, tail=None):
+        """emit() of a test's start or end (``kind``), formatted as one line: it runs twice per test,
+        and a dict built and encoded field by field cost the test process more than the test. Returns
+        the stamp."""
+        at_ms = time.time() * 1000.0
+        if self._broken or self._fd is None:
+            return at_ms
+        try:
+            # The stamp as _to_json writes it: the boundary's line for this test carries the same text.
+            self._pending.append('{"type":"%s","name":%s%s,"atMs":%s,"inTestProcess":true%s}\n' % (
+                kind, _json_str(name), "" if outcome is None else ',"outcome":"%s"' % outcome, _to_json(at_ms), tail or ""))
+            self._flush()
+        except Exception:  # noqa: BLE001 - a probe must never raise into the test process
+            self._broken = True
+        return at_ms
+
     def _flush(self):
         lines, self._pending = self._pending, []
         if lines:
@@ -221,14 +238,23 @@ class SelfInventory:
     /proc/self/maps is the dear part (the kernel writes out every mapping at each read): it is read
     again only when the address space may have gained or lost a file mapping since the last read
     (statm's size or data moved, or the stack probe saw an mmap.mmap), or when the last read found a
-    mapping under the dirs."""
+    mapping under the dirs.
+
+    The descriptors are listed again only when they may have changed: after a listing that found
+    nothing under the dirs, a boundary at which the process holds as many descriptors (the size Linux
+    6.2+ gives /proc/self/fd) and the stack probe saw no audited event that could open one or move the
+    cwd (recorder.fd_events) holds nothing there still. What that cannot see is a descriptor opened
+    where no audit event fires (a C library's own open) in the same test as one closed: the count stays,
+    and that test's holding is left to holdwatch's scans."""
 
     def __init__(self, prefixes):
         self._prefixes = prefixes
         # The dirs as /proc/self/maps spells them (bytes, no trailing separator): a maps text that
         # contains none of them maps nothing under them, and is not parsed line by line.
         self._maps_needles = [os.fsencode(p.rstrip("/")) for p in prefixes]
-        self._maps = self._children = self._statm = self._stat = self._task = None
+        self._maps = self._children = self._statm = self._stat = self._task = self._fd_dir = None
+        # (fd_events, descriptor count) after the last listing, when it found nothing under the dirs.
+        self._unchanged_since = None
         # fd -> what the last boundary found outside the dirs by it (_same_name): the same file by the
         # same descriptor is not readlink'ed again (a readlink through /proc costs four times an fstat,
         # and a test process keeps a score of descriptors open from test to test).
@@ -243,6 +269,7 @@ class SelfInventory:
                 self._statm = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
                 self._stat = os.open("/proc/self/stat", os.O_RDONLY | os.O_CLOEXEC)
                 self._task = os.open("/proc/self/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                self._fd_dir = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             except OSError:
                 self.close()
 
@@ -263,8 +290,11 @@ class SelfInventory:
         try:
             if os.pread(self._children, 64, 0).strip() or self._threads() > 1:
                 return None
+            if self._unchanged_since is not None and self._unchanged_since == self._descriptors_key():
+                return self._mapped_under()
+            self._unchanged_since = None
             own = _own_fds(own_fds)
-            own.update((self._maps, self._children, self._statm, self._stat, self._task))
+            own.update((self._maps, self._children, self._statm, self._stat, self._task, self._fd_dir))
             held = []
             names = os.listdir("/proc/self/fd")
             outside, self._outside = self._outside, {}
@@ -294,6 +324,9 @@ class SelfInventory:
             cwd = os.readlink("/proc/self/cwd")
             if self._under(cwd):
                 held.append({"kind": "cwd", "path": cwd, "fd": None, "deleted": False})
+            if not any(entry["kind"] != "mmap" for entry in held):
+                # Taken after the listing, whose own os.listdir is an audited event.
+                self._unchanged_since = self._descriptors_key()
             return held if len(held) <= MAX_LISTED else None
         except (OSError, ValueError, IndexError):
             return None
@@ -312,6 +345,17 @@ class SelfInventory:
                 offset += len(chunk)
         except OSError:
             return None
+
+    def _descriptors_key(self):
+        """(the stack probe's fd_events, how many descriptors are open), or None where either is unknown
+        (no stack probe, a kernel before 6.2, whose /proc/self/fd has size 0)."""
+        recorder = sys.modules.get("_holdwatch_stacks.recorder")
+        events = getattr(recorder, "fd_events", None)
+        events = events() if events is not None else None
+        if events is None:
+            return None
+        count = os.fstat(self._fd_dir).st_size
+        return (events, count) if count > 0 else None
 
     def _threads(self):
         # Linux gives /proc/<pid>/task two links plus one per thread: one fstat, where a read of stat has
@@ -360,7 +404,7 @@ class SelfInventory:
         return b"".join(chunks)
 
     def close(self):
-        for name in ("_maps", "_children", "_statm", "_stat", "_task"):
+        for name in ("_maps", "_children", "_statm", "_stat", "_task", "_fd_dir"):
             fd = getattr(self, name)
             setattr(self, name, None)
             if fd is not None:
@@ -421,18 +465,20 @@ class Boundary:
             return
         try:
             self._seq += 1
+            held = self._inventory.held((self._sock.fileno(),)) if self._inventory is not None else None
+            if held is not None and not held and not self._listed_some:
+                # Formatted, not encoded: most test ends, and the scope is one of a few plain words.
+                self._hold_back('{"type":"test-end","seq":%d,"name":%s,"atMs":%s%s,"held":[]}\n' % (
+                    self._seq, _json_str(name), _to_json(at_ms), "" if scope is None else ',"scope":"%s"' % scope), at_ms)
+                return
             message = {"type": "test-end", "seq": self._seq, "name": name, "atMs": at_ms}
             if scope is not None:
                 message["scope"] = scope
-            held = self._inventory.held((self._sock.fileno(),)) if self._inventory is not None else None
             if held is not None:
                 # Listed here: holdwatch journals it without scanning, and nothing waits.
                 message["held"] = held
-                if held or self._listed_some:
-                    self._listed_some = bool(held)
-                    self._send(message)
-                else:
-                    self._hold_back(message, at_ms)
+                self._listed_some = bool(held)
+                self._send(message)
                 return
             if self._owed > 0:
                 self._read_acks(0)
@@ -453,12 +499,12 @@ class Boundary:
             self.close()
             self._broken = True
 
-    def _hold_back(self, message, at_ms):
+    def _hold_back(self, line, at_ms):
         # "Still nothing held" changes nothing holdwatch knows until the run's record is made, but each
         # line sent on its own wakes holdwatch once per test, which on a loaded machine costs the test
         # process as much CPU again. Such lines go with the next line sent, or once HOLD_BACK_LINES wait
         # or the first waits HOLD_BACK_MS, or at exit; a process killed first loses only them.
-        self._unsent.append(_to_json(message) + "\n")
+        self._unsent.append(line)
         if len(self._unsent) == 1:
             self._unsent_since_ms = at_ms
             if not self._flush_at_exit:

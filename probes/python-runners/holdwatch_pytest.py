@@ -142,7 +142,7 @@ class HoldwatchPlugin:
         self._outcomes[nodeid] = "passed"
         self._running = nodeid
         tell_stack_probe(nodeid)
-        self._safe_emit(type="test-start", name=nodeid)
+        self._events.emit_test("test-start", nodeid)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
@@ -177,6 +177,12 @@ class HoldwatchPlugin:
 
     def pytest_runtest_logreport(self, report):
         try:
+            if report.outcome == "passed":
+                # Most reports, three per test: the phase is folded into the test's end, nothing else moves.
+                phases = self._phases.get(report.nodeid)
+                if phases is not None:
+                    phases.append((report.when, time.time() * 1000.0, "passed"))
+                    return
             outcome = _phase_outcome(report)
             worst = self._outcomes.get(report.nodeid, "passed")
             if _OUTCOME_RANK[outcome] > _OUTCOME_RANK[worst]:
@@ -194,7 +200,7 @@ class HoldwatchPlugin:
         tell_stack_probe(None)
         phases = self._phases.pop(nodeid, None)
         tail = _phases_json(phases) if phases else None
-        at_ms = self._safe_emit(type="test-end", name=nodeid, outcome=self._outcomes.pop(nodeid, "passed"), tail=tail)
+        at_ms = self._events.emit_test("test-end", nodeid, self._outcomes.pop(nodeid, "passed"), tail)
         if self._boundary is not None and nodeid in self._ran_here:
             self._ran_here.discard(nodeid)
             self._boundary.test_ended(nodeid, at_ms)

@@ -94,7 +94,7 @@ class _Reporter:
         name = _name_of(test)
         self._before[name] = _counts(result)
         tell_stack_probe(name)
-        events.emit({"type": "test-start", "name": name})
+        events.emit_test("test-start", name)
 
     def stopped(self, result, test):
         name = _name_of(test)
@@ -103,10 +103,10 @@ class _Reporter:
             return
         tell_stack_probe(None)
         outcome, detail = _outcome(result, before)
-        event = {"type": "test-end", "name": name, "outcome": outcome}
         if detail:
-            event["detail"] = detail
-        at_ms = self._events.emit(event)
+            at_ms = self._events.emit({"type": "test-end", "name": name, "outcome": outcome, "detail": detail})
+        else:
+            at_ms = self._events.emit_test("test-end", name, outcome)
         if self._boundary is not None:
             self._boundary.test_ended(name, at_ms)
 

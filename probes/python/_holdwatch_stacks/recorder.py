@@ -36,7 +36,14 @@ from .wire import encode as _encode, json_str as _json_str
 _WIRE_VERSION = 1
 _now = time.time
 
-_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0}
+_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0, "fd_events": 0, "hooked": False}
+# Audited events that open no descriptor and move no cwd, the ones a test runner fires by the dozen
+# per test. Every other event, a kind never seen before included, moves fd_events().
+_NO_FD_EVENTS = frozenset((
+    "object.__getattr__", "object.__setattr__", "object.__delattr__", "builtins.id", "os.putenv",
+    "os.unsetenv", "sys._getframe", "sys._getframemodulename", "exec", "compile", "import",
+    "marshal.loads", "code.__new__",
+))
 # fd -> the open about to take it, for finalizer-closed detection (gc_watch.py); None when it is off.
 _gc_opened = None
 
@@ -54,6 +61,7 @@ def start():
     _write_process_record(parent_pid=os.getppid())
     _start_gc_watch()
     sys.addaudithook(_on_audit)
+    _state["hooked"] = True
     _spawns.install(_write_spawn)
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=_after_fork)
@@ -89,6 +97,14 @@ def file_maps_made():
     """How many files this process has mapped through mmap.mmap: the test-boundary inventory re-reads
     /proc/self/maps when it moved, even if the address space kept its size."""
     return _state["file_maps"]
+
+
+def fd_events():
+    """How many audited events that may have opened a descriptor or moved the cwd this process has seen
+    (opens, sockets, maps, scandirs, spawns, chdirs, anything unknown), or None without the hook: a test
+    boundary whose count and descriptor count did not move since a listing that found nothing under
+    the dirs need not list again."""
+    return _state["fd_events"] if _state["hooked"] else None
 
 
 def own_fds():
@@ -359,9 +375,12 @@ _HANDLERS = {
 }
 
 
-def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sites, _state=_state, _last=_last_open):
-    # Called for every audited event in the process (imports, compiles, getattr of frames...): a
-    # string compare and a dict lookup decide, and anything we record may never raise into the caller.
+def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sites, _state=_state, _last=_last_open, _no_fd=_NO_FD_EVENTS):
+    # Called for every audited event in the process (imports, compiles, getattr of frames...): a set
+    # lookup, a string compare and a dict lookup decide, and anything we record may never raise into
+    # the caller.
+    if event not in _no_fd:
+        _state["fd_events"] += 1
     if event != "open":
         handler = _HANDLERS.get(event)
         if handler is None or _state["log"] is None:
