@@ -20,13 +20,16 @@ beforeAll(() => {
   watched = join(scratch, 'watched');
   mkdirSync(watched);
   // The children wait on a pipe the third test closes; the second test holds nothing and ends at once,
-  // so its boundary is sent while the first one's scan may still run.
+  // so its boundary is sent while the first one's scan may still run. The first test ends once every
+  // child said it holds its file: on a loaded machine the last children forked opened theirs during the
+  // second test, which then truly opened them.
   writeFileSync(
     join(scratch, 'test_forks.py'),
     `import os, time
 
 W = ${JSON.stringify(watched)}
 release_r, release_w = os.pipe()
+ready_r, ready_w = os.pipe()
 
 
 def test_forks_holders():
@@ -34,8 +37,12 @@ def test_forks_holders():
         if os.fork() == 0:
             os.close(release_w)
             f = open(os.path.join(W, "held-%d" % i), "w")
+            os.write(ready_w, b"x")
             os.read(release_r, 1)
             os._exit(0)
+    ready = 0
+    while ready < ${FORKS}:
+        ready += len(os.read(ready_r, ${FORKS}))
 
 
 def test_in_between():
