@@ -17,6 +17,7 @@ import {
 import { readJsonLines, writeJsonLine } from '../../native/remote/json-lines.js';
 import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
 import { randomHex } from '../random-hex.js';
+import { sameSecret } from '../same-secret.js';
 
 /**
  * A test process says hello as soon as it connects; each process of a run keeps one connection (a
@@ -146,7 +147,7 @@ export class BoundaryServer {
       (value) => {
         if (pid === null) {
           const hello = toBoundaryHello(value);
-          if (!hello || !this.sameToken(hello.token)) return drop();
+          if (!hello || !sameSecret(hello.token, this.token)) return drop();
           budget.trust(socket);
           pid = hello.pid;
           onHello(pid);
@@ -171,12 +172,5 @@ export class BoundaryServer {
       },
       gone,
     );
-  }
-
-  private sameToken(given: string): boolean {
-    const a = Buffer.from(given);
-    const b = Buffer.from(this.token);
-    // node:crypto only once a process says hello: runs whose probes never connect do not load it.
-    return a.length === b.length && process.getBuiltinModule('node:crypto').timingSafeEqual(a, b);
   }
 }
