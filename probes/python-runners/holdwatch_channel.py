@@ -291,7 +291,8 @@ class SelfInventory:
             if os.pread(self._children, 64, 0).strip() or self._threads() > 1:
                 return None
             if self._unchanged_since is not None and self._unchanged_since == self._descriptors_key():
-                return self._mapped_under()
+                mapped = self._mapped_under()
+                return mapped if len(mapped) <= MAX_LISTED else None
             self._unchanged_since = None
             own = _own_fds(own_fds)
             own.update((self._maps, self._children, self._statm, self._stat, self._task, self._fd_dir))
