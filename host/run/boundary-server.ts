@@ -17,7 +17,7 @@ import {
 import { readJsonLines, writeJsonLine } from '../../native/remote/json-lines.js';
 import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
 import { randomHex } from '../random-hex.js';
-import { sameSecret } from '../same-secret.js';
+import { sameSecret } from '../../core/same-secret.js';
 
 /**
  * A test process says hello as soon as it connects; each process of a run keeps one connection (a

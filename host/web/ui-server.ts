@@ -7,7 +7,7 @@
 // server (DNS rebinding). A peer's fault (a reset, an oversize or malformed frame) ends that one
 // connection, with the close code the protocol gives it, never the server. Connections without the
 // token are few and brief (connection-budget.ts): any local user can open them, and each is an fd.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -15,6 +15,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { HoldwatchService } from '../../contract/service.js';
 import { ContractError, subscribeAll } from '../../contract/service-client.js';
 import { BadInputError, messageOf } from '../../core/errors.js';
+import { sameSecret } from '../../core/same-secret.js';
 import { ConnectionBudget, type ConnectionBudgetOptions } from '../connection-budget.js';
 import { PageOwned } from '../page-owned.js';
 import { PageSender, type SendLimits } from './page-sender.js';
@@ -61,7 +62,10 @@ export async function startUiServer({
   const token = randomBytes(24).toString('base64url');
   let boundPort = port;
   const hosts = () => [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
-  const authorized = (req: IncomingMessage) => sameSecret(tokenOffered(req), token);
+  const authorized = (req: IncomingMessage) => {
+    const offered = tokenOffered(req);
+    return offered !== null && sameSecret(offered, token);
+  };
   const hostAllowed = (req: IncomingMessage) => hosts().includes(req.headers.host ?? '');
   const csp = () => rendererCsp(`'self' ws://127.0.0.1:${boundPort} ws://localhost:${boundPort}`);
 
@@ -212,13 +216,6 @@ function refuse(socket: Duplex, status: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   // A peer that never closes its side does not keep the socket.
   setTimeout(() => socket.destroy(), 2_000).unref();
-}
-
-function sameSecret(given: string | null, expected: string): boolean {
-  if (given === null) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** A text frame's payload: one Buffer, or its fragments (ws's RawData). */

@@ -3,7 +3,7 @@
 // hello with the right token is the worker; the server then stops listening, so nothing else can
 // join. When the pipe closes (the worker died or was ended), pending and later calls fail with
 // ScannerWorkerGoneError and onDidClose fires: the owner falls back to an in-process source.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import type { ZodType } from 'zod';
 import type { PlatformName, ProcessInfo } from '../../contract/holders.js';
 import { BadInputError } from '../../core/errors.js';
 import { parseJsonOrUndefined } from '../../core/json-text.js';
+import { sameSecret } from '../../core/same-secret.js';
 import type { HolderSource, ProcessExtras, ScanRequest, ScanResult, WatchDir } from '../../core/platform.js';
 import type { HandleTarget } from '../../core/close-policy.js';
 import { MAX_EXTRAS_HANDLES, MAX_WORKER_LINE_BYTES, WORKER_RESULTS, WorkerReplySchema, type WorkerRequest } from '../../contract/scan-worker.js';
@@ -220,7 +221,6 @@ type Hello = Extract<ReturnType<typeof WorkerReplySchema.parse>, { type: 'hello'
 
 /** The first connection whose hello carries `token`; any other connection is closed unanswered. */
 function acceptWorker(server: Server, token: string, timeoutMs: number): Promise<{ socket: Socket; message: Hello }> {
-  const expected = Buffer.from(token);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the scanner worker did not connect in time')), timeoutMs);
     timer.unref();
@@ -236,8 +236,7 @@ function acceptWorker(server: Server, token: string, timeoutMs: number): Promise
         socket.off('data', onFirstLine);
         const parsed = WorkerReplySchema.safeParse(parseJsonOrUndefined(text.slice(0, newline)));
         const hello = parsed.success && parsed.data.type === 'hello' ? parsed.data : null;
-        const given = Buffer.from(hello?.token ?? '');
-        if (!hello || given.length !== expected.length || !timingSafeEqual(given, expected)) return socket.destroy();
+        if (!hello || !sameSecret(hello.token, token)) return socket.destroy();
         clearTimeout(timer);
         server.close();
         socket.pause();

@@ -1,7 +1,8 @@
 // Whether a token a peer gave is the one expected, in a time that does not depend on where the first
 // difference lies: every byte is compared, with no early exit, as node:crypto's timingSafeEqual does.
-// A run's boundary server compares one token per connecting probe; loading node:crypto for it cost
-// the run's main thread more than its whole scan of the command's processes.
+// Every token a peer shows (the UI server's page, a run's probes, the elevated scanner worker) is
+// checked here; a run's boundary server would otherwise load node:crypto for one compare per probe,
+// which cost the run's main thread more than its whole scan of the command's processes.
 export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
