@@ -81,7 +81,7 @@ class SelfInventory {
    */
   held(skip) {
     if (process.platform !== 'linux' || this.prefixes.length === 0) return null;
-    if (this.counts && this.openCount() === this.known.size && this.unchangedSince(skip)) {
+    if (this.sameCount() && this.unchangedSince(skip)) {
       const found = this.rereadPaths();
       if (found !== null) return found;
     }
