@@ -19,8 +19,8 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-slow-boundary-'));
   watched = join(scratch, 'watched');
   mkdirSync(watched);
-  // The children wait on a pipe the third test closes; the second test holds nothing and ends at once,
-  // so its boundary is sent while the first one's scan may still run. The first test ends once every
+  // The children wait on a pipe the third test closes; the second test holds nothing and ends once the
+  // first one's late scan is journaled, so the children were there to be seen. The first test ends once every
   // child said it holds its file: on a loaded machine the last children forked opened theirs during the
   // second test, which then truly opened them.
   writeFileSync(
@@ -46,7 +46,16 @@ def test_forks_holders():
 
 
 def test_in_between():
-    time.sleep(0.5)
+    # Until holdwatch journaled its scan of the first test's end: the children must still hold their
+    # files then, and a loaded machine's scan of 300 processes can take seconds.
+    runs = os.path.join(os.environ["HOLDWATCH_DATA_DIR"], "runs")
+    deadline = time.time() + 120
+    while time.time() < deadline and not any(
+        '"t":"boundary"' in line and "test_forks_holders" in line
+        for name in os.listdir(runs) if name.endswith(".jsonl") and not name.endswith(".events.jsonl")
+        for line in open(os.path.join(runs, name))
+    ):
+        time.sleep(0.05)
 
 
 def test_releases_them():
