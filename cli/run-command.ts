@@ -47,7 +47,7 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
   process.once('exit', exitedEarly);
   const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
-    const ended = startRun({
+    const started = startRun({
       command,
       cwd: process.cwd(),
       watch: options.watch,
@@ -66,7 +66,12 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
       reports: options,
       onError: (error) => process.stderr.write(`holdwatch: ${messageOf(error)}\n`),
       onStage: (name) => (stage = name),
-    }).then((run) => run.done);
+    });
+    const ended = started.then((run) => {
+      // While the command runs, not after it: the user waits for neither, and the run's end is no later.
+      setImmediate(() => pruneOldRuns(dirname(run.journalPath)));
+      return run.done;
+    });
     const { record, exitCode, journalPath } = await ended.finally(() => process.stdout.off('error', ignoreClosedStdout));
     stage = 'writing the reports';
     const targets = { ...options, stepSummary: process.env.GITHUB_STEP_SUMMARY };
@@ -78,7 +83,6 @@ export async function runCommand(command: string[], given: RunOptions): Promise<
         process.stderr.write(`holdwatch: ${failure}; \`holdwatch report ${journalPath}\` renders it again\n`);
     }
     if (options.killLeftovers) await endLeftoverHolders(record);
-    pruneOldRuns(dirname(journalPath));
     // The answer last: what a CI log shows first when it folds the rest.
     const reports = [given.report, given.html, given.json].filter((path): path is string => path !== undefined);
     process.stderr.write(runEndLines(record, journalPath, { reports, quiet: given.quiet }));
@@ -124,7 +128,7 @@ async function endLeftoverHolders(record: RunRecord): Promise<void> {
       process.stderr.write(`holdwatch: --kill-leftovers ended ${name} (PID ${pid}), which held ${path}\n`);
 }
 
-/** Old runs go as new ones come (run-retention.ts): after the reports, so the run's own exit is never delayed by it before. */
+/** Old runs go as new ones come (run-retention.ts); this run, still going, is never one of them. */
 function pruneOldRuns(runsDir: string): void {
   try {
     pruneRuns(runsDir, DEFAULT_RETENTION, Date.now());

@@ -31,12 +31,11 @@ export function pruneRuns(runsDir: string, retention: Retention, nowMs: number):
   for (const name of names) {
     const id = RUN_FILE.exec(name)?.[1];
     if (!id) continue;
-    const mtimeMs = statSync(join(runsDir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
     const run = runs.get(id) ?? { names: [], lastMs: 0 };
     run.names.push(name);
-    run.lastMs = Math.max(run.lastMs, mtimeMs);
     runs.set(id, run);
   }
+  for (const [id, run] of runs) run.lastMs = lastWrittenMs(runsDir, id, run.names);
   const newestFirst = [...runs.entries()].sort(([, a], [, b]) => b.lastMs - a.lastMs);
   const removed: string[] = [];
   newestFirst.forEach(([id, run], index) => {
@@ -62,6 +61,17 @@ function nothingToDrop(names: readonly string[], retention: Retention, nowMs: nu
     if (ids.size > retention.keepRuns || !(nowMs - startOf(id) <= retention.maxAgeDays * DAY_MS)) return false;
   }
   return true;
+}
+
+/**
+ * When the run was last written: its journal's mtime, since the journal is written until the run's
+ * end (one stat a run, not three: a folder at the default limit is read after every run); a run
+ * whose journal is gone, by its newest file.
+ */
+function lastWrittenMs(runsDir: string, id: string, names: readonly string[]): number {
+  const journal = `${id}.jsonl`;
+  const mtimeOf = (name: string) => statSync(join(runsDir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return names.includes(journal) ? mtimeOf(journal) : Math.max(0, ...names.map(mtimeOf));
 }
 
 /** A run id's start (epoch ms); NaN when its first part is no time. */

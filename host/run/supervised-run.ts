@@ -3,6 +3,7 @@
 // and tests, attribute holders, and end with the record.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
+import { isatty } from 'node:tty';
 import { dirname, join } from 'node:path';
 import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
 import { withDeadline } from '../../core/clock.js';
@@ -92,6 +93,8 @@ export interface SupervisedRun {
 /** A run whose command is running: what it watches, what it finds as it goes, and its end. */
 export interface SupervisedRunHandle {
   readonly runId: string;
+  /** Where the run's journal is written (its folder holds the other runs). */
+  readonly journalPath: string;
   /** The watched dirs, resolved. */
   readonly dirs: readonly WatchDir[];
   /** The run as it goes: its start, tests, holders and failures attributed so far, the record paced. */
@@ -129,6 +132,7 @@ export async function startSupervisedRun(options: SupervisedRunOptions): Promise
     if (child.pid === undefined) await done;
     return {
       runId: recording.runId,
+      journalPath: recording.journalPath,
       dirs,
       events: supervisor.events,
       stop: child.stop,
@@ -337,7 +341,8 @@ interface RunningChild {
 /** Spawns the command, hands its output on unchanged, forwards signals. */
 function runChild(command: readonly string[], { env, cwd, io, readProbeEvents }: ChildOptions, supervisor: RunSupervisor): RunningChild {
   // Ctrl-C in a terminal already reached the whole foreground group, the command included.
-  const onTty = io.stdin === 'inherit' && Boolean(process.stdin.isTTY);
+  // isatty(0), not process.stdin: that would build a stream on fd 0 only to ask it this.
+  const onTty = io.stdin === 'inherit' && isatty(0);
   // Off a terminal holdwatch forwards every signal, so the command gets a process group of its own: a
   // signal sent to holdwatch's group (CI cancelling a job, `timeout`) then reaches it once, forwarded.
   // POSIX only: on Windows `detached` gives the command a console of its own, not a process group.
