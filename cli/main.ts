@@ -14,14 +14,15 @@ import type { StackOptions } from './stack-command.js';
 import type { ReportFormat } from '../host/run/run-reports.js';
 import { holdwatchVersion } from '../host/version.js';
 import { plainScanArgs } from './scan-args.js';
+import { graceMsOf, MAX_GRACE_MS, plainRunArgs, RUN_OPTIONS } from './run-args.js';
 import { SCAN_FLAGS, type ScanOptions } from '../contract/scan-options.js';
 import { DEFAULT_GRACE_MS } from '../core/run/outliving-grace.js';
 
 type Commander = typeof CommanderModule;
 
 function parseGraceMs(value: string, { InvalidArgumentError }: Commander): number {
-  const ms = Number(value);
-  if (!/^\d+$/.test(value) || ms > 600_000) throw new InvalidArgumentError('expected milliseconds between 0 and 600000');
+  const ms = graceMsOf(value);
+  if (ms === null) throw new InvalidArgumentError(`expected milliseconds between 0 and ${MAX_GRACE_MS}`);
   return ms;
 }
 
@@ -44,8 +45,8 @@ function oneErrorLine(text: string): string {
   return suggestion ? `${first}; did you mean ${suggestion[1]}?` : first;
 }
 
-/** `scan`: what the scan command runs (a test gives its own, to see what commander parsed). */
-export function buildProgram(commander: Commander, setExitCode: (code: number) => void, scan = runScan): Command {
+/** `scan`, `run`: what those commands run (a test gives its own, to see what commander parsed). */
+export function buildProgram(commander: Commander, setExitCode: (code: number) => void, scan = runScan, run = runRun): Command {
   const { Command } = commander;
   const program = new Command('holdwatch')
     .description('Which processes hold handles under a directory, live, and which test put them there.')
@@ -59,7 +60,7 @@ export function buildProgram(commander: Commander, setExitCode: (code: number) =
   scanCommand.action(async (dir: string, options: ScanOptions) => setExitCode(await scan(dir, options)));
 
   addWatchCommand(program, commander, setExitCode);
-  addRunCommands(program, commander, setExitCode);
+  addRunCommands(program, commander, setExitCode, run);
   addToolCommands(program, commander, setExitCode);
   return program;
 }
@@ -86,26 +87,19 @@ function addWatchCommand(program: Command, commander: Commander, setExitCode: (c
 }
 
 /** The commands of runs: `run`, `attach`, `runs`, `report`. */
-function addRunCommands(program: Command, commander: Commander, setExitCode: (code: number) => void): void {
+function addRunCommands(program: Command, commander: Commander, setExitCode: (code: number) => void, run: typeof runRun): void {
   const { Option } = commander;
-  program
+  const runCommand = program
     .command('run')
     .description('run a test command, follow its processes and tests, and attribute every holder')
-    .argument('<command...>', 'the test command, after --')
-    .option('--watch <dir>', 'directory to watch (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
-    .option('--report <file.md>', 'write a Markdown report, made to paste into an issue')
-    .option('--json <file.json>', 'write the run record as JSON')
-    .option('--html <file.html>', 'write a self-contained HTML report')
-    .option('--redact', 'replace your home directory and user name in the reports')
-    .option('--kill-leftovers', "end the run's leftover processes: those still alive when the command exits (leftover files stay)")
-    .option('--quiet', 'end with the counts line only (no headline, no report path)')
-    .addOption(
-      new Option('--grace <ms>', 'after the command exits, follow its processes still holding something under the watched dirs this long (0: off)')
-        .argParser((value) => parseGraceMs(value, commander))
-        .default(DEFAULT_GRACE_MS),
-    )
-    .passThroughOptions()
-    .action(async (command: string[], options: RunOptions) => setExitCode(await (await import('./run-command.js')).runCommand(command, options)));
+    .argument('<command...>', 'the test command, after --');
+  for (const { flag, value, key, help } of RUN_OPTIONS) {
+    const spelled = value ? `${flag} ${value}` : flag;
+    if (key === 'watch') runCommand.option(spelled, help, (given: string, all: string[]) => [...all, given], [] as string[]);
+    else if (key === 'grace') runCommand.addOption(new Option(spelled, help).argParser((given) => parseGraceMs(given, commander)).default(DEFAULT_GRACE_MS));
+    else runCommand.option(spelled, help);
+  }
+  runCommand.passThroughOptions().action(async (command: string[], options: RunOptions) => setExitCode(await run(command, options)));
 
   program
     .command('attach')
@@ -198,6 +192,11 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
     });
+    const plainRun = plainRunArgs(argv);
+    if (plainRun) {
+      process.exitCode = await runRun(plainRun.command, plainRun.options);
+      return;
+    }
     const program = buildProgram(await import('commander'), (code) => (process.exitCode = code));
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
@@ -207,6 +206,10 @@ export async function main(argv: string[]): Promise<void> {
 
 async function runScan(dir: string, options: ScanOptions): Promise<number> {
   return (await import('./scan-command.js')).scanCommand(dir, options);
+}
+
+async function runRun(command: string[], options: RunOptions): Promise<number> {
+  return (await import('./run-command.js')).runCommand(command, options);
 }
 
 function exitCodeFor(error: unknown): number {

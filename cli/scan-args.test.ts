@@ -1,8 +1,7 @@
 // The plain `scan` parser against commander's parse of the same words: it takes only what commander
 // would take the same way, and leaves everything else (help, typos, `--`, extra words) to commander.
-import * as commander from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProgram } from './main.js';
+import { parsedByCommander } from '../tests/support/commander-parse.js';
 import { plainScanArgs, type PlainScan } from './scan-args.js';
 
 // The version is read from the package.json beside dist/, which a test of the sources does not have.
@@ -10,21 +9,10 @@ vi.mock('../host/version.js', () => ({ holdwatchVersion: () => '0.0.0-test' }));
 
 /** What commander hands the scan action for `argv`, or null when it does not run it. */
 async function commanderScan(argv: string[]): Promise<PlainScan | null> {
-  let parsed: PlainScan | null = null;
-  const program = buildProgram(
-    commander,
-    () => undefined,
-    async (dir, options) => {
-      parsed = { dir, json: options.json === true, check: options.check === true };
-      return 0;
-    },
-  );
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } catch {
-    return null; // commander answered itself: help, or bad input
-  }
-  return parsed;
+  const parsed = await parsedByCommander(argv, 'scan');
+  if (!parsed) return null;
+  const [dir, options] = parsed as [string, { json?: boolean; check?: boolean }];
+  return { dir, json: options.json === true, check: options.check === true };
 }
 
 const cases: string[][] = [

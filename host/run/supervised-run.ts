@@ -29,7 +29,8 @@ import { newRunId, RunRecording } from './run-recording.js';
 import { goLedgerWritten } from './runners/go-exec.js';
 import { prepareForRunners } from './runners/prepare.js';
 import { PROBES_DIR } from '../install-paths.js';
-import { elapsedMs, systemClock } from '../system-clock.js';
+import { systemClock } from '../system-clock.js';
+import { OutputStreams } from './output-streams.js';
 
 /** Where the command's output goes, and how it relates to the terminal holdwatch runs in. */
 export interface RunIo {
@@ -251,62 +252,6 @@ async function release(owned: DisposableStore, options: SupervisedRunOptions): P
 
 /** Node's own major: the node the command runs is, nearly always, the one running holdwatch. */
 const OWN_NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-/** How long the pipes may stay quiet after the command exited before holdwatch stops reading them. */
-const QUIET_AFTER_EXIT_MS = 100;
-
-/**
- * The command's two output streams on their way to the user: paused while the user's side is full,
- * and read to their end once the command exits. A detached grandchild may keep the pipes open forever,
- * so once the command is gone they are let go after QUIET_AFTER_EXIT_MS without data, but never while
- * output still waits for a slow reader (that would drop it).
- */
-class OutputStreams {
-  private waiting = 0;
-  private lastDataAtMs = elapsedMs();
-  private readonly open = new Set<NodeJS.ReadableStream & { destroy(): void }>();
-
-  constructor(
-    private readonly io: RunIo,
-    private readonly stdout: NodeJS.ReadableStream & { destroy(): void },
-    private readonly stderr: NodeJS.ReadableStream & { destroy(): void },
-  ) {
-    for (const stream of [stdout, stderr]) {
-      this.open.add(stream);
-      stream.once('end', () => this.open.delete(stream));
-      stream.once('close', () => this.open.delete(stream));
-    }
-  }
-
-  pass(which: 'stdout' | 'stderr', chunk: Buffer): void {
-    this.lastDataAtMs = elapsedMs();
-    // A caller's `(s, c) => list.push(c)` returns a number, which a `void` type lets through: only a promise waits.
-    const later: unknown = this.io.output(which, chunk);
-    if (!(later instanceof Promise)) return;
-    const stream = which === 'stdout' ? this.stdout : this.stderr;
-    stream.pause();
-    this.waiting++;
-    void later.finally(() => {
-      this.waiting--;
-      this.lastDataAtMs = elapsedMs();
-      stream.resume();
-    });
-  }
-
-  /** Resolves once both streams ended, or went quiet with nothing waiting for the reader. */
-  drained(): Promise<void> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const quiet = this.waiting === 0 && elapsedMs() - this.lastDataAtMs >= QUIET_AFTER_EXIT_MS;
-        if (this.open.size > 0 && !quiet) return void setTimeout(check, QUIET_AFTER_EXIT_MS / 4);
-        this.stdout.destroy();
-        this.stderr.destroy();
-        resolve();
-      };
-      check();
-    });
-  }
-}
-
 /** A signal's death as a shell reports it: 128 + the signal's number. */
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
   return code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0);

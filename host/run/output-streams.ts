@@ -1,0 +1,59 @@
+// The command's output on its way to the user, apart from the run that reads it (supervised-run.ts).
+import type { RunIo } from './supervised-run.js';
+import { elapsedMs } from '../system-clock.js';
+
+/** How long the pipes may stay quiet after the command exited before holdwatch stops reading them. */
+const QUIET_AFTER_EXIT_MS = 100;
+
+/**
+ * The command's two output streams on their way to the user: paused while the user's side is full,
+ * and read to their end once the command exits. A detached grandchild may keep the pipes open forever,
+ * so once the command is gone they are let go after QUIET_AFTER_EXIT_MS without data, but never while
+ * output still waits for a slow reader (that would drop it).
+ */
+export class OutputStreams {
+  private waiting = 0;
+  private lastDataAtMs = elapsedMs();
+  private readonly open = new Set<NodeJS.ReadableStream & { destroy(): void }>();
+
+  constructor(
+    private readonly io: RunIo,
+    private readonly stdout: NodeJS.ReadableStream & { destroy(): void },
+    private readonly stderr: NodeJS.ReadableStream & { destroy(): void },
+  ) {
+    for (const stream of [stdout, stderr]) {
+      this.open.add(stream);
+      stream.once('end', () => this.open.delete(stream));
+      stream.once('close', () => this.open.delete(stream));
+    }
+  }
+
+  pass(which: 'stdout' | 'stderr', chunk: Buffer): void {
+    this.lastDataAtMs = elapsedMs();
+    // A caller's `(s, c) => list.push(c)` returns a number, which a `void` type lets through: only a promise waits.
+    const later: unknown = this.io.output(which, chunk);
+    if (!(later instanceof Promise)) return;
+    const stream = which === 'stdout' ? this.stdout : this.stderr;
+    stream.pause();
+    this.waiting++;
+    void later.finally(() => {
+      this.waiting--;
+      this.lastDataAtMs = elapsedMs();
+      stream.resume();
+    });
+  }
+
+  /** Resolves once both streams ended, or went quiet with nothing waiting for the reader. */
+  drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const quiet = this.waiting === 0 && elapsedMs() - this.lastDataAtMs >= QUIET_AFTER_EXIT_MS;
+        if (this.open.size > 0 && !quiet) return void setTimeout(check, QUIET_AFTER_EXIT_MS / 4);
+        this.stdout.destroy();
+        this.stderr.destroy();
+        resolve();
+      };
+      check();
+    });
+  }
+}
