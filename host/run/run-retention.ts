@@ -1,8 +1,8 @@
 // How long recorded runs are kept. Every run leaves a journal, an events file and a probes dir in the
 // runs folder; nothing removed them, so the folder only grew. A run is dropped once it is older than
 // `maxAgeDays` or not among the newest `keepRuns`, all its files together, unless it is still going
-// (its live marker names a holdwatch that is alive). `holdwatch run` applies the defaults after each
-// run; `holdwatch runs --prune` applies them, or the limits given, on demand.
+// (its live marker names a holdwatch that is alive). `holdwatch run` applies the defaults once its
+// command has started; `holdwatch runs --prune` applies them, or the limits given, on demand.
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from '../inbox/inbox-dir.js';
@@ -50,7 +50,7 @@ export function pruneRuns(runsDir: string, retention: Retention, nowMs: number):
 /**
  * No more runs than `keepRuns`, and each started within `maxAgeDays` by its id (newRunId: its start,
  * UTC, to the second): nothing can be dropped, since a run's files are written after its id is made.
- * Then no file is stat'ed: a folder at the default limit holds 600 of them, read after every run.
+ * Then no file is stat'ed: a folder at the default limit holds 600 of them, read at every run.
  */
 function nothingToDrop(names: readonly string[], retention: Retention, nowMs: number): boolean {
   const ids = new Set<string>();
@@ -65,7 +65,7 @@ function nothingToDrop(names: readonly string[], retention: Retention, nowMs: nu
 
 /**
  * When the run was last written: its journal's mtime, since the journal is written until the run's
- * end (one stat a run, not three: a folder at the default limit is read after every run); a run
+ * end (one stat a run, not three: a folder at the default limit is read at every run); a run
  * whose journal is gone, by its newest file.
  */
 function lastWrittenMs(runsDir: string, id: string, names: readonly string[]): number {

@@ -1,7 +1,7 @@
 // Retention of recorded runs (reliability-2.md F9): a journal, an events file and a probes dir per run,
 // never removed. `holdwatch runs --prune` removes runs beyond the newest --keep and older than
 // --max-age days, all of a run's files together, never a run still going; `holdwatch run` applies the
-// defaults (200 runs, 30 days) after each run.
+// defaults (200 runs, 30 days) at each run, once its command has started.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +62,7 @@ describe('holdwatch runs --prune', () => {
 });
 
 describe('holdwatch run', () => {
-  it('removes runs older than 30 days after it records its own', async () => {
+  it('removes runs older than 30 days, never its own', async () => {
     const data = join(scratch, 'run-data');
     const runs = join(data, 'runs');
     mkdirSync(join(scratch, 'watched'), { recursive: true });
