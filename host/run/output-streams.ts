@@ -15,6 +15,8 @@ export class OutputStreams {
   private waiting = 0;
   private lastDataAtMs = elapsedMs();
   private readonly open = new Set<NodeJS.ReadableStream & { destroy(): void }>();
+  /** drained()'s check, run again as each stream ends. */
+  private onEnded: (() => void) | null = null;
 
   constructor(
     private readonly io: RunIo,
@@ -23,8 +25,12 @@ export class OutputStreams {
   ) {
     for (const stream of [stdout, stderr]) {
       this.open.add(stream);
-      stream.once('end', () => this.open.delete(stream));
-      stream.once('close', () => this.open.delete(stream));
+      const ended = () => {
+        this.open.delete(stream);
+        this.onEnded?.();
+      };
+      stream.once('end', ended);
+      stream.once('close', ended);
     }
   }
 
@@ -43,16 +49,24 @@ export class OutputStreams {
     });
   }
 
-  /** Resolves once both streams ended, or went quiet with nothing waiting for the reader. */
+  /**
+   * Resolves once both streams ended, or went quiet with nothing waiting for the reader. The command's
+   * exit often comes before its pipes' ends, a few microseconds apart: the last end settles it then,
+   * not the next look of the quiet timer.
+   */
   drained(): Promise<void> {
     return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
       const check = () => {
+        clearTimeout(timer);
         const quiet = this.waiting === 0 && elapsedMs() - this.lastDataAtMs >= QUIET_AFTER_EXIT_MS;
-        if (this.open.size > 0 && !quiet) return void setTimeout(check, QUIET_AFTER_EXIT_MS / 4);
+        if (this.open.size > 0 && !quiet) return void (timer = setTimeout(check, QUIET_AFTER_EXIT_MS / 4));
+        this.onEnded = null;
         this.stdout.destroy();
         this.stderr.destroy();
         resolve();
       };
+      this.onEnded = check;
       check();
     });
   }
