@@ -1,5 +1,5 @@
 // Runs `holdwatch run` with a private data dir and returns its run record.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
@@ -25,6 +25,9 @@ export async function runUnderHoldwatch(
     record = JSON.parse(readFileSync(recordPath, 'utf8')) as RunRecord;
   } catch {
     throw new Error(`no run record; exit ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
+  } finally {
+    // The run's data dir is this call's: every run left one in the temp dir (hundreds a gate).
+    rmSync(scratch, { recursive: true, force: true });
   }
   return { ...result, record };
 }
