@@ -6,12 +6,13 @@ import { OutputStreams } from './output-streams.js';
 
 const io = { stdin: 'ignore' as const, output: () => undefined, userSeesTerminal: false, forwardSignals: false };
 
-/** Two flowing streams, as the run reads a command's stdout and stderr. */
+/** Two flowing streams, as the run reads a command's stdout and stderr, on a clock the test moves. */
 function streams() {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   for (const stream of [stdout, stderr]) stream.on('data', () => undefined);
-  return { stdout, stderr, output: new OutputStreams(io, stdout, stderr) };
+  const clock = { ms: 0 };
+  return { stdout, stderr, clock, output: new OutputStreams(io, stdout, stderr, () => clock.ms) };
 }
 
 /** A few turns of the event loop (setImmediate is not faked): enough for 'end' to be emitted. */
@@ -41,16 +42,16 @@ describe('OutputStreams.drained', () => {
 
   it('lets a stream that never ends go once the output has been quiet a while', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { stdout, output } = streams();
+    const { stdout, clock, output } = streams();
     let settled = false;
     const drained = output.drained().then(() => (settled = true));
     stdout.end();
     await turns();
     expect(settled).toBe(false); // stderr still open (a grandchild kept it)
-    // Quiet for real time: the timer only looks again; elapsed time decides.
-    await new Promise((resolve) => setImmediate(resolve));
-    const start = performance.now();
-    while (performance.now() - start < 110) await turns(1);
+    clock.ms = 99;
+    await vi.advanceTimersByTimeAsync(25);
+    expect(settled).toBe(false); // not yet quiet long enough
+    clock.ms = 100;
     await vi.advanceTimersByTimeAsync(25);
     await turns();
     expect(settled).toBe(true);

@@ -13,7 +13,7 @@ const QUIET_AFTER_EXIT_MS = 100;
  */
 export class OutputStreams {
   private waiting = 0;
-  private lastDataAtMs = elapsedMs();
+  private lastDataAtMs: number;
   private readonly open = new Set<NodeJS.ReadableStream & { destroy(): void }>();
   /** drained()'s check, run again as each stream ends. */
   private onEnded: (() => void) | null = null;
@@ -22,7 +22,10 @@ export class OutputStreams {
     private readonly io: RunIo,
     private readonly stdout: NodeJS.ReadableStream & { destroy(): void },
     private readonly stderr: NodeJS.ReadableStream & { destroy(): void },
+    /** Monotonic ms: how long the output has been quiet. */
+    private readonly now: () => number = elapsedMs,
   ) {
+    this.lastDataAtMs = now();
     for (const stream of [stdout, stderr]) {
       this.open.add(stream);
       const ended = () => {
@@ -35,7 +38,7 @@ export class OutputStreams {
   }
 
   pass(which: 'stdout' | 'stderr', chunk: Buffer): void {
-    this.lastDataAtMs = elapsedMs();
+    this.lastDataAtMs = this.now();
     // A caller's `(s, c) => list.push(c)` returns a number, which a `void` type lets through: only a promise waits.
     const later: unknown = this.io.output(which, chunk);
     if (!(later instanceof Promise)) return;
@@ -44,7 +47,7 @@ export class OutputStreams {
     this.waiting++;
     void later.finally(() => {
       this.waiting--;
-      this.lastDataAtMs = elapsedMs();
+      this.lastDataAtMs = this.now();
       stream.resume();
     });
   }
@@ -59,7 +62,7 @@ export class OutputStreams {
       let timer: NodeJS.Timeout | undefined;
       const check = () => {
         clearTimeout(timer);
-        const quiet = this.waiting === 0 && elapsedMs() - this.lastDataAtMs >= QUIET_AFTER_EXIT_MS;
+        const quiet = this.waiting === 0 && this.now() - this.lastDataAtMs >= QUIET_AFTER_EXIT_MS;
         if (this.open.size > 0 && !quiet) return void (timer = setTimeout(check, QUIET_AFTER_EXIT_MS / 4));
         this.onEnded = null;
         this.stdout.destroy();
