@@ -1,6 +1,6 @@
-// `holdwatch run [options] -- <command...>` in its plain form, read without commander: commander's
-// load, program and parse are a fifth of what `run` does before its command starts, and a run's start
-// is what a short suite waits for. Anything else (help, an unknown or misspelt option, `--opt=value`,
+// `holdwatch run [options] -- <command...>` in its plain form, read without commander: loading it,
+// building its program and parsing are a large share of what `run` does before its command starts,
+// which every suite waits for. Anything else (help, an unknown or misspelt option, `--opt=value`,
 // a value that looks like an option, no `--`) is commander's to parse and to answer, so its messages
 // stay the only ones; run-args.test.ts holds the two parsers to one answer. RUN_OPTIONS is the one
 // list of `run`'s options: main.ts builds commander's from it.
