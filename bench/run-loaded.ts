@@ -5,7 +5,8 @@
 // round, and min/median/max of the rounds are printed. Targets (issue 36): loaded, run <= 1.15x plain;
 // quiet, run adds <= 250 ms + 1 ms per test. bats forks per test: its rows take the longest by far.
 // Loaded rows also time a bare Node parent (spawn the suite, wait, nothing else) in each pair: the
-// least any supervisor started as a Node process adds, so a ratio reads against what is avoidable.
+// least any supervisor started as a Node process adds, so a ratio reads against what is avoidable; the
+// table also gives run against that parent, round by round.
 //   node dist/bench/run-loaded.js   (BENCH_ROUNDS=n, BENCH_PAIRS=n, BENCH_ONLY=pytest,jest,...,
 //   BENCH_LOAD=quiet|loaded)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -200,6 +201,9 @@ async function measure(suite: Suite, load: Load, scratch: string): Promise<Row> 
 /** The bare Node parent against the plain run, worst round; null for quiet rows (not timed there). */
 const floorOf = (r: Row): number | null => (r.rounds.every((x) => x.floorMs !== undefined) ? Math.max(...r.rounds.map((x) => x.floorMs! / x.plainMs)) : null);
 
+/** Run against the bare Node parent of the same pairs, each round: what holdwatch adds past any Node supervisor; null for quiet rows. */
+const againstFloor = (r: Row): number[] | null => (r.rounds.every((x) => x.floorMs !== undefined) ? r.rounds.map((x) => x.runMs / x.floorMs!) : null);
+
 /** What a round is judged by: the ratio when loaded, the milliseconds added when quiet. */
 const score = (load: Load, r: Round) => (load === 'loaded' ? r.runMs / r.plainMs : r.runMs - r.plainMs);
 const formatScore = (load: Load, v: number) => (load === 'loaded' ? `${v.toFixed(2)}x` : `${v >= 0 ? '+' : ''}${formatMs(v)}`);
@@ -220,6 +224,7 @@ function report(rows: Row[]): void {
         { header: 'cpu plain / run ms', align: 'right' },
         { header: 'run vs plain min / median / max', align: 'right' },
         { header: 'bare Node parent vs plain, worst', align: 'right' },
+        { header: 'run vs bare Node parent min / median / max', align: 'right' },
       ],
       rows.map((r) => [
         r.suite,
@@ -232,6 +237,7 @@ function report(rows: Row[]): void {
           r.rounds.map((x) => score(r.load, x)),
         ),
         floorOf(r) === null ? '' : `${floorOf(r)!.toFixed(2)}x`,
+        againstFloor(r) === null ? '' : spread('loaded', againstFloor(r)!),
       ]),
     ),
   );
