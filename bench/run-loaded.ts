@@ -198,11 +198,17 @@ async function measure(suite: Suite, load: Load, scratch: string): Promise<Row> 
   }
 }
 
-/** The bare Node parent against the plain run, worst round; null for quiet rows (not timed there). */
-const floorOf = (r: Row): number | null => (r.rounds.every((x) => x.floorMs !== undefined) ? Math.max(...r.rounds.map((x) => x.floorMs! / x.plainMs)) : null);
+/** The rounds' bare Node parent times; null for quiet rows (not timed there). */
+const floorsOf = (r: Row): number[] | null => (r.rounds.every((x) => x.floorMs !== undefined) ? r.rounds.map((x) => x.floorMs!) : null);
+
+/** The bare Node parent against the plain run, worst round; null for quiet rows. */
+const floorOf = (r: Row): number | null => {
+  const floors = floorsOf(r);
+  return floors && Math.max(...floors.map((floor, i) => floor / r.rounds[i]!.plainMs));
+};
 
 /** Run against the bare Node parent of the same pairs, each round: what holdwatch adds past any Node supervisor; null for quiet rows. */
-const againstFloor = (r: Row): number[] | null => (r.rounds.every((x) => x.floorMs !== undefined) ? r.rounds.map((x) => x.runMs / x.floorMs!) : null);
+const againstFloor = (r: Row): number[] | null => floorsOf(r)?.map((floor, i) => r.rounds[i]!.runMs / floor) ?? null;
 
 /** What a round is judged by: the ratio when loaded, the milliseconds added when quiet. */
 const score = (load: Load, r: Round) => (load === 'loaded' ? r.runMs / r.plainMs : r.runMs - r.plainMs);
@@ -226,19 +232,23 @@ function report(rows: Row[]): void {
         { header: 'bare Node parent vs plain, worst', align: 'right' },
         { header: 'run vs bare Node parent min / median / max', align: 'right' },
       ],
-      rows.map((r) => [
-        r.suite,
-        r.load,
-        formatMs(median(r.rounds.map((x) => x.plainMs))),
-        formatMs(median(r.rounds.map((x) => x.runMs))),
-        `${formatMs(median(r.rounds.map((x) => x.plainCpuMs)))} / ${formatMs(median(r.rounds.map((x) => x.runCpuMs)))}`,
-        spread(
+      rows.map((r) => {
+        const floor = floorOf(r);
+        const vsFloor = againstFloor(r);
+        return [
+          r.suite,
           r.load,
-          r.rounds.map((x) => score(r.load, x)),
-        ),
-        floorOf(r) === null ? '' : `${floorOf(r)!.toFixed(2)}x`,
-        againstFloor(r) === null ? '' : spread('loaded', againstFloor(r)!),
-      ]),
+          formatMs(median(r.rounds.map((x) => x.plainMs))),
+          formatMs(median(r.rounds.map((x) => x.runMs))),
+          `${formatMs(median(r.rounds.map((x) => x.plainCpuMs)))} / ${formatMs(median(r.rounds.map((x) => x.runCpuMs)))}`,
+          spread(
+            r.load,
+            r.rounds.map((x) => score(r.load, x)),
+          ),
+          floor === null ? '' : `${floor.toFixed(2)}x`,
+          vsFloor === null ? '' : spread('loaded', vsFloor),
+        ];
+      }),
     ),
   );
   console.log('');
