@@ -45,6 +45,20 @@ describe('foldTransient', () => {
     expect(fold([...reused, item(9, '/w/end', 9)]).groups.map((g) => g.members.length)).toEqual([3]);
   });
 
+  it('counts files, not handles: a file seen at two fds of one process is one file', () => {
+    // A shell's `sleep > f` opens f at a free fd, then moves it to fd 1: a scan between sees both.
+    const at2 = (pid: number, path: string, s: number, handle: string): Item => {
+      const i = item(pid, path, s);
+      return { ...i, holder: { ...i.holder, handle } };
+    };
+    const files = ['/w/f1', '/w/f2', '/w/f3'].map((path, s) => at2(1, path, s, 'fd 1'));
+    const { groups } = fold([...files, at2(1, '/w/f2', 1, 'fd 3'), item(9, '/w/end', 9)]);
+    expect(groups.map((g) => [g.members.length, g.files])).toEqual([[4, 3]]);
+    // Two files at two fds each are two files: fewer than three, not folded.
+    const two = [at2(1, '/w/f1', 1, 'fd 1'), at2(1, '/w/f1', 1, 'fd 3'), at2(1, '/w/f2', 2, 'fd 1'), at2(1, '/w/f2', 2, 'fd 3')];
+    expect(fold([...two, item(9, '/w/end', 9)]).groups).toEqual([]);
+  });
+
   it('never folds a blocker, and folds fewer than three not at all', () => {
     const items = [item(1, '/w/f1', 1), item(1, '/w/f2', 2), item(1, '/w/f3', 3), item(1, '/w/end', 4)];
     expect(fold(items, true, (i) => i.holder.path === '/w/f2').groups).toEqual([]);

@@ -3,7 +3,7 @@
 // matters. The one rule both the report and the
 // app fold by: a file the run saw opened and closed again within one test (verdict in-run, gone before
 // the run's end), not a blocker of any failure, grouped by process (its children's with it) and folder;
-// three or more make a group.
+// three or more files make a group.
 import type { Holder } from './holders.js';
 import { holderKey } from './identity.js';
 import type { Attribution, AttributedHolder, RunRecord } from './runs.js';
@@ -16,6 +16,11 @@ export interface TransientGroup<T> {
   /** The folder the files are in (the path up to its last separator). */
   dir: string;
   members: T[];
+  /**
+   * The distinct files among the members: one file can be seen as two handles of one process (a
+   * shell opens `> f` at a free fd, then moves it to fd 1) or in a child's inherited copy.
+   */
+  files: number;
 }
 
 /**
@@ -64,13 +69,14 @@ export function foldTransient<T>(
     const dir = parentOf(holder.path);
     const key = `${holder.pid}@${holder.processStartedAtMs}\0${dir}`;
     let group = candidates.get(key);
-    if (!group) candidates.set(key, (group = { pid: holder.pid, processName: holder.processName, dir, members: [] }));
+    if (!group) candidates.set(key, (group = { pid: holder.pid, processName: holder.processName, dir, members: [], files: 0 }));
     group.members.push(item);
   }
   joinParents(candidates, view);
   const groups: TransientGroup<T>[] = [];
   for (const group of candidates.values()) {
-    if (group.members.length >= FOLD_AT_LEAST) groups.push(group);
+    group.files = new Set(group.members.map((item) => view(item).holder.path)).size;
+    if (group.files >= FOLD_AT_LEAST) groups.push(group);
     else kept.push(...group.members);
   }
   return { kept, groups };

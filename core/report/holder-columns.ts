@@ -40,7 +40,7 @@ export const HOLDER_COLUMNS: readonly HolderColumn[] = [
     holder: (h, record, f) => `${f.path(holderPath(record, h))}${h.kind === 'file' ? '' : ` (${h.kind})`}`,
     group: (g, record, f) =>
       f.files(
-        `${f.path((displayPath(record, g.dir) || '.') + '/')} ${g.members.length} short-lived files`,
+        `${f.path((displayPath(record, g.dir) || '.') + '/')} ${g.files} short-lived files`,
         g.members.map((h) => holderPath(record, h)),
       ),
   },

@@ -19,7 +19,7 @@ import {
   errorLabel,
 } from './model.js';
 import { html } from './text.js';
-import { foldRecordHolders } from '../../contract/transient.js';
+import { foldRecordHolders, type TransientGroup } from '../../contract/transient.js';
 import { heldSinceMs } from '../../contract/held-since.js';
 
 const WIDTH = 1100;
@@ -137,9 +137,9 @@ function testBar(record: RunRecord, scale: Scale, t: TestRecord, y: number): str
 }
 
 /** A lane of short-lived files of one process in one folder: their moments as ticks (contract/transient.ts). */
-function foldedLane(record: RunRecord, scale: Scale, members: readonly AttributedHolder[], dir: string, y: number): string {
+function foldedLane(record: RunRecord, scale: Scale, { members, dir, files }: TransientGroup<AttributedHolder>, y: number): string {
   const first = members[0]!;
-  const tip = `${first.processName} PID ${first.pid}: ${members.length} short-lived files in ${displayPath(record, dir) || '.'}, each closed again within its test`;
+  const tip = `${first.processName} PID ${first.pid}: ${files} short-lived files in ${displayPath(record, dir) || '.'}, each closed again within its test`;
   return [
     `<g class="lane"><title>${html(tip)}</title>`,
     `<text x="${GUTTER}" y="${y + 12}" text-anchor="end" class="gutter">${html(fit(`${first.processName} ${first.pid}`, GUTTER - 10) ?? '')}</text>`,
@@ -153,7 +153,7 @@ function foldedLane(record: RunRecord, scale: Scale, members: readonly Attribute
         ' rx="1"',
       ),
     ),
-    `<text x="${(PLOT_RIGHT + 4).toFixed(1)}" y="${y + 12}" class="beside" text-anchor="end">${html(`${members.length} short-lived files`)}</text>`,
+    `<text x="${(PLOT_RIGHT + 4).toFixed(1)}" y="${y + 12}" class="beside" text-anchor="end">${html(`${files} short-lived files`)}</text>`,
     '</g>',
   ].join('');
 }
@@ -216,7 +216,7 @@ export function renderTimelineSvg(record: RunRecord): string {
     body.push(`<text x="10" y="${y + 12}" class="row-title">Holders</text>`);
     y += LANE;
     for (const { h, group } of shownLanes) {
-      body.push(group ? foldedLane(record, scale, group.members, group.dir, y) : holderLane(record, scale, h, y));
+      body.push(group ? foldedLane(record, scale, group, y) : holderLane(record, scale, h, y));
       y += LANE;
     }
     if (lanes.length > shownLanes.length) {

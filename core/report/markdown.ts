@@ -126,7 +126,7 @@ function holdersSection(record: RunRecord, holders: readonly AttributedHolder[],
   const legend = used.map((v) => `**${v}**: ${VERDICT_MEANING[v]}`).join('; ');
   const dirs =
     record.watched.length === 1 ? `Paths are relative to ${mdCode(record.watched[0] ?? '')}.` : 'Paths are relative to the watched dir that holds them.';
-  const foldedFiles = groups.reduce((n, g) => n + g.members.length, 0);
+  const foldedFiles = groups.reduce((n, g) => n + g.files, 0);
   const foldNote =
     groups.length === 0
       ? []

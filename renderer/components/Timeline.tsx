@@ -61,9 +61,9 @@ export function Timeline() {
     ...kept.map((h): Lane => ({ key: holderKey(h), label: `${h.processName}[${h.pid}] ${h.path.split(/[\\/]/).pop()}`, holders: [h], title: h.path })),
     ...groups.map((g): Lane => ({
       key: holderKey(g.members[0]!),
-      label: `${g.processName}[${g.pid}] ${g.members.length} short-lived`,
+      label: `${g.processName}[${g.pid}] ${g.files} short-lived`,
       holders: g.members,
-      title: `${g.members.length} files in ${g.dir}, each closed again within its test`,
+      title: `${g.files} files in ${g.dir}, each closed again within its test`,
     })),
   ]
     // The run's own lanes first: in a shared temp dir, other programs' holders must not push them out of the drawing.

@@ -36,7 +36,7 @@ export function foldShortLived(
   );
   const folded = groups.map((group) => {
     const first = group.members.reduce((a, b) => (b.sinceMs < a.sinceMs ? b : a));
-    return { ...first, key: `fold:${first.key}`, folded: { count: group.members.length, dir: group.dir, firstKey: first.key } };
+    return { ...first, key: `fold:${first.key}`, folded: { count: group.files, dir: group.dir, firstKey: first.key } };
   });
   return [...kept, ...folded];
 }
