@@ -229,9 +229,11 @@ async function timePolls(watched: string, tables: SystemTables, rounds: number, 
 /** One row of the summary table per measured case, and its PASS/MISS lines. */
 const summary: string[][] = [];
 const claims: string[] = [];
-// Targets (issue 17): a poll <= 1.5x the bare call at every table size; the host's main thread (the
-// app's, with the scan on its worker thread) never blocked more than 16 ms, nor more than the bare call
-// alone on a worker thread blocks it.
+// Targets (issues 17 and 36): a poll <= 1.5x the bare call at ~2,000 and at 100,000+ handles; the host's
+// main thread (the app's, with the scan on its worker thread) never blocked more than 16 ms, nor more
+// than the bare call alone on a worker thread blocks it, at every size. The table as found (a few dozen
+// File handles under Wine) has no poll target: its bare call takes ~0.15 ms, and the poll's fixed work
+// (the table's parse, the diff, the result) is then most of the ratio; it is printed for scale.
 const POLL_TARGET = 1.5;
 const BLOCKED_TARGET_MS = 16;
 const SUMMARY_COLUMNS: Column[] = [
@@ -257,7 +259,7 @@ const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, M
 const spread = (sorted: number[]) =>
   `median ${at(sorted, 0.5).toFixed(1)} ms, p90 ${at(sorted, 0.9).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`;
 
-async function measure(label: string, watched: string, tables: SystemTables, rounds = ROUNDS): Promise<void> {
+async function measure(label: string, watched: string, tables: SystemTables, { rounds = ROUNDS, pollJudged = true } = {}): Promise<void> {
   tables.fileHandles(); // the File type is resolved and the buffer sized outside the timing
   const churn: number[] = [];
   for (let i = 0, before = tables.snapshot(); i < CHURN_READS; i++) {
@@ -310,8 +312,9 @@ async function measure(label: string, watched: string, tables: SystemTables, rou
     // The poll is judged by what it adds: a block the bare call alone on a thread also causes (Wine's one
     // server answering this thread's waits only after the table) is the OS's, not holdwatch's.
     const blockedPass = blockedMax <= Math.max(BLOCKED_TARGET_MS, floorMax);
+    const pollVerdict = !pollJudged ? 'INFO' : ratio <= POLL_TARGET ? 'PASS' : 'MISS';
     claims.push(
-      `${ratio <= POLL_TARGET ? 'PASS' : 'MISS'}  Windows poll <= ${POLL_TARGET}x the bare NtQuerySystemInformation(64), ${label} (${first.handleCount} File handles), ${about}: ${ratio.toFixed(2)}x`,
+      `${pollVerdict}  Windows poll <= ${POLL_TARGET}x the bare NtQuerySystemInformation(64), ${label} (${first.handleCount} File handles), ${about}: ${ratio.toFixed(2)}x${pollJudged ? '' : ' (no target at this size)'}`,
       `${blockedPass ? 'PASS' : 'MISS'}  the host's thread never blocked > ${BLOCKED_TARGET_MS} ms, nor longer than by the bare call alone (scan on its worker thread), ${label}, ${about}: max ${blockedMax.toFixed(1)} ms (bare call alone on a thread ${floorMax.toFixed(1)} ms, no call ${idleMax.toFixed(1)} ms)`,
     );
     summary.push([
@@ -323,7 +326,7 @@ async function measure(label: string, watched: string, tables: SystemTables, rou
       poll.bare.median.toFixed(3),
       `${poll.poll.min.toFixed(3)} / ${poll.poll.median.toFixed(3)} / ${poll.poll.max.toFixed(1)}`,
       poll.poll.p90.toFixed(3),
-      `${ratio.toFixed(2)}x`,
+      `${ratio.toFixed(2)}x${pollJudged ? '' : ' (no target)'}`,
       poll.recheckedPerPoll.toFixed(1),
       at(poll.blocked, 0.9).toFixed(1),
       blockedMax.toFixed(1),
@@ -400,11 +403,11 @@ async function main(): Promise<void> {
     // A child holds one file under the dir, so the poll has a holder to report every round (this process
     // is holdwatch's own, never a holder).
     load = await startLoad(scratch, watched, 1, 1, 'held');
-    await measure('table as found', watched, tables);
+    await measure('table as found', watched, tables, { pollJudged: false });
     load.push(...(await startLoad(scratch, watched)));
     await measure(`with ${LOAD_PROCESSES} node.exe x ${LOAD_FILES} files`, watched, tables);
     load.push(await startBigHolder(scratch, BIG_HANDLES));
-    await measure(`and one node.exe holding ${BIG_HANDLES} handles`, watched, tables, BIG_ROUNDS);
+    await measure(`and one node.exe holding ${BIG_HANDLES} handles`, watched, tables, { rounds: BIG_ROUNDS });
     // WINEPREFIX: scripts/wine-node.sh sets it, and Wine passes the environment on to node.exe.
     const where = process.env.WINEPREFIX ? 'under Wine' : 'on Windows';
     console.log(`### holdwatch poll vs the bare handle-table call (${where}, node ${process.version})\n`);
