@@ -25,6 +25,7 @@ const ProcessSchema = z.object({
   atMs,
   argv: z.array(text).max(4096),
   cwd: text.nullable(),
+  thread: z.number().int().positive().optional(),
 });
 
 const OpenSchema = z.object({
@@ -59,7 +60,7 @@ const TestSchema = z.object({
   unlinked: ids.optional(),
 });
 
-const ExitSchema = z.object({ v: z.literal(1), kind: z.literal('exit'), pid, atMs, open: ids });
+const ExitSchema = z.object({ v: z.literal(1), kind: z.literal('exit'), pid, atMs, open: ids, thread: z.number().int().positive().optional() });
 const DeleteSchema = z.object({
   v: z.literal(1),
   kind: z.literal('delete'),
@@ -116,6 +117,7 @@ const RecordSchema = z.discriminatedUnion('kind', [ProcessSchema, OpenSchema, Cl
 const frame = ['/src/test_x.py', 7, null, 'test_x', true];
 const BASES: Record<string, Record<string, unknown>> = {
   process: { v: 1, kind: 'process', runtime: 'python', pid: 10, ppid: 1, atMs: 1.5, argv: ['python3', '-m', 'pytest'], cwd: '/src' },
+  'thread-process': { v: 1, kind: 'process', runtime: 'node', pid: 10, ppid: 1, atMs: 1.5, argv: ['node'], cwd: '/src', thread: 2 },
   open: { v: 1, kind: 'open', pid: 10, atMs: 2, api: 'open', path: '/w/a', fd: 3, id: 4, test: 't1', frames: [frame] },
   connect: { v: 1, kind: 'connect', pid: 10, atMs: 2, api: 'connect', path: '/w/s.sock', fd: null, frames: [] },
   close: { v: 1, kind: 'close', pid: 10, atMs: 3, id: 4, fd: 3 },
@@ -150,6 +152,7 @@ const BASES: Record<string, Record<string, unknown>> = {
     frames: [],
   },
   exit: { v: 1, kind: 'exit', pid: 10, atMs: 6, open: [4, 5] },
+  'thread-exit': { v: 1, kind: 'exit', pid: 10, atMs: 6, open: [2 ** 32 + 1], thread: 1 },
   delete: { v: 1, kind: 'delete', pid: 10, atMs: 7, api: 'rmSync', path: '/w', held: [4], cwd: false, test: 't1', frames: [frame] },
   'gc-close': {
     v: 1,

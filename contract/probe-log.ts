@@ -1,14 +1,16 @@
 // The probes' log lines, as the receiving side reads them. A probe runs inside the test process,
 // which may write anything anywhere: every line is validated, bad ones are counted, none trusted.
 // Wire format (version 1, shared by probes/python and probes/node), one JSON object per line:
-//   process  {v, kind, runtime, pid, ppid, atMs, argv, cwd}
+//   process  {v, kind, runtime, pid, ppid, atMs, argv, cwd, thread?}  (node: `thread`, a worker thread's
+//            start: each thread writes a log of its own, its ids from thread * THREAD_ID_SPAN)
 //   open     {v, kind:'open'|'connect', pid, atMs, api, path, fd|null, id?, mode?, flags?, test?, frames}
 //   close    {v, kind:'close', pid, atMs, id, fd|null}                  (node only: fds closed)
 //   spawn    {v, kind:'spawn', pid, atMs, api, executable, argv, cwd, childPid|null, test?, frames}
 //   test     {v, kind:'test', pid, atMs, event:'start'|'end', name, open?, unlinked?}  (node:test, in the
 //            test's process; an end's `open` lists the ids of that test's opens still open when it ended,
 //            `unlinked` those of them whose file had no name left then)
-//   exit     {v, kind:'exit', pid, atMs, open}                         (node: the ids still open at exit)
+//   exit     {v, kind:'exit', pid, atMs, open, thread?}                (node: the ids still open at exit;
+//            a worker thread's exit, `thread`, speaks for that thread's opens only)
 //   delete   {v, kind:'delete', pid, atMs, api, path, held, cwd, test?, frames}  (node: a call deleting
 //            `path` while this process had `held` (open ids) at or under it open, or its cwd there)
 //   gc-close {v, kind:'gc-close', pid, atMs, resource:'file'|'sqlite', api, path, fd|null, openedAtMs, test?,
@@ -26,6 +28,15 @@ import type { StackFrame } from './stacks.js';
 export type GcResource = (typeof GC_RESOURCES)[number];
 export type ProbeRuntime = 'python' | 'node' | 'strace';
 
+/**
+ * The span of one thread's record ids: a Node process's worker threads each load the preload and
+ * write their own log under the process's pid, thread n's ids from n * THREAD_ID_SPAN on.
+ */
+export const THREAD_ID_SPAN = 2 ** 32;
+
+/** The thread (0: the main one) whose log an id belongs to. */
+export const threadOfId = (id: number): number => Math.floor(id / THREAD_ID_SPAN);
+
 export interface ProcessRecord {
   v: 1;
   kind: 'process';
@@ -36,6 +47,8 @@ export interface ProcessRecord {
   atMs: number;
   argv: string[];
   cwd: string | null;
+  /** A worker thread's start, not another process's: the process is the record without it. */
+  thread?: number;
 }
 
 export interface OpenRecord {
@@ -111,6 +124,8 @@ export interface ExitRecord {
   pid: number;
   atMs: number;
   open: number[];
+  /** A worker thread's exit: the end of that thread's opens' scope, not of the process. */
+  thread?: number;
 }
 
 export interface DeleteRecord {
@@ -188,7 +203,8 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
   switch (o.kind) {
     case 'process': {
       const runtime = o.runtime === 'python' || o.runtime === 'node' ? o.runtime : reject();
-      return { v: 1, kind: 'process', runtime, pid, ppid: int(o.ppid, 0), atMs, argv: texts(o.argv), cwd: textOrNull(o.cwd) };
+      const thread = optional('thread', o.thread, (x) => int(x, 1));
+      return { v: 1, kind: 'process', runtime, pid, ppid: int(o.ppid, 0), atMs, argv: texts(o.argv), cwd: textOrNull(o.cwd), ...thread };
     }
     case 'open':
     case 'connect':
@@ -224,7 +240,7 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
       };
     }
     case 'exit':
-      return { v: 1, kind: 'exit', pid, atMs, open: idsOf(o.open) };
+      return { v: 1, kind: 'exit', pid, atMs, open: idsOf(o.open), ...optional('thread', o.thread, (x) => int(x, 1)) };
     case 'delete':
       return {
         v: 1,

@@ -4,7 +4,7 @@
 // Pure: the probe index and the watched dirs in, the closes out.
 import type { OpenStack } from '../../contract/stacks.js';
 import type { GcCloseRecord, ProbeRuntime, ProcessRecord } from '../../contract/probe-log.js';
-import type { ProbeIndex } from './match.js';
+import { isProcessStart, type ProbeIndex } from './match.js';
 
 export interface GcClose {
   /** The probed process that opened it (the life the record belongs to). */
@@ -21,7 +21,7 @@ export function findGcCloses(index: ProbeIndex, watchedDirOf: (path: string) => 
   for (const records of index.byPid.values()) {
     let process: ProcessRecord | undefined;
     for (const record of records) {
-      if (record.kind === 'process') process = record;
+      if (isProcessStart(record)) process = record;
       if (record.kind !== 'gc-close' || !process) continue;
       const watchedDir = watchedDirOf(record.path);
       if (watchedDir === null) continue;

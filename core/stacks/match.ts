@@ -15,6 +15,7 @@ import type {
   SpawnRecord,
   TestBoundaryRecord,
 } from '../../contract/probe-log.js';
+import { threadOfId } from '../../contract/probe-log.js';
 
 export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
 
@@ -72,8 +73,8 @@ interface ProcessLife {
   deletes: DeleteRecord[];
   /** The test ends the probe wrote in this process, to its very end (they may come after the holder was first seen). */
   testEnds: TestBoundaryRecord[];
-  /** The process's exit, where the probe wrote it: the end of every scope that reported none. */
-  exit: ExitRecord | undefined;
+  /** The process's exit, and its worker threads', where the probe wrote them: the end of every scope that reported none. */
+  exits: ExitRecord[];
 }
 
 /** Records grouped by pid, for many lookups over one run's logs. Build once with indexProbeRecords. */
@@ -109,17 +110,17 @@ function asIndex(records: ProbeIndex | Iterable<ProbeRecord>): ProbeIndex {
 function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: number, slackMs: number): ProcessLife | null {
   const all = (index.byPid.get(pid) ?? []).filter((r) => r.atMs >= startedAtMs - slackMs);
   const records = all.filter((r) => r.atMs <= untilMs + slackMs);
-  const process = records.find((r): r is ProcessRecord => r.kind === 'process');
+  const process = records.find(isProcessStart);
   if (!process) return null;
   const opens = records.filter((r): r is OpenRecord => r.kind === 'open' || r.kind === 'connect');
   const closedIds = new Map<number, number>();
   for (const r of records) if (r.kind === 'close') closedIds.set(r.id, r.atMs);
   // Up to the next process with this pid (a reuse): its tests are not this one's.
-  const reusedAt = all.find((r) => r.kind === 'process' && r !== process && r.atMs > process.atMs)?.atMs ?? Infinity;
+  const reusedAt = all.find((r) => isProcessStart(r) && r !== process && r.atMs > process.atMs)?.atMs ?? Infinity;
   const testEnds = all.filter((r): r is TestBoundaryRecord => r.kind === 'test' && r.event === 'end' && r.atMs < reusedAt);
   const deletes = all.filter((r): r is DeleteRecord => r.kind === 'delete' && r.atMs < reusedAt);
-  const exit = all.find((r): r is ExitRecord => r.kind === 'exit' && r.atMs < reusedAt);
-  return { process, opens, closedIds, testEnds, deletes, exit };
+  const exits = all.filter((r): r is ExitRecord => r.kind === 'exit' && r.atMs < reusedAt);
+  return { process, opens, closedIds, testEnds, deletes, exits };
 }
 
 /**
@@ -130,7 +131,7 @@ function lifeOf(index: ProbeIndex, pid: number, startedAtMs: number, untilMs: nu
 function atTestEnd(life: ProcessLife, record: OpenRecord): Pick<OpenStack, 'heldPastTest' | 'unlinkedWhileOpen'> {
   if (record.id === undefined) return {};
   if (record.test === undefined && record.among === undefined) {
-    const { heldPastTest, unlinkedWhileOpen } = atScopeEnd(life.testEnds, life.exit, record);
+    const { heldPastTest, unlinkedWhileOpen } = atScopeEnd(life.testEnds, life.exits, record);
     return { ...(heldPastTest === undefined ? {} : { heldPastTest }), ...(unlinkedWhileOpen ? { unlinkedWhileOpen } : {}) };
   }
   // The test's end after the call; an async open (a stream's) may get its fd only after that end:
@@ -164,7 +165,7 @@ export function lastEndAmong(testEnds: readonly TestBoundaryRecord[], record: Op
  */
 export function atScopeEnd(
   ends: readonly TestBoundaryRecord[],
-  exit: ExitRecord | undefined,
+  exits: readonly ExitRecord[],
   record: OpenRecord,
 ): Pick<OpenStack, 'heldPastTest' | 'unlinkedWhileOpen'> & { endedAtMs?: number } {
   const id = record.id;
@@ -175,7 +176,19 @@ export function atScopeEnd(
     const unlinked = (end.unlinked ?? []).includes(id);
     return { heldPastTest: (end.open ?? []).includes(id), endedAtMs: end.atMs, ...(unlinked ? { unlinkedWhileOpen: true } : {}) };
   }
+  const exit = exitOf(exits, id);
   return exit ? { heldPastTest: exit.open.includes(id), endedAtMs: exit.atMs } : {};
+}
+
+/** The exit that speaks for the open `id`: its own thread's (a worker thread's exit is not the process's). */
+export function exitOf(exits: readonly ExitRecord[], id: number): ExitRecord | undefined {
+  const thread = threadOfId(id);
+  return exits.find((e) => (e.thread ?? 0) === thread);
+}
+
+/** A process's start, not a worker thread's (which writes a process record of its own under the same pid). */
+export function isProcessStart(record: ProbeRecord): record is ProcessRecord {
+  return record.kind === 'process' && record.thread === undefined;
 }
 
 /**
@@ -338,7 +351,7 @@ export function matchSpawnStack(process: ProcessRef, records: ProbeIndex | Itera
   const slack = options.clockSlackMs ?? DEFAULT_SLACK_MS;
   const latency = options.maxSpawnLatencyMs ?? DEFAULT_SPAWN_LATENCY_MS;
   const runtimeOf = (pid: number): ProbeRuntime => {
-    const p = (index.byPid.get(pid) ?? []).find((r): r is ProcessRecord => r.kind === 'process');
+    const p = (index.byPid.get(pid) ?? []).find(isProcessStart);
     return p?.runtime ?? 'python';
   };
   const inWindow = (r: SpawnRecord, startedAtMs: number) => r.atMs <= startedAtMs + slack && r.atMs >= startedAtMs - latency;

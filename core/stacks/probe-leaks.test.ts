@@ -48,6 +48,36 @@ describe('findProbeLeaks', () => {
     expect(leaks[0]!.stack).toMatchObject({ test: 'suite > leaks', heldPastTest: true, frames: [{ line: 1 }] });
   });
 
+  it("reads a worker thread's log beside its process's: its start is not a new process, its exit ends only its own opens", () => {
+    const thread = 2 ** 32; // thread 1's ids (THREAD_ID_SPAN)
+    const records = log(
+      proc(10, T0),
+      open(10, T0 + 1, 1, '/w/main.txt', 'main > leaks'),
+      { ...proc(10, T0 + 2), argv: ['/usr/bin/node'], thread: 1 },
+      open(10, T0 + 3, thread + 1, '/w/thread.txt', 'thread > leaks'),
+      { ...exit(10, T0 + 4, [thread + 1]), thread: 1 },
+      end(10, T0 + 5, 'main > leaks', [1]),
+      { ...open(10, T0 + 6, 2, '/w/file-scope.txt'), scope: { kind: 'file', name: 'a.test.mjs' } },
+      exit(10, T0 + 9, [2]),
+    );
+    const leaks = findProbeLeaks(indexProbeRecords(records), query());
+    expect(leaks.map((l) => [l.open.path, l.testEndedAtMs - T0, l.heldUntilMs - T0])).toEqual([
+      ['/w/main.txt', 5, 5],
+      ['/w/file-scope.txt', 9, 9], // open at the process's exit, not at its thread's
+    ]);
+  });
+
+  it('reports an open a delete met, though no tracker named its test (a plain script, a runner not followed)', () => {
+    const records = log(
+      proc(10, T0),
+      open(10, T0 + 1, 1, '/w/db.sqlite'),
+      { kind: 'delete', pid: 10, atMs: T0 + 5, api: 'fs.rmSync', path: '/w', held: [1], cwd: false, frames: [['/src/a.test.mjs', 9, 3, null, true]] },
+      exit(10, T0 + 9, [1]),
+    );
+    const leaks = findProbeLeaks(indexProbeRecords(records), query());
+    expect(leaks.map((l) => [l.open.path, l.stack.test, l.stack.deletedBy?.api, l.heldUntilMs - T0])).toEqual([['/w/db.sqlite', undefined, 'fs.rmSync', 9]]);
+  });
+
   it("counts a stream whose fd came only after its test ended (the call was the test's), up to its close", () => {
     const records = log(
       proc(10, T0),

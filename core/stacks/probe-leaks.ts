@@ -5,7 +5,7 @@
 // Pure: the probe index and the watched dirs in, the leaks out.
 import type { OpenStack } from '../../contract/stacks.js';
 import type { DeleteRecord, ExitRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
-import { atScopeEnd, deletedWhileOpen, lastEndAmong, stackOf, type ProbeIndex } from './match.js';
+import { atScopeEnd, deletedWhileOpen, exitOf, isProcessStart, lastEndAmong, stackOf, type ProbeIndex } from './match.js';
 
 export interface ProbeLeak {
   process: ProcessRecord;
@@ -43,11 +43,11 @@ interface Life {
   records: ProbeRecord[];
 }
 
-/** One pid's records (in time order) cut at each process record: a pid reused is another life. */
+/** One pid's records (in time order) cut at each process's start: a pid reused is another life. */
 function livesOf(records: readonly ProbeRecord[]): Life[] {
   const lives: Life[] = [];
   for (const record of records) {
-    if (record.kind === 'process') lives.push({ process: record, records: [] });
+    if (isProcessStart(record)) lives.push({ process: record, records: [] });
     else lives.at(-1)?.records.push(record);
   }
   return lives;
@@ -58,13 +58,15 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
   // open of the life is looked up, not only those sorted before the end.
   const opens = new Map<number, OpenRecord>();
   const scopeOpens: OpenRecord[] = [];
+  // Every open by its id, whatever made it: a delete that met it open names it, test or no test.
+  const byId = new Map<number, OpenRecord>();
   for (const r of records) {
     if (r.kind !== 'open' || r.id === undefined) continue;
+    byId.set(r.id, r);
     if (r.test !== undefined || r.among !== undefined) opens.set(r.id, r);
     else if (r.scope) scopeOpens.push(r);
   }
-  const exit = records.find((r): r is ExitRecord => r.kind === 'exit');
-  const openAtExit = new Set(exit?.open ?? []);
+  const exits = records.filter((r): r is ExitRecord => r.kind === 'exit');
   const deletes = records.filter((r): r is DeleteRecord => r.kind === 'delete');
   const closedAt = new Map<number, number>();
   for (const r of records) if (r.kind === 'close') closedAt.set(r.id, r.atMs);
@@ -82,7 +84,8 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
       ...deletedWhileOpen(deletes, open),
     };
     if (watchedDir === null || query.seen(stack)) return;
-    const lastSeenOpenAtMs = exit && openAtExit.has(id) ? exit.atMs : (closedAt.get(id) ?? Math.max(endedAtMs, open.atMs));
+    const exit = exitOf(exits, id);
+    const lastSeenOpenAtMs = exit?.open.includes(id) ? exit.atMs : (closedAt.get(id) ?? Math.max(endedAtMs, open.atMs));
     leaks.push({ process, open, stack, testEndedAtMs: endedAtMs, heldUntilMs: lastSeenOpenAtMs, watchedDir });
   };
   const ends = records.filter((r): r is TestBoundaryRecord => r.kind === 'test' && r.event === 'end');
@@ -104,12 +107,11 @@ function leaksOf({ process, records }: Life, query: ProbeLeakQuery): ProbeLeak[]
   }
   // Opens of a wider scope (beforeAll, a module's import) still open when that scope ended.
   for (const open of scopeOpens) {
-    const { heldPastTest, unlinkedWhileOpen, endedAtMs } = atScopeEnd(ends, exit, open);
+    const { heldPastTest, unlinkedWhileOpen, endedAtMs } = atScopeEnd(ends, exits, open);
     if (heldPastTest && endedAtMs !== undefined) report(open, endedAtMs, unlinkedWhileOpen === true);
   }
   // Whatever the process deleted while it held it, closed by its scope's end or not: on Windows the
   // delete itself fails.
-  const byId = new Map([...opens.values(), ...scopeOpens].map((o) => [o.id!, o]));
   for (const call of deletes) {
     for (const id of call.held) {
       const open = byId.get(id);

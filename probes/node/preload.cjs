@@ -24,7 +24,7 @@
 // Nothing here may throw into the test: a failure disables the probe and says so once on stderr.
 const path = require('node:path');
 const { syncBuiltinESMExports } = require('node:module');
-const { WIRE_VERSION, original, state, safeCwd } = require('./probe-state.cjs');
+const { WIRE_VERSION, THREAD_ID_SPAN, original, state, safeCwd } = require('./probe-state.cjs');
 const { disable, internalError, writeLines } = require('./probe-log.cjs');
 const { onTestStarted, onTestEnded, onScopeEnded, onExit, openTimeline } = require('./test-boundaries.cjs');
 const { wrapFs } = require('./wrap-fs.cjs');
@@ -39,9 +39,22 @@ function start() {
   const dir = process.env.HOLDWATCH_PROBE_LOG;
   if (!dir || process.env.HOLDWATCH_PROBE_DISABLED) return;
   if (!openLog(dir)) return;
+  state.thread = workerThreadId();
+  state.nextId = state.thread * THREAD_ID_SPAN + 1;
   const argv = [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+  const thread = state.thread === 0 ? {} : { thread: state.thread };
   writeLines(
-    JSON.stringify({ v: WIRE_VERSION, kind: 'process', runtime: 'node', pid: process.pid, ppid: process.ppid, atMs: Date.now(), argv, cwd: safeCwd() }) + '\n',
+    JSON.stringify({
+      v: WIRE_VERSION,
+      kind: 'process',
+      runtime: 'node',
+      pid: process.pid,
+      ppid: process.ppid,
+      atMs: Date.now(),
+      argv,
+      cwd: safeCwd(),
+      ...thread,
+    }) + '\n',
   );
   if (state.disabled) return;
   wrapFs();
@@ -53,8 +66,10 @@ function start() {
   // told which test made it, and each test's end which of its opens are still open then (the leak,
   // seen from inside, however short the test).
   state.watched = watchedPrefixes(process.env);
-  if (state.watched.length > 0) state.inventory = new SelfInventory(state.watched, original);
   state.listedAtMs = Date.now();
+  // A worker thread's probe knows only that thread's opens: a listing of the process's descriptors
+  // would credit its test with another thread's files.
+  if (state.watched.length > 0 && state.thread === 0) state.inventory = new SelfInventory(state.watched, original);
   const tracker = trackRunnerTests(process.env, process.argv[1], onTestStarted, onTestEnded, onScopeEnded);
   if (tracker !== null) {
     state.currentTest = tracker.currentTest;
@@ -64,6 +79,17 @@ function start() {
     if (tracker.timeline) state.timelineFd = openTimeline(process.env.HOLDWATCH_EVENTS);
   }
   process.on('exit', onExit);
+}
+
+/**
+ * The worker thread this is, 0 for the main thread. Node loads worker_threads before a worker's
+ * preloads run; in the main thread it is not loaded unless something asked, and asking would load it
+ * (~1.5 ms) into every test process.
+ */
+function workerThreadId() {
+  if (!process.moduleLoadList?.includes('NativeModule worker_threads')) return 0;
+  const { isMainThread, threadId } = require('node:worker_threads');
+  return isMainThread ? 0 : threadId;
 }
 
 /**

@@ -125,7 +125,7 @@ function toLine(record) {
     case 'test':
       return testLine(record, pid);
     case 'exit':
-      return { v: WIRE_VERSION, kind: 'exit', pid, atMs: record.atMs, open: record.open };
+      return { v: WIRE_VERSION, kind: 'exit', pid, atMs: record.atMs, open: record.open, ...(record.thread ? { thread: record.thread } : {}) };
     case 'gc-close':
       return gcCloseLine(record, pid);
     case 'delete':

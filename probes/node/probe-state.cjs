@@ -41,6 +41,9 @@ function noTest() {
 
 function noop() {}
 
+/** The ids of one thread's records (contract/probe-log.ts THREAD_ID_SPAN). */
+const THREAD_ID_SPAN = 2 ** 32;
+
 const state = {
   logFd: -1,
   timelineFd: -1,
@@ -48,6 +51,12 @@ const state = {
   flushTimer: null,
   flushDueMs: 0,
   nextId: 1,
+  /**
+   * This worker thread's id, 0 in the main thread. Each thread writes a log of its own under the
+   * process's pid, its record ids counting from threadId * THREAD_ID_SPAN (contract/probe-log.ts), so
+   * one process's threads never share an id.
+   */
+  thread: 0,
   spawnDepth: 0,
   opensSinceFlush: 0,
   currentTest: noTest,
@@ -93,6 +102,7 @@ function safeCwd() {
 
 module.exports = {
   WIRE_VERSION,
+  THREAD_ID_SPAN,
   NativeError,
   STACK_LIMIT,
   HOT_STACK_LIMIT,

@@ -76,7 +76,8 @@ function onExit() {
   state.trackerAtExit(); // a file-level test ends here: its end lists what is still open
   listOwnHolds(state.currentTest());
   checkWatchedHandles(state.currentTest());
-  state.queue.push({ kind: 'exit', atMs: Date.now(), open: openRecords(undefined).map((r) => r.id) });
+  // A worker thread's exit ends its own opens' scope, not the process.
+  state.queue.push({ kind: 'exit', atMs: Date.now(), open: openRecords(undefined).map((r) => r.id), thread: state.thread });
   flush();
 }
 

@@ -90,6 +90,20 @@ function makeScratchRecords(logDir: string): { records: ProbeRecord[] } {
   return { records };
 }
 
+/** a.test.js and b.test.js (the suite, b's files prefixed `b-`) each with its own tests, in order, and its own three leaks. */
+function expectEachFileOwnTests(source: string, timeline: Tracked['timeline'], leaks: Tracked['leaks']): void {
+  for (const file of ['a.test.js', 'b.test.js']) {
+    const own = timeline.filter(([, name]) => name.startsWith(`${file} > `));
+    expect(own.map(([type, name, outcome]) => [type, name.slice(file.length + 3), outcome])).toEqual(timelineOf([ASYNC, CLOSED, HOOK, FAILING]));
+  }
+  const expected = (file: string, prefix: string) => [
+    [`${prefix}async.txt`, `${file} > ${ASYNC}`, lineOf(source, 'the async leak')],
+    [`${prefix}hook.txt`, `${file} > ${HOOK}`, lineOf(source, 'the hook leak')],
+    [`${prefix}failed.txt`, `${file} > ${FAILING}`, lineOf(source, 'the failing leak')],
+  ];
+  expect(leaks.sort()).toEqual([...expected('a.test.js', ''), ...expected('b.test.js', 'b-')].sort());
+}
+
 describe('runner trackers in the Node preload', () => {
   it('mocha (12, ESM): each test from its beforeEach to its afterEach, the timeline written, each leak with its test and line', () => {
     const dir = join(scratch.root, 'mocha-suite');
@@ -118,16 +132,7 @@ describe('runner trackers in the Node preload', () => {
     const { records, timeline, leaks } = runTracked('jest', join(BIN, 'jest'), ['--rootDir', dir, '--maxWorkers=2', '--no-cache'], dir);
     const workers = new Set(records.filter((r) => r.kind === 'test').map((r) => r.pid));
     expect(workers.size).toBe(2);
-    for (const file of ['a.test.js', 'b.test.js']) {
-      const own = timeline.filter(([, name]) => name.startsWith(`${file} > `));
-      expect(own.map(([type, name, outcome]) => [type, name.slice(file.length + 3), outcome])).toEqual(timelineOf([ASYNC, CLOSED, HOOK, FAILING]));
-    }
-    const expected = (file: string, prefix: string) => [
-      [`${prefix}async.txt`, `${file} > ${ASYNC}`, lineOf(source, 'the async leak')],
-      [`${prefix}hook.txt`, `${file} > ${HOOK}`, lineOf(source, 'the hook leak')],
-      [`${prefix}failed.txt`, `${file} > ${FAILING}`, lineOf(source, 'the failing leak')],
-    ];
-    expect(leaks.sort()).toEqual([...expected('a.test.js', ''), ...expected('b.test.js', 'b-')].sort());
+    expectEachFileOwnTests(source, timeline, leaks);
   });
 
   it('vitest (4, forks): the preload follows the test running in each worker, lines are the source lines behind the transform by vite', () => {
@@ -144,5 +149,19 @@ describe('runner trackers in the Node preload', () => {
       ['hook.txt', file + HOOK, lineOf(source, 'the hook leak')],
       ['failed.txt', file + FAILING, lineOf(source, 'the failing leak')],
     ]);
+  });
+
+  it("vitest (4, threads): two files in two worker threads of one process, each thread's tests and leaks its own", () => {
+    const dir = join(scratch.root, 'vitest-threads-suite');
+    mkdirSync(dir);
+    const source = suite('LEAK_DIR', 'test');
+    writeFileSync(join(dir, 'package.json'), '{ "name": "vitest-threads-suite", "private": true, "type": "commonjs" }\n');
+    writeFileSync(join(dir, 'a.test.js'), source);
+    writeFileSync(join(dir, 'b.test.js'), source.replaceAll("'/", "'/b-"));
+    const args = ['run', '--globals', '--root', dir, '--pool', 'threads', '--maxWorkers', '2'];
+    const { records, timeline, leaks } = runTracked('vitest-threads', join(BIN, 'vitest'), args, dir);
+    // The tests ran in the threads of one process: one pid, two logs.
+    expect(new Set(records.filter((r) => r.kind === 'test').map((r) => r.pid)).size).toBe(1);
+    expectEachFileOwnTests(source, timeline, leaks);
   });
 });

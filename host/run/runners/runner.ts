@@ -24,9 +24,11 @@ export interface RunnerContext {
  * How a Node process is told to be one running a runner's tests, by the Node preload: its main script's
  * path (`/` separated) matches `main`; or its runner set `variable` for it (node --test's file processes).
  * Such a process's descendants inherit the variable yet run none of its tests: the first process marks
- * itself, and a process started with `runnerFlag` (a runner again) clears the mark.
+ * itself, and a process started with `runnerFlag` (a runner again) clears the mark. `threadsOf`: the
+ * runner's own process, whose main script matches it, runs tests in worker threads (vitest's threads
+ * pool), which have no main script of their own to tell them by: the preload there follows its tests.
  */
-export type NodeTracker = { tracker: string; main: string } | { tracker: string; variable: string; runnerFlag: string };
+export type NodeTracker = { tracker: string; main: string; threadsOf?: string } | { tracker: string; variable: string; runnerFlag: string };
 
 /** Who tells holdwatch a test started and ended. */
 export type TestReporter =

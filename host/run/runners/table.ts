@@ -67,7 +67,9 @@ export const RUNNERS: readonly Runner[] = [
     recognise: runsScript('vitest'),
     tests: PRELOAD,
     output: ['generic'],
-    nodeTracker: { tracker: 'vitest', main: '(^|/)vitest/(.+/)?workers(/|$)' },
+    // The forks pool's workers by their script; the threads pool's in the vitest process itself, run
+    // as the package's bin (`.bin/vitest`, or `vitest/vitest.mjs` where a shim runs it by its path).
+    nodeTracker: { tracker: 'vitest', main: '(^|/)vitest/(.+/)?workers(/|$)', threadsOf: '(^|/)(\\.bin/vitest|vitest/vitest\\.mjs)$' },
   },
   { name: 'TAP', tests: { by: 'output' }, output: ['tap'] },
   { name: 'plain lines', recognise: () => true, tests: { by: 'output' }, output: ['generic'] },

@@ -12,12 +12,34 @@
 // its parent; mocha, jest and vitest have none).
 const path = require('node:path');
 
-/** The runner's tracker for this process, or null when it is none of theirs. `main` is argv[1]. */
+/**
+ * `<tracker>:<pid>`, set by a runner's own process (a spec's `threadsOf`) for its worker threads, which
+ * copy its environment: a thread of that pid is one of the runner's. A child process inherits the
+ * variable under another pid, and ignores it.
+ */
+const THREADS_MARK = 'HOLDWATCH_THREADS_OF';
+
+/** The runner's tracker for this process or thread, or null when it is none of theirs. `main` is argv[1] (none in a worker thread). */
 function trackRunnerTests(env, main, onStart, onEnd, onScopeEnd) {
-  const spec = trackersOf(env).find((s) => isRunnersProcess(s, env, main));
-  if (spec === undefined) return null;
+  const specs = trackersOf(env);
+  const threadSpec = runnersThread(specs, env);
+  const spec = threadSpec ?? specs.find((s) => isRunnersProcess(s, env, main));
+  if (spec === undefined) {
+    markThreads(specs, env, main);
+    return null;
+  }
   const { track, writesTimeline } = require(`./${spec.tracker}.cjs`);
   return { ...track(onStart, onEnd, onScopeEnd, fileNameOf(main)), timeline: writesTimeline };
+}
+
+function runnersThread(specs, env) {
+  const [tracker, pid] = (env[THREADS_MARK] ?? '').split(':');
+  return pid === String(process.pid) ? specs.find((s) => s.tracker === tracker && typeof s.threadsOf === 'string') : undefined;
+}
+
+function markThreads(specs, env, main) {
+  const spec = specs.find((s) => typeof s.threadsOf === 'string' && matchesMain(s.threadsOf, main));
+  if (spec !== undefined) env[THREADS_MARK] = `${spec.tracker}:${process.pid}`;
 }
 
 function trackersOf(env) {
@@ -33,9 +55,13 @@ function trackersOf(env) {
 
 function isRunnersProcess(spec, env, main) {
   if (typeof spec.variable === 'string') return claimedFromRunner(spec, env);
-  if (typeof spec.main !== 'string' || typeof main !== 'string') return false;
+  return typeof spec.main === 'string' && matchesMain(spec.main, main);
+}
+
+function matchesMain(pattern, main) {
+  if (typeof main !== 'string') return false;
   try {
-    return new RegExp(spec.main).test(main.split(path.sep).join('/'));
+    return new RegExp(pattern).test(main.split(path.sep).join('/'));
   } catch {
     return false;
   }
