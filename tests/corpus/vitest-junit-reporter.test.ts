@@ -11,13 +11,17 @@ const VITEST = join(REPO_ROOT, 'node_modules/.bin/vitest');
 const stable = (path: string) => path;
 const FILE = 'tests/reporters.spec.ts > ';
 
-describe('corpus: vitest reporters spec under vitest (the JUnit report file is never closed)', () => {
+// vitest 4 runs test files in forked workers by default; vitest 0.x, when the report was filed, in
+// worker threads of its own process.
+const POOLS = ['forks', 'threads'];
+
+describe.each(POOLS)('corpus: vitest reporters spec under vitest, pool %s (the JUnit report file is never closed)', (pool) => {
   it(`names the same leaks, verdicts, opening tests and open lines in ${RUNS} of ${RUNS} runs`, async () => {
     const runs = await runCase(
       'vitest-junit-reporter',
       // Run where vitest's own suite ran it: test/reporters, its vitest.config.ts the root's config;
       // --no-cache keeps vitest's results cache out of the case folder.
-      () => [VITEST, 'run', '--root', 'test/reporters', '--no-cache'],
+      () => [VITEST, 'run', '--root', 'test/reporters', '--no-cache', '--pool', pool],
       RUNS,
       (watched) => ({ TMPDIR: watched }),
       stable,
