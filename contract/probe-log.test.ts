@@ -70,6 +70,10 @@ const DeleteSchema = z.object({
   path: text,
   held: ids,
   cwd: z.boolean(),
+  children: z
+    .array(z.object({ pid, fd: z.number().int().min(0).nullable(), path: text }))
+    .max(100_000)
+    .optional(),
   test: text.optional(),
   frames: Frames,
 });
@@ -153,7 +157,19 @@ const BASES: Record<string, Record<string, unknown>> = {
   },
   exit: { v: 1, kind: 'exit', pid: 10, atMs: 6, open: [4, 5] },
   'thread-exit': { v: 1, kind: 'exit', pid: 10, atMs: 6, open: [2 ** 32 + 1], thread: 1 },
-  delete: { v: 1, kind: 'delete', pid: 10, atMs: 7, api: 'rmSync', path: '/w', held: [4], cwd: false, test: 't1', frames: [frame] },
+  delete: {
+    v: 1,
+    kind: 'delete',
+    pid: 10,
+    atMs: 7,
+    api: 'rmSync',
+    path: '/w',
+    held: [4],
+    cwd: false,
+    children: [{ pid: 11, fd: null, path: '/w/a' }],
+    test: 't1',
+    frames: [frame],
+  },
   'gc-close': {
     v: 1,
     kind: 'gc-close',
@@ -205,6 +221,19 @@ function* cases(): Generator<unknown> {
         ['f', 1, 0, long, false],
       ])
         yield { ...base, frames: [broken] };
+    if ('children' in base)
+      for (const broken of [
+        null,
+        1,
+        {},
+        { pid: 0, fd: null, path: '/w' },
+        { pid: 1, fd: -1, path: '/w' },
+        { pid: 1, fd: 1.5, path: '/w' },
+        { pid: 1, path: '/w' },
+        { pid: 1, fd: 3, path: long },
+        { pid: 1, fd: 3, path: '/w', x: 1 },
+      ])
+        yield { ...base, children: [broken] };
   }
   yield null;
   yield [];

@@ -11,8 +11,9 @@
 //            `unlinked` those of them whose file had no name left then)
 //   exit     {v, kind:'exit', pid, atMs, open, thread?}                (node: the ids still open at exit;
 //            a worker thread's exit, `thread`, speaks for that thread's opens only)
-//   delete   {v, kind:'delete', pid, atMs, api, path, held, cwd, test?, frames}  (node: a call deleting
-//            `path` while this process had `held` (open ids) at or under it open, or its cwd there)
+//   delete   {v, kind:'delete', pid, atMs, api, path, held, cwd, children?, test?, frames}  (node: a call
+//            deleting `path` while this process had `held` (open ids) at or under it open, or its cwd
+//            there, or its live children held `children` ({pid, fd|null, path}; fd null: the cwd) there)
 //   gc-close {v, kind:'gc-close', pid, atMs, resource:'file'|'sqlite', api, path, fd|null, openedAtMs, test?,
 //            closedDuring?, frames}  (python, node: a file or sqlite connection the code never closed,
 //            closed by its finalizer at atMs, or found closed at the next test boundary when the object
@@ -137,8 +138,17 @@ export interface DeleteRecord {
   path: string;
   held: number[];
   cwd: boolean;
+  /** What the deleting process's live children held at or under `path` then, as /proc named it. */
+  children?: ChildHold[];
   test?: string;
   frames: StackFrame[];
+}
+
+/** A child's holding a delete met: its fd, or its working directory (fd null). */
+export interface ChildHold {
+  pid: number;
+  fd: number | null;
+  path: string;
 }
 
 export interface GcCloseRecord {
@@ -190,6 +200,13 @@ function frameOf(v: unknown): StackFrame {
   return { file: textOf(file), line: int(line, 0), column: column === null ? null : int(column, 0), function: textOrNull(fn), user };
 }
 const framesOf = (v: unknown) => listOf(v, 256, frameOf);
+
+function childHoldOf(v: unknown): ChildHold {
+  if (typeof v !== 'object' || v === null) return reject();
+  const { pid, fd, path } = v as Record<string, unknown>;
+  return { pid: pidOf(pid), fd: fd === null ? null : int(fd, 0), path: textOf(path) };
+}
+const childHoldsOf = (v: unknown) => listOf(v, 100_000, childHoldOf);
 
 /** An optional field: absent stays absent; present, it must be what `check` accepts (null is not absent). */
 function optional<K extends string, T>(key: K, v: unknown, check: (x: unknown) => T): { [P in K]?: T } {
@@ -251,6 +268,7 @@ function recordOf(o: Record<string, unknown>): ProbeRecord {
         path: textOf(o.path),
         held: idsOf(o.held),
         cwd: typeof o.cwd === 'boolean' ? o.cwd : reject(),
+        ...optional('children', o.children, childHoldsOf),
         ...optional('test', o.test, textOf),
         frames: framesOf(o.frames),
       };

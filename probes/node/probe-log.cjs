@@ -195,6 +195,7 @@ function deleteLine(record, pid) {
     path: record.path,
     held: record.held,
     cwd: record.cwd,
+    ...(record.children.length > 0 ? { children: record.children } : {}),
     ...(typeof record.test === 'string' ? { test: record.test } : {}),
     frames: formatStack(record.trace),
   };

@@ -10,6 +10,7 @@ const { onOpened, onClosing, captureDirOpen, onOpenedDir, onClosingDir, openReco
 const { watchFileHandle } = require('./file-handles.cjs');
 const { listOwnHolds } = require('./test-boundaries.cjs');
 const { likeOriginal, guard, withCallback } = require('./wrap-helpers.cjs');
+const { childHoldsUnder } = require('./child-holds.cjs');
 
 function wrapFs() {
   wrapFdCalls();
@@ -160,10 +161,12 @@ function wrapDirClose(dir) {
   }
 }
 
-// A delete is recorded only when this process still has a file under the path open (or its cwd
-// there): on Windows that very call fails.
+// A delete is recorded only when this process, or a live child of it, still has a file under the path
+// open (or its cwd there): on Windows that very call fails.
 /** Ids of opens already named by a delete record. */
 const deletedIds = new Set();
+/** The children's holdings (pid, fd or cwd, path) already named by a delete record. */
+const deletedChildHolds = new Set();
 
 function wrapDeletes() {
   for (const name of ['rmSync', 'rm', 'unlinkSync', 'unlink', 'rmdirSync', 'rmdir']) wrapDelete(fs, name, `fs.${name}`);
@@ -188,8 +191,9 @@ function wrapDelete(owner, name, api) {
 
 /**
  * A delete of `target` is about to run: when this process still has open a file at or under it (or
- * its cwd is there), the call is recorded with its stack and those opens, and written at once (an
- * exit handler's cleanup comes after the exit record's flush).
+ * its cwd is there), or a live child of it does, the call is recorded with its stack, those opens and
+ * the children's holdings, and written at once (an exit handler's cleanup comes after the exit
+ * record's flush).
  */
 function onDeleting(target, api, above) {
   try {
@@ -201,15 +205,21 @@ function onDeleting(target, api, above) {
     for (const record of openRecords(undefined)) if (!deletedIds.has(record.id) && within(toPath(record.path))) held.push(record.id);
     const cwd = safeCwd();
     const cwdHeld = cwd !== null && within(cwd);
-    if (held.length === 0 && (!cwdHeld || state.cwdDeleted === cwd)) return;
+    const children = childHoldsUnder(gone, state.watched).filter((hold) => !deletedChildHolds.has(childHoldKey(hold)));
+    if (held.length === 0 && (!cwdHeld || state.cwdDeleted === cwd) && children.length === 0) return;
     for (const id of held) deletedIds.add(id);
+    for (const hold of children) deletedChildHolds.add(childHoldKey(hold));
     if (cwdHeld) state.cwdDeleted = cwd;
-    const record = captureInto({ kind: 'delete', atMs: Date.now(), api, path: gone, held, cwd: cwdHeld, test: null, trace: {} }, above);
+    const record = captureInto({ kind: 'delete', atMs: Date.now(), api, path: gone, held, cwd: cwdHeld, children, test: null, trace: {} }, above);
     state.queue.push(record);
     flush();
   } catch (error) {
     internalError(error);
   }
+}
+
+function childHoldKey(hold) {
+  return `${hold.pid}\0${hold.fd}\0${hold.path}`;
 }
 
 module.exports = { wrapFs };

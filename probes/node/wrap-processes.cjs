@@ -8,6 +8,7 @@ const { schedule, flush, toPath } = require('./probe-log.cjs');
 const { captureSpawn, onSpawned } = require('./records.cjs');
 const { likeOriginal, guard } = require('./wrap-helpers.cjs');
 const { isWatched } = require('./self-inventory.cjs');
+const { trackChild } = require('./child-holds.cjs');
 
 function wrapChildProcess() {
   // exec calls execFile through the module's exports: only the outermost call records.
@@ -36,6 +37,7 @@ function wrapChildProcess() {
         const argv = result && Array.isArray(result.spawnargs) ? result.spawnargs.map(String) : syncArgv(name, args);
         const executable = result && typeof result.spawnfile === 'string' ? result.spawnfile : (argv[0] ?? null);
         onSpawned(record, pid, argv, executable, api, cwd);
+        trackChild(result);
       });
       return result;
     }, startChild);
