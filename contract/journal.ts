@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
 import { LeftoverRecordSchema, TestEventSchema, TestOutcomeSchema, TestPhaseSchema, VersionsSchema } from './runs.js';
 import { GC_RESOURCES, SCOPE_KINDS } from './enums.js';
-import { StackLookupSchema } from './stacks.js';
+import { DeletedBySchema, StackLookupSchema } from './stacks.js';
 
 const ms = z.number().finite();
 
@@ -25,7 +25,12 @@ export const MemberFactsSchema = z.object({
 });
 export type MemberFacts = z.infer<typeof MemberFactsSchema>;
 
-export const HolderStacksSchema = z.object({ open: StackLookupSchema, spawn: StackLookupSchema });
+export const HolderStacksSchema = z.object({
+  open: StackLookupSchema,
+  spawn: StackLookupSchema,
+  /** A probed ancestor's delete that met this holding while its process, a live child, held it. */
+  deletedBy: DeletedBySchema.optional(),
+});
 export type HolderStacks = z.infer<typeof HolderStacksSchema>;
 
 /**

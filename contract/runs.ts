@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { EVIDENCE, GC_RESOURCES, HOLDER_CHANGES, SCOPE_KINDS, TEST_EVENT_TYPES, TEST_OUTCOMES, TEST_PHASES, VERDICTS } from './enums.js';
 import { AncestryEntrySchema, HolderSchema, PlatformNameSchema } from './holders.js';
 import { id, iso, pid } from './primitives.js';
-import { StackLookupSchema } from './stacks.js';
+import { DeletedBySchema, StackLookupSchema } from './stacks.js';
 
 export const TestOutcomeSchema = z.enum(TEST_OUTCOMES);
 export type TestOutcome = z.infer<typeof TestOutcomeSchema>;
@@ -106,6 +106,11 @@ export const AttributionSchema = z.object({
   openStack: StackLookupSchema.optional(),
   /** The code that started the holding process, where its parent was probed, or why there is none. */
   spawnStack: StackLookupSchema.optional(),
+  /**
+   * A probed ancestor (`pid`) deleted the path while this holder's process, its live child, held it:
+   * on Windows that delete fails. (A delete by the holder's own process is `openStack.stack.deletedBy`.)
+   */
+  deletedBy: DeletedBySchema.optional(),
 });
 export type Attribution = z.infer<typeof AttributionSchema>;
 

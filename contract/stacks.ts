@@ -13,6 +13,20 @@ export const StackFrameSchema = z.object({
 });
 export type StackFrame = z.infer<typeof StackFrameSchema>;
 
+/**
+ * A probed call that deleted a path while a holding lay at or under it: on Windows that call fails
+ * (EBUSY, EPERM, ENOTEMPTY). Its API and stack, as the probe recorded them; `pid` is set when the
+ * deleting process is not the holder's own but an ancestor whose live child held it.
+ */
+export const DeletedBySchema = z.object({
+  api: z.string(),
+  atMs: z.number(),
+  path: z.string(),
+  frames: z.array(StackFrameSchema),
+  pid: pid.optional(),
+});
+export type DeletedBy = z.infer<typeof DeletedBySchema>;
+
 /** The call that opened a holder's file (`open`, `connect`) or started its process (`spawn`), as a probe recorded it. */
 export const OpenStackSchema = z.object({
   kind: z.enum(['open', 'connect', 'spawn']),
@@ -43,11 +57,8 @@ export const OpenStackSchema = z.object({
   heldPastTest: z.boolean().optional(),
   /** The probe found the file unlinked while this was open (at that test's end): Linux's `(deleted)`, Windows' delete-pending. */
   unlinkedWhileOpen: z.boolean().optional(),
-  /**
-   * A call in the same process deleted the file, or a dir above it, while this was open: on Windows
-   * that call fails (EBUSY, EPERM, ENOTEMPTY). Its API and stack, as the probe recorded them.
-   */
-  deletedBy: z.object({ api: z.string(), atMs: z.number(), path: z.string(), frames: z.array(StackFrameSchema) }).optional(),
+  /** A call in the same process deleted the file, or a dir above it, while this was open. */
+  deletedBy: DeletedBySchema.optional(),
   /** The API called: `open`, `os.open`, `fs.createWriteStream`, `subprocess.Popen`... */
   api: z.string(),
   /** The path opened, absolute as the probe saw it; null for a spawn. */

@@ -2,6 +2,7 @@
 // Built as text and code pieces so Markdown and HTML each escape the values their own way.
 import type { AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
 import { isUnder } from '../paths.js';
+import { deletionOf } from './stacks-section.js';
 import { compareHolders, displayPath, errorLabel, holderPath, pathStyle, sortedHolders, teardownFailed, testsByName } from './model.js';
 
 /** A piece of prose: our own words as text, machine values as code. */
@@ -124,12 +125,24 @@ function leakHeadline(record: RunRecord, holder: AttributedHolder, count: number
  */
 function predictedHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {
   const a = holder.attribution;
-  const deletedBy = a.openStack?.found ? a.openStack.stack.deletedBy : undefined;
+  const deletedBy = deletionOf(a);
   const frame = deletedBy?.frames.find((f) => f.user);
   const out: Inline[] = ['No teardown failed here, but '];
-  if (deletedBy) out.push({ code: deletedBy.api }, ...(frame ? [' at ', { code: frameLine(record, frame) }] : []), ' deleted ');
+  // A parent's delete that met its child's handle or working directory: the child, not the caller, held it.
+  const parent = deletedBy?.pid;
+  if (deletedBy)
+    out.push(
+      { code: deletedBy.api },
+      ...(frame ? [' at ', { code: frameLine(record, frame) }] : []),
+      parent === undefined ? ' deleted ' : ` in PID ${parent} deleted `,
+    );
   else out.push('the run deleted ');
-  out.push({ code: holderPath(record, holder).replace(/ \(deleted\)$/, '') }, ' while ', { code: holder.processName }, ` PID ${holder.pid} still held it`);
+  out.push(
+    { code: holderPath(record, holder).replace(/ \(deleted\)$/, '') },
+    parent === undefined ? ' while ' : ' while its child ',
+    { code: holder.processName },
+    ` PID ${holder.pid} still held it`,
+  );
   const openedAt = openLine(record, holder);
   if (a.openedDuring) out.push(' (opened in ', { code: a.openedDuring }, ...(openedAt ? [' at ', { code: openedAt }] : []), ')');
   else if (a.scope) out.push(' (', ...openedInScope(a.scope), ...(openedAt ? [' at ', { code: openedAt }] : []), ')');

@@ -208,12 +208,12 @@ function ancestrySection(holders: readonly AttributedHolder[], maxRows: number):
 }
 
 function stacksSection(holders: readonly AttributedHolder[], maxRows: number): string {
-  const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found);
+  const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found || h.attribution.deletedBy);
   if (withStacks.length === 0) return '';
   const shown = withStacks.slice(0, Math.min(maxRows, 20));
-  const deletion = (lookup: StackLookup | undefined) => {
-    const call = deletionCall(lookup);
-    return call ? `<p>deleted while open by ${code(call.api)} at ${code(call.at)}: on Windows, that call fails</p>` : '';
+  const deletion = (h: AttributedHolder) => {
+    const call = deletionCall(h.attribution);
+    return call ? `<p>deleted ${html(call.when)} ${code(call.api)} at ${code(call.at)}: on Windows, that call fails</p>` : '';
   };
   const finalized = (h: AttributedHolder) => {
     const closed = finalizerClose(h);
@@ -223,7 +223,7 @@ function stacksSection(holders: readonly AttributedHolder[], maxRows: number): s
     lookup?.found ? `<p>${html(label)} ${code(lookup.stack.api)} at ${code(topUserFrame(lookup) ?? '?')}</p><pre>${html(formatStack(lookup))}</pre>` : '';
   const items = shown.map(
     (h) =>
-      `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${finalized(h)}${deletion(h.attribution.openStack)}${block('process started by', h.attribution.spawnStack)}</li>`,
+      `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${finalized(h)}${deletion(h)}${block('process started by', h.attribution.spawnStack)}</li>`,
   );
   const more =
     withStacks.length > shown.length

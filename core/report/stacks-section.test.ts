@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
 import type { StackLookup } from '../../contract/stacks.js';
+import { headline, headlineText } from './headline.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -76,5 +77,35 @@ describe('stacks in reports', () => {
     const page = renderHtml(record);
     expect(page).toContain('test_&lt;leak&gt;');
     expect(page).not.toContain('test_<leak>');
+  });
+
+  it("a parent's delete that met its child's working directory: the headline and the stacks name the call and the child", () => {
+    const deletedBy = {
+      api: 'fs.rmSync',
+      atMs: Date.UTC(2026, 0, 1, 0, 0, 2),
+      path: '/w',
+      frames: [{ file: '/src/t.mjs', line: 18, column: 3, function: null, user: true }],
+      pid: 7,
+    };
+    const child: AttributedHolder = {
+      ...holder,
+      processName: 'node',
+      kind: 'cwd',
+      path: '/w/proj',
+      handle: null,
+      attribution: {
+        ...holder.attribution,
+        verdict: 'blocked-cleanup',
+        verdictBy: 'deleted-while-held',
+        openStack: { found: false, reason: 'none' },
+        deletedBy,
+      },
+    };
+    const run = { ...record, holders: [child] };
+    expect(headlineText(headline(run))).toBe(
+      'No teardown failed here, but fs.rmSync at t.mjs:18 in PID 7 deleted proj while its child node PID 42 still held it: on Windows, that delete fails (WinError 32, EBUSY)',
+    );
+    expect(renderMarkdown(run)).toContain("deleted while held, by its parent PID 7's `fs.rmSync` at `/src/t.mjs:18`: on Windows, that call fails");
+    expect(renderHtml(run)).toContain('deleted while held, by its parent PID 7&#39;s <code>fs.rmSync</code>');
   });
 });

@@ -1,7 +1,7 @@
 // The code behind each holder: the line that opened the file and the line that started the process,
 // as the probes recorded them. Innermost frame first, the first user frame marked.
-import type { AttributedHolder } from '../../contract/runs.js';
-import type { StackLookup } from '../../contract/stacks.js';
+import type { AttributedHolder, Attribution } from '../../contract/runs.js';
+import type { DeletedBy, StackLookup } from '../../contract/stacks.js';
 import { mdCode, mdFence } from './text.js';
 
 const MAX_FRAMES = 8;
@@ -19,15 +19,21 @@ export function topUserFrame(lookup: StackLookup | undefined): string | null {
   return frame ? `${frame.file}:${frame.line}` : null;
 }
 
+/** The probed call that deleted the path while this holding was there: its own process's, else a parent's. */
+export function deletionOf(a: Attribution): DeletedBy | undefined {
+  return (a.openStack?.found ? a.openStack.stack.deletedBy : undefined) ?? a.deletedBy;
+}
+
 /**
- * The call of the same process that deleted the file while it was open, as "`api` at `file:line`"
- * (its first user frame), or null when the probe saw none.
+ * The call that deleted the file while it was held, as "`api` at `file:line`" (its first user frame)
+ * and "while open" or "while its child held it" (the parent's call); null when the probe saw none.
  */
-export function deletionCall(lookup: StackLookup | undefined): { api: string; at: string } | null {
-  const deletedBy = lookup?.found ? lookup.stack.deletedBy : undefined;
+export function deletionCall(a: Attribution): { api: string; at: string; when: string } | null {
+  const deletedBy = deletionOf(a);
   if (!deletedBy) return null;
   const frame = deletedBy.frames.find((f) => f.user) ?? deletedBy.frames[0];
-  return { api: deletedBy.api, at: frame ? `${frame.file}:${frame.line}` : '?' };
+  const when = deletedBy.pid === undefined ? 'while open' : `while held, by its parent PID ${deletedBy.pid}'s`;
+  return { api: deletedBy.api, at: frame ? `${frame.file}:${frame.line}` : '?', when };
 }
 
 /** "closed by the garbage collector during `test`" pieces, for a holder the code never closed; null otherwise. */
@@ -39,7 +45,7 @@ export function finalizerClose(holder: AttributedHolder): { what: string; during
 }
 
 export function stacksSection(holders: readonly AttributedHolder[], maxRows: number): string {
-  const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found);
+  const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found || h.attribution.deletedBy);
   if (withStacks.length === 0) return '';
   const blocks = withStacks.slice(0, Math.min(maxRows, 20)).map((h) => {
     const parts = [`- ${mdCode(h.processName)} PID ${h.pid}, ${mdCode(h.path)}`];
@@ -48,8 +54,8 @@ export function stacksSection(holders: readonly AttributedHolder[], maxRows: num
       parts.push(`  opened by ${mdCode(openStack.stack.api)} at ${mdCode(topUserFrame(openStack) ?? '?')}:`, indent(mdFence(formatStack(openStack))));
     const finalized = finalizerClose(h);
     if (finalized) parts.push(`  ${finalized.what} ${finalized.during === null ? 'between tests' : `during ${mdCode(finalized.during)}`}`);
-    const deletion = deletionCall(openStack);
-    if (deletion) parts.push(`  deleted while open by ${mdCode(deletion.api)} at ${mdCode(deletion.at)}: on Windows, that call fails`);
+    const deletion = deletionCall(h.attribution);
+    if (deletion) parts.push(`  deleted ${deletion.when} ${mdCode(deletion.api)} at ${mdCode(deletion.at)}: on Windows, that call fails`);
     if (spawnStack?.found)
       parts.push(
         `  process started by ${mdCode(spawnStack.stack.api)} at ${mdCode(topUserFrame(spawnStack) ?? '?')} (PID ${spawnStack.stack.pid}):`,

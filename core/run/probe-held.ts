@@ -7,6 +7,7 @@ import type { StackLookup } from '../../contract/stacks.js';
 import type { ProcessRecord } from '../../contract/probe-log.js';
 import type { GcClose } from '../stacks/gc-closes.js';
 import type { ProbeLeak } from '../stacks/probe-leaks.js';
+import type { UnseenChildHold } from '../stacks/child-holds.js';
 import type { GcCloseRecord, OpenRecord } from '../../contract/probe-log.js';
 import type { HolderStacks } from '../../contract/journal.js';
 import type { Member, RunMembership } from './membership.js';
@@ -18,6 +19,8 @@ const PROBE_START_SLACK_MS = 2000;
 export interface RunStacks {
   byKey: Record<string, HolderStacks>;
   unseen: { leak: ProbeLeak; spawn: StackLookup }[];
+  /** What a delete met in a child of the deleting process that no scan saw (core/stacks/child-holds.ts). */
+  childHeld: { hold: UnseenChildHold; stacks: HolderStacks }[];
   /** What the runtime's finalizer closed, the code never did; `key` the holder a scan saw for it, if one did. */
   gcClosed: { close: GcClose; key: string | null; spawn: StackLookup }[];
 }
@@ -35,6 +38,10 @@ export function stacksEntries(stacks: RunStacks, platform: PlatformName, members
     const entry = apart(probeHeldEntry(leak, spawn, platform, known, parent), leak.open.atMs, taken);
     heldKeys.set(openOf(leak.open), entry.key);
     entries.push(entry);
+  }
+  for (const { hold, stacks: held } of stacks.childHeld) {
+    const { known, parent } = probedProcess(childProcessOf(hold), membership);
+    entries.push(apart(childHeldEntry(hold, held, platform, known, parent), hold.ref.processStartedAtMs, taken));
   }
   // A finalizer close of an open the probe saw held past its test is that row's; else its own row.
   for (const { close, key, spawn } of stacks.gcClosed) {
@@ -120,6 +127,28 @@ export function probeHeldEntry(
     member,
     stacks: { open: { found: true, stack: leak.stack, matchedBy: 'fd', viaPid: null }, spawn },
   };
+}
+
+/**
+ * The journal entry for a child's holding that its parent's delete met and no scan saw: held from its
+ * process's start (a holding is never older than it) to that delete.
+ */
+function childHeldEntry(
+  hold: UnseenChildHold,
+  stacks: HolderStacks,
+  platform: PlatformName,
+  known: KnownProcess | undefined,
+  parent: MemberFacts | undefined,
+): ProbeHeldEntry {
+  const fd = hold.ref.handle === null ? null : Number(hold.ref.handle.slice(3));
+  const open = { path: hold.ref.path, fd, deleted: false, watchedDir: hold.watchedDir, ...(fd === null ? { cwd: true } : {}) };
+  const { holder, member } = probedHolder(childProcessOf(hold), open, platform, known, parent);
+  return { t: 'probe-held', atMs: hold.ref.processStartedAtMs, heldUntilMs: hold.call.atMs, key: holderKey(holder), holder, member, stacks };
+}
+
+/** The child as a process record says it (what probedHolder reads: pid, parent, start, argv), probed or not. */
+function childProcessOf(hold: UnseenChildHold): ProcessRecord {
+  return { v: 1, kind: 'process', runtime: 'node', pid: hold.ref.pid, ppid: hold.ppid, atMs: hold.ref.processStartedAtMs, argv: hold.argv, cwd: null };
 }
 
 /**

@@ -411,6 +411,15 @@ describe('RunRecorder: scopes, self-inventory, deletes of held paths', () => {
     const [byScan] = recorderWith(seen({ found: false, reason: 'not probed' }, true)).record().holders;
     expect(byScan!.attribution).toMatchObject({ verdict: 'blocked-cleanup', verdictBy: 'deleted-while-held' });
   });
+
+  it("a parent's delete that met its child's holding is the same prediction, and the attribution names that delete", () => {
+    const deletedBy = { api: 'fs.rmSync', atMs: T0 + 900, path: '/w', frames: [], pid: 9 };
+    const entries = seen({ found: false, reason: 'not probed' });
+    const stacks = entries.pop() as Extract<JournalEntry, { t: 'stacks' }>;
+    entries.push({ t: 'stacks', byKey: { k: { ...stacks.byKey.k!, deletedBy } } });
+    const [h] = recorderWith(entries).record().holders;
+    expect(h!.attribution).toMatchObject({ verdict: 'blocked-cleanup', verdictBy: 'deleted-while-held', deletedBy });
+  });
 });
 
 describe('RunRecorder: a process listing its own holdings', () => {

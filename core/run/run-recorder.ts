@@ -271,6 +271,7 @@ export class RunRecorder {
         // the same scan's end; shown, it is never earlier than the first.
         lastSeenAt: new Date(Math.max(row.lastSeenAtMs, row.firstSeenAtMs)).toISOString(),
         ...(row.stacks ? { openStack: row.stacks.open, spawnStack: row.stacks.spawn } : {}),
+        ...(row.stacks?.deletedBy ? { deletedBy: row.stacks.deletedBy } : {}),
       },
     };
   }

@@ -60,9 +60,10 @@ export function verdictOf(row: LedgerRow, opened: Finding, run: RunFacts): { ver
   // The runner's own scratch, an anonymous temp file: held past a test, but no teardown deletes it.
   if (scratchOf(row.holder) !== null) return { verdict: 'in-run', by: 'process-tree' };
   if (row.blocked) return { verdict: 'blocked-cleanup', by: 'failure-scan' };
-  // A run process deleted a path while a run process held it (the probe saw the call, or a scan saw the
-  // file unlinked): on Windows that delete fails, as the cleanup's does.
+  // A run process deleted a path while it, or a live child of it, held it (the probe saw the call), or a
+  // scan saw the file unlinked: on Windows that delete fails, as the cleanup's does.
   if (row.stacks?.open.found && row.stacks.open.stack.deletedBy) return { verdict: 'blocked-cleanup', by: 'deleted-while-held' };
+  if (row.stacks?.deletedBy) return { verdict: 'blocked-cleanup', by: 'deleted-while-held' };
   if (row.holder.deleted) return { verdict: 'blocked-cleanup', by: 'deleted-while-held' };
   // The finalizer closed it, the code never did: inside its test, a leak CPython hides; after it
   // (a cycle collected later, between tests), it outlived its test as any leak does.

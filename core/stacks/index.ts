@@ -8,8 +8,10 @@
 //   indexProbeRecords(records)       -> ProbeIndex                   (build once per run)
 //   matchOpenStack(holder, index)    -> StackLookup (contract/stacks) holder -> the open that made it
 //   matchSpawnStack(process, index)  -> StackLookup                  process -> the call that started it
+//   deletedUnderChild(holder, index) -> DeletedBy | undefined        an ancestor's delete that met a child's holding
 //   findProbeLeaks(index, query)     -> ProbeLeak[]                  opens held past their test that no scan saw
 //   findGcCloses(index, dirOf)       -> GcClose[]                    what the runtime's finalizer closed, not the code
+//   findUnseenChildHolds(index, q)   -> UnseenChildHold[]            children's holdings a delete met that no scan saw
 //
 // Injection (what holdwatch run does; probeEnvironment computes it):
 //   HOLDWATCH_PROBE_LOG=<dir>    a directory outside every watched dir; each probed process writes
@@ -20,10 +22,11 @@
 // children; the test runs on unchanged.
 export { parseProbeLog } from './runtime-frames.js';
 export type { ProbeRecord } from '../../contract/probe-log.js';
-export { indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from './match.js';
+export { deletedUnderChild, indexProbeRecords, matchOpenStack, matchSpawnStack, NOT_PROBED } from './match.js';
 export type { HolderRef, ProbeIndex } from './match.js';
 export { probeEnvironment } from './inject.js';
 export { findProbeLeaks, openIdentity } from './probe-leaks.js';
 export { findGcCloses } from './gc-closes.js';
+export { findUnseenChildHolds } from './child-holds.js';
 export type { GcClose } from './gc-closes.js';
 export type { ProbeLeakQuery } from './probe-leaks.js';

@@ -2,7 +2,7 @@
 // Pure: records in, a StackLookup out. Identity is (pid, start time): pids are reused, so only
 // records made during the process's life count.
 import type { HolderKind } from '../../contract/holders.js';
-import type { OpenStack, StackLookup } from '../../contract/stacks.js';
+import type { DeletedBy, OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { PathStyle } from '../paths.js';
 import { POSIX_STYLE } from '../paths.js';
 import type {
@@ -200,6 +200,29 @@ export function deletedWhileOpen(deletes: readonly DeleteRecord[], record: OpenR
   if (id === undefined) return {};
   const call = deletes.find((d) => d.held.includes(id));
   return call ? { unlinkedWhileOpen: true, deletedBy: { api: call.api, atMs: call.atMs, path: call.path, frames: call.frames } } : {};
+}
+
+/**
+ * The first delete of a probed ancestor that met this holding while the holder's process, the
+ * ancestor's live child, held it (the delete record's `children`, read from /proc by the ancestor's
+ * probe just before the call): on Windows, that call fails on the child's handle or working directory.
+ */
+export function deletedUnderChild(holder: HolderRef, records: ProbeIndex | Iterable<ProbeRecord>, options: MatchOptions = {}): DeletedBy | undefined {
+  if (holder.kind !== 'cwd' && holder.kind !== 'file' && holder.kind !== 'dir') return undefined;
+  const index = asIndex(records);
+  const style = options.style ?? POSIX_STYLE;
+  const key = (p: string) => normalize(options.canonical ? options.canonical(p) : p, style);
+  const wanted = key(holder.path.replace(/ \(deleted\)$/, ''));
+  const fd = holder.kind === 'cwd' ? null : parseFd(holder.handle);
+  if (holder.kind !== 'cwd' && fd === null) return undefined;
+  // Made during the holder's life: a record naming an earlier process with the same pid is not it.
+  const since = holder.processStartedAtMs - (options.clockSlackMs ?? DEFAULT_SLACK_MS);
+  const names = (d: DeleteRecord) => d.atMs >= since && (d.children ?? []).some((c) => c.pid === holder.pid && c.fd === fd && key(c.path) === wanted);
+  for (const ancestor of holder.ancestorPids ?? []) {
+    const call = (index.byPid.get(ancestor) ?? []).find((r): r is DeleteRecord => r.kind === 'delete' && names(r));
+    if (call) return { api: call.api, atMs: call.atMs, path: call.path, frames: call.frames, pid: call.pid };
+  }
+  return undefined;
 }
 
 function normalize(path: string, style: PathStyle): string {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AttributedHolder } from '../../contract/runs.js';
+import { stacksEntries } from '../../core/run/probe-held.js';
 import { matchRunStacks } from './run-stacks.js';
 
 const T0 = 1_800_000_000_000;
@@ -130,5 +131,78 @@ describe('matchRunStacks: what the finalizer closed', () => {
     expect(other.gcClosed.map(({ key }) => key)).toEqual([null]);
     const none = await matchRunStacks(logDirWithGcCloses(), [], watched);
     expect(none.gcClosed.map(({ key, close }) => [key, close.watchedDir])).toEqual([[null, '/w']]);
+  });
+});
+
+describe("matchRunStacks: a parent's delete that met its child's holding", () => {
+  /** A node test process (40) that spawned 41 in /w/proj and removed /w while 41 was still there. */
+  function logDirWithChildHold(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'hw-run-stacks-child-'));
+    dirs.push(dir);
+    const line = (r: object) => JSON.stringify({ v: 1, pid: 40, ...r });
+    const frames = (lineNo: number) => [['/src/a.test.mjs', lineNo, 1, null, true]];
+    const records = [
+      line({ kind: 'process', runtime: 'node', ppid: 39, atMs: T0, argv: ['/usr/bin/node', '/src/a.test.mjs'], cwd: '/src' }),
+      line({
+        kind: 'spawn',
+        atMs: T0 + 10,
+        api: 'child_process.spawn',
+        executable: 'node',
+        argv: ['node', 'srv.js'],
+        cwd: '/w/proj',
+        childPid: 41,
+        frames: frames(5),
+      }),
+      line({
+        kind: 'delete',
+        atMs: T0 + 40,
+        api: 'fs.rmSync',
+        path: '/w',
+        held: [],
+        cwd: false,
+        children: [{ pid: 41, fd: null, path: '/w/proj' }],
+        frames: frames(9),
+      }),
+    ];
+    writeFileSync(join(dir, 'node-40-1.jsonl'), records.join('\n') + '\n');
+    return dir;
+  }
+
+  const child = (): AttributedHolder => ({
+    ...scanned(0),
+    pid: 41,
+    ppid: 40,
+    processStartedAtMs: T0 + 11,
+    commandLine: 'node srv.js',
+    kind: 'cwd',
+    path: '/w/proj',
+    handle: null,
+    attribution: {
+      ...scanned(0).attribution,
+      ancestry: [
+        { pid: 41, name: 'node', commandLine: 'node srv.js' },
+        { pid: 40, name: 'node', commandLine: '' },
+      ],
+    },
+  });
+
+  it("a scan saw the child's cwd: its row names the parent's delete, and no second row is made", async () => {
+    const { byKey, childHeld } = await matchRunStacks(logDirWithChildHold(), [{ key: 'k', holder: child() }], watched);
+    expect(byKey.k!.deletedBy).toMatchObject({ api: 'fs.rmSync', atMs: T0 + 40, pid: 40 });
+    expect(byKey.k!.spawn).toMatchObject({ found: true, matchedBy: 'child-pid' });
+    expect(childHeld).toEqual([]);
+  });
+
+  it('no scan saw it: a row of its own, from the spawn to the delete, blocked by that delete', async () => {
+    const stacks = await matchRunStacks(logDirWithChildHold(), [], watched);
+    const entries = stacksEntries(stacks, 'linux', undefined).filter((e) => e.t === 'probe-held');
+    expect(entries).toMatchObject([
+      {
+        atMs: T0 + 10,
+        heldUntilMs: T0 + 40,
+        holder: { pid: 41, ppid: 40, kind: 'cwd', path: '/w/proj', handle: null, processName: 'node', commandLine: 'node srv.js' },
+        stacks: { spawn: { found: true, matchedBy: 'child-pid' }, deletedBy: { api: 'fs.rmSync', pid: 40 } },
+      },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
-// At the end of a run: reads the probes' logs and pairs each holder with the code that opened it and
-// the code that started its process, and finds the leaks the probes saw that no scan did.
+// At the end of a run: reads the probes' logs and pairs each holder with the code that opened it, the
+// code that started its process and a parent's delete that met it, and finds the leaks the probes saw
+// that no scan did.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HolderStacks } from '../../contract/journal.js';
@@ -10,8 +11,10 @@ import type { WatchDir } from '../../core/platform.js';
 import { isUnder, pathStyleOf } from '../../core/paths.js';
 import { LEDGER_FILE_NAME, ledgerRecords } from '../../core/stacks/syscall-ledger.js';
 import {
+  deletedUnderChild,
   findGcCloses,
   findProbeLeaks,
+  findUnseenChildHolds,
   indexProbeRecords,
   matchOpenStack,
   matchSpawnStack,
@@ -46,24 +49,24 @@ export async function matchRunStacks(logDir: string, holders: readonly KeyedHold
   const byKey: Record<string, HolderStacks> = {};
   for (const { key, holder, seenFromMs } of holders) {
     const ancestorPids = holder.attribution.ancestry.slice(1).map((a) => a.pid);
+    const ref = {
+      pid: holder.pid,
+      processStartedAtMs: holder.processStartedAtMs,
+      kind: holder.kind,
+      path: holder.path,
+      handle: holder.handle,
+      firstSeenAtMs: Date.parse(holder.attribution.firstSeenAt),
+      ...(seenFromMs === undefined ? {} : { seenFromMs }),
+      ancestorPids,
+    };
+    const deletedBy = deletedUnderChild(ref, index);
     byKey[key] = {
-      open: matchOpenStack(
-        {
-          pid: holder.pid,
-          processStartedAtMs: holder.processStartedAtMs,
-          kind: holder.kind,
-          path: holder.path,
-          handle: holder.handle,
-          firstSeenAtMs: Date.parse(holder.attribution.firstSeenAt),
-          ...(seenFromMs === undefined ? {} : { seenFromMs }),
-          ancestorPids,
-        },
-        index,
-      ),
+      open: matchOpenStack(ref, index),
       spawn: matchSpawnStack(
         { pid: holder.pid, ppid: holder.ppid, startedAtMs: holder.processStartedAtMs, commandLine: holder.commandLine, ancestorPids },
         index,
       ),
+      ...(deletedBy ? { deletedBy } : {}),
     };
   }
   const matched = new Set(Object.values(byKey).flatMap(({ open }) => (open.found ? [openIdentity(open.stack)] : [])));
@@ -77,6 +80,13 @@ export async function matchRunStacks(logDir: string, holders: readonly KeyedHold
     leak,
     spawn: matchSpawnStack({ pid: leak.process.pid, ppid: leak.process.ppid, startedAtMs: leak.process.atMs, commandLine: leak.process.argv.join(' ') }, index),
   }));
+  // What a delete met in a child of the deleting process that no scan saw: its own row, matched alike.
+  const seenHolding = (pid: number, path: string, handle: string | null) => heldFds.has(`${pid}\0${path}\0${handle ?? ''}`);
+  const childHeld = findUnseenChildHolds(index, { watchedDirOf: (path) => watchedDirOf(path, dirs), seen: seenHolding }).map((hold) => {
+    const deletedBy = deletedUnderChild(hold.ref, index);
+    const spawnOf = { pid: hold.ref.pid, ppid: hold.ppid, startedAtMs: hold.ref.processStartedAtMs, commandLine: hold.argv.join(' ') };
+    return { hold, stacks: { open: matchOpenStack(hold.ref, index), spawn: matchSpawnStack(spawnOf, index), ...(deletedBy ? { deletedBy } : {}) } };
+  });
   const gcClosed = findGcCloses(index, (path) => watchedDirOf(path, dirs)).map((close) => ({
     close,
     key: scannedKeyOf(close, holders, byKey, index),
@@ -85,7 +95,7 @@ export async function matchRunStacks(logDir: string, holders: readonly KeyedHold
       index,
     ),
   }));
-  return { byKey, unseen, gcClosed };
+  return { byKey, unseen, childHeld, gcClosed };
 }
 
 /** How far apart the probe's two readings of one open's time (its open record, its gc-close's openedAtMs) may be. */
