@@ -4,7 +4,8 @@
 // Pure: the probe index and the watched dirs in, the closes out.
 import type { OpenStack } from '../../contract/stacks.js';
 import type { GcCloseRecord, ProbeRuntime, ProcessRecord } from '../../contract/probe-log.js';
-import { isProcessStart, type ProbeIndex } from './match.js';
+import type { ProbeIndex } from './match.js';
+import { isProcessStart } from './process-threads.js';
 
 export interface GcClose {
   /** The probed process that opened it (the life the record belongs to). */

@@ -15,7 +15,7 @@ import type {
   SpawnRecord,
   TestBoundaryRecord,
 } from '../../contract/probe-log.js';
-import { threadOfId } from '../../contract/probe-log.js';
+import { exitOf, isProcessStart } from './process-threads.js';
 
 export const NOT_PROBED = 'no open stack: not a probed runtime (python/node)';
 
@@ -178,17 +178,6 @@ export function atScopeEnd(
   }
   const exit = exitOf(exits, id);
   return exit ? { heldPastTest: exit.open.includes(id), endedAtMs: exit.atMs } : {};
-}
-
-/** The exit that speaks for the open `id`: its own thread's (a worker thread's exit is not the process's). */
-export function exitOf(exits: readonly ExitRecord[], id: number): ExitRecord | undefined {
-  const thread = threadOfId(id);
-  return exits.find((e) => (e.thread ?? 0) === thread);
-}
-
-/** A process's start, not a worker thread's (which writes a process record of its own under the same pid). */
-export function isProcessStart(record: ProbeRecord): record is ProcessRecord {
-  return record.kind === 'process' && record.thread === undefined;
 }
 
 /**

@@ -5,7 +5,8 @@
 // Pure: the probe index and the watched dirs in, the leaks out.
 import type { OpenStack } from '../../contract/stacks.js';
 import type { DeleteRecord, ExitRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
-import { atScopeEnd, deletedWhileOpen, exitOf, isProcessStart, lastEndAmong, stackOf, type ProbeIndex } from './match.js';
+import { atScopeEnd, deletedWhileOpen, lastEndAmong, stackOf, type ProbeIndex } from './match.js';
+import { exitOf, isProcessStart } from './process-threads.js';
 
 export interface ProbeLeak {
   process: ProcessRecord;
