@@ -18,7 +18,7 @@ export interface TracedCall {
   resultPath: string | null;
 }
 
-/** A thread's end as strace reports it: `+++ killed by SIGKILL +++` (kept when -qq is not given). */
+/** A thread's end as strace reports it: `+++ killed by SIGKILL +++` (only for a signal `-e signal=` keeps). */
 export interface TracedEnd {
   tid: number;
   atMs: number;

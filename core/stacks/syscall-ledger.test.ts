@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProbeRecord } from '../../contract/probe-log.js';
-import { findProbeLeaks, indexProbeRecords, matchOpenStack } from './index.js';
+import { findProbeLeaks, indexProbeRecords, matchOpenStack, matchSpawnStack } from './index.js';
 import { ledgerRecords } from './syscall-ledger.js';
 import { firstStringArg, parseStraceLines } from './strace-lines.js';
 
@@ -152,5 +152,67 @@ describe('ledgerRecords', () => {
       [10, []],
       [12, [3]],
     ]);
+  });
+});
+
+// jaegertracing/jaeger#8883 (tests/corpus/jaeger-binary-logs): the test hands its two log files to a
+// child as stdout and stderr, kills and reaps the child in t.Cleanup, then TempDir's cleanup removes them.
+const KILLED_CHILD = T(`
+  24248 1796496211.526649 execve("./jaegerlogs.test", ["./jaegerlogs.test", "-test.v"], 0x1 /* 40 vars */) = 0
+  24248 1796496211.540574 write(1</dev/null>, "=== RUN   TestMemoryStorage\\n", 28) = 28
+  24248 1796496211.541432 openat(AT_FDCWD</src>, "/w/TestMemoryStorage2039683901/001/output_logs.txt", O_WRONLY|O_CREAT|O_CLOEXEC, 0777) = 3</w/TestMemoryStorage2039683901/001/output_logs.txt>
+  24248 1796496211.542198 openat(AT_FDCWD</src>, "/w/TestMemoryStorage2039683901/002/error_logs.txt", O_WRONLY|O_CREAT|O_CLOEXEC, 0777) = 7</w/TestMemoryStorage2039683901/002/error_logs.txt>
+  24248 1796496211.542816 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD <unfinished ...>
+  24254 1796496211.545723 dup3(3</w/TestMemoryStorage2039683901/001/output_logs.txt>, 1</dev/null>, 0) = 1</w/TestMemoryStorage2039683901/001/output_logs.txt>
+  24254 1796496211.545806 dup3(7</w/TestMemoryStorage2039683901/002/error_logs.txt>, 2</dev/null>, 0) = 2</w/TestMemoryStorage2039683901/002/error_logs.txt>
+  24254 1796496211.545915 execve("./jaegerlogs.test", ["./jaegerlogs.test", "-test.run=^$"], 0xc000116160 /* 41 vars */ <unfinished ...>
+  24248 1796496211.546436 <... clone resumed>) = 24254
+  24254 1796496211.546862 <... execve resumed>) = 0
+  24254 1796496211.548000 clone(child_stack=0xc000050000, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS, tls=0xc000040090) = 24255
+  24254 1796496211.558165 write(1</w/TestMemoryStorage2039683901/001/output_logs.txt>, "ready: all-in-one on memory storage\\n", 36) = 36
+  24248 1796496211.568534 write(1</dev/null>, "=== RUN   TestMemoryStorage/GetServices\\n", 40) = 40
+  24248 1796496211.568859 write(1</dev/null>, "=== RUN   TestMemoryStorage/FindTraces\\n", 39) = 39
+  24255 1796496211.570296 +++ killed by SIGKILL +++
+  24254 1796496211.570303 +++ killed by SIGKILL +++
+  24248 1796496211.570581 write(1</dev/null>, "=== CONT  TestMemoryStorage\\n", 28) = 28
+  24248 1796496211.571722 unlinkat(11</w/TestMemoryStorage2039683901/001>, "output_logs.txt", 0) = 0
+  24248 1796496211.572142 unlinkat(11</w/TestMemoryStorage2039683901/002>, "error_logs.txt", 0) = 0
+  24248 1796496211.572695 write(1</dev/null>, "--- PASS: TestMemoryStorage (0.03s)\\n    --- PASS: TestMemoryStorage/GetServices (0.00s)\\n    --- PASS: TestMemoryStorage/FindTraces (0.00s)\\n", 139) = 139
+  24248 1796496211.576810 exit_group(0)   = ?
+`);
+
+describe('ledgerRecords: a child killed by a signal', () => {
+  it("ends the child's holdings at strace's `killed by` line, so the parent's later delete holds only its own", () => {
+    const records = ledgerRecords(KILLED_CHILD, { keepPath: under('/w') });
+    expect(byKind(records, 'exit').map((e) => e.kind === 'exit' && [e.pid, e.atMs, e.open])).toEqual([
+      [24254, 1796496211570.296, [5, 6]], // its stdout and stderr, the dup3s (the inherited copies were close-on-exec)
+      [24248, 1796496211576.81, [1, 2]],
+    ]);
+    expect(byKind(records, 'delete').map((d) => d.kind === 'delete' && [d.pid, d.path, d.held])).toEqual([
+      [24248, '/w/TestMemoryStorage2039683901/001/output_logs.txt', [1]],
+      [24248, '/w/TestMemoryStorage2039683901/002/error_logs.txt', [2]],
+    ]);
+    const leaks = findProbeLeaks(indexProbeRecords(records), { watchedDirOf: () => '/w', seen: () => false });
+    expect(leaks.map((l) => [l.process.pid, l.open.path, l.stack.test])).toEqual([
+      [24248, '/w/TestMemoryStorage2039683901/001/output_logs.txt', 'TestMemoryStorage'],
+      [24248, '/w/TestMemoryStorage2039683901/002/error_logs.txt', 'TestMemoryStorage'],
+    ]);
+  });
+
+  it('records the clone as the spawn of the child, in the test running then, named by its exec', () => {
+    const records = ledgerRecords(KILLED_CHILD, { keepPath: under('/w') });
+    expect(byKind(records, 'spawn')).toEqual([
+      expect.objectContaining({
+        pid: 24248,
+        childPid: 24254,
+        api: 'clone',
+        test: 'TestMemoryStorage',
+        atMs: 1796496211546.436,
+        argv: ['./jaegerlogs.test', '-test.run=^$'],
+      }),
+    ]);
+    // What a scan of the child reads from it: the clone's test, not the test running when the scan dated its start.
+    const lookup = matchSpawnStack({ pid: 24254, ppid: 24248, startedAtMs: 1796496211569 }, indexProbeRecords(records));
+    expect(lookup).toMatchObject({ found: true, matchedBy: 'child-pid', stack: { test: 'TestMemoryStorage', runtime: 'strace' } });
   });
 });

@@ -4,9 +4,9 @@
 // open, and whether the fd was still open at that test's end and at the exit, are read, not guessed.
 // Where tests ran side by side (t.Parallel) the ledger cannot tell which goroutine opened a file: the
 // open names all of them (`among`) and no test. Pure: the ledger's text in, records out.
-import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
+import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
 import { goTestMarks } from './go-test-marks.js';
-import { fdArg, firstFd, firstStringArg, parseStraceLines, splitArgs, type TracedCall } from './strace-lines.js';
+import { fdArg, firstFd, firstStringArg, parseStraceLines, splitArgs, type TracedCall, type TracedEnd } from './strace-lines.js';
 
 /** A ledger's file name in a run's probe log dir (probes/go/exec): `strace-<pid of the -exec program>-<ms>.ledger`. */
 export const LEDGER_FILE_NAME = /^strace-(\d+)-\d+\.ledger$/;
@@ -28,6 +28,8 @@ interface Life {
   process: ProcessRecord;
   fds: Map<number, FdEntry>;
   cwd: string | null;
+  /** The clone that made this process, named by its exec once that comes. */
+  spawn: SpawnRecord | null;
   exited: boolean;
   lastAtMs: number;
 }
@@ -101,11 +103,15 @@ function isSiblingOrUnder(running: string, started: string): boolean {
 }
 
 export function ledgerRecords(text: string, { parentPid = 0, keepPath = () => true }: LedgerOptions = {}): ProbeRecord[] {
-  const calls = parseStraceLines(text).filter((l): l is TracedCall => 'name' in l);
+  const lines = parseStraceLines(text);
+  const calls = lines.filter((l): l is TracedCall => 'name' in l);
   const first = calls[0];
   if (!first) return [];
   const ledger = new LedgerReplay(familyOf(calls), first, parentPid, keepPath);
-  for (const call of calls) ledger.replay(call);
+  for (const line of lines) {
+    if ('name' in line) ledger.replay(line);
+    else ledger.ended(line);
+  }
   return ledger.finish();
 }
 
@@ -138,6 +144,7 @@ class LedgerReplay {
     if (call.name === 'execve' && call.result === 0) {
       const argv = splitArgs(call.args)[1];
       if (argv?.startsWith('[')) life.process.argv = splitArgs(argv.slice(1, -1)).map((a) => firstStringArg(a) ?? a);
+      if (life.spawn?.executable === null) Object.assign(life.spawn, { executable: stringAt(call.args, 0), argv: [...life.process.argv] });
       for (const [fd, entry] of [...life.fds.entries()]) if (entry.cloexec) this.close(life, call, fd);
     } else if (OPENS.has(call.name) && ok) {
       const path = call.resultPath ?? stringAt(call.args, call.name === 'open' || call.name === 'creat' ? 0 : 1);
@@ -151,14 +158,24 @@ class LedgerReplay {
     } else if (call.name === 'fcntl' && /F_SETFD/.test(call.args) && ok) {
       const entry = life.fds.get(firstFd(call.args) ?? -1);
       if (entry) entry.cloexec = /FD_CLOEXEC/.test(call.args);
-    } else if (FORKS.has(call.name) && ok && call.result! > 0 && !/CLONE_THREAD/.test(call.args)) this.lifeOf(call.result!, call);
+    } else if (FORKS.has(call.name) && ok && call.result! > 0 && !/CLONE_THREAD/.test(call.args)) this.spawned(life, call);
     else if (DELETES.has(call.name) && call.result === 0) this.deleted(call, life);
     else if (call.name === 'exit_group') this.exit(life, call.atMs);
     else if (call.name === 'write') this.mark(call, life);
   }
 
+  /**
+   * A thread's end line. A signal that kills one thread kills its whole process, and strace reports it
+   * (`+++ killed by SIGKILL +++`) before the parent's wait returns: the process's holdings end here, in
+   * order, not at the ledger's end. A thread that exits (`+++ exited with 0 +++`) ends only itself.
+   */
+  ended(end: TracedEnd): void {
+    const life = this.lives.get(this.family.processOf(end.tid));
+    if (life && end.end === 'killed') this.exit(life, end.atMs);
+  }
+
   finish(): ProbeRecord[] {
-    // A process killed by a signal makes no exit_group: its holdings ended with its last call.
+    // A process whose end the ledger does not tell (strace itself killed): its holdings ended with its last call.
     for (const life of this.lives.values()) this.exit(life, life.lastAtMs);
     return this.out;
   }
@@ -178,12 +195,36 @@ class LedgerReplay {
       argv: [...(from?.process.argv ?? [])],
       cwd: from?.cwd ?? null,
     };
-    const life: Life = { process, fds: new Map(), cwd: from?.cwd ?? null, exited: false, lastAtMs: call.atMs };
+    const life: Life = { process, fds: new Map(), cwd: from?.cwd ?? null, spawn: null, exited: false, lastAtMs: call.atMs };
     this.lives.set(pid, life);
     this.out.push(process);
     // A new process starts with a copy of its parent's fd table: its copies are its own holdings.
     for (const [fd, entry] of from?.fds ?? []) this.open(life, call, fd, entry.path, entry.cloexec, 'inherited');
     return life;
+  }
+
+  /**
+   * A new process: a spawn record with the test running at the clone, so the child's test is read
+   * from the ledger, not guessed from when a scan dated its start. Its exec names it later.
+   */
+  private spawned(parent: Life, call: TracedCall): void {
+    const child = this.lifeOf(call.result!, call);
+    if (child.spawn) return;
+    const { test } = this.testNow();
+    child.spawn = {
+      v: 1,
+      kind: 'spawn',
+      pid: parent.process.pid,
+      atMs: call.atMs,
+      api: call.name,
+      executable: null,
+      argv: [],
+      cwd: parent.cwd,
+      childPid: child.process.pid,
+      ...(test === undefined ? {} : { test }),
+      frames: [],
+    };
+    this.out.push(child.spawn);
   }
 
   /** The test that made a call now: the one running test no running subtest of which runs too. */

@@ -33,8 +33,11 @@ func runTraced(program string, args []string) {
 	if isVerbose(args) {
 		calls += ",write"
 	}
-	// -y names each fd's file; -s keeps a write's test lines whole; signals (Go's SIGURG) are not kept.
-	flags := []string{"-f", "--seccomp-bpf", "-ttt", "-y", "-qq", "-s", "4096", "-e", "signal=none", "-e", "trace=" + calls, "-o", ledger, "--", program}
+	// -y names each fd's file; -s keeps a write's test lines whole. strace reports a process killed by a
+	// signal (`+++ killed by SIGKILL +++`, where its holdings end) only for a signal it prints, so every
+	// signal is printed but those Go's runtime gets all the time (SIGURG preempts, SIGPROF profiles).
+	// -qq leaves out exits (exit_group is traced) and attach messages.
+	flags := []string{"-f", "--seccomp-bpf", "-ttt", "-y", "-qq", "-s", "4096", "-e", "signal=!URG,CHLD,PROF,WINCH", "-e", "trace=" + calls, "-o", ledger, "--", program}
 	cmd := exec.Command(strace, append(flags, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {

@@ -1,0 +1,3 @@
+module example.com/jaegerlogs
+
+go 1.19
