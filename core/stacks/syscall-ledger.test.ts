@@ -155,6 +155,102 @@ describe('ledgerRecords', () => {
   });
 });
 
+// gastownhall/beads#4935 (tests/corpus/beads-jj-chdir): each subtest chdirs into its own t.TempDir();
+// the parent restores the cwd only after all of them, so each TempDir cleanup removes the cwd.
+const CHDIR_SUBTESTS = T(`
+  20948 1796496085.970000 execve("./beadsjj.test", ["./beadsjj.test", "-test.v"], 0x1 /* 1 vars */) = 0
+  20948 1796496085.977707 write(1</dev/null>, "=== RUN   TestIsJujutsuRepo\\n", 28) = 28
+  20948 1796496085.978132 write(1</dev/null>, "=== RUN   TestIsJujutsuRepo/not_a_jj_repo\\n", 42) = 42
+  20948 1796496085.978523 chdir("/w/TestIsJujutsuReponot_a_jj_repo3748681625/001") = 0
+  20948 1796496085.978880 unlinkat(AT_FDCWD</w/TestIsJujutsuReponot_a_jj_repo3748681625/001>, "/w/TestIsJujutsuReponot_a_jj_repo3748681625", AT_REMOVEDIR) = -1 ENOTEMPTY (Directory not empty)
+  20948 1796496085.978938 openat(AT_FDCWD</w/TestIsJujutsuReponot_a_jj_repo3748681625/001>, "/w", O_RDONLY|O_CLOEXEC) = 3</w>
+  20948 1796496085.979167 openat(3</w>, "TestIsJujutsuReponot_a_jj_repo3748681625", O_RDONLY|O_CLOEXEC) = 7</w/TestIsJujutsuReponot_a_jj_repo3748681625>
+  20948 1796496085.979572 unlinkat(7</w/TestIsJujutsuReponot_a_jj_repo3748681625>, "001", AT_REMOVEDIR) = 0
+  20948 1796496085.979686 close(7</w/TestIsJujutsuReponot_a_jj_repo3748681625>) = 0
+  20948 1796496085.979763 unlinkat(3</w>, "TestIsJujutsuReponot_a_jj_repo3748681625", AT_REMOVEDIR) = 0
+  20948 1796496085.979814 close(3</w>) = 0
+  20948 1796496085.979889 write(1</dev/null>, "=== RUN   TestIsJujutsuRepo/jj_repo_subdirectory\\n", 49) = 49
+  20948 1796496085.982343 chdir("/w/TestIsJujutsuRepojj_repo_subdirectory1620450575/001/src/lib") = 0
+  20948 1796496085.983819 unlinkat(9</w/TestIsJujutsuRepojj_repo_subdirectory1620450575/001/src>, "lib", AT_REMOVEDIR) = 0
+  20948 1796496085.983964 unlinkat(8</w/TestIsJujutsuRepojj_repo_subdirectory1620450575/001>, "src", AT_REMOVEDIR) = 0
+  20948 1796496085.984769 chdir("/src/beads") = 0
+  20948 1796496085.985208 write(1</dev/null>, "--- PASS: TestIsJujutsuRepo (0.01s)\\n    --- PASS: TestIsJujutsuRepo/not_a_jj_repo (0.00s)\\n    --- PASS: TestIsJujutsuRepo/jj_repo_subdirectory (0.00s)\\n", 150) = 150
+  20948 1796496085.985281 write(1</dev/null>, "=== RUN   TestGetJujutsuRootRestored\\n", 37) = 37
+  20948 1796496085.985769 chdir("/w/TestGetJujutsuRootRestored2667227861/001") = 0
+  20948 1796496085.985905 chdir("/src/beads") = 0
+  20948 1796496085.987037 unlinkat(7</w/TestGetJujutsuRootRestored2667227861>, "001", AT_REMOVEDIR) = 0
+  20948 1796496085.987401 write(1</dev/null>, "--- PASS: TestGetJujutsuRootRestored (0.00s)\\n", 45) = 45
+  20948 1796496085.987600 exit_group(0)   = ?
+`);
+
+describe('ledgerRecords: the working directory', () => {
+  it('records each chdir under the watched dir as an open with no fd, closed by the next chdir, in its test', () => {
+    const records = ledgerRecords(CHDIR_SUBTESTS, { keepPath: under('/w') });
+    const cwds = records.filter((r) => r.kind === 'open' && r.cwd);
+    expect(cwds.map((o) => o.kind === 'open' && [o.id, o.path, o.fd, o.api, o.test])).toEqual([
+      [1, '/w/TestIsJujutsuReponot_a_jj_repo3748681625/001', null, 'chdir', 'TestIsJujutsuRepo/not_a_jj_repo'],
+      [3, '/w/TestIsJujutsuRepojj_repo_subdirectory1620450575/001/src/lib', null, 'chdir', 'TestIsJujutsuRepo/jj_repo_subdirectory'],
+      [4, '/w/TestGetJujutsuRootRestored2667227861/001', null, 'chdir', 'TestGetJujutsuRootRestored'],
+    ]);
+    // The first is still the cwd when its subtest ends (its sibling's RUN); the last two were left first.
+    const ends = records.flatMap((r) => (r.kind === 'test' && r.event === 'end' ? [[r.name, r.open, r.unlinked]] : []));
+    expect(ends).toEqual([
+      ['TestIsJujutsuRepo/not_a_jj_repo', [1], [1]],
+      ['TestIsJujutsuRepo', [], undefined],
+      ['TestIsJujutsuRepo/jj_repo_subdirectory', [], undefined],
+      ['TestGetJujutsuRootRestored', [], undefined],
+    ]);
+    const cwdCloses = records.filter((r) => r.kind === 'close' && r.fd === null);
+    expect(cwdCloses.map((c) => c.kind === 'close' && [c.id, c.atMs])).toEqual([
+      [1, 1796496085982.343],
+      [3, 1796496085984.769],
+      [4, 1796496085985.905],
+    ]);
+  });
+
+  it('records a delete of the cwd or a dir above it as a delete with the cwd flag; one left before is not held', () => {
+    const records = ledgerRecords(CHDIR_SUBTESTS, { keepPath: under('/w') });
+    expect(byKind(records, 'delete').map((d) => d.kind === 'delete' && [d.path, d.held, d.cwd, d.test])).toEqual([
+      ['/w/TestIsJujutsuReponot_a_jj_repo3748681625/001', [1], true, 'TestIsJujutsuRepo/not_a_jj_repo'],
+      ['/w/TestIsJujutsuReponot_a_jj_repo3748681625', [1], true, 'TestIsJujutsuRepo/not_a_jj_repo'],
+      ['/w/TestIsJujutsuRepojj_repo_subdirectory1620450575/001/src/lib', [3], true, 'TestIsJujutsuRepo/jj_repo_subdirectory'],
+      ['/w/TestIsJujutsuRepojj_repo_subdirectory1620450575/001/src', [3], true, 'TestIsJujutsuRepo/jj_repo_subdirectory'],
+    ]);
+    const leaks = findProbeLeaks(indexProbeRecords(records), { watchedDirOf: () => '/w', seen: () => false });
+    expect(leaks.map((l) => [l.open.path, l.open.cwd, l.stack.test, l.stack.deletedBy?.api])).toEqual([
+      ['/w/TestIsJujutsuReponot_a_jj_repo3748681625/001', true, 'TestIsJujutsuRepo/not_a_jj_repo', 'unlinkat'],
+      ['/w/TestIsJujutsuRepojj_repo_subdirectory1620450575/001/src/lib', true, 'TestIsJujutsuRepo/jj_repo_subdirectory', 'unlinkat'],
+    ]);
+  });
+
+  it('resolves a relative chdir and an fchdir, and gives a child its copy of the cwd', () => {
+    const ledger = T(`
+      10 1.000000 execve("./x.test", ["./x.test"], 0x1 /* 1 vars */) = 0
+      10 1.001000 write(1<pipe:[7]>, "=== RUN   TestCwd\\n", 18) = 18
+      10 1.002000 chdir("/w/a/b") = 0
+      10 1.003000 chdir("../c/./d") = 0
+      10 1.004000 openat(AT_FDCWD</w/a/c/d>, "/w/e", O_RDONLY|O_CLOEXEC|O_DIRECTORY) = 3</w/e>
+      10 1.005000 fchdir(3</w/e>) = 0
+      10 1.006000 chdir("/w/missing") = -1 ENOENT (No such file or directory)
+      10 1.007000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 12
+      12 1.008000 execve("/usr/bin/sleep", ["sleep", "9"], 0x1 /* 1 vars */) = 0
+      10 1.009000 write(1<pipe:[7]>, "--- PASS: TestCwd (0.00s)\\n", 26) = 26
+    `);
+    const records = ledgerRecords(ledger, { keepPath: under('/w') });
+    const cwds = byKind(records, 'open').filter((o) => o.kind === 'open' && o.cwd);
+    expect(cwds.map((o) => o.kind === 'open' && [o.pid, o.path, o.api])).toEqual([
+      [10, '/w/a/b', 'chdir'],
+      [10, '/w/a/c/d', 'chdir'],
+      [10, '/w/e', 'fchdir'],
+      [12, '/w/e', 'inherited'],
+    ]);
+    expect(byKind(records, 'exit').map((e) => e.kind === 'exit' && [e.pid, e.open])).toEqual([
+      [10, [3, 4]], // fd 3 (/w/e) and the cwd
+      [12, [6]], // the cwd: its copy of fd 3 was close-on-exec
+    ]);
+  });
+});
+
 // jaegertracing/jaeger#8883 (tests/corpus/jaeger-binary-logs): the test hands its two log files to a
 // child as stdout and stderr, kills and reaps the child in t.Cleanup, then TempDir's cleanup removes them.
 const KILLED_CHILD = T(`

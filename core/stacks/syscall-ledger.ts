@@ -6,7 +6,8 @@
 // open names all of them (`among`) and no test. Pure: the ledger's text in, records out.
 import type { DeleteRecord, OpenRecord, ProbeRecord, ProcessRecord, SpawnRecord, TestBoundaryRecord } from '../../contract/probe-log.js';
 import { goTestMarks } from './go-test-marks.js';
-import { fdArg, firstFd, firstStringArg, parseStraceLines, splitArgs, type TracedCall, type TracedEnd } from './strace-lines.js';
+import { chdirTarget, deletedPaths, resolveIn, stringAt } from './ledger-paths.js';
+import { firstFd, firstStringArg, parseStraceLines, splitArgs, type TracedCall, type TracedEnd } from './strace-lines.js';
 
 /** A ledger's file name in a run's probe log dir (probes/go/exec): `strace-<pid of the -exec program>-<ms>.ledger`. */
 export const LEDGER_FILE_NAME = /^strace-(\d+)-\d+\.ledger$/;
@@ -28,6 +29,8 @@ interface Life {
   process: ProcessRecord;
   fds: Map<number, FdEntry>;
   cwd: string | null;
+  /** The open record of the working directory its chdir entered, while it is still there and kept. */
+  cwdId: number | null;
   /** The clone that made this process, named by its exec once that comes. */
   spawn: SpawnRecord | null;
   exited: boolean;
@@ -37,6 +40,7 @@ interface Life {
 const OPENS = new Set(['open', 'openat', 'openat2', 'creat']);
 const DUPS = new Set(['dup', 'dup2', 'dup3']);
 const FORKS = new Set(['clone', 'clone3', 'fork', 'vfork']);
+const CHDIRS = new Set(['chdir', 'fchdir']);
 const DELETES = new Set(['unlink', 'unlinkat', 'rmdir', 'rename', 'renameat', 'renameat2']);
 
 /**
@@ -61,34 +65,6 @@ function familyOf(calls: readonly TracedCall[]): { processOf: (tid: number) => n
     return up && !up.thread ? processOf(up.tid) : undefined;
   };
   return { processOf, parentOf };
-}
-
-function join(dir: string | null, name: string): string | null {
-  if (name.startsWith('/')) return name;
-  return dir === null ? null : `${dir.replace(/\/$/, '')}/${name}`;
-}
-
-const stringAt = (args: string, index: number): string | null => {
-  const part = splitArgs(args)[index];
-  return part === undefined ? null : firstStringArg(part);
-};
-
-/** The paths a successful delete or rename removes or replaces, made absolute. */
-function deletedPaths(call: TracedCall, cwd: string | null): string[] {
-  const { name, args } = call;
-  const at = (dirIndex: number, nameIndex: number) => {
-    const file = stringAt(args, nameIndex);
-    return file === null ? null : join(fdArg(args, dirIndex).path ?? cwd, file);
-  };
-  const paths =
-    name === 'unlinkat'
-      ? [at(0, 1)]
-      : name === 'renameat' || name === 'renameat2'
-        ? [at(0, 1), at(2, 3)]
-        : name === 'rename'
-          ? [stringAt(args, 0), stringAt(args, 1)].map((p) => (p === null ? null : join(cwd, p)))
-          : [stringAt(args, 0)].map((p) => (p === null ? null : join(cwd, p)));
-  return paths.filter((p): p is string => p !== null);
 }
 
 /**
@@ -148,7 +124,7 @@ class LedgerReplay {
       for (const [fd, entry] of [...life.fds.entries()]) if (entry.cloexec) this.close(life, call, fd);
     } else if (OPENS.has(call.name) && ok) {
       const path = call.resultPath ?? stringAt(call.args, call.name === 'open' || call.name === 'creat' ? 0 : 1);
-      if (path !== null) this.open(life, call, call.result!, join(life.cwd, path) ?? path, /O_CLOEXEC/.test(call.args), call.name);
+      if (path !== null) this.open(life, call, call.result!, resolveIn(life.cwd, path) ?? path, /O_CLOEXEC/.test(call.args), call.name);
     } else if (call.name === 'close') {
       const fd = life.fds.size === 0 ? null : firstFd(call.args);
       if (fd !== null) this.close(life, call, fd);
@@ -159,6 +135,7 @@ class LedgerReplay {
       const entry = life.fds.get(firstFd(call.args) ?? -1);
       if (entry) entry.cloexec = /FD_CLOEXEC/.test(call.args);
     } else if (FORKS.has(call.name) && ok && call.result! > 0 && !/CLONE_THREAD/.test(call.args)) this.spawned(life, call);
+    else if (CHDIRS.has(call.name) && call.result === 0) this.chdir(life, call);
     else if (DELETES.has(call.name) && call.result === 0) this.deleted(call, life);
     else if (call.name === 'exit_group') this.exit(life, call.atMs);
     else if (call.name === 'write') this.mark(call, life);
@@ -195,11 +172,12 @@ class LedgerReplay {
       argv: [...(from?.process.argv ?? [])],
       cwd: from?.cwd ?? null,
     };
-    const life: Life = { process, fds: new Map(), cwd: from?.cwd ?? null, spawn: null, exited: false, lastAtMs: call.atMs };
+    const life: Life = { process, fds: new Map(), cwd: from?.cwd ?? null, cwdId: null, spawn: null, exited: false, lastAtMs: call.atMs };
     this.lives.set(pid, life);
     this.out.push(process);
-    // A new process starts with a copy of its parent's fd table: its copies are its own holdings.
+    // A new process starts with a copy of its parent's fd table and its working directory: its own holdings.
     for (const [fd, entry] of from?.fds ?? []) this.open(life, call, fd, entry.path, entry.cloexec, 'inherited');
+    if (from && from.cwdId !== null && from.cwd !== null) this.enter(life, call, from.cwd, 'inherited');
     return life;
   }
 
@@ -225,6 +203,43 @@ class LedgerReplay {
       frames: [],
     };
     this.out.push(child.spawn);
+  }
+
+  /** A working directory left and one entered: the old one's record closes, the new one's opens. */
+  private chdir(life: Life, call: TracedCall): void {
+    const target = chdirTarget(call, life.cwd, (fd) => life.fds.get(fd)?.path);
+    this.leaveCwd(life, call);
+    life.cwd = target;
+    if (target !== null) this.enter(life, call, target, call.name);
+  }
+
+  /** The working directory as an open with no fd (as the Node probe records process.chdir): on Windows it is a handle. */
+  private enter(life: Life, call: { atMs: number }, path: string, api: string): void {
+    if (!this.keepPath(path)) return;
+    const id = this.nextId++;
+    const record: OpenRecord = {
+      v: 1,
+      kind: 'open',
+      pid: life.process.pid,
+      atMs: call.atMs,
+      api,
+      path,
+      fd: null,
+      id,
+      cwd: true,
+      ...this.testNow(),
+      frames: [],
+    };
+    life.cwdId = id;
+    this.openNow.set(id, { record, pid: life.process.pid, unlinked: false });
+    this.out.push(record);
+  }
+
+  private leaveCwd(life: Life, call: { atMs: number }): void {
+    if (life.cwdId === null) return;
+    this.openNow.delete(life.cwdId);
+    this.out.push({ v: 1, kind: 'close', pid: life.process.pid, atMs: call.atMs, id: life.cwdId, fd: null });
+    life.cwdId = null;
   }
 
   /** The test that made a call now: the one running test no running subtest of which runs too. */
@@ -256,11 +271,13 @@ class LedgerReplay {
   private exit(life: Life, atMs: number): void {
     if (life.exited) return;
     life.exited = true;
-    this.out.push({ v: 1, kind: 'exit', pid: life.process.pid, atMs, open: [...life.fds.values()].map((e) => e.id) });
+    const open = [...life.fds.values()].map((e) => e.id).concat(life.cwdId === null ? [] : [life.cwdId]);
+    this.out.push({ v: 1, kind: 'exit', pid: life.process.pid, atMs, open });
     // No close records: a scan may still read these fds while the kernel tears the process down (strace
     // holds it at its exit_group), and must find them open, as the exit record says.
-    for (const entry of life.fds.values()) this.openNow.delete(entry.id);
+    for (const id of open) this.openNow.delete(id);
     life.fds.clear();
+    life.cwdId = null;
   }
 
   private mark(call: TracedCall, life: Life): void {
@@ -312,7 +329,7 @@ class LedgerReplay {
           api,
           path,
           held: ids,
-          cwd: false,
+          cwd: held.some(([, o]) => o.pid === pid && o.record.cwd === true),
           ...(test === undefined ? {} : { test }),
           frames: [],
         };

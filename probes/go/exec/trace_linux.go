@@ -16,7 +16,7 @@ import (
 
 // A `?` lets an architecture without the old calls (arm64: no open, fork, rename...) run it too.
 const ledgerCalls = "?open,openat,?openat2,?creat,close,dup,?dup2,dup3,fcntl,clone,?clone3,?fork,?vfork,execve," +
-	"exit_group,?unlink,unlinkat,?rmdir,?rename,renameat,?renameat2"
+	"exit_group,?unlink,unlinkat,?rmdir,?rename,renameat,?renameat2,chdir,fchdir"
 
 // runTraced runs the binary under strace and ends this program as the binary ended, when holdwatch
 // named a strace and a place for its ledger; it returns when strace never ran the binary (ptrace not

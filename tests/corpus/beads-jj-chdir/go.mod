@@ -1,0 +1,3 @@
+module example.com/beadsjj
+
+go 1.19
