@@ -4,6 +4,7 @@
 // holding becomes a holder reference, matched to stacks as a scanned holder is. Pure.
 import type { DeleteRecord, ProcessRecord } from '../../contract/probe-log.js';
 import type { HolderRef, ProbeIndex } from './match.js';
+import { isProcessStart } from './process-threads.js';
 
 export interface UnseenChildHold {
   ref: HolderRef;
@@ -35,7 +36,7 @@ export function findUnseenChildHolds(index: ProbeIndex, query: ChildHoldQuery): 
         const watchedDir = query.watchedDirOf(hold.path);
         if (watchedDir === null || found.has(id) || query.seen(hold.pid, hold.path, handle)) continue;
         const spawn = latestBefore(index.spawnsByChild.get(hold.pid) ?? [], (r) => r.pid === call.pid, call.atMs);
-        const own = latestBefore(index.byPid.get(hold.pid) ?? [], (r) => r.kind === 'process', call.atMs) as ProcessRecord | undefined;
+        const own = latestBefore(index.byPid.get(hold.pid) ?? [], isProcessStart, call.atMs) as ProcessRecord | undefined;
         // No later than its spawn call, where the parent's probe saw it: a holding is never older than its process.
         const startedAtMs = spawn?.atMs ?? own?.atMs ?? call.atMs;
         found.set(id, {
