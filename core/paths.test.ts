@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUnder, POSIX_STYLE, relativeDisplay, splitDeletedSuffix, trimTrailingSeparators, WINDOWS_STYLE } from './paths.js';
+import { foldDots, isUnder, POSIX_STYLE, relativeDisplay, splitDeletedSuffix, trimTrailingSeparators, WINDOWS_STYLE } from './paths.js';
 
 describe('isUnder', () => {
   it.each([
@@ -51,5 +51,13 @@ describe('splitDeletedSuffix', () => {
     expect(splitDeletedSuffix('/tmp/a/x (deleted)')).toEqual({ path: '/tmp/a/x', suffixed: true });
     expect(splitDeletedSuffix('/tmp/a/x')).toEqual({ path: '/tmp/a/x', suffixed: false });
     expect(splitDeletedSuffix('/tmp/a/(deleted)')).toEqual({ path: '/tmp/a/(deleted)', suffixed: false });
+  });
+});
+
+describe('foldDots', () => {
+  it('folds . and .. and repeated separators, keeping a UNC head', () => {
+    expect(foldDots('/a/./b//c/../d', POSIX_STYLE)).toBe('/a/b/d');
+    expect(foldDots('C:/w/x/../y', WINDOWS_STYLE)).toBe('C:\\w\\y');
+    expect(foldDots('\\\\srv\\share\\.\\f', WINDOWS_STYLE)).toBe('\\\\srv\\share\\f');
   });
 });

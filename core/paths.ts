@@ -27,6 +27,23 @@ function isRootOnly(path: string, style: PathStyle): boolean {
 }
 
 /**
+ * `path` with `.` and `..` folded and repeated separators dropped (`/` also taken as `\` in the
+ * Windows style); a leading double separator (a UNC path's) is kept. Names only: no link is resolved.
+ */
+export function foldDots(path: string, style: PathStyle): string {
+  const sep = style.sep;
+  const unified = sep === '\\' ? path.replace(/\//g, '\\') : path;
+  const parts: string[] = [];
+  for (const part of unified.split(sep)) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  const head = unified.startsWith(sep + sep) ? sep + sep : unified.startsWith(sep) ? sep : '';
+  return head + parts.join(sep);
+}
+
+/**
  * True when `path` is `dir` itself or lies below it. `/tmp/a` is not under `/tmp/ab`'s sibling `/tmp/a`
  * by prefix alone: the character after the prefix must be a separator.
  */

@@ -1,18 +1,13 @@
 // The paths a syscall ledger's calls name, made absolute the way the kernel resolves them: against the
 // directory fd -y printed (`7</tmp/x>`), else against the process's working directory. Pure.
+import { POSIX_STYLE, foldDots } from '../paths.js';
 import { fdArg, firstFd, firstStringArg, splitArgs, type TracedCall } from './strace-lines.js';
 
 /** `name` resolved against `dir` (`.` and `..` folded); null when it is relative and `dir` is unknown. */
 export function resolveIn(dir: string | null, name: string): string | null {
   const whole = name.startsWith('/') ? name : dir === null ? null : `${dir}/${name}`;
-  if (whole === null) return null;
-  const parts: string[] = [];
-  for (const part of whole.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join('/')}`;
+  // The kernel reads `//x` as `/x`: one root.
+  return whole === null ? null : foldDots(`/${whole}`.replace(/^\/+/, '/'), POSIX_STYLE);
 }
 
 export function stringAt(args: string, index: number): string | null {

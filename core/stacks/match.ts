@@ -4,7 +4,7 @@
 import type { HolderKind } from '../../contract/holders.js';
 import type { DeletedBy, OpenStack, StackLookup } from '../../contract/stacks.js';
 import type { PathStyle } from '../paths.js';
-import { POSIX_STYLE } from '../paths.js';
+import { POSIX_STYLE, foldDots } from '../paths.js';
 import type {
   DeleteRecord,
   ExitRecord,
@@ -215,17 +215,8 @@ export function deletedUnderChild(holder: HolderRef, records: ProbeIndex | Itera
 }
 
 function normalize(path: string, style: PathStyle): string {
-  const sep = style.sep;
-  const unified = sep === '\\' ? path.replace(/\//g, '\\') : path;
-  const parts: string[] = [];
-  for (const part of unified.split(sep)) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  const head = unified.startsWith(sep + sep) ? sep + sep : unified.startsWith(sep) ? sep : '';
-  const joined = head + parts.join(sep);
-  return style.caseInsensitive ? joined.toLowerCase() : joined;
+  const folded = foldDots(path, style);
+  return style.caseInsensitive ? folded.toLowerCase() : folded;
 }
 
 /** SQLite keeps its journal files next to the database: they belong to the same connect. */
