@@ -245,7 +245,13 @@ class SelfInventory:
     6.2+ gives /proc/self/fd) and the stack probe saw no audited event that could open one or move the
     cwd (recorder.fd_events) holds nothing there still. What that cannot see is a descriptor opened
     where no audit event fires (a C library's own open) in the same test as one closed: the count stays,
-    and that test's holding is left to holdwatch's scans."""
+    and that test's holding is left to holdwatch's scans.
+
+    Where the only such events since that listing were opens (a test that writes a file and closes it),
+    the stack probe noted the descriptor each took (recorder.track_opens), and only those, the ones not
+    listed then, and 0-2 (a dup2 redirects them) are looked at: a descriptor listed then and outside
+    the dirs stays so unless something no audit event sees reuses its number (a C library's open, a
+    dup2 onto it) in a test that also opened a file; that holding, too, is left to the scans."""
 
     def __init__(self, prefixes):
         self._prefixes = prefixes
@@ -255,6 +261,11 @@ class SelfInventory:
         self._maps = self._children = self._statm = self._stat = self._task = self._fd_dir = None
         # (fd_events, descriptor count) after the last listing, when it found nothing under the dirs.
         self._unchanged_since = None
+        # (fd_events, the descriptors' names) after the last listing, when it found nothing under the
+        # dirs and the stack probe notes the opens since (_new_since_clean).
+        self._clean = None
+        # How many descriptors the last boundary looked at (fstat), for the probe's tests.
+        self.examined = 0
         # fd -> what the last boundary found outside the dirs by it (_same_name): the same file by the
         # same descriptor is not readlink'ed again (a readlink through /proc costs four times an fstat,
         # and a test process keeps a score of descriptors open from test to test).
@@ -288,6 +299,7 @@ class SelfInventory:
         if self._stat is None:
             return None
         try:
+            self.examined = 0
             if os.pread(self._children, 64, 0).strip() or self._threads() > 1:
                 return None
             if self._unchanged_since is not None and self._unchanged_since == self._descriptors_key():
@@ -296,41 +308,81 @@ class SelfInventory:
             self._unchanged_since = None
             own = _own_fds(own_fds)
             own.update((self._maps, self._children, self._statm, self._stat, self._task, self._fd_dir))
-            held = []
             names = os.listdir("/proc/self/fd")
-            outside, self._outside = self._outside, {}
-            for name in names:
-                fd = int(name)
-                if fd in own:
-                    continue
-                try:
-                    info = os.fstat(fd)
-                except OSError:
-                    continue  # the listing's own descriptor, or one closed since
-                seen = outside.get(fd)
-                if seen is not None and _same_name(info, seen):
-                    self._outside[fd] = seen
-                    continue
-                try:
-                    target = os.readlink("/proc/self/fd/" + name)
-                except OSError:
-                    continue  # closed since
-                deleted = target.endswith(_DELETED)
-                path = target[: -len(_DELETED)] if deleted else target
-                if not self._under(path):
-                    self._outside[fd] = (info.st_dev, info.st_ino, info.st_ctime_ns, info.st_nlink, target.startswith("/"))
-                    continue
-                held.append({"kind": "dir" if stat.S_ISDIR(info.st_mode) else "file", "path": path, "fd": fd, "deleted": deleted})
+            look_at = self._new_since_clean(names)
+            self._clean = None
+            held = self._examine(names, own, look_at)
             held.extend(self._mapped_under())
-            cwd = os.readlink("/proc/self/cwd")
-            if self._under(cwd):
-                held.append({"kind": "cwd", "path": cwd, "fd": None, "deleted": False})
+            if look_at is None:
+                cwd = os.readlink("/proc/self/cwd")
+                if self._under(cwd):
+                    held.append({"kind": "cwd", "path": cwd, "fd": None, "deleted": False})
             if not any(entry["kind"] != "mmap" for entry in held):
                 # Taken after the listing, whose own os.listdir is an audited event.
                 self._unchanged_since = self._descriptors_key()
+                self._mark_clean(names)
             return held if len(held) <= MAX_LISTED else None
         except (OSError, ValueError, IndexError):
+            self._clean = None
             return None
+
+    def _examine(self, names, own, look_at):
+        """The descriptors among ``names`` (all, or only those in ``look_at``) that are under the dirs."""
+        held = []
+        outside, self._outside = self._outside, {}
+        for name in names:
+            fd = int(name)
+            if fd in own:
+                continue
+            seen = outside.get(fd)
+            if look_at is not None and name not in look_at:
+                if seen is not None:
+                    self._outside[fd] = seen
+                continue
+            self.examined += 1
+            try:
+                info = os.fstat(fd)
+            except OSError:
+                continue  # the listing's own descriptor, or one closed since
+            if seen is not None and _same_name(info, seen):
+                self._outside[fd] = seen
+                continue
+            try:
+                target = os.readlink("/proc/self/fd/" + name)
+            except OSError:
+                continue  # closed since
+            deleted = target.endswith(_DELETED)
+            path = target[: -len(_DELETED)] if deleted else target
+            if not self._under(path):
+                self._outside[fd] = (info.st_dev, info.st_ino, info.st_ctime_ns, info.st_nlink, target.startswith("/"))
+                continue
+            held.append({"kind": "dir" if stat.S_ISDIR(info.st_mode) else "file", "path": path, "fd": fd, "deleted": deleted})
+        return held
+
+    def _new_since_clean(self, names):
+        """The descriptor names that may have changed since the last listing found nothing under the
+        dirs, when every event since that may open a descriptor was an open the stack probe noted: the
+        opens' descriptors, the ones not listed then, and 0-2. None when all must be looked at."""
+        if self._clean is None:
+            return None
+        recorder = sys.modules.get("_holdwatch_stacks.recorder")
+        opened = recorder.opened_fds() if recorder is not None else None
+        if opened is None or recorder.fd_events() - self._clean[0] != len(opened):
+            return None
+        look_at = {name for name in names if name not in self._clean[1]}
+        look_at.update(str(fd) for fd in opened)
+        look_at.update(("0", "1", "2"))
+        return look_at
+
+    def _mark_clean(self, names):
+        recorder = sys.modules.get("_holdwatch_stacks.recorder")
+        if recorder is None or not hasattr(recorder, "track_opens"):
+            return  # an older stack probe, or none: every boundary that may have changed lists all
+        events = recorder.fd_events()
+        if events is None:
+            return
+        recorder.track_opens()
+        self._clean = (events, frozenset(names))
 
     def children(self):
         """How many children of this process live now (its main thread's), or None when unknown."""

@@ -36,14 +36,21 @@ from .wire import encode as _encode, json_str as _json_str
 _WIRE_VERSION = 1
 _now = time.time
 
-_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0, "fd_events": 0, "hooked": False}
+_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0, "fd_events": 0, "hooked": False, "opened_fds": None}
 # Audited events that open no descriptor and move no cwd, the ones a test runner fires by the dozen
 # per test. Every other event, a kind never seen before included, moves fd_events().
 _NO_FD_EVENTS = frozenset((
     "object.__getattr__", "object.__setattr__", "object.__delattr__", "builtins.id", "os.putenv",
     "os.unsetenv", "sys._getframe", "sys._getframemodulename", "exec", "compile", "import",
     "marshal.loads", "code.__new__",
+    # Path operations that leave no descriptor behind and move no cwd: a test's cleanup fires them by
+    # the dozen. (os.rename stays out: it can move a file held outside the dirs into them.)
+    "os.remove", "os.rmdir", "os.mkdir", "os.chmod", "os.utime", "os.listdir", "os.link", "os.symlink",
+    "os.truncate",
 ))
+# The most opens whose descriptors are noted between two of the inventory's listings (track_opens):
+# past it the inventory lists every descriptor again, as it would without the notes.
+_TRACKED_OPENS_LIMIT = 16
 # fd -> the open about to take it, for finalizer-closed detection (gc_watch.py); None when it is off.
 _gc_opened = None
 
@@ -105,6 +112,19 @@ def fd_events():
     boundary whose count and descriptor count did not move since a listing that found nothing under
     the dirs need not list again."""
     return _state["fd_events"] if _state["hooked"] else None
+
+
+def track_opens():
+    """The test-boundary inventory's word after a listing that found nothing under the watched dirs:
+    from now on each open notes the descriptor it takes (the lowest free one, found as _next_fd finds
+    it), so the next boundary need look only at those and at descriptors new since the listing."""
+    _state["opened_fds"] = [] if _state["hooked"] and _POSIX else None
+
+
+def opened_fds():
+    """The descriptors the opens since track_opens() took, in order; None when not known (never asked,
+    more than _TRACKED_OPENS_LIMIT opens, or the log gone, whose descriptor finds them)."""
+    return _state["opened_fds"]
 
 
 def own_fds():
@@ -391,6 +411,15 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
             _disable("internal error on %s: %r" % (event, error))
         return
     # The hot path, inline (a call is a tenth of the budget): every open of the test.
+    tracked = _state["opened_fds"]
+    taken = None
+    if tracked is not None:
+        # Noted before any return below: an import's open takes a descriptor too, however briefly.
+        taken = _next_fd()
+        if taken is None or len(tracked) >= _TRACKED_OPENS_LIMIT:
+            _state["opened_fds"] = None
+        else:
+            tracked.append(taken)
     log = _state["log"]
     if log is None:
         return
@@ -416,7 +445,7 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
             # The same open again (a loop): the finalizer watch keeps it by path, its stack the same;
             # an os.open by fd, which os.fdopen looks up (_gc_fdopen).
             if gc_opened is not None:
-                fd = None if mode is not None else _next_fd()
+                fd = None if mode is not None else taken if taken is not None else _next_fd()
                 gc_opened[path if fd is None else fd] = (path, sites, _state["test"], int(_now() * 1000), "open" if mode is not None else "os.open")
             return
         if len(_last) >= _LAST_OPEN_LIMIT:
@@ -427,7 +456,7 @@ def _on_audit(event, args, _getframe=sys._getframe, _capture=_frames.capture_sit
         # The finalizer watch keys it the same way, by fd when there is one, else by path, and an
         # os.open always by fd (os.fdopen finds it so). Asking the kernel for the fd at every open
         # would add a dup and a close to each.
-        fd = None if last is None and (gc_opened is None or mode is not None) else _next_fd()
+        fd = None if last is None and (gc_opened is None or mode is not None) else taken if taken is not None else _next_fd()
         if gc_opened is not None:
             gc_opened[path if fd is None else fd] = (path, sites, _state["test"], int(_now() * 1000), "open" if mode is not None else "os.open")
         # Joined from pieces, with frames.as_json inline: a seven-item "%" format with "%d" of a float
