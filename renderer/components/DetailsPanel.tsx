@@ -4,7 +4,7 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
 import type { Holder } from '../../contract/holders.js';
 import type { AttributedHolder } from '../../contract/runs.js';
-import type { StackFrame, StackLookup } from '../../contract/stacks.js';
+import type { DeletedBy, StackFrame, StackLookup } from '../../contract/stacks.js';
 import { holderKey } from '../../contract/identity.js';
 import { endProcess, messageOf, revealPath, selectRow } from '../store/intents.js';
 import { useStore } from '../store/store.js';
@@ -88,6 +88,7 @@ export function DetailsPanel() {
   // Gone by the OS's word and no longer holding: a row still held belongs to a live process.
   const processGone = details?.state === 'gone' && !stillHeld;
   const stacksWait = runPhase === 'running' || runPhase === 'starting';
+  const deletion = deletionOf(attribution);
   return (
     <section className="details" aria-label="Holder details" data-testid="details">
       <h2>
@@ -98,10 +99,11 @@ export function DetailsPanel() {
           </span>
         )}
       </h2>
-      <Answer holder={holder} attribution={attribution} stillHeld={stillHeld} />
+      <Answer holder={holder} attribution={attribution} stillHeld={stillHeld} deletion={deletion} />
       <h3>Stacks</h3>
       <StackView label="Opened by" lookup={attribution?.openStack} />
       <StackView label="Process started by" lookup={attribution?.spawnStack} />
+      {deletion && <FrameList label="Deleted by" api={deletion.api} pid={deletion.pid ?? holder.pid} frames={deletion.frames} />}
       {!attribution?.openStack && !attribution?.spawnStack ? (
         <p className="dim" data-testid="stacks-note">
           {stacksWait
@@ -265,7 +267,18 @@ function scopeText(scope: NonNullable<AttributedHolder['attribution']['scope']>)
 }
 
 /** The lead: what it holds, where that was opened, during which test, and the verdict. */
-function Answer({ holder, attribution, stillHeld }: { holder: Holder; attribution: AttributedHolder['attribution'] | null; stillHeld: boolean }) {
+function Answer({
+  holder,
+  attribution,
+  stillHeld,
+  deletion,
+}: {
+  holder: Holder;
+  attribution: AttributedHolder['attribution'] | null;
+  stillHeld: boolean;
+  deletion: DeletedBy | undefined;
+}) {
+  const deletedAt = deletion ? openingFrame(deletion.frames) : null;
   const open = attribution?.openStack?.found ? attribution.openStack.stack : null;
   const frame = open ? openingFrame(open.frames) : null;
   const scope = attribution?.scope && !attribution.openedDuring ? attribution.scope : null;
@@ -304,6 +317,17 @@ function Answer({ holder, attribution, stillHeld }: { holder: Holder; attributio
           </dd>
         </>
       )}
+      {deletion && (
+        <>
+          <dt>Deleted by</dt>
+          <dd className="wrap" data-testid="deleted-by">
+            <span className="mono">{deletion.api}</span>
+            {deletedAt ? <span className="mono">{` at ${deletedAt.file}:${deletedAt.line}`}</span> : null}
+            {deletion.pid === undefined ? ', in this process, while it was open' : `, in its parent PID ${deletion.pid}, while this process held it`}
+            <span className="dim"> · on Windows that removal fails while it is held</span>
+          </dd>
+        </>
+      )}
       {attribution && (
         <>
           <dt>Verdict</dt>
@@ -325,6 +349,14 @@ function findRecorded(holders: readonly AttributedHolder[], atFailures: readonly
   return holders.find((h) => holderKey(h) === key) ?? atFailures.find((h) => holderKey(h) === key);
 }
 
+/**
+ * The probed call that deleted the held path: its own process's (the stack of its open carries it), else
+ * a parent's that met this process's holding.
+ */
+function deletionOf(attribution: AttributedHolder['attribution'] | null): DeletedBy | undefined {
+  return (attribution?.openStack?.found ? attribution.openStack.stack.deletedBy : undefined) ?? attribution?.deletedBy;
+}
+
 /** A recorded stack, innermost frame first; the first frame of the user's own code is marked. */
 function StackView({ label, lookup }: { label: string; lookup: StackLookup | undefined }) {
   if (!lookup) return null;
@@ -334,11 +366,15 @@ function StackView({ label, lookup }: { label: string; lookup: StackLookup | und
         {label}: {lookup.reason}
       </p>
     );
-  const frames = lookup.stack.frames.slice(0, 8);
+  return <FrameList label={label} api={lookup.stack.api} pid={lookup.stack.pid} frames={lookup.stack.frames} />;
+}
+
+function FrameList({ label, api, pid, frames: all }: { label: string; api: string; pid: number; frames: readonly StackFrame[] }) {
+  const frames = all.slice(0, 8);
   return (
     <div className="stack">
       <p>
-        {label} <span className="mono">{lookup.stack.api}</span> (PID {lookup.stack.pid})
+        {label} <span className="mono">{api}</span> (PID {pid})
       </p>
       <ol className="ancestry" aria-label={label}>
         {frames.map((f, i) => (
