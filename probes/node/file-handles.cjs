@@ -10,7 +10,7 @@
 // fd from the native side.
 const { original, state, writtenByFd } = require('./probe-state.cjs');
 const { internalError, flush } = require('./probe-log.cjs');
-const { onClosing } = require('./records.cjs');
+const { onClosing, onCloseCalled, onCloseDone } = require('./records.cjs');
 const { likeOriginal } = require('./wrap-helpers.cjs');
 
 /** FileHandles opened here whose close has not run. */
@@ -31,8 +31,11 @@ function watchFileHandle(handle, record) {
   const opened = { id: record.id, record, dev: stat.dev, ino: stat.ino };
   handle.close = likeOriginal(function close_() {
     watchedHandles.delete(opened);
-    onClosing(fd);
-    return Reflect.apply(close, this, arguments);
+    const closing = onCloseCalled(fd);
+    const closed = Reflect.apply(close, this, arguments);
+    const done = () => onCloseDone(fd, closing);
+    if (closing !== null && closed && typeof closed.then === 'function') closed.then(done, done);
+    return closed;
   }, close);
   watchedHandles.add(opened);
   fileHandleFinalizer.register(handle, null);

@@ -89,6 +89,11 @@ const state = {
 const listedByFd = new Map();
 /** fd -> the open record already written for it: its close must be written too. */
 const writtenByFd = new Map();
+/**
+ * fd -> { path } of a wrapped open whose asynchronous close (fs.close, FileHandle.close) is called and
+ * not done: the thread pool runs the close later, and /proc/self/fd lists the fd until then.
+ */
+const closingByFd = new Map();
 /** Open records of fds that closed unwritten, to capture into again. */
 const spareOpens = [];
 
@@ -114,6 +119,7 @@ module.exports = {
   state,
   listedByFd,
   writtenByFd,
+  closingByFd,
   spareOpens,
   noTest,
   safeCwd,

@@ -1,7 +1,7 @@
 'use strict';
 // The records of opens, closes and spawns. Hot paths (openSync/closeSync) call these directly: no
 // closures, and they never throw.
-const { SPARE_LIMIT, state, listedByFd, writtenByFd, spareOpens, safeCwd } = require('./probe-state.cjs');
+const { SPARE_LIMIT, state, listedByFd, writtenByFd, closingByFd, spareOpens, safeCwd } = require('./probe-state.cjs');
 const { captureInto } = require('./stacks.cjs');
 const { internalError, schedule, flush } = require('./probe-log.cjs');
 
@@ -45,6 +45,24 @@ function onClosing(fd, atMs) {
   } catch (error) {
     internalError(error);
   }
+}
+
+/**
+ * An asynchronous close of `fd` is called: its open ends now, and the fd is marked closing until
+ * `onCloseDone` with what this returns (null when the fd was no wrapped open).
+ */
+function onCloseCalled(fd) {
+  if (state.disabled || typeof fd !== 'number') return null;
+  const record = state.pendingByFd[fd] ?? writtenByFd.get(fd);
+  // The path is copied: an unwritten record is reused for a later open once its fd closes.
+  const closing = record === undefined ? null : { path: record.path };
+  if (closing !== null) closingByFd.set(fd, closing);
+  onClosing(fd);
+  return closing;
+}
+
+function onCloseDone(fd, closing) {
+  if (closing !== null && closingByFd.get(fd) === closing) closingByFd.delete(fd);
 }
 
 const dirRecords = new WeakMap();
@@ -108,4 +126,4 @@ function openRecords(test) {
   return records;
 }
 
-module.exports = { onOpened, onClosing, captureDirOpen, onOpenedDir, onClosingDir, captureSpawn, onSpawned, openRecords };
+module.exports = { onOpened, onClosing, onCloseCalled, onCloseDone, captureDirOpen, onOpenedDir, onClosingDir, captureSpawn, onSpawned, openRecords };

@@ -5,7 +5,7 @@
 // descriptor no wrapped call opened (a native addon's, a WASM VFS's) is recorded as an open, so it
 // is attributed like the wrapped ones. For runners with no holdwatch reporter, test starts and ends
 // also go to the run's events file (HOLDWATCH_EVENTS), the run's test timeline.
-const { original, state, listedByFd, writtenByFd } = require('./probe-state.cjs');
+const { original, state, listedByFd, writtenByFd, closingByFd } = require('./probe-state.cjs');
 const { schedule, flush, toPath } = require('./probe-log.cjs');
 const { openRecords } = require('./records.cjs');
 const { checkWatchedHandles } = require('./file-handles.cjs');
@@ -118,6 +118,9 @@ function listOwnHolds(test) {
       if (listed !== undefined) closeListed(listed, now);
       continue;
     }
+    // A wrapped open whose close the thread pool has yet to run: closed already, not a new open.
+    const closing = closingByFd.get(fd);
+    if (wrapped === undefined && listed === undefined && closing !== undefined && toPath(closing.path) === file) continue;
     if (listed !== undefined) {
       if (listed.path === file) continue;
       closeListed(listed, now);

@@ -6,7 +6,7 @@ const path = require('node:path');
 const { NativeError, STACK_LIMIT, HOT_STACK_LIMIT, HOT_OPENS, state, spareOpens, safeCwd } = require('./probe-state.cjs');
 const { captureInto, captureOpen, newOpenRecord } = require('./stacks.cjs');
 const { internalError, flush, toPath } = require('./probe-log.cjs');
-const { onOpened, onClosing, captureDirOpen, onOpenedDir, onClosingDir, openRecords } = require('./records.cjs');
+const { onOpened, onClosing, onCloseCalled, onCloseDone, captureDirOpen, onOpenedDir, onClosingDir, openRecords } = require('./records.cjs');
 const { watchFileHandle } = require('./file-handles.cjs');
 const { listOwnHolds } = require('./test-boundaries.cjs');
 const { likeOriginal, guard, withCallback } = require('./wrap-helpers.cjs');
@@ -65,9 +65,16 @@ function wrapFdCalls() {
   }, closeSync);
 
   const close = fs.close;
-  fs.close = likeOriginal(function close_(fd) {
-    onClosing(fd);
-    return Reflect.apply(close, this, arguments);
+  fs.close = likeOriginal(function close_(fd, callback) {
+    const closing = onCloseCalled(fd);
+    if (closing === null) return Reflect.apply(close, this, arguments);
+    // The callback may be left out: Node's own default then throws a close's error, as this does.
+    const done = typeof callback === 'function' ? callback : undefined;
+    return close.call(this, fd, function (error) {
+      onCloseDone(fd, closing);
+      if (done !== undefined) return Reflect.apply(done, this, arguments);
+      if (error != null) throw error;
+    });
   }, close);
 }
 
