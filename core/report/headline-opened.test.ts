@@ -91,3 +91,18 @@ it('a holder whose process outlived the run: the test that spawned it, held afte
     'No teardown failed, but python3 PID 10, spawned by test_a, still held t0/leaked.txt after the test command exited: on Windows, deleting it meanwhile would fail with WinError 32',
   );
 });
+
+it("says what Windows answers by the opener: Node's fs opens a file deletable, its folder is what fails", () => {
+  const frames = [{ file: '/src/tests/log.test.mjs', line: 9, column: null, function: null, user: true }];
+  const byNode = (api: string): RunRecord =>
+    leaked({
+      openedDuring: 'writes a log',
+      openedDuringBy: 'test-boundary',
+      openStack: { found: true, stack: { ...openOf(frames), runtime: 'node', api }, matchedBy: 'fd', viaPid: null },
+    });
+  expect(headlineText(headline(byNode('fs.createWriteStream')))).toMatch(
+    /after that test ended: on Windows, that cleanup would fail with ENOTEMPTY on its folder$/,
+  );
+  // Found in the process's own descriptor list: a native addon's open (SQLite's), which refuses delete sharing.
+  expect(headlineText(headline(byNode('native')))).toMatch(/: on Windows, that cleanup would fail with WinError 32$/);
+});

@@ -115,7 +115,11 @@ function leakHeadline(record: RunRecord, holder: AttributedHolder, count: number
   if (holder.attribution.spawnedDuring !== null && holder.attribution.spawnedDuring !== during)
     out.push(' (spawned by ', { code: holder.attribution.spawnedDuring }, ')');
   if (count > 1) out.push(` (and ${count - 1} more handle${count === 2 ? '' : 's'} outlived ${count === 2 ? 'its' : 'their'} test)`);
-  out.push(record.platform === 'win32' ? ': deleting it while held fails with WinError 32' : ': on Windows, that cleanup would fail with WinError 32');
+  out.push(
+    record.platform === 'win32'
+      ? `: deleting it while held fails ${windowsFailure(holder).short}`
+      : `: on Windows, that cleanup would fail ${windowsFailure(holder).short}`,
+  );
   return out;
 }
 
@@ -147,7 +151,9 @@ function predictedHeadline(record: RunRecord, holder: AttributedHolder, count: n
   if (a.openedDuring) out.push(' (opened in ', { code: a.openedDuring }, ...(openedAt ? [' at ', { code: openedAt }] : []), ')');
   else if (a.scope) out.push(' (', ...openedInScope(a.scope), ...(openedAt ? [' at ', { code: openedAt }] : []), ')');
   if (count > 1) out.push(` (and ${count - 1} more like it)`);
-  out.push(record.platform === 'win32' ? ': that delete fails with WinError 32' : ': on Windows, that delete fails (WinError 32, EBUSY)');
+  out.push(
+    record.platform === 'win32' ? `: that delete fails ${windowsFailure(holder).short}` : `: on Windows, that delete fails ${windowsFailure(holder).long}`,
+  );
   return out;
 }
 
@@ -168,7 +174,11 @@ function scopeWords(scope: NonNullable<AttributedHolder['attribution']['scope']>
 function outlivedHeadline(record: RunRecord, holder: AttributedHolder, count: number): Inline[] {
   const out: Inline[] = ['No teardown failed, but ', ...who(holder), ', still held ', { code: holderPath(record, holder) }, ' after the test command exited'];
   if (count > 1) out.push(` (and ${count - 1} more handle${count === 2 ? '' : 's'} held by processes that outlived the run)`);
-  out.push(record.platform === 'win32' ? ': deleting it meanwhile fails with WinError 32' : ': on Windows, deleting it meanwhile would fail with WinError 32');
+  out.push(
+    record.platform === 'win32'
+      ? `: deleting it meanwhile fails ${windowsFailure(holder).short}`
+      : `: on Windows, deleting it meanwhile would fail ${windowsFailure(holder).short}`,
+  );
   return out;
 }
 
@@ -182,8 +192,8 @@ function finalizedHeadline(record: RunRecord, holder: AttributedHolder, count: n
   if (count > 1) out.push(` (and ${count - 1} more like it)`);
   out.push(
     record.platform === 'win32'
-      ? '; when the collection comes late, or on PyPy, it is still open at the teardown: WinError 32'
-      : '; on PyPy, or on Windows when the collection comes late, it is still open at the teardown: WinError 32',
+      ? `; when the collection comes late, or on PyPy, it is still open at the teardown: ${windowsFailure(holder).code}`
+      : `; on PyPy, or on Windows when the collection comes late, it is still open at the teardown: ${windowsFailure(holder).code}`,
   );
   return out;
 }
@@ -209,4 +219,23 @@ function cleanHeadline(record: RunRecord): Inline[] {
   const n = record.leftovers.length;
   if (n > 0) out.push(`, but ${n} file${n === 1 ? ' was' : 's were'} left behind under the watched dirs`);
   return out;
+}
+
+/**
+ * What Windows answers a cleanup that meets this holding, by how it was opened. Node's fs opens a file
+ * deletable (libuv asks for delete sharing): the file's delete succeeds and leaves it pending while it is
+ * open, so its folder's removal is what fails, ENOTEMPTY (WinError 145). Any other open (Python's, Go's,
+ * a native library's, a working directory, a mapping) refuses the delete itself: WinError 32, which
+ * Node reports as EBUSY.
+ */
+function windowsFailure(holder: AttributedHolder): { code: string; short: string; long: string } {
+  const open = holder.attribution.openStack;
+  const deletable = holder.kind === 'file' && open?.found === true && open.stack.runtime === 'node' && open.stack.api.startsWith('fs.');
+  if (deletable)
+    return {
+      code: 'ENOTEMPTY',
+      short: 'with ENOTEMPTY on its folder',
+      long: '(ENOTEMPTY, WinError 145: the file stays, delete-pending, until it is closed, so its folder cannot be removed)',
+    };
+  return { code: 'WinError 32', short: 'with WinError 32', long: '(WinError 32, EBUSY)' };
 }
