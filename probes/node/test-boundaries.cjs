@@ -100,13 +100,14 @@ function timelineEvent(event) {
 }
 
 /**
- * Lists this process's own descriptors under the watched dirs: one that no wrapped call opened
- * becomes an open record, made in `test` when it was not there at the list before, else outside any
- * test, in the scope running then; one gone since is closed.
+ * Lists this process's own descriptors under the watched dirs (`quickly`: SelfInventory.heldQuickly):
+ * one that no wrapped call opened becomes an open record, made in `test` when it was not there at the
+ * list before, else outside any test, in the scope running then; one gone since is closed.
  */
-function listOwnHolds(test) {
+function listOwnHolds(test, quickly = false) {
   if (state.inventory === null) return;
-  const held = state.inventory.held([state.logFd, state.timelineFd]);
+  const skip = [state.logFd, state.timelineFd];
+  const held = quickly ? state.inventory.heldQuickly(skip) : state.inventory.held(skip);
   if (held === null) return;
   const now = Date.now();
   const seen = new Set();

@@ -206,7 +206,8 @@ function onDeleting(target, api, above) {
   try {
     const gone = toPath(target);
     const within = (p) => p === gone || p.startsWith(gone.endsWith(path.sep) ? gone : gone + path.sep);
-    listOwnHolds(state.currentTest()); // a native open under the path is held there too
+    // A native open under the path is held there too; a test may delete often, and its end checks all.
+    listOwnHolds(state.currentTest(), true);
     const held = [];
     // Each open is deleted once: fs.rm's later steps (its callbacks' unlinks) add nothing.
     for (const record of openRecords(undefined)) if (!deletedIds.has(record.id) && within(toPath(record.path))) held.push(record.id);

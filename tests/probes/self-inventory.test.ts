@@ -17,7 +17,7 @@ interface Held {
 }
 type FsCalls = Pick<typeof fs, 'readdirSync' | 'readlinkSync' | 'fstatSync' | 'statSync'>;
 const { SelfInventory } = createRequire(import.meta.url)('../../probes/node/self-inventory.cjs') as {
-  SelfInventory: new (prefixes: string[], calls?: FsCalls) => { held(skip: number[]): Held[] | null };
+  SelfInventory: new (prefixes: string[], calls?: FsCalls) => { held(skip: number[]): Held[] | null; heldQuickly(skip: number[]): Held[] | null };
 };
 
 const root = mkdtempSync(join(tmpdir(), 'hw-self-inventory-'));
@@ -49,6 +49,36 @@ describe.runIf(process.platform === 'linux')('Node self-inventory', () => {
       closeSync(fd);
     }
     expect(inventory.held([])).toEqual([]);
+  });
+
+  it('at a delete, reads only numbers new since and descriptors with a path; a socket’s number taken over waits for the end', async () => {
+    const inventory = new SelfInventory([watched + '/']);
+    const server = createServer();
+    await listen(server);
+    const away = join(outside, 'quick-moving.txt');
+    writeFileSync(away, 'x');
+    const moving = openSync(away, 'r');
+    const opened: number[] = [];
+    try {
+      expect(inventory.held([])).toEqual([]);
+      const fresh = join(watched, 'quick-new.txt');
+      opened.push(openSync(fresh, 'w'));
+      expect(inventory.heldQuickly([])).toEqual([{ fd: opened[0], path: fresh, deleted: false }]);
+      // A descriptor with a path is read again: renamed in, it is held there.
+      const inside = join(watched, 'quick-moving.txt');
+      renameSync(away, inside);
+      expect(pathsOf(inventory.heldQuickly([]))).toEqual([inside, fresh].sort());
+      renameSync(inside, away);
+      // The socket's number, taken over by a file under the dir: not read here, but at the full listing.
+      await close(server);
+      const takeover = join(watched, 'quick-takeover.db');
+      opened.push(openSync(takeover, 'w'));
+      expect(pathsOf(inventory.heldQuickly([]))).toEqual([fresh]);
+      expect(pathsOf(inventory.held([]))).toEqual([fresh, takeover].sort());
+    } finally {
+      for (const fd of opened) closeSync(fd);
+      closeSync(moving);
+    }
   });
 
   it('lists a file held outside once it is renamed in, and drops it once renamed out', () => {
