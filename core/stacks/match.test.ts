@@ -162,6 +162,21 @@ describe('matchOpenStack with test records (node:test)', () => {
     expect(other.found && 'deletedBy' in other.stack).toBe(false);
   });
 
+  it("a descriptor a delete found in the process's own list is a sighting: the recorded open of its path made it", () => {
+    // Python: a path's first open goes without its fd; the os.remove's listing names fd 7 on that file.
+    const listed = open(10, T0 + 5, '/w/a.txt', 0, { api: 'native', fd: 7, id: 1, listed: true, frames: [] });
+    const deleted = { kind: 'delete', pid: 10, atMs: T0 + 5, api: 'os.remove', path: '/w/a.txt', held: [1], cwd: false, frames: frame(9) };
+    const found = matchOpenStack(holder(), log(proc(10), open(10, T0 + 1, '/w/a.txt', 4), listed, deleted));
+    expect(found).toMatchObject({
+      found: true,
+      matchedBy: 'path',
+      stack: { api: 'open', frames: [{ line: 4 }], deletedBy: { api: 'os.remove', frames: [{ line: 9 }] } },
+    });
+    // No recorded open of the path (C code opened it): the sighting is all there is, with the delete.
+    const alone = matchOpenStack(holder(), log(proc(10), listed, deleted));
+    expect(alone).toMatchObject({ found: true, matchedBy: 'fd', stack: { api: 'native', listed: true, frames: [], deletedBy: { api: 'os.remove' } } });
+  });
+
   it('never reads the test ends of a later process that reused the pid', () => {
     const records = log(proc(10, T0, 'node'), opened(T0 + 1, 1, 'a'), proc(10, T0 + 5000, 'node'), testEnd(T0 + 6000, 'a', [1]));
     const found = matchOpenStack(holder(), records);

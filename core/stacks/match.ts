@@ -284,9 +284,10 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
   const holderFd = parseFd(holder.handle);
   // A record that names another fd is another handle's open (two handles on one file): not this one's.
   const otherFd = (r: OpenRecord) => holderFd !== null && r.fd !== null && r.fd !== holderFd && samePath(r);
-  const byPath = (life: ProcessLife): OpenRecord | undefined => {
+  const byPath = (life: ProcessLife, madeOnly = false): OpenRecord | undefined => {
     for (let i = life.opens.length - 1; i >= 0; i--) {
       const r = life.opens[i]!;
+      if (madeOnly && r.listed) continue;
       if (isOpenAt(life, r, seenFrom) && (samePath(r) || sidePath(r)) && !otherFd(r)) return r;
     }
     return undefined;
@@ -294,18 +295,29 @@ export function matchOpenStack(holder: HolderRef, records: ProbeIndex | Iterable
 
   if (own) {
     const fd = holderFd;
+    // A descriptor the process found in its own list (at a delete, a boundary) is a sighting, not its open.
+    let sighting: OpenRecord | undefined;
     if (fd !== null) {
       for (let i = own.opens.length - 1; i >= 0; i--) {
         const r = own.opens[i]!;
         if (r.fd === fd) {
           // The Python probe predicts the fd (the lowest free one): believed only for the same file.
-          if (isOpenAt(own, r, seenFrom) && samePath(r)) return { found: true, stack: toStack(r, own.process.runtime, own), matchedBy: 'fd', viaPid: null };
+          if (isOpenAt(own, r, seenFrom) && samePath(r)) {
+            if (!r.listed) return { found: true, stack: toStack(r, own.process.runtime, own), matchedBy: 'fd', viaPid: null };
+            sighting = r;
+          }
           break; // the latest use of this fd was closed, or was another file: a later, unrecorded open reused it
         }
       }
     }
-    const r = byPath(own);
-    if (r) return { found: true, stack: toStack(r, own.process.runtime, own), matchedBy: 'path', viaPid: null };
+    // The Python probe leaves the fd off a path's first open: a recorded open of the path, still open and
+    // naming no other fd, made the descriptor the list found, and a delete that met the sighting met it.
+    const r = byPath(own, sighting !== undefined);
+    if (r) {
+      const stack = toStack(r, own.process.runtime, own);
+      return { found: true, stack: sighting ? { ...stack, ...deletedWhileOpen(own.deletes, sighting) } : stack, matchedBy: 'path', viaPid: null };
+    }
+    if (sighting) return { found: true, stack: toStack(sighting, own.process.runtime, own), matchedBy: 'fd', viaPid: null };
   }
   // An fd inherited across fork/exec (a Popen stdout redirected to a file) was opened by an ancestor.
   for (const ancestor of holder.ancestorPids ?? []) {

@@ -26,6 +26,7 @@ import os
 import sys
 import time
 
+from . import deletes as _deletes
 from . import frames as _frames
 from . import gc_watch as _gc_watch
 from . import spawns as _spawns
@@ -36,7 +37,9 @@ from .wire import encode as _encode, json_str as _json_str
 _WIRE_VERSION = 1
 _now = time.time
 
-_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0, "fd_events": 0, "hooked": False, "opened_fds": None}
+_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0, "fd_events": 0, "hooked": False, "opened_fds": None, "watched": ()}
+# The descriptors the deletes found (deletes.py), by fd: their ids are this process's log's.
+_listed = _deletes.Listed()
 # Audited events that open no descriptor and move no cwd, the ones a test runner fires by the dozen
 # per test. Every other event, a kind never seen before included, moves fd_events().
 _NO_FD_EVENTS = frozenset((
@@ -63,6 +66,7 @@ def start():
         _disable("Python 3.8 or later is needed (sys.addaudithook); this is %d.%d" % sys.version_info[:2])
         return
     _state["dir"] = directory
+    _state["watched"] = _deletes.watched_prefixes(os.environ)
     if not _open_log():
         return
     _write_process_record(parent_pid=os.getppid())
@@ -241,6 +245,8 @@ def _reopen_after_fork():
     if log is not None:
         log.abandon()
     _last_open.clear()  # the records it stood for are in the parent's log
+    global _listed
+    _listed = _deletes.Listed()
     if not _open_log():
         return
     _write_process_record(parent_pid=parent)
@@ -366,6 +372,55 @@ def _on_chdir(_args):
     _state["cwd"] = None  # fires before the change: read the new cwd lazily, on the next relative path
 
 
+def _on_remove(args):
+    _record_delete("os.remove", args[0], args[1] if len(args) > 1 else None)
+
+
+def _on_rmdir(args):
+    _record_delete("os.rmdir", args[0], args[1] if len(args) > 1 else None)
+
+
+def _on_rmtree(args):
+    _record_delete("shutil.rmtree", args[0], args[1] if len(args) > 1 else None)
+
+
+def _on_rename(args):
+    # The source is what a held handle blocks (os.rename, os.replace): the destination is new there.
+    _record_delete("os.rename", args[0], args[2] if len(args) > 2 else None)
+
+
+def _record_delete(api, path, dir_fd):
+    prefixes = _state["watched"]
+    # A name relative to a dir fd (rmtree's own unlinks inside the tree it removes) is not ours to place.
+    if not prefixes or (dir_fd not in (None, -1) and not (type(path) is str and path[:1] == "/")):
+        return
+    path = _path_text(path)
+    if path is None:
+        return
+    path = os.path.normpath(path)
+    if not _deletes.is_under(prefixes, path):
+        return
+    held = _deletes.held_at(path, set(own_fds()))
+    if not held:
+        return
+    at_ms = int(_now() * 1000)
+    test = _state["test"]
+    ids = []
+    for fd, target, identity in held:
+        open_id, new = _listed.id_of(fd, identity)
+        ids.append(open_id)
+        if new:
+            record = {"v": _WIRE_VERSION, "kind": "open", "pid": _state["pid"], "atMs": at_ms, "api": "native", "path": target, "fd": fd, "id": open_id, "listed": True}
+            if test is not None:
+                record["test"] = test
+            _write(record, "[]")
+    record = {"v": _WIRE_VERSION, "kind": "delete", "pid": _state["pid"], "atMs": at_ms, "api": api, "path": path, "held": ids, "cwd": False}
+    if test is not None:
+        record["test"] = test
+    # Frame 0 _caller, 1 here, 2 the handler, 3 the audit hook, 4 the code that deletes.
+    _write(record, _frames.capture(_caller(4)) or "[]")
+
+
 def _write_spawn(api, executable, argv, cwd, child_pid, frames):
     record = {
         "v": _WIRE_VERSION, "kind": "spawn", "pid": _state["pid"], "atMs": _now() * 1000, "api": api,
@@ -392,6 +447,10 @@ _HANDLERS = {
     "os.posix_spawn": _on_posix_spawn,
     "os.chdir": _on_chdir,
     "mmap.__new__": _on_mmap,
+    "os.remove": _on_remove,
+    "os.rmdir": _on_rmdir,
+    "shutil.rmtree": _on_rmtree,
+    "os.rename": _on_rename,
 }
 
 
