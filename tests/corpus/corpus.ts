@@ -1,9 +1,11 @@
 // Runs a corpus case (a real-world leak, reproduced small beside its README) under `holdwatch run`
 // again and again, and reads each run as lines a person checks: where the holder is, its verdict and
 // what the verdict rests on, the test that opened it and how that is known, and the open line.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { RunRecord } from '../../contract/runs.js';
 import { runUnderHoldwatch } from '../support/run-cli.js';
 
@@ -123,4 +125,22 @@ function tally(lists: readonly string[][]): { lines: string[]; runs: number }[] 
     byText.set(text, entry);
   }
   return [...byText.values()];
+}
+
+/**
+ * A Go case's test binary (`go test -c`, standard library only: nothing is downloaded), built once before
+ * the file's tests into a scratch dir removed after them; the returned function gives its path.
+ */
+export function useGoTestBinary(caseDir: string, name: string): () => string {
+  let scratch = '';
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'hw-go-bin-'));
+    execFileSync('go', ['test', '-c', '-o', join(scratch, name), '.'], {
+      cwd: join(CORPUS, caseDir),
+      env: { ...process.env, GOFLAGS: '', GOPROXY: 'off', CGO_ENABLED: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  }, 120_000);
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  return () => join(scratch, name);
 }

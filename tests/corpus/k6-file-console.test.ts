@@ -3,12 +3,9 @@
 // the test binary holds the deleted files until it exits. Through go test's -exec, and for a binary run
 // directly (`go test -c`, then the binary) alike, strace's ledger tells whose each was, or without
 // strace the exit stop sees them still held.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, CORPUS_RUNS, distinct, runCase } from './corpus.js';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { CORPUS_RUNS, distinct, runCase, useGoTestBinary } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const CASE = 'k6-file-console';
@@ -22,16 +19,7 @@ const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
 const expected = (by: 'syscall-ledger' | 'test-temp-dir') => [{ runs: RUNS, summary: [leak('error', by), leak('log', by)] }];
 
 describe('corpus: k6 TestFileConsole (a file console never closed, two subtests)', () => {
-  let scratch = '';
-  beforeAll(() => {
-    scratch = mkdtempSync(join(tmpdir(), 'hw-k6-bin-'));
-    execFileSync('go', ['test', '-c', '-o', join(scratch, 'console.test'), '.'], {
-      cwd: join(CORPUS, CASE),
-      env: { ...process.env, GOFLAGS: '', GOPROXY: 'off', CGO_ENABLED: '0' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-  }, 120_000);
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const binary = useGoTestBinary(CASE, 'console.test');
 
   it.skipIf(!HAS_STRACE)(
     `under go test -v: both leaks, each in its subtest by the syscall ledger, in ${RUNS} of ${RUNS} runs`,
@@ -53,7 +41,7 @@ describe('corpus: k6 TestFileConsole (a file console never closed, two subtests)
   it(`the binary run directly, without strace, stops at its exit all the same, in ${RUNS} of ${RUNS} runs`, async () => {
     const runs = await runCase(
       CASE,
-      () => [join(scratch, 'console.test'), '-test.v'],
+      () => [binary(), '-test.v'],
       RUNS,
       (watched) => ({ TMPDIR: watched, HOLDWATCH_STRACE: '' }),
       stable,

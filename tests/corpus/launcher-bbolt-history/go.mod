@@ -1,0 +1,3 @@
+module launcherhistory
+
+go 1.19
