@@ -1,6 +1,6 @@
-// A real Windows teardown failure, under Wine: the corpus case k6-file-console (grafana/k6#4607, its
-// README) cross-compiled with GOOS=windows and run directly under `holdwatch run`, as CI runs a binary
-// `go test -c` built. t.TempDir()'s cleanup really fails ("Sharing violation.", Wine's text), holdwatch
+// Real Windows teardown failures, under Wine: the corpus cases k6-file-console (grafana/k6#4607) and
+// launcher-bbolt-history (kolide/launcher#834; their READMEs) cross-compiled with GOOS=windows and run
+// directly under `holdwatch run`, as CI runs a binary `go test -c` built. t.TempDir()'s cleanup really fails ("Sharing violation.", Wine's text), holdwatch
 // recognises it and scans at once, and the binary runs through holdwatch's exit-stop program, which
 // stops it at ExitProcess. Wine has no Windows `go` to build that program with, so the test builds it
 // (GOOS=windows) into the data dir's cache where a run on Windows builds it.
@@ -14,6 +14,7 @@ import { goExecEnvironment } from '../../host/run/runners/go-exec.js';
 import { host, REPO, useWindowsScratch, winPath, type NodeRun } from './wine-harness.js';
 
 const CASE = join(REPO, 'tests', 'corpus', 'k6-file-console');
+const BOLT_CASE = join(REPO, 'tests', 'corpus', 'launcher-bbolt-history');
 const GO_EXEC = join(REPO, 'probes', 'go', 'exec');
 
 function goAvailable(): boolean {
@@ -38,13 +39,15 @@ function goForWindows(cwd: string, args: string[]): void {
 export function describeGoCorpusUnderWine(haveWine: boolean): void {
   describe.skipIf(!haveWine || !goAvailable())(`a Go test binary's TempDir cleanup failing ${host.where}`, () => {
     const suite = useWindowsScratch('go-corpus');
-    const paths = { test: '', data: '' };
+    const paths = { test: '', bolt: '', data: '' };
     let tmp: string | null = null;
 
     beforeAll(() => {
       paths.test = join(suite.scratch, 'k6-file-console.test.exe');
       paths.data = join(suite.scratch, 'data');
       goForWindows(CASE, ['test', '-c', '-o', paths.test, '.']);
+      paths.bolt = join(suite.scratch, 'launcher-history.test.exe');
+      goForWindows(BOLT_CASE, ['test', '-c', '-o', paths.bolt, '.']);
       // Where a Windows run keeps the program: the same hashed folder as Linux's, an .exe name.
       const exec = `${goExecEnvironment({}, paths.data, { platform: 'linux', probesDir: join(REPO, 'probes') }).HOLDWATCH_GO_EXEC_BIN!}.exe`;
       goForWindows(GO_EXEC, ['build', '-o', exec, '.']);
@@ -56,17 +59,18 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
       if (tmp === null) return;
       const linuxTmp = host.fromWindows(tmp, suite.wine);
       for (const name of readdirSync(linuxTmp))
-        if (/^TestFileConsole(?:log|error)\d+$/.test(name)) rmSync(join(linuxTmp, name), { recursive: true, force: true });
+        if (/^(?:TestFileConsole(?:log|error)|TestNewInstance\w+?)\d+$/.test(name)) rmSync(join(linuxTmp, name), { recursive: true, force: true });
     });
 
-    it('names the failure (Sharing violation.), the binary that held the file, and the subtest whose temp dir it was', async () => {
+    /** `holdwatch run` of a Go test binary under Wine, %TEMP% watched: its output, record and journal. */
+    async function runGoBinary(exe: string): Promise<{ run: NodeRun; record: RunRecord; journal: { t: string; pid?: number; held?: string[] }[] }> {
       const { procs, wine, scratch } = suite;
       // t.TempDir() is under %TEMP%, which Wine sets from the prefix's registry whatever the caller's
       // environment says: that folder is the one watched, as a Windows developer's would be.
       tmp = (await procs.run('tmpdir', ['-p', 'require("os").tmpdir()'])).stdout.trim();
       expect(tmp).toMatch(/^[A-Z]:\\/);
       const out = join(scratch, 'run.json');
-      const args = ['run', '--watch', tmp, '--json', winPath(out), '--', winPath(paths.test), '-test.v'];
+      const args = ['run', '--watch', tmp, '--json', winPath(out), '--', winPath(exe), '-test.v'];
       wine.env.HOLDWATCH_DATA_DIR = winPath(paths.data);
       let run: NodeRun;
       try {
@@ -74,14 +78,22 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
       } finally {
         delete wine.env.HOLDWATCH_DATA_DIR;
       }
+      const journal = /journal (.+\.jsonl)$/m.exec(run.stderr)?.[1];
+      const entries = readFileSync(host.fromWindows(journal!, wine), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { t: string; pid?: number; held?: string[] });
+      return { run, record: JSON.parse(readFileSync(out, 'utf8')) as RunRecord, journal: entries };
+    }
+
+    it('names the failure (Sharing violation.), the binary that held the file, and the subtest whose temp dir it was', async () => {
+      const { run, record, journal } = await runGoBinary(paths.test);
 
       // The real Windows failure, passed through: Wine's own text for ERROR_SHARING_VIOLATION.
       expect(run.stdout).toMatch(/testing\.go:\d+: TempDir RemoveAll cleanup: remove .*\\TestFileConsolelog\d+\\001\\\d+: Sharing violation\.\r?$/m);
       expect(run.stdout).toMatch(/^--- FAIL: TestFileConsole \(/m);
       expect(run.code, run.stderr).toBe(1);
 
-      const record = JSON.parse(readFileSync(out, 'utf8')) as RunRecord;
-      const journal = /journal (.+\.jsonl)$/m.exec(run.stderr)?.[1];
       expect(record.tests.map((t) => [t.name, t.outcome])).toEqual([
         ['TestConsoleLevels', 'passed'],
         ['TestFileConsole', 'failed'],
@@ -112,12 +124,25 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
 
       // Run through the exit-stop program and stopped at ExitProcess, the binary still held both files:
       // the exit stop works on Windows as on Linux.
-      const entries = readFileSync(host.fromWindows(journal!, wine), 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { t: string; pid?: number; held?: string[] });
-      const stops = entries.filter((e) => e.t === 'exit-stop');
+      const stops = journal.filter((e) => e.t === 'exit-stop');
       expect(stops.map((s) => [s.pid, s.held!.length])).toEqual([[ours[0]!.pid, 2]]);
+    }, 300_000);
+
+    it("names the test binary holding each subtest's bolt db, the cleanup failing on it (kolide/launcher#834)", async () => {
+      const { run, record } = await runGoBinary(paths.bolt);
+      expect(run.stdout).toMatch(
+        /TempDir RemoveAll cleanup: remove .*\\TestNewInstancezero_value\d+\\001\\osquery_instance_history_test\.db: Sharing violation\.\r?$/m,
+      );
+      expect(run.code, run.stderr).toBe(1);
+      const subtests = ['zero_value', 'existing_instances', 'max_instances_reached'];
+      expect(record.failures.map((f) => [f.test, f.kind, f.code, f.holders.map((h) => [h.processName, h.kind, h.attribution.verdict])])).toEqual(
+        subtests.map((s) => [`TestNewInstance/${s}`, 'sharing-violation', 32, [['launcher-history.test.exe', 'file', 'blocked-cleanup']]]),
+      );
+      // One holder per db, in its own subtest; TestNoDbError holds nothing.
+      const ours = record.holders.filter((h) => h.attribution.verdict !== 'in-run');
+      expect(ours.map((h) => [h.path.split('\\').pop(), h.attribution.verdictBy, h.attribution.openedDuring, h.attribution.openedDuringBy])).toEqual(
+        subtests.map((s) => ['osquery_instance_history_test.db', 'failure-scan', `TestNewInstance/${s}`, 'test-temp-dir']),
+      );
     }, 300_000);
 
     it("names the program by its 8.3 path in GOFLAGS when the data dir's path has a space", async () => {
