@@ -37,7 +37,7 @@ import {
 } from './model.js';
 import { prepare, type ReportOptions } from './options.js';
 import { reproduceCommand } from './shell-quote.js';
-import { deletionCall, finalizerClose, formatStack, topUserFrame } from './stacks-section.js';
+import { deletionCall, finalizerClose, formatStack, isListedOnly, LISTED_TEXT, topUserFrame } from './stacks-section.js';
 import { html } from './text.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -219,8 +219,11 @@ function stacksSection(holders: readonly AttributedHolder[], maxRows: number): s
     const closed = finalizerClose(h);
     return closed ? `<p>${html(closed.what)} ${closed.during === null ? 'between tests' : `during ${code(closed.during)}`}</p>` : '';
   };
-  const block = (label: string, lookup: StackLookup | undefined) =>
-    lookup?.found ? `<p>${html(label)} ${code(lookup.stack.api)} at ${code(topUserFrame(lookup) ?? '?')}</p><pre>${html(formatStack(lookup))}</pre>` : '';
+  const block = (label: string, lookup: StackLookup | undefined) => {
+    if (!lookup?.found) return '';
+    if (isListedOnly(lookup)) return `<p>${html(LISTED_TEXT)}</p>`;
+    return `<p>${html(label)} ${code(lookup.stack.api)} at ${code(topUserFrame(lookup) ?? '?')}</p><pre>${html(formatStack(lookup))}</pre>`;
+  };
   const items = shown.map(
     (h) =>
       `<li><span class="holder-title">${code(h.processName)} PID ${h.pid}</span>, ${code(h.path)}${block('opened by', h.attribution.openStack)}${finalized(h)}${deletion(h)}${block('process started by', h.attribution.spawnStack)}</li>`,

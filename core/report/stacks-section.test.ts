@@ -79,6 +79,15 @@ describe('stacks in reports', () => {
     expect(page).not.toContain('test_<leak>');
   });
 
+  it('an open found in the descriptor list, no call seen (C code): said so, with no empty stack', () => {
+    const listed: StackLookup = { found: true, matchedBy: 'fd', viaPid: null, stack: { ...stack.stack, api: 'native', listed: true, frames: [] } };
+    const run = { ...record, holders: [{ ...holder, attribution: { ...holder.attribution, openStack: listed } }] };
+    const md = renderMarkdown(run);
+    expect(md).toContain("found open in the process's own descriptor list: opened by native code, no stack to show");
+    expect(md).not.toContain('opened by `native`');
+    expect(renderHtml(run)).toContain('found open in the process&#39;s own descriptor list');
+  });
+
   it("a parent's delete that met its child's working directory: the headline and the stacks name the call and the child", () => {
     const deletedBy = {
       api: 'fs.rmSync',

@@ -44,13 +44,22 @@ export function finalizerClose(holder: AttributedHolder): { what: string; during
   return { what: `${what}; the garbage collector closed it`, during: closed.during };
 }
 
+/** What a report says of an open no call was seen making (a C library's, a native addon's): there is no stack to show. */
+export const LISTED_TEXT = "found open in the process's own descriptor list: opened by native code, no stack to show";
+
+/** An open the process found in its own descriptor list (no frames): a sighting, not a recorded call. */
+export function isListedOnly(lookup: Extract<StackLookup, { found: true }>): boolean {
+  return lookup.stack.listed === true && lookup.stack.frames.length === 0;
+}
+
 export function stacksSection(holders: readonly AttributedHolder[], maxRows: number): string {
   const withStacks = holders.filter((h) => h.attribution.openStack?.found || h.attribution.spawnStack?.found || h.attribution.deletedBy);
   if (withStacks.length === 0) return '';
   const blocks = withStacks.slice(0, Math.min(maxRows, 20)).map((h) => {
     const parts = [`- ${mdCode(h.processName)} PID ${h.pid}, ${mdCode(h.path)}`];
     const { openStack, spawnStack } = h.attribution;
-    if (openStack?.found)
+    if (openStack?.found && isListedOnly(openStack)) parts.push(`  ${LISTED_TEXT}`);
+    else if (openStack?.found)
       parts.push(`  opened by ${mdCode(openStack.stack.api)} at ${mdCode(topUserFrame(openStack) ?? '?')}:`, indent(mdFence(formatStack(openStack))));
     const finalized = finalizerClose(h);
     if (finalized) parts.push(`  ${finalized.what} ${finalized.during === null ? 'between tests' : `during ${mdCode(finalized.during)}`}`);
