@@ -261,9 +261,6 @@ class SelfInventory:
         self._maps = self._children = self._statm = self._stat = self._task = self._fd_dir = None
         # (fd_events, descriptor count) after the last listing, when it found nothing under the dirs.
         self._unchanged_since = None
-        # (fd_events, the descriptors' names) after the last listing, when it found nothing under the
-        # dirs and the stack probe notes the opens since (_new_since_clean).
-        self._clean = None
         # How many descriptors the last boundary looked at (fstat), for the probe's tests.
         self.examined = 0
         # fd -> what the last boundary found outside the dirs by it (_same_name): the same file by the
@@ -309,21 +306,24 @@ class SelfInventory:
             own = _own_fds(own_fds)
             own.update((self._maps, self._children, self._statm, self._stat, self._task, self._fd_dir))
             names = os.listdir("/proc/self/fd")
-            look_at = self._new_since_clean(names)
-            self._clean = None
+            recorder = sys.modules.get("_holdwatch_stacks.recorder")
+            look_at = recorder.may_have_moved(names) if hasattr(recorder, "may_have_moved") else None
             held = self._examine(names, own, look_at)
             held.extend(self._mapped_under())
             if look_at is None:
                 cwd = os.readlink("/proc/self/cwd")
                 if self._under(cwd):
                     held.append({"kind": "cwd", "path": cwd, "fd": None, "deleted": False})
-            if not any(entry["kind"] != "mmap" for entry in held):
-                # Taken after the listing, whose own os.listdir is an audited event.
+            clean = not any(entry["kind"] != "mmap" for entry in held)
+            if clean:
                 self._unchanged_since = self._descriptors_key()
-                self._mark_clean(names)
+            if hasattr(recorder, "track_opens"):
+                recorder.track_opens(names if clean else None)
             return held if len(held) <= MAX_LISTED else None
         except (OSError, ValueError, IndexError):
-            self._clean = None
+            recorder = sys.modules.get("_holdwatch_stacks.recorder")
+            if hasattr(recorder, "track_opens"):
+                recorder.track_opens(None)
             return None
 
     def _examine(self, names, own, look_at):
@@ -358,31 +358,6 @@ class SelfInventory:
                 continue
             held.append({"kind": "dir" if stat.S_ISDIR(info.st_mode) else "file", "path": path, "fd": fd, "deleted": deleted})
         return held
-
-    def _new_since_clean(self, names):
-        """The descriptor names that may have changed since the last listing found nothing under the
-        dirs, when every event since that may open a descriptor was an open the stack probe noted: the
-        opens' descriptors, the ones not listed then, and 0-2. None when all must be looked at."""
-        if self._clean is None:
-            return None
-        recorder = sys.modules.get("_holdwatch_stacks.recorder")
-        opened = recorder.opened_fds() if recorder is not None else None
-        if opened is None or recorder.fd_events() - self._clean[0] != len(opened):
-            return None
-        look_at = {name for name in names if name not in self._clean[1]}
-        look_at.update(str(fd) for fd in opened)
-        look_at.update(("0", "1", "2"))
-        return look_at
-
-    def _mark_clean(self, names):
-        recorder = sys.modules.get("_holdwatch_stacks.recorder")
-        if recorder is None or not hasattr(recorder, "track_opens"):
-            return  # an older stack probe, or none: every boundary that may have changed lists all
-        events = recorder.fd_events()
-        if events is None:
-            return
-        recorder.track_opens()
-        self._clean = (events, frozenset(names))
 
     def children(self):
         """How many children of this process live now (its main thread's), or None when unknown."""

@@ -24,12 +24,15 @@ def is_under(prefixes, path):
     return any(path.startswith(p) or path + "/" == p for p in prefixes)
 
 
-def held_at(path, skip):
-    """This process's descriptors on `path` or under it (a dir's rmtree): (fd, file, identity) each. The
-    identity is (dev, ino, file): an inode number freed by one test's file is often the next one's."""
+def held_at(path, skip, names, look_at=None):
+    """This process's descriptors on `path` or under it (a dir's rmtree), of `names` (/proc/self/fd's
+    entries; only those in `look_at` where it is given): (fd, file, identity) each. The identity is
+    (dev, ino, file): an inode number freed by one test's file is often the next one's."""
     inside = path.rstrip("/") + "/"
     found = []
-    for name in os.listdir(_FD_DIR):
+    for name in names:
+        if look_at is not None and name not in look_at:
+            continue
         fd = int(name)
         if fd in skip:
             continue

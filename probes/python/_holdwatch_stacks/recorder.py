@@ -37,7 +37,7 @@ from .wire import encode as _encode, json_str as _json_str
 _WIRE_VERSION = 1
 _now = time.time
 
-_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0, "fd_events": 0, "hooked": False, "opened_fds": None, "watched": ()}
+_state = {"log": None, "pid": 0, "cwd": None, "test": None, "scope_json": "", "file_maps": 0, "fd_events": 0, "hooked": False, "opened_fds": None, "clean": None, "watched": ()}
 # The descriptors the deletes found (deletes.py), by fd: their ids are this process's log's.
 _listed = _deletes.Listed()
 # Audited events that open no descriptor and move no cwd, the ones a test runner fires by the dozen
@@ -118,17 +118,31 @@ def fd_events():
     return _state["fd_events"] if _state["hooked"] else None
 
 
-def track_opens():
-    """The test-boundary inventory's word after a listing that found nothing under the watched dirs:
-    from now on each open notes the descriptor it takes (the lowest free one, found as _next_fd finds
-    it), so the next boundary need look only at those and at descriptors new since the listing."""
-    _state["opened_fds"] = [] if _state["hooked"] and _POSIX else None
+def track_opens(names):
+    """The test-boundary inventory's word after a listing of /proc/self/fd (`names`, its entries) that
+    found nothing under the watched dirs: from now on each open notes the descriptor it takes (the
+    lowest free one, found as _next_fd finds it), so the next look (a boundary's, a delete's) need read
+    only those, the numbers new since, and 0-2 (may_have_moved). `names` None: the last listing found
+    something there, and every look reads all."""
+    tracking = names is not None and _state["hooked"] and _POSIX
+    _state["opened_fds"] = [] if tracking else None
+    _state["clean"] = (_state["fd_events"], frozenset(names)) if tracking else None
 
 
-def opened_fds():
-    """The descriptors the opens since track_opens() took, in order; None when not known (never asked,
-    more than _TRACKED_OPENS_LIMIT opens, or the log gone, whose descriptor finds them)."""
-    return _state["opened_fds"]
+def may_have_moved(names, counted=0):
+    """Of `names` (/proc/self/fd's entries now), those that may name something under the watched dirs:
+    where every audited event since the clean listing that may open a descriptor was an open that noted
+    its descriptor (`counted`: the caller's own event, if it was counted), the opens' descriptors, the
+    numbers not listed then, and 0-2 (a dup2 redirects them); None when all must be read. What that
+    cannot see: a number listed then, reused by something no audit event sees (a C library's open, a
+    dup2 onto it) while the count of events stood."""
+    clean, opened = _state["clean"], _state["opened_fds"]
+    if clean is None or opened is None or _state["fd_events"] - clean[0] - counted != len(opened):
+        return None
+    look = {name for name in names if name not in clean[1]}
+    look.update(str(fd) for fd in opened)
+    look.update(("0", "1", "2"))
+    return look
 
 
 def own_fds():
@@ -390,6 +404,8 @@ def _on_rename(args):
 
 
 def _record_delete(api, path, dir_fd):
+    # The event itself moved fd_events where it is not one of the path operations that open nothing.
+    counted = 0 if api in _NO_FD_EVENTS else 1
     prefixes = _state["watched"]
     # A name relative to a dir fd (rmtree's own unlinks inside the tree it removes) is not ours to place.
     if not prefixes or (dir_fd not in (None, -1) and not (type(path) is str and path[:1] == "/")):
@@ -400,7 +416,8 @@ def _record_delete(api, path, dir_fd):
     path = os.path.normpath(path)
     if not _deletes.is_under(prefixes, path):
         return
-    held = _deletes.held_at(path, set(own_fds()))
+    names = os.listdir("/proc/self/fd")
+    held = _deletes.held_at(path, set(own_fds()), names, may_have_moved(names, counted))
     if not held:
         return
     at_ms = int(_now() * 1000)
