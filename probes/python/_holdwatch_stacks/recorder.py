@@ -2,7 +2,8 @@
 # holdwatch can show the line of code behind a handle that outlived its test.
 #
 # One audit hook (sys.addaudithook, PEP 578) sees `open` (builtins.open, io.open, os.open),
-# `sqlite3.connect` and the process-starting events; each record carries the caller's frames as
+# `sqlite3.connect`, the process-starting events and the deletes under the watched dirs (deletes.py,
+# which name what this process still held there); each record carries the caller's frames as
 # (file, line, function, is-user) without formatting any text. Records are JSON lines in
 # <HOLDWATCH_PROBE_LOG>/python-<pid>-<ms>.jsonl: one file per process keeps processes apart, and
 # each record is in the file (a shared memory map, log_file.py) as soon as it is made, so a process
