@@ -144,3 +144,14 @@ export function useGoTestBinary(caseDir: string, name: string): () => string {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
   return () => join(scratch, name);
 }
+
+/** The case's Go test binary run directly (`-test.v`) with no strace to keep a ledger: the exit stop's view, CORPUS_RUNS times. */
+export function runTestBinaryWithoutStrace(caseDir: string, binary: () => string, stable: (path: string) => string): Promise<CaseRun[]> {
+  return runCase(
+    caseDir,
+    () => [binary(), '-test.v'],
+    CORPUS_RUNS,
+    (watched) => ({ TMPDIR: watched, HOLDWATCH_STRACE: '' }),
+    stable,
+  );
+}

@@ -5,7 +5,7 @@
 // strace the exit stop sees them still held.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, runCase, useGoTestBinary } from './corpus.js';
+import { CORPUS_RUNS, distinct, runCase, runTestBinaryWithoutStrace, useGoTestBinary } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const CASE = 'k6-file-console';
@@ -39,13 +39,7 @@ describe('corpus: k6 TestFileConsole (a file console never closed, two subtests)
   );
 
   it(`the binary run directly, without strace, stops at its exit all the same, in ${RUNS} of ${RUNS} runs`, async () => {
-    const runs = await runCase(
-      CASE,
-      () => [binary(), '-test.v'],
-      RUNS,
-      (watched) => ({ TMPDIR: watched, HOLDWATCH_STRACE: '' }),
-      stable,
-    );
+    const runs = await runTestBinaryWithoutStrace(CASE, binary, stable);
     expect(runs.map((r) => r.exitCode)).toEqual(runs.map(() => 0));
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([
       ['TestConsoleLevels', 'passed'],
