@@ -193,3 +193,19 @@ export function withoutNamingCopies(rows: readonly LedgerRow[]): LedgerRow[] {
   const withRights = new Set(rows.filter((r) => !namesOnly(r)).map(samePlace));
   return rows.filter((r) => !namesOnly(r) || !withRights.has(samePlace(r)));
 }
+
+/**
+ * One process, one file, one row: a mapping of a file (a bolt or LMDB database, a memmap) beside a
+ * descriptor of the same process on the same path is the same leak, held through both, and the
+ * descriptor's row carries the evidence (the open, its test). The mapping's row is left out while the
+ * descriptor's was seen as late and was blocked when it was; a mapping that outlived its descriptor (an
+ * mmap whose file was closed) keeps its row, for on Windows the mapped view alone still holds the file.
+ */
+export function withoutMappingCopies(rows: readonly LedgerRow[]): LedgerRow[] {
+  const samePlace = (r: LedgerRow) => `${processKey(r.holder)}\0${r.holder.path}`;
+  const files = new Map(rows.filter((r) => r.holder.kind === 'file').map((r) => [samePlace(r), r]));
+  return rows.filter((r) => {
+    const file = r.holder.kind === 'mmap' ? files.get(samePlace(r)) : undefined;
+    return !file || file.lastSeenAtMs < r.lastSeenAtMs || (r.blocked && !file.blocked);
+  });
+}

@@ -3,7 +3,7 @@
 import type { Attribution, AttributedHolder, FailureRecord, RunRecord } from '../../contract/runs.js';
 import type { JournalEntry, MemberFacts } from '../../contract/journal.js';
 import type { OpenStack, StackLookup } from '../../contract/stacks.js';
-import { foldInherited, HolderLedger, withoutNamingCopies, type LedgerRow } from './holder-ledger.js';
+import { foldInherited, HolderLedger, withoutMappingCopies, withoutNamingCopies, type LedgerRow } from './holder-ledger.js';
 import type { RunPlace } from './leftovers.js';
 import { batsHintFromAncestry, type TestHint } from './membership.js';
 import { scratchOf } from './scratch.js';
@@ -200,7 +200,7 @@ export class RunRecorder {
       ...(this.commandExitAtMs === undefined ? {} : { commandExitedAt: iso(this.commandExitAtMs) }),
       ...(!this.end && this.lastStage !== undefined ? { stoppedWhile: this.lastStage } : {}),
       tests: this.testRecords(),
-      holders: foldInherited(withoutNamingCopies(this.ledger.values())).map(({ row, also }) => ({
+      holders: foldInherited(withoutMappingCopies(withoutNamingCopies(this.ledger.values()))).map(({ row, also }) => ({
         ...this.attribute(row),
         ...(also.length > 0
           ? { alsoHeldBy: also.map((r) => ({ pid: r.holder.pid, processName: r.holder.processName, processStartedAtMs: r.holder.processStartedAtMs })) }

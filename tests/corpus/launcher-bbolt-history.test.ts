@@ -4,7 +4,7 @@
 // while it was still open; without strace the exit stop sees the three files still held.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase, useGoTestBinary } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase, runTestBinaryWithoutStrace, useGoTestBinary } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const CASE = 'launcher-bbolt-history';
@@ -48,21 +48,14 @@ describe('corpus: kolide/launcher TestNewInstance (a bolt db never closed, remov
   );
 
   it(`the binary run directly, without strace, stops at its exit all the same, in ${RUNS} of ${RUNS} runs`, async () => {
-    const runs = await runCase(
-      CASE,
-      () => [binary(), '-test.v'],
-      RUNS,
-      (watched) => ({ TMPDIR: watched, HOLDWATCH_STRACE: '' }),
-      stable,
-    );
+    const runs = await runTestBinaryWithoutStrace(CASE, binary, stable);
     expectAllExitedZero(runs);
-    // The exit stop's scan also lists each db's mapping (/proc/<pid>/maps) as a row of its own, beside its
-    // fd: two rows for one leak, where the ledger's run and the Wine run give one (README.md, left as is).
-    const twice = expected('test-temp-dir').map(({ runs, summary }) => ({ runs, summary: summary.flatMap((line) => [line, line]) }));
-    expect(distinct(runs)).toEqual(twice);
+    // The exit stop's scan sees each db twice, its fd and its mapping (/proc/<pid>/maps): one leak, read as
+    // the fd's one row, as the ledger's run and the Wine run give it.
+    expect(distinct(runs)).toEqual(expected('test-temp-dir'));
     for (const { record } of runs) {
       const kinds = record.holders.filter((h) => h.attribution.verdict !== 'in-run').map((h) => h.kind);
-      expect(kinds.sort()).toEqual(['file', 'file', 'file', 'mmap', 'mmap', 'mmap']);
+      expect(kinds).toEqual(['file', 'file', 'file']);
     }
   }, 300_000);
 });

@@ -102,11 +102,8 @@ describe('go test -json: a directory handle and a SQLite child outlive their tes
       expect(held, file).toBeDefined();
       expect(held!.attribution).toMatchObject({ verdict: 'leaked-past-test', spawnedDuring: expect.stringMatching(/TestStartsIndexer$/) });
     }
-    expect(
-      byPath('index/index.db-shm')
-        .map((h) => h.kind)
-        .sort(),
-    ).toEqual(['file', 'mmap']);
+    // SQLite maps its -shm file as well as holding it open: one leak, the descriptor's one row.
+    expect(byPath('index/index.db-shm').map((h) => h.kind)).toEqual(['file']);
   });
 });
 
