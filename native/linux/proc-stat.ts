@@ -127,9 +127,9 @@ export function readProcessFacts(pid: number, reading: ProcessInfoReading = {}):
     const texts = reading.reader ? readTextsWith(reading.reader, pid) : readTexts(pid);
     if (!texts) return null;
     const stat = parseStat(texts.stat, readBootTimeMs());
-    const argv = splitArgv(texts.cmdline);
     const uid = statSync(`/proc/${pid}`).uid;
     const exe = reading.exe !== undefined ? reading.exe : readExe(pid);
+    const argv = splitArgv(exe !== null && texts.cmdline === '' ? cmdlineAfterExec(pid, reading.reader) : texts.cmdline);
     const info: ProcessInfo = {
       pid,
       ppid: stat.ppid,
@@ -146,6 +146,21 @@ export function readProcessFacts(pid: number, reading: ProcessInfoReading = {}):
     throw error;
   }
 }
+
+/**
+ * The command line of a process that has a program but showed none: one caught inside execve, between
+ * its new memory and the arguments copied there (microseconds, longer on a loaded machine). Read again a
+ * few times; a kernel thread has no program and is never asked.
+ */
+function cmdlineAfterExec(pid: number, reader: ProcReader | undefined): string {
+  for (let attempt = 0; attempt < EXEC_REREADS; attempt++) {
+    const cmdline = reader ? readTextsWith(reader, pid)?.cmdline : readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (cmdline) return cmdline;
+  }
+  return '';
+}
+
+const EXEC_REREADS = 3;
 
 function readTexts(pid: number): { stat: string; cmdline: string } {
   return { stat: readFileSync(`/proc/${pid}/stat`, 'utf8'), cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8') };
