@@ -55,8 +55,9 @@ describe('displayName', () => {
     expect(displayName('MainThread', 'node', null)).toBe('node'); // another user's: exe unreadable
     expect(displayName('bash', '-bash', '/usr/bin/bash')).toBe('bash');
     expect(displayName('python3', '/usr/bin/python3', '/usr/bin/python3.11')).toBe('python3');
-    // comm is cut at 15 bytes: still a prefix.
-    expect(displayName('holdwatch-scann', '/x/holdwatch-scanner', '/x/holdwatch-scanner')).toBe('holdwatch-scann');
+    // comm is cut at 15 bytes: the whole name it starts is the name.
+    expect(displayName('holdwatch-scann', '/x/holdwatch-scanner', '/x/holdwatch-scanner')).toBe('holdwatch-scanner');
+    expect(displayName('launcherhistory', '/b001/launcherhistory.test', null)).toBe('launcherhistory.test');
   });
 
   it('keeps comm for a program that set its own title or argv[0]', () => {

@@ -89,6 +89,9 @@ function readExe(pid: number): string | null {
   }
 }
 
+// TASK_COMM_LEN less its NUL: the kernel cuts a longer name here.
+const COMM_MAX_BYTES = 15;
+
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /**
@@ -96,11 +99,17 @@ const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
  * main thread's name, and a runtime may rename that thread: Node 24 calls it "MainThread". When comm
  * is no prefix of the exe's or argv[0]'s base name (comm is cut at 15 bytes, hence prefix), the exe's
  * base name is the name, or argv[0]'s when the exe cannot be read (another user's process); a
- * program that set its own title (`postgres: checkpointer`, `exec -a`) keeps comm.
+ * program that set its own title (`postgres: checkpointer`, `exec -a`) keeps comm. A comm cut at 15
+ * bytes gives way to the whole name it starts: a Go test binary is `pkg.test`, and a run names a
+ * process by its exec's whole path elsewhere, so one name serves both.
  */
 export function displayName(comm: string, argv0: string | undefined, exe: string | null): string {
   const fromArgv = argv0 ? baseName(argv0).replace(/^-/, '') : '';
   const fromExe = exe ? baseName(exe.replace(/ \(deleted\)$/, '')) : '';
+  if (Buffer.byteLength(comm) === COMM_MAX_BYTES) {
+    const whole = [fromExe, fromArgv].find((name) => name.length > comm.length && name.startsWith(comm));
+    if (whole) return whole;
+  }
   if (comm === '' || fromArgv.startsWith(comm) || fromExe.startsWith(comm)) return comm;
   if (fromExe) return fromExe;
   return fromArgv && !/\s/.test(fromArgv) ? fromArgv : comm;
