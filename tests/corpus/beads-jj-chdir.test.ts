@@ -4,7 +4,7 @@
 // sees the chdir and the delete while the directory was still the cwd.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runUnderGoTest } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
@@ -17,16 +17,10 @@ describe('corpus: beads TestIsJujutsuRepo under go test -v (each subtest inside 
   it.skipIf(!HAS_STRACE)(
     `names the test binary's cwd in each subtest's TempDir, deleted while it was there, in ${RUNS} of ${RUNS} runs`,
     async () => {
-      const runs = await runCase(
-        'beads-jj-chdir',
-        () => ['go', 'test', '-count=1', '-vet=off', '-v', '.'],
-        RUNS,
-        (watched) => ({ TMPDIR: watched }),
-        stable,
-      );
+      const runs = await runUnderGoTest('beads-jj-chdir', stable);
       expectAllExitedZero(runs);
       // One cwd per subtest, each entered in its own subtest; TestGetJujutsuRootRestored leaves its dir first.
-      expect(distinct(runs)).toEqual([
+      expect(distinct(runs), rowIdentities(runs)).toEqual([
         {
           runs: RUNS,
           summary: [

@@ -106,6 +106,20 @@ export async function runCase(
   return out;
 }
 
+/**
+ * A Go case under `go test -v` (so through holdwatch's -exec program and strace's ledger), CORPUS_RUNS
+ * times, its temp dirs (TMPDIR: t.TempDir's parent) in the watched dir.
+ */
+export function runUnderGoTest(caseDir: string, stable: (path: string) => string): Promise<CaseRun[]> {
+  return runCase(
+    caseDir,
+    () => ['go', 'test', '-count=1', '-vet=off', '-v', '.'],
+    CORPUS_RUNS,
+    (watched) => ({ TMPDIR: watched }),
+    stable,
+  );
+}
+
 /** The distinct summaries of some runs, with how many runs gave each: one entry when holdwatch is deterministic. */
 export function distinct(runs: readonly CaseRun[]): { summary: string[]; runs: number }[] {
   return tally(runs.map((r) => r.summary)).map(({ lines, runs }) => ({ summary: lines, runs }));
@@ -114,6 +128,17 @@ export function distinct(runs: readonly CaseRun[]): { summary: string[]; runs: n
 /** The distinct scope lines of some runs (summarizeScopes), with how many runs gave each. */
 export function distinctScopes(runs: readonly CaseRun[]): { scopes: string[]; runs: number }[] {
   return tally(runs.map((r) => r.scopes)).map(({ lines, runs }) => ({ scopes: lines, runs }));
+}
+
+/**
+ * Each run's rows by identity (process, start, kind, handle, name), for a failure message: two rows that
+ * summarize alike differ here.
+ */
+export function rowIdentities(runs: readonly CaseRun[]): string {
+  const rows = runs.map(({ record }) =>
+    record.holders.map((h) => `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${h.attribution.verdict} ${h.path}`),
+  );
+  return JSON.stringify(rows, null, 1);
 }
 
 function tally(lists: readonly string[][]): { lines: string[]; runs: number }[] {

@@ -4,7 +4,7 @@
 // the syscall ledger ends the killed child's copies where strace reports it killed, before the delete.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, runUnderGoTest } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
@@ -16,13 +16,7 @@ describe('corpus: jaeger TestMemoryStorage under go test -v (log files shared wi
   it.skipIf(!HAS_STRACE)(
     `blames the test binary alone for both log files, the child spawned in TestMemoryStorage, in ${RUNS} of ${RUNS} runs`,
     async () => {
-      const runs = await runCase(
-        'jaeger-binary-logs',
-        () => ['go', 'test', '-count=1', '-vet=off', '-v', '.'],
-        RUNS,
-        (watched) => ({ TMPDIR: watched }),
-        stable,
-      );
+      const runs = await runUnderGoTest('jaeger-binary-logs', stable);
       expectAllExitedZero(runs);
       expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [log('001/output_logs.txt'), log('002/error_logs.txt')] }]);
       for (const { record } of runs) {

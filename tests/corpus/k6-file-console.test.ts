@@ -5,7 +5,7 @@
 // strace the exit stop sees them still held.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, runCase, runTestBinaryWithoutStrace, useGoTestBinary } from './corpus.js';
+import { CORPUS_RUNS, distinct, runUnderGoTest, runTestBinaryWithoutStrace, useGoTestBinary } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const CASE = 'k6-file-console';
@@ -24,13 +24,7 @@ describe('corpus: k6 TestFileConsole (a file console never closed, two subtests)
   it.skipIf(!HAS_STRACE)(
     `under go test -v: both leaks, each in its subtest by the syscall ledger, in ${RUNS} of ${RUNS} runs`,
     async () => {
-      const runs = await runCase(
-        CASE,
-        () => ['go', 'test', '-count=1', '-vet=off', '-v', '.'],
-        RUNS,
-        (watched) => ({ TMPDIR: watched }),
-        stable,
-      );
+      const runs = await runUnderGoTest(CASE, stable);
       // The files are deleted on Linux, so nothing fails and go test exits 0.
       expect(runs.map((r) => r.exitCode)).toEqual(runs.map(() => 0));
       expect(distinct(runs)).toEqual(expected('syscall-ledger'));

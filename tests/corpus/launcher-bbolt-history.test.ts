@@ -4,7 +4,7 @@
 // while it was still open; without strace the exit stop sees the three files still held.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase, runTestBinaryWithoutStrace, useGoTestBinary } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runUnderGoTest, runTestBinaryWithoutStrace, useGoTestBinary } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const CASE = 'launcher-bbolt-history';
@@ -29,15 +29,9 @@ describe('corpus: kolide/launcher TestNewInstance (a bolt db never closed, remov
   it.skipIf(!HAS_STRACE)(
     `under go test -v: each subtest's db, opened there by the syscall ledger, in ${RUNS} of ${RUNS} runs`,
     async () => {
-      const runs = await runCase(
-        CASE,
-        () => ['go', 'test', '-count=1', '-vet=off', '-v', '.'],
-        RUNS,
-        (watched) => ({ TMPDIR: watched }),
-        stable,
-      );
+      const runs = await runUnderGoTest(CASE, stable);
       expectAllExitedZero(runs);
-      expect(distinct(runs)).toEqual(expected('syscall-ledger'));
+      expect(distinct(runs), rowIdentities(runs)).toEqual(expected('syscall-ledger'));
       // The test binary holds each, never a neighbour: TestNoDbError opens nothing.
       for (const { record } of runs) {
         const found = record.holders.filter((h) => h.attribution.verdict !== 'in-run');

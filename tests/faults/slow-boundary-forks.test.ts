@@ -85,8 +85,11 @@ it.skipIf(process.platform !== 'linux')(
       .filter(Boolean)
       .map((line) => JSON.parse(line) as JournalEntry);
     const forks = 'test_forks.py::test_forks_holders';
-    // The first test's end: the process went on before its scan was done, and said so.
-    expect(journal.filter((e) => e.t === 'went-on').map((e) => e.test)).toContain(forks);
+    // The first two ends: the process went on before their scans were done, and said so. Each scan
+    // takes a tenth of a second; a loaded machine may pause the test process past its 1 ms wait until
+    // one end's ack is there (it then did not go on), but not past both.
+    const wentOn = journal.flatMap((e) => (e.t === 'went-on' ? [e.test] : []));
+    expect(wentOn.filter((test) => test === forks || test === 'test_forks.py::test_in_between')).not.toEqual([]);
     // The ends after it were still sent (not waited for) and scanned, the last test's among them.
     const scanned = journal.flatMap((e) => (e.t === 'boundary' && !e.scope ? [e.test] : []));
     expect(scanned).toEqual(expect.arrayContaining([forks, 'test_forks.py::test_in_between', 'test_forks.py::test_releases_them']));
