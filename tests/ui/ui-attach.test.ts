@@ -2,7 +2,7 @@
 // suite whose teardown fails; the session lists the run, attaches, and receives its tests, the holder
 // and the failure as for a run it started. Detaching never touches the run; a run whose holdwatch is
 // killed outright ends with a readable error and leaves the list.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,17 @@ function eventsOf(runId: string) {
   return { events, ended: ended.finally(off) };
 }
 
+/** For a failure message: the rows the run journaled (the summary line names its journal). */
+function rowsOfJournal(summary: string): string {
+  const path = /; journal (\S+\.jsonl)/.exec(summary)?.[1];
+  if (!path || !existsSync(path)) return 'no journal named';
+  const rows = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => /"t":"(appeared|probe-held|gc-closed)"/.test(line))
+    .map((line) => JSON.parse(line) as { t: string; key: string });
+  return rows.map(({ t, key }) => `${t} ${key}`).join('\n');
+}
+
 describe('HostSession: attaching to a terminal run', () => {
   it('lists the run, attaches, and receives its tests, the holder and the failure; the record stays for export', async () => {
     const { run, listed, events, ended } = await attachedRun('follow');
@@ -112,7 +123,7 @@ describe('HostSession: attaching to a terminal run', () => {
     expect(run.child.exitCode).toBeNull(); // still running, never signalled
     run.go();
     expect(await run.exited).toBe(1);
-    expect(run.stderr()).toMatch(/holdwatch: run \S+: 1 holder\(s\)/);
+    expect(run.stderr(), rowsOfJournal(run.stderr())).toMatch(/holdwatch: run \S+: 1 holder\(s\)/);
   }, 60_000);
 
   it('a run whose holdwatch is killed outright ends with a readable error and leaves the list', async () => {
