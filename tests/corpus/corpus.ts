@@ -65,6 +65,8 @@ export interface CaseRun {
   record: RunRecord;
   /** The end of the run's stdout and stderr: what a failing run said. */
   tail: string;
+  /** The journal's scans at test ends and exit stops (runUnderHoldwatch), for a failure message. */
+  scans: string[];
 }
 
 /** Every run exited 0; else the failing runs' codes and what they said (a runner timing out under load shows here). */
@@ -98,6 +100,7 @@ export async function runCase(
         exitCode: result.code,
         record: result.record,
         tail,
+        scans: result.scans,
       });
     } finally {
       rmSync(scratch, { recursive: true, force: true });
@@ -131,13 +134,14 @@ export function distinctScopes(runs: readonly CaseRun[]): { scopes: string[]; ru
 }
 
 /**
- * Each run's rows by identity (process, start, kind, handle, name), for a failure message: two rows that
- * summarize alike differ here.
+ * Each run's rows by identity (process, start, kind, handle, name) and its journal's scans, for a failure
+ * message: two rows that summarize alike differ here, and a run that found nothing shows when it looked.
  */
 export function rowIdentities(runs: readonly CaseRun[]): string {
-  const rows = runs.map(({ record }) =>
-    record.holders.map((h) => `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${h.attribution.verdict} ${h.path}`),
-  );
+  const rows = runs.map(({ record, scans }) => [
+    ...record.holders.map((h) => `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${h.attribution.verdict} ${h.path}`),
+    ...scans,
+  ]);
   return JSON.stringify(rows, null, 1);
 }
 

@@ -46,7 +46,7 @@ describe('corpus: kolide/launcher TestNewInstance (a bolt db never closed, remov
     expectAllExitedZero(runs);
     // The exit stop's scan sees each db twice, its fd and its mapping (/proc/<pid>/maps): one leak, read as
     // the fd's one row, as the ledger's run and the Wine run give it.
-    expect(distinct(runs)).toEqual(expected('test-temp-dir'));
+    expect(distinct(runs), rowIdentities(runs)).toEqual(expected('test-temp-dir'));
     for (const { record } of runs) {
       const kinds = record.holders.filter((h) => h.attribution.verdict !== 'in-run').map((h) => h.kind);
       expect(kinds).toEqual(['file', 'file', 'file']);

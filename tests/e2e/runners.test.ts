@@ -62,7 +62,10 @@ describe('bats: background writers that outlive their test (a shell suite of man
     // it, it read as outside-run, and seen before the teardown unlinked the log it kept its own row.
     expect(holders.filter((h) => h.attribution.verdict === 'outside-run').map((h) => `${h.processName} ${h.path}`)).toEqual([]);
     const logs = holders.filter((h) => /writer-\d\.log$/.test(h.path));
-    expect(logs.map((h) => h.path.slice(-12)).sort()).toEqual(['writer-1.log', 'writer-2.log', 'writer-3.log']);
+    const identities = logs.map(
+      (h) => `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${h.attribution.verdict} ${h.attribution.firstSeenAt} ${h.path}`,
+    );
+    expect(logs.map((h) => h.path.slice(-12)).sort(), identities.join('\n')).toEqual(['writer-1.log', 'writer-2.log', 'writer-3.log']);
     // The writers are subshells of bats-exec-test, never exec'd: no test number in their environment.
     for (const h of holders.filter((h) => h.path.includes('/bats-2/'))) expect(h.attribution.spawnedDuring).toBe(writerTest);
     const writerEnd = out.record.tests.find((t) => t.name === writerTest)?.endedAt;

@@ -1,5 +1,5 @@
 // Runs `holdwatch run` with a private data dir and returns its run record.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunRecord } from '../../contract/runs.js';
@@ -13,7 +13,7 @@ export async function runUnderHoldwatch(
   command: string[],
   env: Record<string, string> = {},
   options: { cwd?: string; extraArgs?: string[] } = {},
-): Promise<CliResult & { record: RunRecord }> {
+): Promise<CliResult & { record: RunRecord; scans: string[] }> {
   const scratch = mkdtempSync(join(tmpdir(), 'hw-run-data-'));
   const recordPath = join(scratch, 'record.json');
   const result = await runCli(['run', ...watch.flatMap((w) => ['--watch', w]), '--json', recordPath, ...(options.extraArgs ?? []), '--', ...command], {
@@ -21,13 +21,30 @@ export async function runUnderHoldwatch(
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   let record: RunRecord;
+  let scans: string[];
   try {
     record = JSON.parse(readFileSync(recordPath, 'utf8')) as RunRecord;
+    scans = scansOf(join(scratch, 'runs'));
   } catch {
     throw new Error(`no run record; exit ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
   } finally {
     // The run's data dir is this call's: every run left one in the temp dir (hundreds a gate).
     rmSync(scratch, { recursive: true, force: true });
   }
-  return { ...result, record };
+  return { ...result, record, scans };
+}
+
+/** The journal's scans of a test's end and of an exit stop, each as `<t> <test> <when> [<held>]`: why a failing run saw what it saw. */
+function scansOf(runsDir: string): string[] {
+  // A caller that names its own data dir keeps its journal there.
+  const journal = existsSync(runsDir) ? readdirSync(runsDir).find((name) => /^[^.]+\.jsonl$/.test(name)) : undefined;
+  if (!journal) return [];
+  return readFileSync(join(runsDir, journal), 'utf8')
+    .split('\n')
+    .filter((line) => /^\{"t":"(boundary|exit-stop|went-on)"/.test(line))
+    .map((line) => {
+      const e = JSON.parse(line) as { t: string; test?: string; atMs: number; scanEndedAtMs?: number; held?: string[] };
+      const took = e.scanEndedAtMs === undefined ? '' : ` scanned ${Math.round(e.scanEndedAtMs - e.atMs)} ms after`;
+      return `${e.t} ${e.test ?? ''}${took} [${(e.held ?? []).join(', ')}]`;
+    });
 }
