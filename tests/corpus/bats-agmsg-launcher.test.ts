@@ -1,7 +1,7 @@
 // fujibee/agmsg#1036: a bats test's detached bridge keeps the SQLite store (with -wal and -shm) open
 // while teardown removes the skill dir; on Windows the rm fails (README.md there).
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const TEST = 'launcher: windows-native starts the bridge (#567)';
@@ -24,7 +24,7 @@ describe('corpus: agmsg test_launcher.bats (a detached bridge holds the store wh
     ]);
     // The bridge's sqlite3 (no probe inside it) was spawned by the test: its holdings are that test's.
     const row = (file: string) => `tmp.*/${file} (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST} by poll | at no open stack`;
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         // -shm once: sqlite3 holds it open and maps it, one leak.

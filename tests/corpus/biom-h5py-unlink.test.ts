@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const CASE = 'biom-h5py-unlink';
@@ -25,7 +25,9 @@ describe('corpus: biom-format test_to_from_hdf5 under unittest (an h5py file unl
       // No open line: HDF5's open is C's. test_to_hdf5_empty_table closes its file first and holds nothing.
       const leak = (test: string) =>
         `tmp* (deleted) | blocked-cleanup by deleted-while-held | opened in test_table.TableTests.${test} by self-inventory | at no open stack`;
-      expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [leak('test_to_from_hdf5_bug_861'), leak('test_to_from_hdf5_creation_date')] }]);
+      expect(distinct(runs), rowIdentities(runs)).toEqual([
+        { runs: RUNS, summary: [leak('test_to_from_hdf5_bug_861'), leak('test_to_from_hdf5_creation_date')] },
+      ]);
       for (const { record } of runs) {
         const found = record.holders.filter((h) => h.attribution.verdict !== 'in-run');
         // Each named with the delete that fails on Windows: the os.unlink after the with block, its line.

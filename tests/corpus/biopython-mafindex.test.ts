@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const unittest = () => [SYSTEM_PYTHON, '-m', 'unittest', 'test_MafIO_index'];
@@ -16,6 +16,6 @@ describe('corpus: biopython NewIndexTest under unittest (WinError 32 in tearDown
     expectAllExitedZero(runs);
     const leak = (test: string, line: number) =>
       `tmp*/database.sqlite3 (deleted) | blocked-cleanup by deleted-while-held | opened in test_MafIO_index.NewIndexTest.${test} by self-inventory | at test_MafIO_index.py:${line}`;
-    expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [leak('test_good_big', 27), leak('test_good_small', 23)] }]);
+    expect(distinct(runs), rowIdentities(runs)).toEqual([{ runs: RUNS, summary: [leak('test_good_big', 27), leak('test_good_small', 23)] }]);
   }, 300_000);
 });

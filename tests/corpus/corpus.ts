@@ -139,7 +139,11 @@ export function distinctScopes(runs: readonly CaseRun[]): { scopes: string[]; ru
  */
 export function rowIdentities(runs: readonly CaseRun[]): string {
   const rows = runs.map(({ record, scans }) => [
-    ...record.holders.map((h) => `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${h.attribution.verdict} ${h.path}`),
+    ...record.holders.map(
+      ({ attribution: a, ...h }) =>
+        `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${a.verdict} seen ${a.firstSeenAt}..${a.lastSeenAt} in ${a.openedDuring} ${h.path}`,
+    ),
+    ...record.tests.map((t) => `test ${t.name} ${t.startedAt}..${t.endedAt}`),
     ...scans,
   ]);
   return JSON.stringify(rows, null, 1);

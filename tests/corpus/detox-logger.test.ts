@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const JEST = join(REPO_ROOT, 'node_modules/.bin/jest');
@@ -25,7 +25,7 @@ describe('corpus: Detox DetoxLogger suite under jest (two streams per test never
       `*.jsonl (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST}${test} by probe-open | at BunyanLogger.js:30`,
       `*.log (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST}${test} by probe-open | at DetoxLogger.test.js:34`,
     ];
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         summary: [

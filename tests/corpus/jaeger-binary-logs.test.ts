@@ -4,7 +4,7 @@
 // the syscall ledger ends the killed child's copies where strace reports it killed, before the delete.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runUnderGoTest } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runUnderGoTest } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const HAS_STRACE = spawnSync('strace', ['-V']).status === 0;
@@ -18,7 +18,7 @@ describe('corpus: jaeger TestMemoryStorage under go test -v (log files shared wi
     async () => {
       const runs = await runUnderGoTest('jaeger-binary-logs', stable);
       expectAllExitedZero(runs);
-      expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [log('001/output_logs.txt'), log('002/error_logs.txt')] }]);
+      expect(distinct(runs), rowIdentities(runs)).toEqual([{ runs: RUNS, summary: [log('001/output_logs.txt'), log('002/error_logs.txt')] }]);
       for (const { record } of runs) {
         const blocking = record.holders.filter((h) => h.attribution.verdict !== 'in-run');
         expect(blocking.map((h) => h.commandLine.includes('-test.run=^$'))).toEqual([false, false]);

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 import { betterSqlite3BeforeAll } from './native-addon.js';
 
 const RUNS = CORPUS_RUNS;
@@ -21,7 +21,7 @@ describe('corpus: the Strapi guide under jest (a native addon db opened in befor
     expectAllExitedZero(runs);
     expect(runs[0]!.record.tests.map((t) => [t.name, t.outcome])).toEqual([['tests/app.test.js > strapi is defined', 'passed']]);
     // No probe sees an addon's open: the jest worker's own fd list at the file's start and end does.
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         summary: ['.tmp/test.db (deleted) | blocked-cleanup by deleted-while-held | opened in - by self-inventory | at no open stack'],

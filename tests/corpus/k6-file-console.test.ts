@@ -5,7 +5,7 @@
 // strace the exit stop sees them still held.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, rowIdentities, runUnderGoTest, runTestBinaryWithoutStrace, useGoTestBinary } from './corpus.js';
+import { CORPUS_RUNS, distinct, rowIdentities, runTestBinaryWithoutStrace, runUnderGoTest, useGoTestBinary } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const CASE = 'k6-file-console';

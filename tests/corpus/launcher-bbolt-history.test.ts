@@ -4,7 +4,7 @@
 // while it was still open; without strace the exit stop sees the three files still held.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runUnderGoTest, runTestBinaryWithoutStrace, useGoTestBinary } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runTestBinaryWithoutStrace, runUnderGoTest, useGoTestBinary } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const CASE = 'launcher-bbolt-history';

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 import { betterSqlite3BeforeAll } from './native-addon.js';
 
 const RUNS = CORPUS_RUNS;
@@ -26,7 +26,7 @@ describe('corpus: sqlite-json under mocha (a native addon db opened in before, a
       'sqliteToJson > filters with a where option',
     ]);
     // No probe sees an addon's open: the test process's own fd list at each scope's edges does.
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         summary: [

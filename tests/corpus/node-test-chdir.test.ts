@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../probes/stack-support.js';
-import { CORPUS, CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const FILE = 'test/require_test.js';
@@ -26,7 +26,7 @@ describe('corpus: Neutrino require_test under node --test (its own cwd inside th
       [`${FILE} > throws if middleware cannot be found`, 'passed'],
     ]);
     const chdir = lineOf(source, 'process.chdir(rootPath)');
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         summary: [`test-module (deleted) | blocked-cleanup by deleted-while-held | opened in - by probe-open | at require_test.js:${chdir}`],

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../probes/stack-support.js';
-import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const FILE = 'test/parallel/test-fs-writefile-with-fd.js';
@@ -24,6 +24,6 @@ describe('corpus: a Node core test file under node --test (fds opened, never clo
     const leak = (file: string, marker: string) =>
       `.tmp.0/${file} (deleted) | blocked-cleanup by deleted-while-held | opened in ${FILE} by probe-open | at test-fs-writefile-with-fd.js:${lineOf(source, marker)}`;
     const summary = [leak('test.txt', 'the read-only leak'), leak('test.txt', 'the AbortSignal leak'), leak('test1.txt', 'the writeFile() leak')];
-    expect(distinct(runs)).toEqual([{ runs: RUNS, summary }]);
+    expect(distinct(runs), rowIdentities(runs)).toEqual([{ runs: RUNS, summary }]);
   }, 300_000);
 });

@@ -4,7 +4,7 @@
 // stop of holdwatch's -exec program sees what the binary still holds, and the temp dir's name says whose.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const FALLBACK_RUNS = 5;
@@ -23,7 +23,7 @@ describe('corpus: pkgsite TestServer under go test -v (a directory opened by ext
       // deletes (on Windows that fails); the ledger says which subtest opened which.
       const leak = (test: string) =>
         `TestServer*/001 (deleted) | blocked-cleanup by deleted-while-held | opened in ${test} by syscall-ledger | at no open stack`;
-      expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [leak('TestServer/local'), leak('TestServer/search')] }]);
+      expect(distinct(runs), rowIdentities(runs)).toEqual([{ runs: RUNS, summary: [leak('TestServer/local'), leak('TestServer/search')] }]);
     },
     300_000,
   );
@@ -39,6 +39,6 @@ describe('corpus: pkgsite TestServer under go test -v (a directory opened by ext
     ]);
     // Two subtests load the local module: two fds on its directory, deleted by TestServer's cleanup.
     const leak = 'TestServer*/001 (deleted) | blocked-cleanup by deleted-while-held | opened in TestServer by test-temp-dir | at no open stack';
-    expect(distinct(runs)).toEqual([{ runs: FALLBACK_RUNS, summary: [leak, leak] }]);
+    expect(distinct(runs), rowIdentities(runs)).toEqual([{ runs: FALLBACK_RUNS, summary: [leak, leak] }]);
   }, 300_000);
 });

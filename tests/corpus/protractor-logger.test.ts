@@ -1,6 +1,6 @@
 // angular/protractor#5411: the logger keeps an fd per setWrite and never closes it (README.md there).
 import { describe, expect, it } from 'vitest';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 
@@ -17,7 +17,7 @@ describe('corpus: protractor logger_test under node --test (an fd left open per 
     expectAllExitedZero(runs);
     const row = (test: string) =>
       `logger_test.log (deleted) | blocked-cleanup by deleted-while-held | opened in spec/unit/logger_test.js > the logger > ${test} by probe-open | at logger.js:17`;
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         summary: [

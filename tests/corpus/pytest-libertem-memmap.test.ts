@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../probes/stack-support.js';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, distinctScopes, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const pytest = (watched: string) => [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--basetemp', watched, 'test_frms6.py'];
@@ -24,7 +24,7 @@ describe('corpus: LiberTEM test_frms6 under pytest (a memory map from a module f
     ]);
     // One leak, one row: the map and the fd mmap.mmap keeps (a dup of the file's) are held by one process.
     const row = `data0/frms6.raw (deleted) | blocked-cleanup by deleted-while-held | opened in - by probe-open | at test_frms6.py:${lineOf(source, 'data = memmap(')}`;
-    expect(distinct(runs)).toEqual([{ runs: RUNS, summary: [row] }]);
+    expect(distinct(runs), rowIdentities(runs)).toEqual([{ runs: RUNS, summary: [row] }]);
     // Made by the module-scoped fixture: the module had to close it, not the first test that asked.
     const scope = 'data0/frms6.raw: file test_frms6.py';
     expect(distinctScopes(runs)).toEqual([{ runs: RUNS, scopes: [scope] }]);

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const pytest = (watched: string) => [SYSTEM_PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--basetemp', watched, 'test_recreate.py'];
@@ -19,7 +19,7 @@ describe('corpus: sqlite-utils test_recreate (WinError 32 on Windows)', () => {
     const verdict = (deleted: boolean) => (deleted ? 'blocked-cleanup by deleted-while-held' : 'leaked-past-test by self-inventory');
     const row = (dir: string, deleted: boolean, id: string, line: number) =>
       `${dir}/data.db${deleted ? ' (deleted)' : ''} | ${verdict(deleted)} | opened in ${t(id)} by self-inventory | at test_recreate.py:${line}`;
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         summary: [

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PYTHON } from '../support/run-cli.js';
-import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const unittest = () => [SYSTEM_PYTHON, '-m', 'unittest', 'tests.software.test_cs'];
@@ -19,7 +19,7 @@ describe('corpus: chipsec TestPlatformChipsecCs under unittest (a FileHandler le
       ['tests.software.test_cs.TestPlatformChipsecCs.test_platform', 'passed'],
       [TEST, 'passed'],
     ]);
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       { runs: RUNS, summary: [`tmp* (deleted) | blocked-cleanup by deleted-while-held | opened in ${TEST} by self-inventory | at cs.py:44`] },
     ]);
   }, 300_000);

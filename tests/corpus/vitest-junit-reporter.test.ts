@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const VITEST = join(REPO_ROOT, 'node_modules/.bin/vitest');
@@ -33,7 +33,7 @@ describe.each(POOLS)('corpus: vitest reporters spec under vitest, pool %s (the J
       [`${FILE}JUnit reporter with outputFile`, 'passed'],
       [`${FILE}JUnit reporter with outputFile in non-existing directory`, 'passed'],
     ]);
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         summary: [

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
 import { lineOf } from '../probes/stack-support.js';
-import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, runCase } from './corpus.js';
+import { CORPUS, CORPUS_RUNS, distinct, expectAllExitedZero, rowIdentities, runCase } from './corpus.js';
 
 const RUNS = CORPUS_RUNS;
 const VITEST = join(REPO_ROOT, 'node_modules/.bin/vitest');
@@ -30,7 +30,7 @@ describe('corpus: a RunStore journal under vitest (a write stream ended, not yet
       [`${TEST}records active filter blocks in run telemetry`, 'passed'],
     ]);
     // endRun's end() leaves the close to a later turn; the afterEach's rmSync runs before it.
-    expect(distinct(runs)).toEqual([
+    expect(distinct(runs), rowIdentities(runs)).toEqual([
       {
         runs: RUNS,
         summary: [
