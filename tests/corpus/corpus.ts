@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { RunRecord } from '../../contract/runs.js';
-import { runUnderHoldwatch } from '../support/run-cli.js';
+import { holderIdentity, runUnderHoldwatch } from '../support/run-cli.js';
 
 export const CORPUS = import.meta.dirname;
 
@@ -139,10 +139,7 @@ export function distinctScopes(runs: readonly CaseRun[]): { scopes: string[]; ru
  */
 export function rowIdentities(runs: readonly CaseRun[]): string {
   const rows = runs.map(({ record, scans }) => [
-    ...record.holders.map(
-      ({ attribution: a, ...h }) =>
-        `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${a.verdict} seen ${a.firstSeenAt}..${a.lastSeenAt} in ${a.openedDuring} ${h.path}`,
-    ),
+    ...record.holders.map(holderIdentity),
     ...record.tests.map((t) => `test ${t.name} ${t.startedAt}..${t.endedAt}`),
     ...scans,
   ]);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { runUnderHoldwatch } from '../support/run-cli.js';
+import { holderIdentity, runUnderHoldwatch } from '../support/run-cli.js';
 
 let dir: string;
 
@@ -66,9 +66,7 @@ describe('bats: background writers that outlive their test (a shell suite of man
     const writerLogs = holders.filter((h) => /writer-\d\.log$/.test(h.path));
     const logs = writerLogs.filter((h) => h.attribution.verdict !== 'in-run');
     const moved = writerLogs.filter((h) => h.attribution.verdict === 'in-run');
-    const identities = writerLogs.map(
-      (h) => `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${h.attribution.verdict} ${h.attribution.firstSeenAt} ${h.path}`,
-    );
+    const identities = writerLogs.map(holderIdentity);
     expect(logs.map((h) => h.path.slice(-12)).sort(), identities.join('\n')).toEqual(['writer-1.log', 'writer-2.log', 'writer-3.log']);
     expect(
       moved.filter((m) => !logs.some((h) => h.pid === m.pid && h.path === m.path && h.handle !== m.handle)),

@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunRecord } from '../../contract/runs.js';
+import type { AttributedHolder, RunRecord } from '../../contract/runs.js';
 import { runCli, type CliResult } from './cli.js';
 
 /** Debian's python3 has pytest (python3-pytest); the pyenv python3 on PATH does not. */
@@ -47,4 +47,9 @@ function scansOf(runsDir: string): string[] {
       const took = e.scanEndedAtMs === undefined ? '' : ` scanned ${Math.round(e.scanEndedAtMs - e.atMs)} ms after`;
       return `${e.t} ${e.test ?? ''}${took} [${(e.held ?? []).join(', ')}]`;
     });
+}
+
+/** One row as a failure message names it: its process, start, kind, handle, name, verdict, sightings and test. */
+export function holderIdentity({ attribution: a, ...h }: AttributedHolder): string {
+  return `${h.pid}@${h.processStartedAtMs} ${h.kind} ${h.handle ?? '-'} ${h.processName} ${a.verdict} seen ${a.firstSeenAt}..${a.lastSeenAt} in ${a.openedDuring} ${h.path}`;
 }
