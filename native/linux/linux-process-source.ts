@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { ProcessInfo } from '../../contract/holders.js';
 import type { ProcessBrief, ProcessSource } from '../../core/platform.js';
+import { findVariable, readSettledEnviron } from './proc-environ.js';
 import { isGoneError, readProcessInfo, readStat } from './proc-stat.js';
 import { tasksMarker } from './process-list-changes.js';
 
@@ -54,19 +55,7 @@ export class LinuxProcessSource implements ProcessSource {
   }
 
   async readEnvironmentVariable(pid: number, name: string): Promise<string | null> {
-    let environ: string;
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
-    } catch {
-      return null; // gone, or another user's process
-    }
-    return findVariable(environ, name);
+    const environ = await readSettledEnviron(pid);
+    return environ === null ? null : findVariable(environ, name);
   }
-}
-
-/** /proc/<pid>/environ is the initial environment, NUL-separated `NAME=value` entries. */
-export function findVariable(environ: string, name: string): string | null {
-  const prefix = `${name}=`;
-  for (const entry of environ.split('\0')) if (entry.startsWith(prefix)) return entry.slice(prefix.length);
-  return null;
 }

@@ -12,7 +12,17 @@ describe('parseStat', () => {
       ppid: 42,
       startedAtMs: 1_700_000_000_000 + 123_450,
       stackStart: 140733012622432,
+      kernelThread: false,
+      exiting: false,
     });
+  });
+
+  it('tells a kernel thread and a process in its exit by state and flags', () => {
+    const stat = (state: string, flags: number) => `7 (x) ${[state, '2', '0', '0', '0', '0', String(flags), ...Array(19).fill('0')].join(' ')}\n`;
+    expect(parseStat(stat('S', 0x00208040), 0)).toMatchObject({ kernelThread: true, exiting: false });
+    expect(parseStat(stat('Z', 0x00400104), 0)).toMatchObject({ kernelThread: false, exiting: true });
+    expect(parseStat(stat('R', 0x00400004), 0)).toMatchObject({ kernelThread: false, exiting: true });
+    expect(parseStat(stat('S', 0x00400100), 0)).toMatchObject({ kernelThread: false, exiting: false });
   });
 
   it('parses this process itself', async () => {

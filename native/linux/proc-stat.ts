@@ -44,7 +44,15 @@ export interface StatFields {
    * thread, or a process in exit: it releases its memory before its files).
    */
   stackStart: number;
+  /** A kernel thread: it has no environment or command line, and never will. */
+  kernelThread: boolean;
+  /** Exiting or a zombie: what it had is being, or has been, let go. */
+  exiting: boolean;
 }
+
+// /proc/<pid>/stat's flags (include/linux/sched.h).
+const PF_EXITING = 0x4;
+const PF_KTHREAD = 0x00200000;
 
 /**
  * Parses /proc/<pid>/stat. The name (comm) sits in parentheses and may itself contain spaces and
@@ -55,11 +63,20 @@ export function parseStat(text: string, bootMs: number): StatFields {
   const close = text.lastIndexOf(')');
   const name = text.slice(open + 1, close);
   const rest = text.slice(close + 2).split(' ');
-  // rest[0] is field 3 (state); ppid is field 4, starttime field 22, startstack field 28.
+  // rest[0] is field 3 (state); ppid is field 4, flags field 9, starttime field 22, startstack field 28.
+  const state = rest[0] ?? '';
   const ppid = Number(rest[1]);
+  const flags = Number(rest[6] ?? 0);
   const startTicks = Number(rest[19]);
   const stackStart = Number(rest[25] ?? 0);
-  return { name, ppid, startedAtMs: bootMs + Math.round((startTicks * 1000) / CLOCK_TICKS_PER_SECOND), stackStart };
+  return {
+    name,
+    ppid,
+    startedAtMs: bootMs + Math.round((startTicks * 1000) / CLOCK_TICKS_PER_SECOND),
+    stackStart,
+    kernelThread: (flags & PF_KTHREAD) !== 0,
+    exiting: state === 'Z' || state === 'X' || (flags & PF_EXITING) !== 0,
+  };
 }
 
 export function readStat(pid: number): StatFields {
