@@ -45,4 +45,10 @@ describe('goExecSourcesKey', () => {
     expect(after).toBe(sha256Key(probes));
     expect(after).not.toBe(before);
   });
+
+  it('is the hash, and no error, where a file stands in the builds dir’s place', () => {
+    const { probes, builds } = setUp();
+    writeFileSync(builds, '');
+    expect(goExecSourcesKey(builds, probes, SOURCES)).toBe(sha256Key(probes));
+  });
 });

@@ -2,7 +2,7 @@
 // the sources' stat signature (device, inode, size, mtime), the way make and git's index trust a file
 // unchanged. A run's start, whatever its runner, names the program's path; with the key remembered it
 // reads a few stats, not node:crypto (the largest built-in it would load) and every source.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writePrivateFile } from '../../private-files.js';
 
@@ -48,7 +48,8 @@ function writeMemo(path: string, memo: Memo): void {
     writePrivateFile(partial, JSON.stringify(memo));
     renameSync(partial, path);
   } catch {
-    // A data dir without room costs the next run a hash, nothing more.
-    rmSync(partial, { force: true });
+    // A data dir without room, or with a file where its dir should be, costs the next run a hash, nothing more.
+    // (Asked first: rmSync's force forgives a missing file, not a file standing where a dir should be.)
+    if (existsSync(partial)) rmSync(partial, { force: true });
   }
 }
