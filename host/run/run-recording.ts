@@ -13,6 +13,7 @@ import { ProbeEventsParser } from '../../core/runners/probe-events.js';
 import { birthTimeTickMs, listNewEntries, snapshotTree, type TreeSnapshot } from '../../native/tree-listing.js';
 import { BoundaryServer } from './boundary-server.js';
 import { EventsTail } from './events-tail.js';
+import { goExitStopMisses } from './runners/go-exec.js';
 import { detectFailure } from '../../core/signatures/failure-line.js';
 import { JournalFile } from './journal-file.js';
 import { DisposableStore } from '../../core/disposable-store.js';
@@ -142,6 +143,9 @@ export class RunRecording {
     for (const tail of this.tails) tail.close();
     const { dirs } = this.setup;
     const logDir = this.probeLogDir;
+    if (logDir)
+      for (const line of goExitStopMisses(logDir))
+        this.setup.onError(new Error(`a Go test binary ran without the stop at its exit; what it held at its end rests on scans alone: ${line}`));
     const record = await this.supervisor.finish(
       exitCode,
       async (placeAt) =>

@@ -134,14 +134,19 @@ export function distinctScopes(runs: readonly CaseRun[]): { scopes: string[]; ru
 }
 
 /**
- * Each run's rows by identity (process, start, kind, handle, name) and its journal's scans, for a failure
- * message: two rows that summarize alike differ here, and a run that found nothing shows when it looked.
+ * Each run's rows by identity (process, start, kind, handle, name), its journal's scans and what holdwatch
+ * said on stderr (a Go binary's missed exit stop among it), for a failure message: two rows that summarize
+ * alike differ here, and a run that found nothing shows when it looked.
  */
 export function rowIdentities(runs: readonly CaseRun[]): string {
-  const rows = runs.map(({ record, scans }) => [
+  const rows = runs.map(({ record, scans, tail }) => [
     ...record.holders.map(holderIdentity),
     ...record.tests.map((t) => `test ${t.name} ${t.startedAt}..${t.endedAt}`),
     ...scans,
+    ...tail
+      .split('\n')
+      .map((line) => line.replace(/^(stdout|stderr): /, ''))
+      .filter((line) => line.startsWith('holdwatch: ')),
   ]);
   return JSON.stringify(rows, null, 1);
 }

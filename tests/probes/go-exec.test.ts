@@ -1,7 +1,8 @@
 // holdwatch's `go test -exec` program (probes/go), with the real go command and the real listener
 // (host/run/boundary-server.ts): the test binary stops at its exit with its files still open until
 // holdwatch answers; without holdwatch, or when it never answers, `go test` prints and exits exactly
-// as it would have. The program is built by its own script, as in a run, into a scratch cache.
+// as it would have, and the program says why beside the probes' logs. The program is built by its
+// own script, as in a run, into a scratch cache.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BoundaryExit, BoundaryTestEnd } from '../../contract/boundary.js';
 import { BoundaryServer, type OnTestEnd } from '../../host/run/boundary-server.js';
+import { goExitStopMisses } from '../../host/run/runners/go-exec.js';
 import { REPO_ROOT } from '../support/cli.js';
+import { writeGoLeakModule } from '../support/go-leak-module.js';
 
 const SCRIPT = join(REPO_ROOT, 'probes/go/holdwatch-go-exec');
 
@@ -17,41 +20,9 @@ let scratch: string;
 let module: string;
 let server: BoundaryServer | null = null;
 
-// One leak in a test's temp dir, one test that fails, one that passes; SIGNAL=1 makes the binary
-// kill itself in the middle of a test.
-const SUITE = `package leak
-
-import (
-	"os"
-	"path/filepath"
-	"syscall"
-	"testing"
-)
-
-var kept []*os.File
-
-func TestLeaks(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "held.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	kept = append(kept, f)
-}
-
-func TestFails(t *testing.T) {
-	if os.Getenv("SIGNAL") == "1" {
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	}
-	t.Error("as intended")
-}
-`;
-
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'hw-go-exec-'));
-  module = join(scratch, 'leak');
-  mkdirSync(module);
-  writeFileSync(join(module, 'go.mod'), 'module example.com/leak\n\ngo 1.19\n');
-  writeFileSync(join(module, 'leak_test.go'), SUITE);
+  module = writeGoLeakModule(scratch);
   mkdirSync(join(scratch, 'tmp'));
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -84,6 +55,13 @@ function goTest(env: NodeJS.ProcessEnv, verbosity = ['-v']): Promise<GoTest> {
 const throughExec = (boundary: string, extra: NodeJS.ProcessEnv = {}, verbosity?: string[]) =>
   goTest({ GOFLAGS: `-exec=${SCRIPT}`, HOLDWATCH_GO_EXEC_BIN: join(scratch, 'cache', 'holdwatch-go-exec'), HOLDWATCH_BOUNDARY: boundary, ...extra }, verbosity);
 
+/** throughExec with a probes' log dir of its own: also what the program said there of a stop it missed. */
+async function throughExecSaying(boundary: string, extra: NodeJS.ProcessEnv = {}): Promise<GoTest & { missed: string[] }> {
+  const logDir = mkdtempSync(join(scratch, 'log-'));
+  const run = await throughExec(boundary, { HOLDWATCH_PROBE_LOG: logDir, ...extra });
+  return { ...run, missed: goExitStopMisses(logDir) };
+}
+
 function fdsOf(pid: number): string[] {
   return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
     try {
@@ -107,7 +85,8 @@ describe("holdwatch's go test -exec program", () => {
     });
     const plain = await goTest({});
     const startedAtMs = Date.now();
-    const run = await throughExec(server.address);
+    const { missed, ...run } = await throughExecSaying(server.address);
+    expect(missed).toEqual([]);
     expect(seen).toHaveLength(1);
     const [stop] = seen;
     expect(stop!.event).toMatchObject({ type: 'exit', seq: 1 });
@@ -127,8 +106,12 @@ describe("holdwatch's go test -exec program", () => {
     );
     const gone = closed.address;
     closed.close();
-    expect(await throughExec(gone)).toEqual(plain);
-    expect(await throughExec('')).toEqual(plain);
+    expect(await throughExecSaying(gone)).toEqual({
+      ...plain,
+      missed: [expect.stringMatching(/^leak\.test: no answer from holdwatch's boundary channel \(dial tcp .*: connection refused\)$/)],
+    });
+    // Not under holdwatch: nothing missed, nothing said.
+    expect(await throughExecSaying('')).toEqual({ ...plain, missed: [] });
     let asked = 0;
     server = await BoundaryServer.start(
       () => {
@@ -137,8 +120,24 @@ describe("holdwatch's go test -exec program", () => {
       },
       () => {},
     );
-    expect(await throughExec(server.address)).toEqual(plain);
+    expect(await throughExecSaying(server.address)).toEqual({
+      ...plain,
+      missed: [expect.stringMatching(/^leak\.test: holdwatch did not answer its exit within 2s \(.*i\/o timeout\)$/)],
+    });
     expect(asked).toBe(1);
+  }, 120_000);
+
+  it('when the program cannot be built, the binary runs as it would have, and the build says why', async () => {
+    server = await BoundaryServer.start(
+      async () => {},
+      () => {},
+    );
+    const plain = await goTest({});
+    // Its place under holdwatch's data dir cannot be made (a file where a dir should be).
+    const blocker = join(mkdtempSync(join(scratch, 'unbuilt-')), 'not-a-dir');
+    writeFileSync(blocker, '');
+    const run = await throughExecSaying(server.address, { HOLDWATCH_GO_EXEC_BIN: join(blocker, 'go-exec', 'holdwatch-go-exec') });
+    expect(run).toEqual({ ...plain, missed: [`leak.test: the stop at its exit could not be built (no dir for it at ${blocker}/go-exec)`] });
   }, 120_000);
 
   it('a binary killed by a signal is reported by go test the same way', async () => {

@@ -9,7 +9,7 @@
 // instead (HOLDWATCH_STRACE): the syscall ledger it writes beside the probes' logs says which test
 // opened each file and whether it was still open at that test's end, which no scan of a 1 ms test can.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { LEDGER_FILE_NAME } from '../../../core/stacks/syscall-ledger.js';
 import { shortPathOf } from '../../../native/index.js';
@@ -104,6 +104,27 @@ function hasLedger(logDir: string): boolean {
   } catch {
     return false; // no log dir: no ledger
   }
+}
+
+/** Where the -exec program (and its script) says why a binary ran without the stop at its exit. */
+const MISSED_FILE_NAME = /^go-exit-stop-\d+\.missed$/;
+
+/**
+ * Each Go test binary of the run that ran without the stop at its exit, and why (a line each, as
+ * probes/go left them in the probes' log dir): what such a binary held at its end rests on scans alone.
+ */
+export function goExitStopMisses(logDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(logDir).filter((name) => MISSED_FILE_NAME.test(name));
+  } catch {
+    return []; // no log dir: no probe wrote anything
+  }
+  return names.sort().flatMap((name) =>
+    readFileSync(join(logDir, name), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== ''),
+  );
 }
 
 /** GOFLAGS with `-exec=<program>` added, or {} when the user named one or GOFLAGS cannot carry the path. */

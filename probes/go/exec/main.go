@@ -8,7 +8,8 @@
 //	{"type":"exit","seq":1,"atMs":N}  and holdwatch answers  {"type":"ack","seq":1}.
 //
 // Whatever fails here (no listener, the stop not allowed, holdwatch gone), the binary runs as it would
-// have: the program never changes a test's outcome, its output or its exit status.
+// have: the program never changes a test's outcome, its output or its exit status. Under holdwatch it
+// says why beside the probes' logs (missed), and holdwatch tells the user at the run's end.
 //
 // Where holdwatch names a strace (HOLDWATCH_STRACE), the binary runs under it instead, and strace's
 // syscall ledger goes beside the probes' logs (HOLDWATCH_PROBE_LOG, outside every watched dir): the
@@ -20,9 +21,11 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -44,7 +47,10 @@ func main() {
 	}
 	program, args := os.Args[1], os.Args[2:]
 	runTraced(program, args)
-	channel := dial(os.Getenv("HOLDWATCH_BOUNDARY"))
+	channel, err := dial(os.Getenv("HOLDWATCH_BOUNDARY"))
+	if err != nil {
+		missed(program, "no answer from holdwatch's boundary channel (%v)", err)
+	}
 	if channel == nil {
 		runPlain(program, args)
 	}
@@ -59,6 +65,7 @@ func start(program string, args []string, attr *syscall.SysProcAttr, channel *ch
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = attr
 	if err := cmd.Start(); err != nil {
+		missed(program, "it could not be started stopped at its exit (%v)", err)
 		channel.Close()
 		runPlain(program, args)
 	}
@@ -71,17 +78,18 @@ type channel struct {
 	token  string
 }
 
-// dial connects to `<host>:<port>:<token>`; nil when there is no listener.
-func dial(address string) *channel {
+// dial connects to `<host>:<port>:<token>`; nil when not under holdwatch (no address), or with the
+// error when its listener did not answer.
+func dial(address string) (*channel, error) {
 	at := strings.LastIndex(address, ":")
 	if at <= 0 {
-		return nil
+		return nil, nil
 	}
 	conn, err := net.DialTimeout("tcp", address[:at], boundaryWait)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return &channel{conn: conn, reader: bufio.NewReader(conn), token: address[at+1:]}
+	return &channel{conn: conn, reader: bufio.NewReader(conn), token: address[at+1:]}, nil
 }
 
 func (c *channel) Close() { _ = c.conn.Close() }
@@ -98,16 +106,20 @@ func (c *channel) hello(pid int) bool {
 	return c.send(map[string]interface{}{"type": "hello", "token": c.token, "pid": pid})
 }
 
-// exit says the binary is stopped at its exit and waits, bounded, for holdwatch's answer.
-func (c *channel) exit() {
+// exit says the binary is stopped at its exit and waits, bounded, for holdwatch's answer; it says why
+// when none came.
+func (c *channel) exit(program string) {
 	atMs := time.Now().UnixNano() / int64(time.Millisecond)
 	if !c.send(map[string]interface{}{"type": "exit", "seq": 1, "atMs": atMs}) {
+		missed(program, "its exit could not be told to holdwatch")
 		return
 	}
 	for {
 		line, err := c.reader.ReadBytes('\n')
 		if err != nil {
-			return // holdwatch gone, or past the deadline: the binary goes on
+			// holdwatch gone, or past the deadline: the binary goes on
+			missed(program, "holdwatch did not answer its exit within %v (%v)", boundaryWait, err)
+			return
 		}
 		var ack struct {
 			Type string `json:"type"`
@@ -117,4 +129,38 @@ func (c *channel) exit() {
 			return
 		}
 	}
+}
+
+// missed writes, beside the probes' logs (outside every watched dir), why the test binary ran without
+// the stop at its exit: what it held at its end then rests on holdwatch's scans alone, which a binary
+// that exits a moment after its last test outruns. Nothing when not under holdwatch run (no log dir),
+// nor for a program `go run` started (no tests to speak of).
+func missed(program string, format string, args ...interface{}) {
+	dir := os.Getenv("HOLDWATCH_PROBE_LOG")
+	if dir == "" || !isTestBinary(program, os.Args[2:]) {
+		return
+	}
+	name := filepath.Join(dir, fmt.Sprintf("go-exit-stop-%d.missed", os.Getpid()))
+	file, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer file.Close()
+	_, _ = fmt.Fprintf(file, "%s: "+format+"\n", append([]interface{}{filepath.Base(program)}, args...)...)
+}
+
+// isTestBinary: go test passes its binary -test.* flags (-test.paniconexit0 at least), and `go test -c`
+// names it pkg.test; `go run`, which honours GOFLAGS' -exec too, does neither, and a program with no
+// tests has nothing for a ledger to tell.
+func isTestBinary(program string, args []string) bool {
+	name := strings.ToLower(filepath.Base(program))
+	if strings.HasSuffix(name, ".test") || strings.HasSuffix(name, ".test.exe") {
+		return true
+	}
+	for _, arg := range args {
+		if strings.HasPrefix(arg, "-test.") {
+			return true
+		}
+	}
+	return false
 }

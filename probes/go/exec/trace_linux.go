@@ -23,7 +23,7 @@ const ledgerCalls = "?open,openat,?openat2,?creat,close,dup,?dup2,dup3,fcntl,clo
 // allowed, an old strace), and the binary then runs as without it.
 func runTraced(program string, args []string) {
 	strace, logDir := os.Getenv("HOLDWATCH_STRACE"), os.Getenv("HOLDWATCH_PROBE_LOG")
-	if strace == "" || logDir == "" || os.Getenv("HOLDWATCH_PROBE_DISABLED") == "1" || !isTestBinary(args) {
+	if strace == "" || logDir == "" || os.Getenv("HOLDWATCH_PROBE_DISABLED") == "1" || !isTestBinary(program, args) {
 		return
 	}
 	ledger := filepath.Join(logDir, fmt.Sprintf("strace-%d-%d.ledger", os.Getpid(), time.Now().UnixNano()/int64(time.Millisecond)))
@@ -59,17 +59,6 @@ func runTraced(program string, args []string) {
 		os.Exit(1)
 	}
 	os.Exit(0)
-}
-
-// isTestBinary: go test passes its binary -test.* flags (-test.paniconexit0 at least); `go run`, which
-// honours GOFLAGS' -exec too, does not, and a program with no tests has nothing for a ledger to tell.
-func isTestBinary(args []string) bool {
-	for _, arg := range args {
-		if strings.HasPrefix(arg, "-test.") {
-			return true
-		}
-	}
-	return false
 }
 
 // isVerbose: -test.v as go test -v (`=true`) and -json (`=test2json`) pass it, and bare; not `=false`.
