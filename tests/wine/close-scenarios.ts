@@ -126,7 +126,7 @@ export function describeCloseUnderWine(haveWine: boolean): void {
         ],
         150_000,
       );
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       const out = JSON.parse(readFileSync(outFile, 'utf8')) as Record<string, string | number>;
       expect(out.error, String(out.error)).toBeUndefined();
       expect(out.holderPid).toBe(holderPid);

@@ -49,7 +49,7 @@ export function describeElevatedUnderWine(haveWine: boolean): void {
         [fixture, winPath(join(REPO, 'dist')), winPath(join(REPO, 'bin', 'holdwatch.js')), winPath(dir), winPath(outFile)],
         150_000,
       );
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       const out = JSON.parse(readFileSync(outFile, 'utf8')) as ElevatedScanOutput;
       expect(out.error, out.error).toBeUndefined();
       expect(out.structBytes).toBe(112); // SHELLEXECUTEINFOW on x64

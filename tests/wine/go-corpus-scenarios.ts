@@ -92,7 +92,7 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
       // The real Windows failure, passed through: Wine's own text for ERROR_SHARING_VIOLATION.
       expect(run.stdout).toMatch(/testing\.go:\d+: TempDir RemoveAll cleanup: remove .*\\TestFileConsolelog\d+\\001\\\d+: Sharing violation\.\r?$/m);
       expect(run.stdout).toMatch(/^--- FAIL: TestFileConsole \(/m);
-      expect(run.code, run.stderr).toBe(1);
+      expect(run.code, run.story).toBe(1);
 
       expect(record.tests.map((t) => [t.name, t.outcome])).toEqual([
         ['TestConsoleLevels', 'passed'],
@@ -133,7 +133,7 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
       expect(run.stdout).toMatch(
         /TempDir RemoveAll cleanup: remove .*\\TestNewInstancezero_value\d+\\001\\osquery_instance_history_test\.db: Sharing violation\.\r?$/m,
       );
-      expect(run.code, run.stderr).toBe(1);
+      expect(run.code, run.story).toBe(1);
       const subtests = ['zero_value', 'existing_instances', 'max_instances_reached'];
       expect(record.failures.map((f) => [f.test, f.kind, f.code, f.holders.map((h) => [h.processName, h.kind, h.attribution.verdict])])).toEqual(
         subtests.map((s) => [`TestNewInstance/${s}`, 'sharing-violation', 32, [['launcher-history.test.exe', 'file', 'blocked-cleanup']]]),
@@ -156,7 +156,7 @@ export function describeGoCorpusUnderWine(haveWine: boolean): void {
         winPath(join(REPO, 'dist')),
         winPath(cache),
       ]);
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       const { env, program, content } = JSON.parse(run.stdout) as { env: { GOFLAGS?: string }; program: string | null; content: string | null };
       expect(program).toMatch(/^\S+~\S+$/);
       expect(env.GOFLAGS).toBe(`-count=1 -exec=${program}`);

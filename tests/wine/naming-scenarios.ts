@@ -24,7 +24,7 @@ export function describeNamingUnderWine(haveWine: boolean): void {
       const pid = await suite.procs.startHolder('reuse-holder', [`cwd=${winPath(cwd)}`]);
       const out = join(scratch, 'reuse.json');
       const run = await procs.run('name-worker-reuse', [fixture('name-worker-reuse.mjs'), dist, String(pid), winPath(out)]);
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       const r = JSON.parse(readFileSync(out, 'utf8')) as { asked: number; same: Answer[]; reused: Answer[] };
       expect(r.asked).toBeGreaterThan(0);
       // The control: with the create time the process list gives, its current directory is named.
@@ -40,7 +40,7 @@ export function describeNamingUnderWine(haveWine: boolean): void {
       const pid = await suite.procs.startHolder('long-name-holder', [`shared=${winPath(held)}`]);
       const out = join(scratch, 'small-buffer.json');
       const run = await procs.run('small-buffer-names', [fixture('small-buffer-names.mjs'), dist, String(pid), winPath(out)]);
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       const r = JSON.parse(readFileSync(out, 'utf8')) as { shipped: { name?: string | null }[]; small: { name?: string | null; error?: string }[] };
       expect(r.shipped.some((a) => a.name?.toLowerCase().endsWith('\\a-name-longer-than-four-wchars.txt'))).toBe(true);
       expect(r.small).toEqual(r.shipped);
@@ -55,7 +55,7 @@ export function describeNamingUnderWine(haveWine: boolean): void {
       const pid = await suite.procs.startHolder('rights-holder', [`share0=${winPath(exclusive)}`, `shared=${winPath(shared)}`]);
       const out = join(scratch, 'rights.json');
       const run = await procs.run('worker-access', [fixture('worker-access.mjs'), dist, String(pid), winPath(out)]);
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       const rows = JSON.parse(readFileSync(out, 'utf8')) as { row: number; answered: number | null; name: string | null }[];
       const held = (leaf: string) => rows.find((r) => r.name?.toLowerCase().endsWith(`\\${leaf}`));
       // Read-write and read-only opens: two different masks, each answered as its row gives it.

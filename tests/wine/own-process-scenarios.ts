@@ -23,7 +23,7 @@ export function describeOwnProcessesUnderWine(haveWine: boolean): void {
       const out = join(scratch, 'self-scan.json');
       const fixture = winPath(join(REPO, 'tests', 'wine', 'fixtures', 'self-scan.mjs'));
       const run = await portable.run('self-scan', [fixture, winPath(join(REPO, 'dist')), winPath(dir), winPath(out)]);
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       const r = JSON.parse(readFileSync(out, 'utf8')) as { self: number; execPath: string; holders: { pid: number; kind: string; path: string }[] };
       expect(r.execPath.toLowerCase()).toBe(winPath(portableNode).toLowerCase()); // the scenario: holdwatch runs from the dir
       expect(r.holders).toEqual([{ pid: holderPid, kind: 'file', path: winPath(held) }]);
@@ -36,7 +36,7 @@ export function describeOwnProcessesUnderWine(haveWine: boolean): void {
       const out = join(scratch, 'own-rows.json');
       const fixture = winPath(join(REPO, 'tests', 'wine', 'fixtures', 'own-rows-scan.mjs'));
       const run = await procs.run('own-rows-scan', [fixture, winPath(join(REPO, 'dist')), winPath(dir), winPath(scratch), winPath(out)]);
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ ownExamined: false, childExamined: true, childSeen: true });
     }, 120_000);
   });

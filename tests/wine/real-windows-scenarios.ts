@@ -50,7 +50,7 @@ export function describeRealWindows(haveWine: boolean): void {
       facts ??= (async () => {
         const out = join(scratch, 'facts.json');
         const run = await procs.run('windows-facts', [fixture('windows-facts.mjs'), join(REPO, 'dist'), dir, String(holderPid), out], 120_000);
-        expect(run.code, run.stderr).toBe(0);
+        expect(run.code, run.story).toBe(0);
         return JSON.parse(readFileSync(out, 'utf8')) as WindowsFacts;
       })();
       return facts;

@@ -66,7 +66,7 @@ export function describeRunUnderWine(haveWine: boolean): void {
       expect(run.stdout).toMatch(/^not ok \d+ - .*ebusy\.test\.mjs$/m);
       expect(run.stdout).toContain("failureType: 'hookFailed'");
       expect(run.stdout).toContain('EBUSY: resource busy or locked');
-      expect(run.code, run.stderr).toBe(1);
+      expect(run.code, run.story).toBe(1);
 
       const record = JSON.parse(readFileSync(out.json, 'utf8')) as RunRecord;
       expect(record.platform).toBe('win32');

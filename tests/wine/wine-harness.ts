@@ -26,6 +26,8 @@ export interface NodeRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** For a failure message: how it ended and after how long, the host's state, and both outputs' ends. */
+  story: string;
 }
 
 export class WindowsProcesses {
@@ -54,6 +56,7 @@ export class WindowsProcesses {
   /** Runs node.exe to completion. */
   async run(name: string, args: string[], timeoutMs = 120_000): Promise<NodeRun> {
     const { child, logs, flushed } = this.start(name, args);
+    const startedAt = Date.now();
     const code = await new Promise<number | null>((done) => {
       const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
       child.on('exit', (c) => {
@@ -62,7 +65,10 @@ export class WindowsProcesses {
       });
     });
     await flushed;
-    return { code, stdout: readFileSync(logs.out, 'utf8'), stderr: readFileSync(logs.err, 'utf8') };
+    const stdout = readFileSync(logs.out, 'utf8');
+    const stderr = readFileSync(logs.err, 'utf8');
+    const story = `${name}: code ${code} after ${Date.now() - startedAt} ms (${hostSummary()}); stderr: ${stderr.slice(-2000)}; stdout: ${stdout.slice(-1000)}`;
+    return { code, stdout, stderr, story };
   }
 
   /** Starts tests/wine/fixtures/holder.mjs holding `specs` (released by `<scratch>/release`); its pid once it holds them. */

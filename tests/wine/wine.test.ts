@@ -55,7 +55,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
   let scans = 0;
   async function scan(input = winPath(dir)): Promise<Snapshot> {
     const run = await procs.run(`scan-${scans++}`, [bin, 'scan', input, '--json']);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     return JSON.parse(run.stdout) as Snapshot;
   }
 
@@ -134,7 +134,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
     const forms = [...host.spellings(dir), short];
     const out = join(scratch, 'forms.json');
     const run = await procs.run('forms-scan', [fixture('forms-scan.mjs'), dist, winPath(out), ...forms]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     const results = JSON.parse(readFileSync(out, 'utf8')) as { form: string; dir: { display: string; matchPrefix: string }; holders: Snapshot['holders'] }[];
     const view = (r: (typeof results)[number]) => ({
       dir: r.dir.display,
@@ -169,7 +169,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
   it('ProcessSource: a child started with HOLDWATCH_RUN=abc and its grandchild carry the tag, and the parent chain is right', async () => {
     const out = join(scratch, 'env-tree.json');
     const run = await procs.run('env-tree', [fixture('env-tree.mjs'), dist, winPath(out)]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     const r = JSON.parse(readFileSync(out, 'utf8'));
     expect(r.sourceIsWin32).toBe(true);
     expect(r.child.brief).toMatchObject({ pid: r.child.pid, ppid: r.self.pid, name: 'node.exe' });
@@ -185,7 +185,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
   it('each handle holder carries its GrantedAccess decoded; processExtras reads the PEB cwd and the handle count; SeDebugPrivilege is turned on', async () => {
     const out = join(scratch, 'details.json');
     const run = await procs.run('details', [fixture('details.mjs'), dist, winPath(dir), String(holderPids.cwd), winPath(out)]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     const r = JSON.parse(readFileSync(out, 'utf8'));
     const access = (kind: string, rel: string) =>
       r.holders.find((h: { kind: string; path: string }) => h.kind === kind && h.path === winPath(join(dir, rel)))?.access;
@@ -210,7 +210,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
     await startHolder('stall', [...stallFiles.map((f) => `shared=${winPath(join(dir, f))}`), `shared=${winPath(join(dir, 'named.txt'))}`]);
     const out = join(scratch, 'stall.json');
     const run = await procs.run('stall-scan', [fixture('stall-scan.mjs'), dist, winPath(dir), 'stall-me', winPath(out)], 150_000);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     const result = JSON.parse(readFileSync(out, 'utf8'));
     const stallPid = holderPids.stall;
     for (const scanResult of [result.first, result.second]) {
@@ -238,7 +238,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
       const out = join(scratch, `reused${filler}.json`);
       const args = [fixture('reused-value-scan.mjs'), dist, winPath(dir), winPath(out), ...(filler ? [filler] : [])];
       const run = await procs.run(`reused-value${filler}`, args, 170_000);
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.story).toBe(0);
       const r = JSON.parse(readFileSync(out, 'utf8'));
       expect(r.valueB).toBe(r.valueA); // the scenario: B took A's value
       expect(r.before).toEqual([winPath(join(dir, 'reused-a.txt'))]);
@@ -257,7 +257,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
   it("scans while holdwatch's name worker re-checks a name in the background name nothing: the worker's duplicates are neither new handles nor holders", async () => {
     const out = join(scratch, 'worker-rows.json');
     const run = await procs.run('worker-rows', [fixture('worker-rows-scan.mjs'), dist, winPath(dir), winPath(scratch), winPath(out)], 150_000);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     const r = JSON.parse(readFileSync(out, 'utf8'));
     expect(r.holderSeen).toBe(true);
     // The scenario: names were re-checked, and meanwhile the worker held more File handles than at rest.
@@ -270,7 +270,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
   it("the app scans on a worker thread, not the window's: the same holders as in-process, bad input still bad input", async () => {
     const out = join(scratch, 'threaded.json');
     const run = await procs.run('threaded-scan', [fixture('threaded-scan.mjs'), dist, winPath(dir), winPath(out)]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     const r = JSON.parse(readFileSync(out, 'utf8'));
     expect([r.threadedIsOwnClass, r.platform]).toEqual(['ThreadedHolderSource', 'win32']);
     expect(r.viaThread).toEqual(r.inProcess);
@@ -281,7 +281,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
   it("holdwatch's own handle count is the same after 500 scans as after the first 5", async () => {
     const out = join(scratch, 'count.json');
     const run = await procs.run('handle-count', [fixture('handle-count.mjs'), dist, winPath(dir), '500', winPath(out)], 170_000);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     const result = JSON.parse(readFileSync(out, 'utf8'));
     expect(result.firstHolders).toBeGreaterThanOrEqual(5);
     expect(result.lastHolders).toBe(result.firstHolders);
@@ -294,7 +294,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
   it('--kill-leftovers on Windows: a process whose start time is 1 ms off is left alone, its own start time ends it through the same handle', async () => {
     const out = join(scratch, 'end-process.json');
     const run = await procs.run('end-process', [fixture('end-process.mjs'), dist, winPath(out)]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ offByOne: 'gone', aliveAfterRefusal: true, same: 'ended', exitCode: 1, gone: 'gone' });
   }, 120_000);
 
@@ -364,7 +364,7 @@ describe.skipIf(!haveWine)(`win32 backend ${host.where}`, () => {
   it('stack <pid> writes a minidump of a node.exe holder into <data dir>/dumps and lists its threads; a bad pid exits 2', async () => {
     const data = join(scratch, 'data');
     const run = await procs.run('stack', [fixture('stack-cli.mjs'), dist, winPath(data), 'stack', String(holderPids.share0), '--json']);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.story).toBe(0);
     const stack = JSON.parse(run.stdout) as LiveStack;
     expect(stack).toMatchObject({ kind: 'stack', pid: holderPids.share0, tool: 'minidump' });
     expect(stack.dumpPath).toMatch(new RegExp(`^${winPath(join(data, 'dumps')).replace(/\\/g, '\\\\')}\\\\node-${holderPids.share0}-[\\dT-]+Z\\.dmp$`));
