@@ -12,13 +12,13 @@ const SETTLE_MS = 500;
 const RETRY_MS = 2;
 
 /** The environment, NUL-separated `NAME=value` entries; null when the process is gone or not ours to read. */
-export async function readSettledEnviron(pid: number, now: () => number = Date.now): Promise<string | null> {
-  const deadline = now() + SETTLE_MS;
+export async function readSettledEnviron(pid: number): Promise<string | null> {
+  const deadline = Date.now() + SETTLE_MS;
   // Once its argv is there the exec has laid out its new image, or all but: one read more settles it.
   let argvSeen = false;
   for (;;) {
     const environ = readProcText(pid, 'environ');
-    if (environ !== '' || argvSeen || now() >= deadline || !mayBeInsideExec(pid)) return environ;
+    if (environ !== '' || argvSeen || Date.now() >= deadline || !mayBeInsideExec(pid)) return environ;
     argvSeen = readProcText(pid, 'cmdline') !== '';
     await sleep(RETRY_MS);
   }
