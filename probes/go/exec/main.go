@@ -49,7 +49,7 @@ func main() {
 	runTraced(program, args)
 	channel, err := dial(os.Getenv("HOLDWATCH_BOUNDARY"))
 	if err != nil {
-		missed(program, "no answer from holdwatch's boundary channel (%v)", err)
+		missed("no answer from holdwatch's boundary channel (%v)", err)
 	}
 	if channel == nil {
 		runPlain(program, args)
@@ -65,7 +65,7 @@ func start(program string, args []string, attr *syscall.SysProcAttr, channel *ch
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = attr
 	if err := cmd.Start(); err != nil {
-		missed(program, "it could not be started stopped at its exit (%v)", err)
+		missed("it could not be started stopped at its exit (%v)", err)
 		channel.Close()
 		runPlain(program, args)
 	}
@@ -108,17 +108,17 @@ func (c *channel) hello(pid int) bool {
 
 // exit says the binary is stopped at its exit and waits, bounded, for holdwatch's answer; it says why
 // when none came.
-func (c *channel) exit(program string) {
+func (c *channel) exit() {
 	atMs := time.Now().UnixNano() / int64(time.Millisecond)
 	if !c.send(map[string]interface{}{"type": "exit", "seq": 1, "atMs": atMs}) {
-		missed(program, "its exit could not be told to holdwatch")
+		missed("its exit could not be told to holdwatch")
 		return
 	}
 	for {
 		line, err := c.reader.ReadBytes('\n')
 		if err != nil {
 			// holdwatch gone, or past the deadline: the binary goes on
-			missed(program, "holdwatch did not answer its exit within %v (%v)", boundaryWait, err)
+			missed("holdwatch did not answer its exit within %v (%v)", boundaryWait, err)
 			return
 		}
 		var ack struct {
@@ -135,7 +135,8 @@ func (c *channel) exit(program string) {
 // the stop at its exit: what it held at its end then rests on holdwatch's scans alone, which a binary
 // that exits a moment after its last test outruns. Nothing when not under holdwatch run (no log dir),
 // nor for a program `go run` started (no tests to speak of).
-func missed(program string, format string, args ...interface{}) {
+func missed(format string, args ...interface{}) {
+	program := os.Args[1]
 	dir := os.Getenv("HOLDWATCH_PROBE_LOG")
 	if dir == "" || !isTestBinary(program, os.Args[2:]) {
 		return

@@ -24,16 +24,16 @@ func runStopped(program string, args []string, channel *channel) {
 	var status syscall.WaitStatus
 	// The tracee stops once at its exec (SIGTRAP): then it is told to stop at its exit too.
 	if _, err := syscall.Wait4(pid, &status, 0, nil); err != nil || !status.Stopped() {
-		missed(program, "no stop at its exec (%v, status %#x)", err, uint32(status))
+		missed("no stop at its exec (%v, status %#x)", err, uint32(status))
 	} else {
 		if err := syscall.PtraceSetOptions(pid, ptraceOTraceExit|ptraceOExitKill); err != nil {
-			missed(program, "the stop at its exit was refused (%v)", err)
+			missed("the stop at its exit was refused (%v)", err)
 		}
 		_ = syscall.PtraceCont(pid, 0)
 	}
 	said := channel.hello(pid)
 	if !said {
-		missed(program, "it could not say hello to holdwatch")
+		missed("it could not say hello to holdwatch")
 	}
 	stopped := false
 	for {
@@ -46,18 +46,18 @@ func runStopped(program string, args []string, channel *channel) {
 		switch {
 		case status.Exited():
 			if !stopped {
-				missed(program, "it exited (status %d) without stopping at its exit", status.ExitStatus())
+				missed("it exited (status %d) without stopping at its exit", status.ExitStatus())
 			}
 			os.Exit(status.ExitStatus())
 		case status.Signaled():
 			if !stopped {
-				missed(program, "it was ended by %v without stopping at its exit", status.Signal())
+				missed("it was ended by %v without stopping at its exit", status.Signal())
 			}
 			dieLike(status.Signal())
 		case status.Stopped() && status.StopSignal() == syscall.SIGTRAP && status.TrapCause() == ptraceEventExit:
 			stopped = true
 			if said {
-				channel.exit(program)
+				channel.exit()
 			}
 			_ = syscall.PtraceCont(pid, 0)
 		case status.Stopped():

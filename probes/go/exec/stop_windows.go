@@ -88,7 +88,7 @@ func runStopped(program string, args []string, channel *channel) {
 			case trap != nil && event.union32() == exceptionBreakpoint && event.exceptionAddress() == trap.at:
 				// The binary called ExitProcess: stopped before anything of it ran.
 				if said {
-					channel.exit(program)
+					channel.exit()
 					said = false
 				}
 				trap.remove(process, event.tid())
@@ -108,7 +108,7 @@ func runStopped(program string, args []string, channel *channel) {
 		case exitProcessDebugEvent:
 			exitCode := int(event.union32())
 			if said {
-				channel.exit(program) // no breakpoint could be set: the latest moment there is
+				channel.exit() // no breakpoint could be set: the latest moment there is
 			}
 			_, _, _ = continueDebugEvent.Call(uintptr(event.pid()), uintptr(event.tid()), status)
 			_ = cmd.Wait()
